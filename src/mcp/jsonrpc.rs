@@ -1,0 +1,126 @@
+//! JSON-RPC envelopes for the MCP messages this client sends, and reading the replies.
+//! Parameters and results use the official SDK's wire types (`rmcp::model`).
+
+use rmcp::model::{ClientCapabilities, Implementation, InitializeRequestParams, InitializeResult};
+use serde_json::{Value, json};
+
+use super::version;
+
+/// A JSON-RPC request object.
+pub fn request(id: u64, method: &str, params: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+}
+
+/// A JSON-RPC notification object (no id, no reply).
+pub fn notification(method: &str) -> Value {
+    json!({ "jsonrpc": "2.0", "method": method })
+}
+
+/// The `initialize` parameters this client sends.
+pub fn initialize_params() -> InitializeRequestParams {
+    InitializeRequestParams::new(
+        ClientCapabilities::default(),
+        Implementation::new("mcp-flow", env!("CARGO_PKG_VERSION")),
+    )
+    .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
+}
+
+/// What a JSON-RPC reply carried.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Result(Value),
+    Error {
+        code: i64,
+        message: String,
+        data: Option<Value>,
+    },
+}
+
+/// Reads a JSON-RPC response object; `None` if the value is not one (a notification, say).
+pub fn reply(message: &Value) -> Option<Reply> {
+    message.get("id")?;
+    if let Some(result) = message.get("result") {
+        return Some(Reply::Result(result.clone()));
+    }
+    let error = message.get("error")?;
+    Some(Reply::Error {
+        code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+        message: error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        data: error.get("data").cloned(),
+    })
+}
+
+/// What a successful `initialize` told us.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handshake {
+    pub protocol_version: &'static str,
+    pub server_name: String,
+    pub server_version: String,
+    pub result: InitializeResult,
+}
+
+/// Reads an `initialize` result and checks the version the server chose.
+pub fn read_initialize(result: Value) -> Result<Handshake, String> {
+    let result: InitializeResult = serde_json::from_value(result)
+        .map_err(|e| format!("the initialize result is not a valid InitializeResult: {e}"))?;
+    let protocol_version =
+        version::accept(result.protocol_version.as_str()).map_err(|e| e.to_string())?;
+    Ok(Handshake {
+        protocol_version,
+        server_name: result.server_info.name.clone(),
+        server_version: result.server_info.version.clone(),
+        result,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initialize_request_asks_for_the_newest_version() {
+        let msg = request(1, "initialize", json!(initialize_params()));
+        assert_eq!(msg["params"]["protocolVersion"], version::REQUESTED);
+        assert_eq!(msg["params"]["clientInfo"]["name"], "mcp-flow");
+        assert_eq!(msg["jsonrpc"], "2.0");
+    }
+
+    #[test]
+    fn reply_tells_results_errors_and_notifications_apart() {
+        let ok = json!({"jsonrpc":"2.0","id":1,"result":{"x":1}});
+        assert_eq!(reply(&ok), Some(Reply::Result(json!({"x":1}))));
+        let err = json!({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}});
+        assert!(matches!(
+            reply(&err),
+            Some(Reply::Error { code: -32601, .. })
+        ));
+        assert_eq!(reply(&notification("notifications/message")), None);
+    }
+
+    #[test]
+    fn initialize_result_with_an_old_version_is_refused() {
+        let result = json!({
+            "protocolVersion": "2024-11-05",
+            "capabilities": {},
+            "serverInfo": {"name": "s", "version": "1"}
+        });
+        let err = read_initialize(result).unwrap_err();
+        assert!(err.contains("2024-11-05"), "{err}");
+    }
+
+    #[test]
+    fn initialize_result_is_read() {
+        let result = json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "weather-server", "version": "0.1.0"}
+        });
+        let hs = read_initialize(result).unwrap();
+        assert_eq!(hs.protocol_version, "2025-06-18");
+        assert_eq!(hs.server_name, "weather-server");
+    }
+}

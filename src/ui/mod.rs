@@ -1,0 +1,6 @@
+//! Leptos components. Thin: logic lives in plain Rust modules.
+
+mod connect;
+pub mod params;
+
+pub use connect::App;

@@ -1,0 +1,74 @@
+//! Settings read from the page's query string.
+
+/// The MCP endpoint used when the page names none.
+pub const DEFAULT_SERVER: &str = "http://127.0.0.1:8000/mcp";
+
+/// The value of `name` in a query string such as `?server=...&q=...`, percent-decoded.
+pub fn query_param(query: &str, name: &str) -> Option<String> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split_once('=').or(Some((pair, ""))))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| percent_decode(value))
+}
+
+/// The server URL from `?server=`, or the default.
+pub fn server_url(query: &str) -> String {
+    query_param(query, "server")
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_SERVER.to_owned())
+}
+
+fn percent_decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                        continue;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_from_query_or_default() {
+        assert_eq!(server_url(""), DEFAULT_SERVER);
+        assert_eq!(server_url("?server="), DEFAULT_SERVER);
+        assert_eq!(
+            server_url("?q=x&server=http%3A%2F%2Flocalhost%3A9000%2Fmcp"),
+            "http://localhost:9000/mcp"
+        );
+    }
+
+    #[test]
+    fn decoding_handles_plus_utf8_and_broken_escapes() {
+        assert_eq!(query_param("?q=a+b", "q").as_deref(), Some("a b"));
+        assert_eq!(
+            query_param("?q=%E4%B8%9C%E4%BA%AC", "q").as_deref(),
+            Some("东京")
+        );
+        assert_eq!(query_param("?q=100%", "q").as_deref(), Some("100%"));
+        assert_eq!(query_param("?q=%zz", "q").as_deref(), Some("%zz"));
+        assert_eq!(query_param("?flag", "flag").as_deref(), Some(""));
+        assert_eq!(query_param("?a=1", "b"), None);
+    }
+}

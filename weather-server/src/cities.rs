@@ -1,0 +1,381 @@
+//! The built-in weather table and the city lookup.
+//!
+//! Everything here is pure and deterministic: the "current weather" of a city
+//! is a constant, so the demo always tells the same story ("Tokyo is Sunny").
+
+/// One row of the weather table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct City {
+    /// Canonical English name, returned to clients as `location`.
+    pub name: &'static str,
+    /// Other accepted spellings: local scripts, short forms, transliterations.
+    pub aliases: &'static [&'static str],
+    /// Human-readable condition, e.g. "Sunny".
+    pub condition: &'static str,
+    /// Air temperature in degrees Celsius.
+    pub temperature_c: f64,
+    /// Relative humidity in percent.
+    pub humidity_pct: u8,
+    /// Wind speed in kilometres per hour.
+    pub wind_kph: f64,
+}
+
+const fn city(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    condition: &'static str,
+    temperature_c: f64,
+    humidity_pct: u8,
+    wind_kph: f64,
+) -> City {
+    City {
+        name,
+        aliases,
+        condition,
+        temperature_c,
+        humidity_pct,
+        wind_kph,
+    }
+}
+
+/// The whole table. Names and aliases must be unique after normalisation
+/// (a unit test checks this).
+pub const CITIES: &[City] = &[
+    city(
+        "Tokyo",
+        &["東京", "东京", "東京都", "とうきょう", "トウキョウ", "도쿄"],
+        "Sunny",
+        22.0,
+        55,
+        12.0,
+    ),
+    city(
+        "Osaka",
+        &["大阪", "大阪市", "おおさか", "오사카"],
+        "Partly cloudy",
+        24.0,
+        60,
+        10.0,
+    ),
+    city(
+        "Kyoto",
+        &["京都", "京都市", "きょうと", "교토"],
+        "Cloudy",
+        21.0,
+        65,
+        6.0,
+    ),
+    city(
+        "Seoul",
+        &["서울", "서울시", "서울특별시", "首尔", "首爾", "ソウル"],
+        "Clear",
+        18.0,
+        45,
+        14.0,
+    ),
+    city(
+        "Beijing",
+        &["北京", "北京市", "Peking", "ペキン"],
+        "Hazy",
+        16.0,
+        40,
+        9.0,
+    ),
+    city(
+        "Shanghai",
+        &["上海", "上海市", "シャンハイ"],
+        "Light rain",
+        19.0,
+        82,
+        16.0,
+    ),
+    city(
+        "Hong Kong",
+        &["香港", "Hongkong"],
+        "Showers",
+        27.0,
+        85,
+        18.0,
+    ),
+    city(
+        "Taipei",
+        &["台北", "臺北", "台北市", "臺北市"],
+        "Thunderstorms",
+        28.0,
+        88,
+        11.0,
+    ),
+    city(
+        "Singapore",
+        &["新加坡", "シンガポール"],
+        "Humid",
+        31.0,
+        84,
+        8.0,
+    ),
+    city(
+        "Bangkok",
+        &["กรุงเทพมหานคร", "กรุงเทพฯ", "曼谷"],
+        "Hot",
+        34.0,
+        70,
+        7.0,
+    ),
+    city(
+        "New Delhi",
+        &["Delhi", "नई दिल्ली", "दिल्ली"],
+        "Haze",
+        33.0,
+        35,
+        9.0,
+    ),
+    city("Mumbai", &["Bombay", "मुंबई"], "Humid", 30.0, 78, 15.0),
+    city("Sydney", &["悉尼", "シドニー"], "Windy", 20.0, 58, 32.0),
+    city("Melbourne", &["墨尔本"], "Drizzle", 15.0, 75, 20.0),
+    city("Auckland", &[], "Partly cloudy", 17.0, 72, 24.0),
+    city(
+        "London",
+        &["伦敦", "倫敦", "ロンドン", "런던"],
+        "Overcast",
+        12.0,
+        80,
+        19.0,
+    ),
+    city(
+        "Paris",
+        &["巴黎", "パリ", "파리"],
+        "Light rain",
+        14.0,
+        77,
+        13.0,
+    ),
+    city("Berlin", &["柏林", "ベルリン"], "Cloudy", 11.0, 70, 17.0),
+    city("Madrid", &["马德里"], "Sunny", 26.0, 30, 11.0),
+    city("Rome", &["Roma", "罗马", "ローマ"], "Sunny", 24.0, 50, 9.0),
+    city("Amsterdam", &[], "Windy", 13.0, 78, 29.0),
+    city("Moscow", &["Москва", "莫斯科"], "Snow", -4.0, 85, 15.0),
+    city("Istanbul", &["İstanbul"], "Clear", 19.0, 60, 14.0),
+    city("Cairo", &["القاهرة", "开罗"], "Sunny", 32.0, 25, 12.0),
+    city("Dubai", &["دبي", "迪拜"], "Hot", 38.0, 45, 13.0),
+    city("Nairobi", &[], "Partly cloudy", 23.0, 55, 12.0),
+    city("Cape Town", &["Kaapstad"], "Windy", 18.0, 62, 35.0),
+    city(
+        "New York",
+        &[
+            "New York City",
+            "NYC",
+            "纽约",
+            "紐約",
+            "ニューヨーク",
+            "뉴욕",
+        ],
+        "Cloudy",
+        15.0,
+        62,
+        18.0,
+    ),
+    city(
+        "Los Angeles",
+        &["LA", "洛杉矶", "ロサンゼルス"],
+        "Sunny",
+        25.0,
+        40,
+        10.0,
+    ),
+    city(
+        "San Francisco",
+        &["SF", "旧金山", "サンフランシスコ"],
+        "Foggy",
+        16.0,
+        83,
+        20.0,
+    ),
+    city("Chicago", &["芝加哥"], "Windy", 9.0, 60, 30.0),
+    city("Toronto", &["多伦多"], "Light snow", -2.0, 75, 17.0),
+    city("Vancouver", &["温哥华"], "Rain", 10.0, 88, 14.0),
+    city(
+        "Mexico City",
+        &["Ciudad de México", "Ciudad de Mexico", "CDMX"],
+        "Partly cloudy",
+        21.0,
+        48,
+        8.0,
+    ),
+    city(
+        "São Paulo",
+        &["Sao Paulo", "圣保罗"],
+        "Thunderstorms",
+        27.0,
+        80,
+        12.0,
+    ),
+    city("Buenos Aires", &["布宜诺斯艾利斯"], "Clear", 22.0, 58, 16.0),
+    city("Reykjavik", &["Reykjavík"], "Sleet", 2.0, 82, 38.0),
+];
+
+/// A few well-known names, used in "unknown city" messages.
+pub const SUGGESTIONS: &[&str] = &["Tokyo", "London", "New York", "Paris", "Sydney", "Seoul"];
+
+/// Why a lookup found nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LookupError {
+    /// The input was empty (or only whitespace / commas).
+    Empty,
+    /// No city matched; carries the normalised name that was searched.
+    Unknown(String),
+}
+
+impl std::fmt::Display for LookupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let known = SUGGESTIONS.join(", ");
+        match self {
+            LookupError::Empty => write!(
+                f,
+                "Please give a city name for `location`, for example one of: {known}."
+            ),
+            LookupError::Unknown(name) => write!(
+                f,
+                "No weather data for \"{name}\". This demo knows {} cities, for example: {known}.",
+                CITIES.len()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LookupError {}
+
+/// Reduces user input to the form the table is keyed by: the part before the
+/// first comma ("Tokyo, Japan" -> "Tokyo"), trimmed, inner whitespace
+/// collapsed, lower-cased.
+pub fn normalize(input: &str) -> String {
+    let head = input.split([',', '，', '、']).next().unwrap_or_default();
+    head.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Finds a city by canonical name or alias, case-insensitively.
+pub fn lookup(input: &str) -> Result<&'static City, LookupError> {
+    let wanted = normalize(input);
+    if wanted.is_empty() {
+        return Err(LookupError::Empty);
+    }
+    CITIES
+        .iter()
+        .find(|city| {
+            normalize(city.name) == wanted || city.aliases.iter().any(|a| normalize(a) == wanted)
+        })
+        .ok_or_else(|| LookupError::Unknown(input.trim().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn table_has_at_least_twenty_cities() {
+        assert!(CITIES.len() >= 20, "only {} cities", CITIES.len());
+    }
+
+    #[test]
+    fn tokyo_is_sunny() {
+        let city = lookup("Tokyo").expect("Tokyo is in the table");
+        assert_eq!(city.name, "Tokyo");
+        assert_eq!(city.condition, "Sunny");
+    }
+
+    #[test]
+    fn lookup_ignores_case_and_surrounding_space() {
+        for input in ["tokyo", "TOKYO", "  Tokyo  ", "\tToKyO\n"] {
+            assert_eq!(lookup(input).map(|c| c.name), Ok("Tokyo"), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn lookup_uses_text_before_comma() {
+        assert_eq!(lookup("Tokyo, Japan").map(|c| c.name), Ok("Tokyo"));
+        assert_eq!(lookup("tokyo, japan").map(|c| c.name), Ok("Tokyo"));
+        assert_eq!(lookup("Paris, France").map(|c| c.name), Ok("Paris"));
+        assert_eq!(lookup("東京，日本").map(|c| c.name), Ok("Tokyo"));
+    }
+
+    #[test]
+    fn lookup_collapses_inner_whitespace() {
+        assert_eq!(lookup("new   york").map(|c| c.name), Ok("New York"));
+    }
+
+    #[test]
+    fn lookup_accepts_cjk_names() {
+        let cases = [
+            ("東京", "Tokyo"),
+            ("东京", "Tokyo"),
+            ("北京", "Beijing"),
+            ("上海", "Shanghai"),
+            ("大阪", "Osaka"),
+            ("京都", "Kyoto"),
+            ("서울", "Seoul"),
+            ("香港", "Hong Kong"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(lookup(input).map(|c| c.name), Ok(expected), "{input}");
+        }
+    }
+
+    #[test]
+    fn lookup_accepts_aliases() {
+        assert_eq!(lookup("NYC").map(|c| c.name), Ok("New York"));
+        assert_eq!(lookup("sao paulo").map(|c| c.name), Ok("São Paulo"));
+        assert_eq!(lookup("SÃO PAULO").map(|c| c.name), Ok("São Paulo"));
+        assert_eq!(lookup("Москва").map(|c| c.name), Ok("Moscow"));
+    }
+
+    #[test]
+    fn unknown_city_is_an_error_naming_known_cities() {
+        let err = lookup("Atlantis").expect_err("Atlantis is not in the table");
+        assert_eq!(err, LookupError::Unknown("Atlantis".into()));
+        let message = err.to_string();
+        assert!(message.contains("Atlantis"), "{message}");
+        assert!(message.contains("Tokyo"), "{message}");
+        assert!(message.contains("London"), "{message}");
+    }
+
+    #[test]
+    fn empty_input_is_its_own_error() {
+        assert_eq!(lookup(""), Err(LookupError::Empty));
+        assert_eq!(lookup("   "), Err(LookupError::Empty));
+        assert_eq!(lookup(", Japan"), Err(LookupError::Empty));
+    }
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut seen = HashSet::new();
+        for city in CITIES {
+            for name in std::iter::once(&city.name).chain(city.aliases) {
+                assert!(seen.insert(normalize(name)), "duplicate key {name:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn values_are_plausible() {
+        for city in CITIES {
+            assert!(!city.condition.is_empty(), "{}", city.name);
+            assert!(
+                (-60.0..=60.0).contains(&city.temperature_c),
+                "{}",
+                city.name
+            );
+            assert!(city.humidity_pct <= 100, "{}", city.name);
+            assert!((0.0..=200.0).contains(&city.wind_kph), "{}", city.name);
+        }
+    }
+
+    #[test]
+    fn suggestions_are_in_the_table() {
+        for name in SUGGESTIONS {
+            assert!(lookup(name).is_ok(), "{name}");
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Command-line flags.
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use clap::Parser;
+
+/// Origins a browser may call the server from unless more are added.
+pub const DEFAULT_ALLOWED_ORIGINS: &[&str] = &["http://127.0.0.1:8080", "http://localhost:8080"];
+
+/// Demo MCP server with one tool, `get_weather`, over Streamable HTTP at `/mcp`.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "weather-server", version, about, long_about = None)]
+pub struct Config {
+    /// Address to listen on. Port 0 picks a free port; the real address is
+    /// printed on stdout as `weather-server listening on http://ADDR/mcp`.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
+    pub bind: SocketAddr,
+
+    /// Do not keep sessions: every POST is answered on its own (no
+    /// mcp-session-id, no GET stream, no DELETE).
+    #[arg(long)]
+    pub stateless: bool,
+
+    /// Answer requests with plain `application/json` bodies instead of SSE
+    /// streams (falls back to SSE when a notification precedes the result).
+    /// Implies --stateless.
+    #[arg(long)]
+    pub json_response: bool,
+
+    /// Also allow browser requests from this Origin (repeatable), e.g.
+    /// `--allow-origin http://localhost:5173`. Always allowed:
+    /// http://127.0.0.1:8080, http://localhost:8080 and the server's own origin.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
+
+    /// Serve a built web app from this directory at `/` (index.html for
+    /// unknown paths), on the same port as `/mcp`.
+    #[arg(long = "static", value_name = "DIR")]
+    pub static_dir: Option<PathBuf>,
+
+    /// Refuse new sessions (HTTP 503) while this many are open.
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_sessions: u32,
+
+    /// Close a session after this many seconds without any request.
+    #[arg(long, value_name = "SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub session_idle_secs: u64,
+
+    /// Largest accepted POST body in bytes; larger ones get HTTP 413.
+    #[arg(long, value_name = "N", default_value_t = 1024 * 1024,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_body_bytes: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self::parse_from(["weather-server"])
+    }
+}
+
+impl Config {
+    /// Parses flags (without the program name), e.g. `["--stateless"]`.
+    pub fn try_from_args<I, T>(args: I) -> Result<Self, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        Self::try_parse_from(
+            std::iter::once(std::ffi::OsString::from("weather-server"))
+                .chain(args.into_iter().map(Into::into)),
+        )
+    }
+
+    /// Whether sessions (and SSE with GET/DELETE) are used.
+    pub fn sessions_enabled(&self) -> bool {
+        !(self.stateless || self.json_response)
+    }
+
+    /// Human-readable transport mode for the startup log.
+    pub fn mode(&self) -> &'static str {
+        match (self.sessions_enabled(), self.json_response) {
+            (true, _) => "sessions + SSE",
+            (false, true) => "stateless + JSON",
+            (false, false) => "stateless + SSE",
+        }
+    }
+
+    /// Idle time after which a session is closed.
+    pub fn session_idle(&self) -> Duration {
+        Duration::from_secs(self.session_idle_secs)
+    }
+
+    /// Body limit as `usize` (saturating on small targets).
+    pub fn max_body(&self) -> usize {
+        usize::try_from(self.max_body_bytes).unwrap_or(usize::MAX)
+    }
+
+    /// The Origin allow-list: defaults, the server's own loopback origins on
+    /// the bound port, then `--allow-origin` values, without duplicates.
+    pub fn allowed_origins(&self, bound_port: u16) -> Vec<String> {
+        let own = [
+            format!("http://127.0.0.1:{bound_port}"),
+            format!("http://localhost:{bound_port}"),
+            format!("http://[::1]:{bound_port}"),
+        ];
+        let mut origins: Vec<String> = Vec::new();
+        let candidates = DEFAULT_ALLOWED_ORIGINS
+            .iter()
+            .map(|s| s.to_string())
+            .chain(own)
+            .chain(self.allow_origins.iter().map(|o| o.trim().to_string()));
+        for origin in candidates {
+            let origin = origin.trim_end_matches('/').to_string();
+            if !origin.is_empty() && !origins.iter().any(|o| o.eq_ignore_ascii_case(&origin)) {
+                origins.push(origin);
+            }
+        }
+        origins
+    }
+
+    /// Host header values accepted (DNS-rebinding protection): loopback names
+    /// on any port, explicitly on the bound port, and the bound IP itself when
+    /// it is a specific non-loopback address.
+    pub fn allowed_hosts(&self, bound: SocketAddr) -> Vec<String> {
+        let port = bound.port();
+        let mut hosts = vec![
+            "localhost".to_string(),
+            "127.0.0.1".to_string(),
+            "::1".to_string(),
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ];
+        let ip = bound.ip();
+        if !ip.is_loopback() && !ip.is_unspecified() {
+            hosts.push(ip.to_string());
+            hosts.push(bound.to_string());
+        }
+        hosts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        let config = Config::default();
+        assert_eq!(config.bind, "127.0.0.1:8000".parse().expect("addr"));
+        assert!(config.sessions_enabled());
+        assert_eq!(config.max_sessions, 100);
+        assert_eq!(config.session_idle_secs, 300);
+        assert_eq!(config.max_body_bytes, 1024 * 1024);
+        assert!(config.static_dir.is_none());
+    }
+
+    #[test]
+    fn json_response_implies_stateless() {
+        let config = Config::parse_from(["weather-server", "--json-response"]);
+        assert!(!config.sessions_enabled());
+        assert_eq!(config.mode(), "stateless + JSON");
+    }
+
+    #[test]
+    fn allow_origin_extends_defaults() {
+        let config = Config::parse_from([
+            "weather-server",
+            "--allow-origin",
+            "http://localhost:5173/",
+            "--allow-origin",
+            "http://127.0.0.1:8080",
+        ]);
+        let origins = config.allowed_origins(9000);
+        assert_eq!(
+            origins,
+            vec![
+                "http://127.0.0.1:8080",
+                "http://localhost:8080",
+                "http://127.0.0.1:9000",
+                "http://localhost:9000",
+                "http://[::1]:9000",
+                "http://localhost:5173",
+            ]
+        );
+    }
+
+    #[test]
+    fn zero_limits_are_rejected() {
+        assert!(Config::try_parse_from(["weather-server", "--max-sessions", "0"]).is_err());
+        assert!(Config::try_parse_from(["weather-server", "--max-body-bytes", "0"]).is_err());
+    }
+}

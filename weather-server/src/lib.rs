@@ -1,0 +1,68 @@
+//! `weather-server`: a small MCP server with one tool, `get_weather`, served
+//! over Streamable HTTP at `/mcp` (rmcp + axum).
+//!
+//! The binary is a thin wrapper around [`serve`]; tests run the same server
+//! in-process on `127.0.0.1:0`.
+
+pub mod cities;
+pub mod config;
+pub mod http;
+pub mod streams;
+pub mod tool;
+
+use std::{future::Future, io, net::SocketAddr};
+
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+pub use config::Config;
+pub use http::{MCP_PATH, router};
+pub use tool::WeatherServer;
+
+/// The line printed on stdout once the server is bound, e.g.
+/// `weather-server listening on http://127.0.0.1:8000/mcp`.
+pub fn listening_line(local_addr: SocketAddr) -> String {
+    format!("weather-server listening on {}", endpoint_url(local_addr))
+}
+
+/// The MCP endpoint URL for a bound address.
+pub fn endpoint_url(local_addr: SocketAddr) -> String {
+    format!("http://{local_addr}{MCP_PATH}")
+}
+
+/// Serves the app on `listener` until `shutdown` completes, then cancels all
+/// sessions and streams and waits for open connections to finish.
+pub async fn serve<F>(config: Config, listener: TcpListener, shutdown: F) -> io::Result<()>
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    let local_addr = listener.local_addr()?;
+    let cancel = CancellationToken::new();
+    let app = router(&config, local_addr, cancel.clone());
+
+    tracing::info!(address = %endpoint_url(local_addr), "weather-server starting");
+    tracing::info!(mode = config.mode(), "transport");
+    tracing::info!(
+        origins = %config.allowed_origins(local_addr.port()).join(", "),
+        "allowed origins"
+    );
+    match &config.static_dir {
+        Some(dir) => tracing::info!(dir = %dir.display(), "serving static files at /"),
+        None => tracing::info!("static files: none (use --static DIR)"),
+    }
+    if config.sessions_enabled() {
+        tracing::info!(
+            max_sessions = config.max_sessions,
+            idle_secs = config.session_idle_secs,
+            "sessions"
+        );
+    }
+
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            tracing::info!("shutting down");
+            cancel.cancel();
+        })
+        .await
+}

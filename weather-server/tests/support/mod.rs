@@ -1,0 +1,227 @@
+//! Shared helpers for the integration tests: an in-process server on
+//! 127.0.0.1:0, raw MCP-over-HTTP requests and a tiny SSE parser.
+
+#![allow(dead_code)]
+
+use std::{net::SocketAddr, time::Duration};
+
+use serde_json::{Value, json};
+use tokio::{net::TcpListener, sync::oneshot, task::JoinHandle};
+use weather_server::{Config, endpoint_url, serve};
+
+pub const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+pub const PROTOCOL: &str = "2025-11-25";
+
+/// A server running in this process.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub url: String,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl TestServer {
+    /// Starts a server with these flags (plus `--bind 127.0.0.1:0`).
+    pub async fn start(flags: &[&str]) -> Self {
+        let config = Config::try_from_args(flags.iter().copied()).expect("valid flags");
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("local addr");
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(serve(config, listener, async move {
+            let _ = rx.await;
+        }));
+        Self {
+            addr,
+            url: endpoint_url(addr),
+            shutdown: Some(tx),
+            task,
+        }
+    }
+
+    /// The server's own origin, e.g. `http://127.0.0.1:PORT`.
+    pub fn origin(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Triggers graceful shutdown and waits for `serve` to return.
+    pub async fn stop(mut self) -> std::io::Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        tokio::time::timeout(Duration::from_secs(10), &mut self.task)
+            .await
+            .expect("server stops within 10 s")
+            .expect("server task did not panic")
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("client")
+}
+
+pub fn initialize_request(id: i64) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": PROTOCOL,
+            "capabilities": {},
+            "clientInfo": { "name": "weather-server-tests", "version": "0.0.0" }
+        }
+    })
+}
+
+pub fn request(id: i64, method: &str, params: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+}
+
+pub fn call_weather(id: i64, location: &str) -> Value {
+    request(
+        id,
+        "tools/call",
+        json!({ "name": "get_weather", "arguments": { "location": location } }),
+    )
+}
+
+/// A POST with the headers a well-behaved client sends.
+pub fn post(client: &reqwest::Client, url: &str, session: Option<&str>) -> reqwest::RequestBuilder {
+    let builder = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", ACCEPT_BOTH)
+        .header("mcp-protocol-version", PROTOCOL);
+    match session {
+        Some(id) => builder.header("mcp-session-id", id),
+        None => builder,
+    }
+}
+
+/// Sends `initialize` and `notifications/initialized`; returns the session id.
+pub async fn open_session(client: &reqwest::Client, url: &str) -> String {
+    let response = post(client, url, None)
+        .json(&initialize_request(1))
+        .send()
+        .await
+        .expect("initialize");
+    assert_eq!(response.status(), 200, "initialize status");
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .expect("mcp-session-id header")
+        .to_str()
+        .expect("ascii session id")
+        .to_string();
+    let _ = response.text().await;
+    let response = post(client, url, Some(&session))
+        .json(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+        .send()
+        .await
+        .expect("initialized");
+    assert_eq!(response.status(), 202, "initialized status");
+    session
+}
+
+/// One server-sent event.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SseEvent {
+    pub id: Option<String>,
+    pub event: Option<String>,
+    pub data: String,
+    pub retry: Option<u64>,
+}
+
+impl SseEvent {
+    /// The JSON-RPC message in `data`, if any (priming events have none).
+    pub fn json(&self) -> Option<Value> {
+        if self.data.trim().is_empty() {
+            None
+        } else {
+            Some(serde_json::from_str(&self.data).expect("event data is JSON"))
+        }
+    }
+}
+
+/// Parses an SSE body. Events are kept even when their data is empty, so the
+/// priming event can be checked; comment lines (keep-alives) are skipped.
+pub fn parse_sse(body: &str) -> Vec<SseEvent> {
+    let mut events = Vec::new();
+    let mut current = SseEvent::default();
+    let mut has_fields = false;
+    let mut data_lines: Vec<String> = Vec::new();
+    for line in body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
+        if line.is_empty() {
+            if has_fields {
+                current.data = data_lines.join("\n");
+                events.push(std::mem::take(&mut current));
+                data_lines.clear();
+                has_fields = false;
+            }
+            continue;
+        }
+        if line.starts_with(':') {
+            continue;
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+            None => (line, ""),
+        };
+        has_fields = true;
+        match field {
+            "data" => data_lines.push(value.to_string()),
+            "id" => current.id = Some(value.to_string()),
+            "event" => current.event = Some(value.to_string()),
+            "retry" => current.retry = value.parse().ok(),
+            _ => {}
+        }
+    }
+    if has_fields {
+        current.data = data_lines.join("\n");
+        events.push(current);
+    }
+    events
+}
+
+/// Reads a whole SSE response and returns its JSON-RPC messages in order.
+pub async fn sse_messages(response: reqwest::Response) -> Vec<Value> {
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        content_type.starts_with("text/event-stream"),
+        "expected SSE, got {content_type:?}"
+    );
+    let body = response.text().await.expect("body");
+    parse_sse(&body).iter().filter_map(SseEvent::json).collect()
+}
+
+/// The message answering request `id` (result or error).
+pub fn response_for(messages: &[Value], id: i64) -> Value {
+    messages
+        .iter()
+        .find(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
+        .cloned()
+        .unwrap_or_else(|| panic!("no response with id {id} in {messages:#?}"))
+}
+
+/// Sends a request in a session and returns every message of its SSE stream.
+pub async fn roundtrip(
+    client: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    body: &Value,
+) -> Vec<Value> {
+    let response = post(client, url, session)
+        .json(body)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200, "status for {body}");
+    sse_messages(response).await
+}

@@ -1,0 +1,371 @@
+//! The get_weather tool, JSON-RPC errors, logging and progress notifications.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::*;
+
+async fn session_server() -> (TestServer, reqwest::Client, String) {
+    let server = TestServer::start(&[]).await;
+    let client = client();
+    let session = open_session(&client, &server.url).await;
+    (server, client, session)
+}
+
+async fn call(
+    client: &reqwest::Client,
+    server: &TestServer,
+    session: &str,
+    body: &Value,
+) -> Vec<Value> {
+    roundtrip(client, &server.url, Some(session), body).await
+}
+
+#[tokio::test]
+async fn tools_list_declares_get_weather_with_schemas() {
+    let (server, client, session) = session_server().await;
+    let messages = call(
+        &client,
+        &server,
+        &session,
+        &request(2, "tools/list", json!({})),
+    )
+    .await;
+    let tools = response_for(&messages, 2)["result"]["tools"].clone();
+    let tools = tools.as_array().expect("tools array");
+    assert_eq!(tools.len(), 1);
+    let tool = &tools[0];
+    assert_eq!(tool["name"], "get_weather");
+    assert_eq!(tool["title"], "Get weather");
+    assert!(
+        tool["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("weather"),
+        "{tool}"
+    );
+    assert_eq!(tool["inputSchema"]["type"], "object");
+    assert_eq!(tool["inputSchema"]["required"], json!(["location"]));
+    assert_eq!(
+        tool["inputSchema"]["properties"]["location"]["type"],
+        "string"
+    );
+    assert_eq!(tool["outputSchema"]["type"], "object");
+    assert!(tool["outputSchema"]["properties"]["condition"].is_object());
+    assert_eq!(tool["annotations"]["readOnlyHint"], true);
+    assert_eq!(tool["annotations"]["destructiveHint"], false);
+    assert_eq!(tool["annotations"]["idempotentHint"], true);
+    assert_eq!(tool["annotations"]["openWorldHint"], false);
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn tokyo_is_sunny_with_structured_content() {
+    let (server, client, session) = session_server().await;
+    let messages = call(&client, &server, &session, &call_weather(2, "Tokyo")).await;
+    let result = &response_for(&messages, 2)["result"];
+    assert_eq!(result["content"][0]["type"], "text");
+    assert_eq!(result["content"][0]["text"], "Sunny");
+    assert_eq!(result["isError"], false);
+    let structured = &result["structuredContent"];
+    assert_eq!(structured["location"], "Tokyo");
+    assert_eq!(structured["condition"], "Sunny");
+    assert!(structured["temperature_c"].is_number());
+    assert!(structured["humidity_pct"].is_u64());
+    assert!(structured["wind_kph"].is_number());
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn spelling_variants_resolve_to_tokyo() {
+    let (server, client, session) = session_server().await;
+    for (id, location) in [
+        (2, "tokyo, japan"),
+        (3, "東京"),
+        (4, "东京"),
+        (5, "  TOKYO "),
+    ] {
+        let messages = call(&client, &server, &session, &call_weather(id, location)).await;
+        let result = &response_for(&messages, id)["result"];
+        assert_eq!(
+            result["structuredContent"]["location"], "Tokyo",
+            "{location}"
+        );
+        assert_eq!(result["content"][0]["text"], "Sunny", "{location}");
+    }
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn unknown_city_is_a_tool_error_not_a_protocol_error() {
+    let (server, client, session) = session_server().await;
+    let messages = call(&client, &server, &session, &call_weather(2, "Atlantis")).await;
+    let response = response_for(&messages, 2);
+    assert!(response.get("error").is_none(), "{response}");
+    let result = &response["result"];
+    assert_eq!(result["isError"], true);
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("Atlantis"), "{text}");
+    assert!(text.contains("Tokyo"), "names known cities: {text}");
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn missing_location_is_a_tool_error() {
+    let (server, client, session) = session_server().await;
+    let body = request(
+        2,
+        "tools/call",
+        json!({ "name": "get_weather", "arguments": {} }),
+    );
+    let messages = call(&client, &server, &session, &body).await;
+    let result = &response_for(&messages, 2)["result"];
+    assert_eq!(result["isError"], true);
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("location")
+    );
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn unknown_tool_is_invalid_params() {
+    let (server, client, session) = session_server().await;
+    let body = request(
+        2,
+        "tools/call",
+        json!({ "name": "get_time", "arguments": {} }),
+    );
+    let messages = call(&client, &server, &session, &body).await;
+    assert_eq!(response_for(&messages, 2)["error"]["code"], -32602);
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn malformed_json_is_parse_error() {
+    let (server, client, session) = session_server().await;
+    let response = post(&client, &server.url, Some(&session))
+        .body(r#"{"jsonrpc":"2.0","id":2,"method":"#)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.expect("JSON-RPC error body");
+    assert_eq!(body["jsonrpc"], "2.0");
+    assert_eq!(body["id"], Value::Null);
+    assert_eq!(body["error"]["code"], -32700);
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn json_that_is_not_a_message_is_invalid_request() {
+    let (server, client, session) = session_server().await;
+    let response = post(&client, &server.url, Some(&session))
+        .body(r#"{"hello":"world"}"#)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 400);
+    let body: Value = response.json().await.expect("JSON-RPC error body");
+    assert_eq!(body["error"]["code"], -32600);
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn unknown_method_is_method_not_found() {
+    let (server, client, session) = session_server().await;
+    let messages = call(
+        &client,
+        &server,
+        &session,
+        &request(2, "weather/forecast", json!({})),
+    )
+    .await;
+    assert_eq!(response_for(&messages, 2)["error"]["code"], -32601);
+    server.stop().await.expect("clean shutdown");
+}
+
+fn position(messages: &[Value], predicate: impl Fn(&Value) -> bool) -> Option<usize> {
+    messages.iter().position(predicate)
+}
+
+fn is_log(message: &Value) -> bool {
+    message["method"] == "notifications/message"
+}
+
+fn is_progress(message: &Value) -> bool {
+    message["method"] == "notifications/progress"
+}
+
+fn is_response(id: i64) -> impl Fn(&Value) -> bool {
+    move |message| message["id"] == id && message.get("method").is_none()
+}
+
+#[tokio::test]
+async fn log_message_arrives_on_the_call_stream_before_the_result() {
+    let (server, client, session) = session_server().await;
+    let messages = call(
+        &client,
+        &server,
+        &session,
+        &request(2, "logging/setLevel", json!({ "level": "info" })),
+    )
+    .await;
+    assert_eq!(response_for(&messages, 2)["result"], json!({}));
+
+    let messages = call(&client, &server, &session, &call_weather(3, "Tokyo")).await;
+    let log = position(&messages, is_log).expect("notifications/message on the POST stream");
+    let result = position(&messages, is_response(3)).expect("result");
+    assert!(log < result, "log before result: {messages:#?}");
+    let params = &messages[log]["params"];
+    assert_eq!(params["level"], "info");
+    assert_eq!(params["logger"], "weather-server");
+    assert_eq!(params["data"], "get_weather called for Tokyo");
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn no_log_message_unless_enabled() {
+    let (server, client, session) = session_server().await;
+    let messages = call(&client, &server, &session, &call_weather(2, "Tokyo")).await;
+    assert!(position(&messages, is_log).is_none(), "{messages:#?}");
+
+    // A level above info filters the info message out.
+    call(
+        &client,
+        &server,
+        &session,
+        &request(3, "logging/setLevel", json!({ "level": "error" })),
+    )
+    .await;
+    let messages = call(&client, &server, &session, &call_weather(4, "Tokyo")).await;
+    assert!(position(&messages, is_log).is_none(), "{messages:#?}");
+    assert!(position(&messages, is_response(4)).is_some());
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn log_level_is_per_session() {
+    let server = TestServer::start(&[]).await;
+    let client = client();
+    let first = open_session(&client, &server.url).await;
+    let second = open_session(&client, &server.url).await;
+    call(
+        &client,
+        &server,
+        &first,
+        &request(2, "logging/setLevel", json!({ "level": "debug" })),
+    )
+    .await;
+    let messages = call(&client, &server, &second, &call_weather(3, "Tokyo")).await;
+    assert!(position(&messages, is_log).is_none(), "{messages:#?}");
+    let messages = call(&client, &server, &first, &call_weather(4, "Tokyo")).await;
+    assert!(position(&messages, is_log).is_some(), "{messages:#?}");
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn progress_token_gets_progress_before_result() {
+    let (server, client, session) = session_server().await;
+    let body = request(
+        2,
+        "tools/call",
+        json!({
+            "name": "get_weather",
+            "arguments": { "location": "Seoul" },
+            "_meta": { "progressToken": "weather-1" }
+        }),
+    );
+    let messages = call(&client, &server, &session, &body).await;
+    let progress = position(&messages, is_progress).expect("progress notification");
+    let result = position(&messages, is_response(2)).expect("result");
+    assert!(progress < result, "{messages:#?}");
+    assert_eq!(messages[progress]["params"]["progressToken"], "weather-1");
+    assert_eq!(
+        messages[result]["result"]["structuredContent"]["location"],
+        "Seoul"
+    );
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn log_and_progress_both_precede_result() {
+    let (server, client, session) = session_server().await;
+    call(
+        &client,
+        &server,
+        &session,
+        &request(2, "logging/setLevel", json!({ "level": "info" })),
+    )
+    .await;
+    let body = request(
+        3,
+        "tools/call",
+        json!({
+            "name": "get_weather",
+            "arguments": { "location": "London" },
+            "_meta": { "progressToken": 42 }
+        }),
+    );
+    let messages = call(&client, &server, &session, &body).await;
+    let log = position(&messages, is_log).expect("log");
+    let progress = position(&messages, is_progress).expect("progress");
+    let result = position(&messages, is_response(3)).expect("result");
+    assert!(log < progress && progress < result, "{messages:#?}");
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn stateless_json_mode_switches_to_sse_for_progress() {
+    let server = TestServer::start(&["--json-response"]).await;
+    let client = client();
+    let body = request(
+        5,
+        "tools/call",
+        json!({
+            "name": "get_weather",
+            "arguments": { "location": "Tokyo" },
+            "_meta": { "progressToken": "p" }
+        }),
+    );
+    let messages = roundtrip(&client, &server.url, None, &body).await;
+    let progress = position(&messages, is_progress).expect("progress");
+    let result = position(&messages, is_response(5)).expect("result");
+    assert!(progress < result, "{messages:#?}");
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn stateless_request_meta_log_level_enables_logging() {
+    let server = TestServer::start(&["--json-response"]).await;
+    let client = client();
+    let body = request(
+        6,
+        "tools/call",
+        json!({
+            "name": "get_weather",
+            "arguments": { "location": "Kyoto" },
+            "_meta": { "io.modelcontextprotocol/logLevel": "info" }
+        }),
+    );
+    let messages = roundtrip(&client, &server.url, None, &body).await;
+    let log = position(&messages, is_log).expect("log notification");
+    let result = position(&messages, is_response(6)).expect("result");
+    assert!(log < result, "{messages:#?}");
+    assert_eq!(
+        messages[log]["params"]["data"],
+        "get_weather called for Kyoto"
+    );
+
+    // Without it, the stateless JSON answer is a single JSON body.
+    let response = post(&client, &server.url, None)
+        .json(&call_weather(7, "Kyoto"))
+        .send()
+        .await
+        .expect("request");
+    let body: Value = response.json().await.expect("plain JSON");
+    assert_eq!(body["result"]["content"][0]["text"], "Cloudy");
+    server.stop().await.expect("clean shutdown");
+}

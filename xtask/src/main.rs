@@ -1,0 +1,41 @@
+//! `cargo xtask run`: set up what is missing, build, start the weather server with the app.
+//! `cargo xtask test`: set up what is missing and run every test.
+
+mod run;
+mod server;
+mod sh;
+mod test;
+mod tools;
+
+use std::path::PathBuf;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  run [--bind ADDR]   install what is missing, build the app and the weather server, and serve both
+                      (default http://127.0.0.1:8000/)
+  test                install what is missing and run every test (lint, native, browser, conformance)
+  setup               only install what is missing";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => run::run(&args[1..]),
+        Some("test") => test::test(),
+        Some("setup") => tools::Tools::locate().ensure_test(),
+        _ => {
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = result {
+        eprintln!("\nxtask: error: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// The workspace root (the parent of this crate's folder).
+pub fn workspace_root() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.parent().map(PathBuf::from).unwrap_or(here)
+}

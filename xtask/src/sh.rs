@@ -1,0 +1,98 @@
+//! Running commands and the child processes the commands start.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+pub type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// Prints a step heading.
+pub fn step(what: &str) {
+    eprintln!("\n==> {what}");
+}
+
+/// Runs a command, inheriting the terminal; fails if it exits non-zero.
+pub fn run(cmd: &mut Command) -> Result<()> {
+    let status = cmd
+        .status()
+        .map_err(|e| format!("could not start {:?}: {e}", cmd.get_program()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{} failed ({status})", describe(cmd)).into())
+    }
+}
+
+/// Runs a command and returns its standard output.
+pub fn capture(cmd: &mut Command) -> Result<String> {
+    let out = cmd
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not start {:?}: {e}", cmd.get_program()))?;
+    if !out.status.success() {
+        return Err(format!("{} failed ({})", describe(cmd), out.status).into());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for arg in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&arg.to_string_lossy());
+    }
+    s
+}
+
+/// A background process that is killed when dropped.
+pub struct Background {
+    child: Child,
+}
+
+impl Background {
+    /// Starts `cmd` and waits until it prints a line containing `marker` on stdout; returns the
+    /// process and that line. Later output is passed through to stderr.
+    pub fn start(name: &str, cmd: &mut Command, marker: &str) -> Result<(Self, String)> {
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("could not start {name}: {e}"))?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = mpsc::channel();
+        let marker = marker.to_owned();
+        let label = name.to_owned();
+        std::thread::spawn(move || {
+            let mut sent = false;
+            for line in BufReader::new(stdout).lines().map_while(|l| l.ok()) {
+                if !sent && line.contains(&marker) {
+                    let _ = tx.send(line);
+                    sent = true;
+                } else {
+                    eprintln!("[{label}] {line}");
+                }
+            }
+        });
+        let mut bg = Self { child };
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => Ok((bg, line)),
+            Err(_) => {
+                let status = bg.child.try_wait().ok().flatten();
+                Err(format!("{name} did not start within 60 s (exit status: {status:?})").into())
+            }
+        }
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A TCP port that was free a moment ago on 127.0.0.1.
+pub fn free_port() -> Result<u16> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    Ok(listener.local_addr()?.port())
+}

@@ -1,0 +1,128 @@
+//! `cargo xtask test`: every test the project has, in one command.
+
+use std::process::Command;
+
+use crate::sh::{self, Result};
+use crate::tools::Tools;
+use crate::{run, server, workspace_root};
+
+/// Scenarios of the official conformance suite that a weather server can answer.
+const SERVER_SCENARIOS: [&str; 6] = [
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+    "logging-set-level",
+];
+
+pub fn test() -> Result<()> {
+    let root = workspace_root();
+    let tools = Tools::locate();
+    tools.ensure_test()?;
+    let cargo = |args: &[&str]| -> Result<()> {
+        sh::run(
+            tools
+                .command("cargo")
+                .current_dir(&root)
+                .args(args)
+                .env("CHROMEDRIVER", "/usr/bin/chromedriver"),
+        )
+    };
+
+    sh::step("format and lints (native and wasm32)");
+    cargo(&["fmt", "--all", "--check"])?;
+    cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    cargo(&[
+        "clippy",
+        "--package",
+        "mcp-flow",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+
+    sh::step("native tests (cargo test --workspace)");
+    cargo(&["test", "--workspace"])?;
+
+    sh::step("building the weather server and the web app");
+    cargo(&["build", "--package", "weather-server"])?;
+    run::build_app(&tools)?;
+    let binary = root.join("target/debug/weather-server");
+
+    sh::step("browser tests (wasm-bindgen-test in headless Chromium) against live servers");
+    let page_port = sh::free_port()?;
+    let page_origin = format!("http://127.0.0.1:{page_port}");
+    let common = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec![
+            "--bind".to_owned(),
+            "127.0.0.1:0".to_owned(),
+            "--allow-origin".to_owned(),
+            page_origin.clone(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let sse = server::start("server-sse", &binary, &common(&[]))?;
+    let json = server::start(
+        "server-json",
+        &binary,
+        &common(&["--stateless", "--json-response"]),
+    )?;
+    sh::run(
+        tools
+            .command("cargo")
+            .current_dir(&root)
+            .args([
+                "test",
+                "--package",
+                "mcp-flow",
+                "--target",
+                "wasm32-unknown-unknown",
+            ])
+            .env("CHROMEDRIVER", "/usr/bin/chromedriver")
+            .env(
+                "WASM_BINDGEN_TEST_ADDRESS",
+                format!("127.0.0.1:{page_port}"),
+            )
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "60")
+            .env("MCP_FLOW_TEST_SSE_URL", &sse.url)
+            .env("MCP_FLOW_TEST_JSON_URL", &json.url),
+    )?;
+    drop((sse, json));
+
+    sh::step("official MCP conformance suite, server scenarios");
+    let target = server::start("server-conformance", &binary, &common(&[]))?;
+    let mut failed = Vec::new();
+    for scenario in SERVER_SCENARIOS {
+        eprintln!("-- conformance server --scenario {scenario}");
+        let ok = sh::run(
+            Command::new(tools.npm_bin().join("conformance"))
+                .env("PATH", tools.node22_path_env())
+                .args(["server", "--url", &target.url, "--scenario", scenario]),
+        );
+        if let Err(e) = ok {
+            eprintln!("conformance scenario {scenario} failed: {e}");
+            failed.push(scenario);
+        }
+    }
+    println!(
+        "conformance: {} passed, {} failed",
+        SERVER_SCENARIOS.len() - failed.len(),
+        failed.len()
+    );
+    if !failed.is_empty() {
+        return Err(format!("conformance scenarios failed: {}", failed.join(", ")).into());
+    }
+    Ok(())
+}
