@@ -25,16 +25,12 @@ pub fn run(args: &[String]) -> Result<()> {
     ]))?;
     build_app(&tools)?;
 
-    let port = bind.rsplit(':').next().unwrap_or("8000");
+    // The server always allows its own origin, so the page it serves may call /mcp.
     let args = vec![
         "--bind".to_owned(),
-        bind.clone(),
+        bind,
         "--static".to_owned(),
         root.join("dist").display().to_string(),
-        "--allow-origin".to_owned(),
-        format!("http://127.0.0.1:{port}"),
-        "--allow-origin".to_owned(),
-        format!("http://localhost:{port}"),
     ];
     sh::step("starting the weather server with the app");
     let server = server::start(
