@@ -14,11 +14,13 @@ enum Status {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let query = window().location().search().unwrap_or_default();
-    let server = RwSignal::new(params::server_url(&query));
+    let location = window().location();
+    let query = location.search().unwrap_or_default();
+    let origin = location.origin().unwrap_or_default();
+    let server = RwSignal::new(params::server_url(&query, &origin));
     let status = RwSignal::new(Status::Idle);
 
-    let connect = move |_| {
+    let connect = move |_: ()| {
         let url = server.get_untracked();
         status.set(Status::Connecting);
         leptos::task::spawn_local(async move {
@@ -32,6 +34,10 @@ pub fn App() -> impl IntoView {
             status.set(next);
         });
     };
+
+    if params::flag(&query, "autoplay") {
+        connect(());
+    }
 
     view! {
         <main class="mf-app">
@@ -47,7 +53,7 @@ pub fn App() -> impl IntoView {
                 />
                 <button
                     id="mf-connect"
-                    on:click=connect
+                    on:click=move |_| connect(())
                     disabled=move || status.get() == Status::Connecting
                 >
                     "Connect"

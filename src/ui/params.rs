@@ -13,11 +13,29 @@ pub fn query_param(query: &str, name: &str) -> Option<String> {
         .map(|(_, value)| percent_decode(value))
 }
 
-/// The server URL from `?server=`, or the default.
-pub fn server_url(query: &str) -> String {
-    query_param(query, "server")
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| DEFAULT_SERVER.to_owned())
+/// The port `trunk serve` uses; a page there talks to the server on its default address.
+const DEV_SERVER_PORT: &str = "8080";
+
+/// The server URL from `?server=`; otherwise the page's own origin + `/mcp` when the weather
+/// server serves the page (`--static`), or the default address under `trunk serve`.
+pub fn server_url(query: &str, origin: &str) -> String {
+    if let Some(server) = query_param(query, "server").filter(|s| !s.trim().is_empty()) {
+        return server;
+    }
+    let port = origin.rsplit_once(':').map(|(_, p)| p).unwrap_or("");
+    if origin.starts_with("http") && port != DEV_SERVER_PORT && port.parse::<u16>().is_ok() {
+        format!("{origin}/mcp")
+    } else {
+        DEFAULT_SERVER.to_owned()
+    }
+}
+
+/// Whether a flag such as `?autoplay` or `?autoplay=1` is on.
+pub fn flag(query: &str, name: &str) -> bool {
+    matches!(
+        query_param(query, name).as_deref(),
+        Some("" | "1" | "true" | "yes" | "on")
+    )
 }
 
 fn percent_decode(value: &str) -> String {
@@ -50,13 +68,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn server_from_query_or_default() {
-        assert_eq!(server_url(""), DEFAULT_SERVER);
-        assert_eq!(server_url("?server="), DEFAULT_SERVER);
+    fn server_from_query_then_origin_then_default() {
+        let dev = "http://127.0.0.1:8080";
+        assert_eq!(server_url("", dev), DEFAULT_SERVER);
+        assert_eq!(server_url("?server=", dev), DEFAULT_SERVER);
         assert_eq!(
-            server_url("?q=x&server=http%3A%2F%2Flocalhost%3A9000%2Fmcp"),
+            server_url("?q=x&server=http%3A%2F%2Flocalhost%3A9000%2Fmcp", dev),
             "http://localhost:9000/mcp"
         );
+        assert_eq!(
+            server_url("", "http://127.0.0.1:18700"),
+            "http://127.0.0.1:18700/mcp"
+        );
+        assert_eq!(server_url("", "null"), DEFAULT_SERVER);
+    }
+
+    #[test]
+    fn flags() {
+        assert!(flag("?autoplay", "autoplay"));
+        assert!(flag("?autoplay=1", "autoplay"));
+        assert!(!flag("?autoplay=0", "autoplay"));
+        assert!(!flag("", "autoplay"));
     }
 
     #[test]
