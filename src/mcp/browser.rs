@@ -1,99 +1,104 @@
-//! The browser side of the HTTP transport: fetch through gloo-net.
+//! The browser's HTTP for the transport: fetch through gloo-net, with the response body read as
+//! a stream (each chunk as the network delivers it), the time from `performance.now()`, and
+//! waiting with `setTimeout`.
 
-use gloo_net::http::Request;
-use serde_json::Value;
+use gloo_net::http::{Method, RequestBuilder};
+use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::ReadableStreamDefaultReader;
 
-use super::{body, jsonrpc};
+use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
 
-/// What one POST returned.
-pub struct Posted {
-    pub status: u16,
-    pub session_id: Option<String>,
-    pub messages: Vec<Value>,
+/// fetch() in the page.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fetch;
+
+/// A fetch body, read chunk by chunk. Dropping it cancels the stream.
+pub struct FetchBody {
+    reader: Option<ReadableStreamDefaultReader>,
 }
 
-async fn post(
-    url: &str,
-    message: &Value,
-    session: Option<&str>,
-    version: Option<&str>,
-) -> Result<Posted, String> {
-    let mut builder = Request::post(url)
-        .header("Accept", "application/json, text/event-stream")
-        .header("Content-Type", "application/json");
-    if let Some(session) = session {
-        builder = builder.header("Mcp-Session-Id", session);
-    }
-    if let Some(version) = version {
-        builder = builder.header("MCP-Protocol-Version", version);
-    }
-    let request = builder
-        .body(message.to_string())
-        .map_err(|e| format!("could not build the request: {e}"))?;
-    let response = request.send().await.map_err(|e| {
-        format!(
-            "the request to {url} failed before any response (server down, or CORS refused): {e}"
-        )
-    })?;
-    let status = response.status();
-    let session_id = response.headers().get("mcp-session-id");
-    let content_type = response.headers().get("content-type").unwrap_or_default();
-    let bytes = response
-        .binary()
-        .await
-        .map_err(|e| format!("reading the response body failed: {e}"))?;
-    if status == 202 {
-        return Ok(Posted {
-            status,
-            session_id,
-            messages: Vec::new(),
-        });
-    }
-    if !(200..300).contains(&status) {
-        let text = String::from_utf8_lossy(&bytes);
-        return Err(format!("HTTP {status}: {}", text.trim()));
-    }
-    let messages = body::messages(&content_type, &bytes)?;
-    Ok(Posted {
-        status,
-        session_id,
-        messages,
-    })
-}
-
-/// Performs `initialize` and `notifications/initialized` against `url`.
-pub async fn connect(url: &str) -> Result<jsonrpc::Handshake, String> {
-    let init = jsonrpc::request(
-        1,
-        "initialize",
-        serde_json::json!(jsonrpc::initialize_params()),
-    );
-    let posted = post(url, &init, None, None).await?;
-    let result = posted
-        .messages
-        .iter()
-        .find_map(jsonrpc::reply)
-        .ok_or("the initialize response carried no JSON-RPC reply")?;
-    let handshake = match result {
-        jsonrpc::Reply::Result(value) => jsonrpc::read_initialize(value)?,
-        jsonrpc::Reply::Error { code, message, .. } => {
-            return Err(format!(
-                "initialize failed: JSON-RPC error {code}: {message}"
-            ));
+impl Drop for FetchBody {
+    fn drop(&mut self) {
+        if let Some(reader) = self.reader.take() {
+            // Tell the browser we will not read further (closes an open SSE stream).
+            let _ = reader.cancel();
         }
-    };
-    let done = post(
-        url,
-        &jsonrpc::notification("notifications/initialized"),
-        posted.session_id.as_deref(),
-        Some(handshake.protocol_version),
-    )
-    .await?;
-    if done.status != 202 {
-        return Err(format!(
-            "notifications/initialized: expected 202 Accepted, got {}",
-            done.status
-        ));
     }
-    Ok(handshake)
+}
+
+impl BodyStream for FetchBody {
+    async fn chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
+        let Some(reader) = &self.reader else {
+            return Ok(None);
+        };
+        let step = JsFuture::from(reader.read()).await.map_err(js_text)?;
+        let done = Reflect::get(&step, &"done".into())
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true);
+        if done {
+            self.reader = None;
+            return Ok(None);
+        }
+        let value = Reflect::get(&step, &"value".into()).map_err(js_text)?;
+        Ok(Some(Uint8Array::new(&value).to_vec()))
+    }
+}
+
+impl Http for Fetch {
+    type Body = FetchBody;
+
+    async fn send(&self, request: &HttpRequest) -> Result<HttpResponse<FetchBody>, String> {
+        let method = match request.method {
+            "GET" => Method::GET,
+            "DELETE" => Method::DELETE,
+            _ => Method::POST,
+        };
+        let mut builder = RequestBuilder::new(&request.url).method(method);
+        for (name, value) in &request.headers {
+            builder = builder.header(name, value);
+        }
+        let built = match &request.body {
+            Some(body) => builder.body(body.as_str()),
+            None => builder.build(),
+        }
+        .map_err(|e| e.to_string())?;
+        let response = built.send().await.map_err(|e| e.to_string())?;
+        let headers = response.headers().entries().collect();
+        let reader = response.body().and_then(|stream| {
+            stream
+                .get_reader()
+                .dyn_into::<ReadableStreamDefaultReader>()
+                .ok()
+        });
+        Ok(HttpResponse {
+            status: response.status(),
+            headers,
+            body: FetchBody { reader },
+        })
+    }
+
+    async fn sleep(&self, ms: u32) {
+        gloo_timers::future::TimeoutFuture::new(ms).await;
+    }
+
+    fn now_ms(&self) -> f64 {
+        web_sys::window()
+            .and_then(|w| w.performance())
+            .map(|p| p.now())
+            .unwrap_or(0.0)
+    }
+}
+
+fn js_text(value: JsValue) -> String {
+    value
+        .as_string()
+        .or_else(|| {
+            value
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| format!("{value:?}"))
 }

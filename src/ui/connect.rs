@@ -1,8 +1,12 @@
 //! The first page: a server URL and a Connect button that performs a real handshake.
 
+use std::rc::Rc;
+
 use leptos::prelude::*;
 
 use super::params;
+use crate::mcp::browser::Fetch;
+use crate::mcp::client::McpClient;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Status {
@@ -24,17 +28,17 @@ pub fn App() -> impl IntoView {
         let url = server.get_untracked();
         status.set(Status::Connecting);
         leptos::task::spawn_local(async move {
-            let next = match crate::mcp::browser::connect(&url).await {
+            let client = McpClient::new(Fetch, url, Rc::new(|_| {}));
+            let next = match client.connect().await {
                 Ok(hs) => Status::Connected {
                     version: hs.protocol_version.to_owned(),
                     server: format!("{} {}", hs.server_name, hs.server_version),
                 },
-                Err(e) => Status::Failed(e),
+                Err(e) => Status::Failed(e.to_string()),
             };
             status.set(next);
         });
     };
-
     if params::flag(&query, "autoplay") {
         connect(());
     }
@@ -59,12 +63,16 @@ pub fn App() -> impl IntoView {
                     "Connect"
                 </button>
             </div>
-            <p id="mf-status" class="mf-status" data-state=move || match status.get() {
-                Status::Idle => "idle",
-                Status::Connecting => "connecting",
-                Status::Connected { .. } => "connected",
-                Status::Failed(_) => "failed",
-            }>
+            <p
+                id="mf-status"
+                class="mf-status"
+                data-state=move || match status.get() {
+                    Status::Idle => "idle",
+                    Status::Connecting => "connecting",
+                    Status::Connected { .. } => "connected",
+                    Status::Failed(_) => "failed",
+                }
+            >
                 {move || match status.get() {
                     Status::Idle => "Not connected.".to_owned(),
                     Status::Connecting => "Connecting…".to_owned(),

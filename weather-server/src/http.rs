@@ -7,7 +7,7 @@ use axum::{
     Router,
     body::{Body, Bytes},
     extract::{Request, State},
-    http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header},
+    http::{HeaderMap, HeaderName, Method, StatusCode, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
@@ -73,7 +73,7 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
     let mcp = Router::new()
         .route_service(MCP_PATH, service)
         .layer(middleware::from_fn_with_state(guard, guard_requests))
-        .layer(cors_layer(&origins));
+        .layer(cors_layer());
 
     match &config.static_dir {
         Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
@@ -81,23 +81,14 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
     }
 }
 
-/// CORS for the allowed origins only.
-pub fn cors_layer(origins: &[String]) -> CorsLayer {
-    let origins: Vec<HeaderValue> = origins
-        .iter()
-        .filter_map(|origin| match HeaderValue::from_str(origin) {
-            Ok(value) => Some(value),
-            Err(_) => {
-                tracing::warn!(
-                    origin,
-                    "ignoring allowed origin that is not a valid header value"
-                );
-                None
-            }
-        })
-        .collect();
+/// CORS that lets a browser *read* the server's answer, including a 403 for an Origin that is
+/// not allowed. Granting CORS does not admit anyone: rmcp checks every request's Origin (and
+/// Host) against the allow-list and answers a foreign one with 403 before any MCP processing.
+/// Without the grant, a page on a foreign origin would see only an opaque network error instead
+/// of "403 Forbidden: origin not allowed", which is what a debugging tool should show.
+pub fn cors_layer() -> CorsLayer {
     CorsLayer::new()
-        .allow_origin(AllowOrigin::list(origins))
+        .allow_origin(AllowOrigin::mirror_request())
         .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
         .allow_headers([
             header::CONTENT_TYPE,

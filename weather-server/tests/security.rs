@@ -15,13 +15,16 @@ async fn foreign_origin_is_403() {
         .await
         .expect("request");
     assert_eq!(response.status(), 403);
-    assert!(
+    // The rejection itself is readable by the page, so it can say why it failed.
+    assert_eq!(
         response
             .headers()
             .get("access-control-allow-origin")
-            .is_none(),
-        "no CORS grant for a foreign origin"
+            .and_then(|v| v.to_str().ok()),
+        Some("http://evil.example.com")
     );
+    let body = response.text().await.expect("body");
+    assert!(body.to_lowercase().contains("origin"), "{body}");
     server.stop().await.expect("clean shutdown");
 }
 
@@ -163,7 +166,7 @@ async fn cors_preflight_and_exposed_headers_for_allowed_origin() {
 }
 
 #[tokio::test]
-async fn preflight_from_foreign_origin_gets_no_grant() {
+async fn preflight_from_foreign_origin_is_answered_so_the_403_can_be_read() {
     let server = TestServer::start(&[]).await;
     let preflight = client()
         .request(reqwest::Method::OPTIONS, &server.url)
@@ -176,8 +179,16 @@ async fn preflight_from_foreign_origin_gets_no_grant() {
         preflight
             .headers()
             .get("access-control-allow-origin")
-            .is_none()
+            .is_some()
     );
+    // ...and the real request from that origin is still refused.
+    let response = post(&client(), &server.url, None)
+        .header("origin", "http://evil.example.com")
+        .json(&initialize_request(1))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 403);
     server.stop().await.expect("clean shutdown");
 }
 

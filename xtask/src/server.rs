@@ -11,12 +11,21 @@ pub struct Server {
     _process: Background,
 }
 
-/// Starts `binary` with `args` and waits for its "listening on URL" line.
+/// Starts `binary` with `args` and waits for its "listening on URL" line. Test servers log
+/// warnings only (unless `RUST_LOG` says otherwise).
 pub fn start(name: &str, binary: &Path, args: &[String]) -> Result<Server> {
+    start_with(name, binary, args, name.starts_with("server-"))
+}
+
+fn start_with(name: &str, binary: &Path, args: &[String], quiet: bool) -> Result<Server> {
     if !binary.exists() {
         return Err(format!("{} is not built", binary.display()).into());
     }
     let mut cmd = Command::new(binary);
+    // Warnings only, unless the caller asked for more.
+    if quiet && std::env::var_os("RUST_LOG").is_none() {
+        cmd.env("RUST_LOG", "warn");
+    }
     cmd.args(args);
     let (process, line) = Background::start(name, &mut cmd, "listening on")?;
     let url = line

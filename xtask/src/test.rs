@@ -79,6 +79,13 @@ pub fn test() -> Result<()> {
         &binary,
         &common(&["--stateless", "--json-response"]),
     )?;
+    let stateless = server::start("server-stateless", &binary, &common(&["--stateless"]))?;
+    // Started without the test page's origin on its allow-list.
+    let foreign = server::start(
+        "server-foreign",
+        &binary,
+        &["--bind".into(), "127.0.0.1:0".into()],
+    )?;
     sh::run(
         tools
             .command("cargo")
@@ -97,9 +104,11 @@ pub fn test() -> Result<()> {
             )
             .env("WASM_BINDGEN_TEST_TIMEOUT", "60")
             .env("MCP_FLOW_TEST_SSE_URL", &sse.url)
-            .env("MCP_FLOW_TEST_JSON_URL", &json.url),
+            .env("MCP_FLOW_TEST_JSON_URL", &json.url)
+            .env("MCP_FLOW_TEST_STATELESS_URL", &stateless.url)
+            .env("MCP_FLOW_TEST_FOREIGN_URL", &foreign.url),
     )?;
-    drop((sse, json));
+    drop((sse, json, stateless, foreign));
 
     sh::step("official MCP conformance suite, server scenarios");
     let target = server::start("server-conformance", &binary, &common(&[]))?;

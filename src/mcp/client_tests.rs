@@ -1,0 +1,437 @@
+//! The client against a scripted HTTP peer: exact requests out, canned responses in.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use futures_executor::block_on;
+use serde_json::{Value, json};
+
+use super::client::{McpClient, result_text};
+use super::error::{McpError, TransportError};
+use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
+use super::record::{Log, Update};
+
+enum Script {
+    Respond {
+        status: u16,
+        headers: Vec<(&'static str, String)>,
+        chunks: Vec<Vec<u8>>,
+    },
+    NoResponse,
+    Hang,
+}
+
+#[derive(Default)]
+struct Scripted {
+    script: RefCell<VecDeque<Script>>,
+    sent: RefCell<Vec<HttpRequest>>,
+    sleeps: RefCell<Vec<u32>>,
+    clock: Cell<f64>,
+}
+
+struct Chunks(VecDeque<Vec<u8>>);
+
+impl BodyStream for Chunks {
+    async fn chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
+        Ok(self.0.pop_front())
+    }
+}
+
+impl Http for Rc<Scripted> {
+    type Body = Chunks;
+    async fn send(&self, request: &HttpRequest) -> Result<HttpResponse<Chunks>, String> {
+        self.sent.borrow_mut().push(request.clone());
+        let next = self.script.borrow_mut().pop_front();
+        match next {
+            Some(Script::Respond {
+                status,
+                headers,
+                chunks,
+            }) => Ok(HttpResponse {
+                status,
+                headers: headers
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v))
+                    .collect(),
+                body: Chunks(chunks.into()),
+            }),
+            Some(Script::NoResponse) | None => Err("connection refused".into()),
+            Some(Script::Hang) => std::future::pending().await,
+        }
+    }
+    async fn sleep(&self, ms: u32) {
+        self.sleeps.borrow_mut().push(ms);
+    }
+    fn now_ms(&self) -> f64 {
+        self.clock.set(self.clock.get() + 1.0);
+        self.clock.get()
+    }
+}
+
+fn sse(events: &[&str]) -> Script {
+    let mut body = String::from("id: 0\nretry: 3000\ndata:\n\n");
+    for (i, data) in events.iter().enumerate() {
+        body.push_str(&format!("id: {}\ndata: {data}\n\n", i + 1));
+    }
+    // Split mid-line to exercise incremental parsing.
+    let bytes = body.into_bytes();
+    let (a, b) = bytes.split_at(bytes.len() / 2);
+    Script::Respond {
+        status: 200,
+        headers: vec![
+            ("content-type", "text/event-stream".into()),
+            ("mcp-session-id", "sess-1".into()),
+        ],
+        chunks: vec![a.to_vec(), b.to_vec()],
+    }
+}
+
+fn json_reply(value: Value) -> Script {
+    Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "application/json".into())],
+        chunks: vec![value.to_string().into_bytes()],
+    }
+}
+
+fn status(code: u16, content_type: &str, body: &str) -> Script {
+    Script::Respond {
+        status: code,
+        headers: vec![("content-type", content_type.into())],
+        chunks: vec![body.as_bytes().to_vec()],
+    }
+}
+
+fn init_result(id: u64, version: &str) -> String {
+    json!({"jsonrpc":"2.0","id":id,"result":{
+        "protocolVersion": version, "capabilities": {"tools": {}, "logging": {}},
+        "serverInfo": {"name": "weather-server", "version": "0.1.0"}}})
+    .to_string()
+}
+
+fn tools_page(id: u64, name: &str, next: Option<&str>) -> String {
+    let mut result = json!({"tools": [{"name": name, "inputSchema": {"type": "object",
+        "properties": {"location": {"type": "string"}}, "required": ["location"]}}]});
+    if let Some(n) = next {
+        result["nextCursor"] = json!(n);
+    }
+    json!({"jsonrpc":"2.0","id":id,"result":result}).to_string()
+}
+
+fn client(script: Vec<Script>) -> (McpClient<Rc<Scripted>>, Rc<Scripted>, Rc<RefCell<Log>>) {
+    let http = Rc::new(Scripted::default());
+    *http.script.borrow_mut() = script.into();
+    let log = Rc::new(RefCell::new(Log::default()));
+    let sink = log.clone();
+    let c = McpClient::new(
+        http.clone(),
+        "http://127.0.0.1:8000/mcp",
+        Rc::new(move |u: Update| sink.borrow_mut().apply(u)),
+    );
+    (c, http, log)
+}
+
+fn header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
+    req.headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn full_exchange_over_sse_with_the_log_before_the_result() {
+    let log_note = json!({"jsonrpc":"2.0","method":"notifications/message",
+        "params":{"level":"info","data":"get_weather called for Tokyo"}})
+    .to_string();
+    let call = json!({"jsonrpc":"2.0","id":4,"result":{
+        "content":[{"type":"text","text":"Sunny"}],
+        "structuredContent":{"condition":"Sunny"}}})
+    .to_string();
+    let (c, http, log) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&tools_page(2, "get_weather", Some("p2"))]),
+        sse(&[&tools_page(3, "other", None)]),
+        sse(&[&log_note, &call]),
+    ]);
+    let order = Rc::new(RefCell::new(Vec::<String>::new()));
+    let seen = order.clone();
+    c.set_listener(Some(Box::new(move |m: &Value| {
+        seen.borrow_mut()
+            .push(m["method"].as_str().unwrap_or("?").to_owned())
+    })));
+    block_on(async {
+        let hs = c.connect().await.expect("connect");
+        assert_eq!(hs.protocol_version, "2025-11-25");
+        let tools = c.list_tools().await.expect("tools");
+        assert_eq!(
+            tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(),
+            ["get_weather", "other"]
+        );
+        let result = c
+            .call_tool("get_weather", json!({"location": "Tokyo"}), None)
+            .await
+            .expect("call");
+        order.borrow_mut().push("result".into());
+        assert_eq!(result_text(&result), "Sunny");
+    });
+    assert_eq!(*order.borrow(), ["notifications/message", "result"]);
+
+    let sent = http.sent.borrow();
+    assert_eq!(sent.len(), 5);
+    assert!(sent.iter().all(|r| r.method == "POST"));
+    assert!(
+        sent.iter()
+            .all(|r| header(r, "accept") == Some("application/json, text/event-stream"))
+    );
+    assert_eq!(header(&sent[0], "mcp-session-id"), None);
+    assert_eq!(header(&sent[0], "mcp-protocol-version"), None);
+    for later in &sent[1..] {
+        assert_eq!(header(later, "mcp-session-id"), Some("sess-1"));
+        assert_eq!(header(later, "mcp-protocol-version"), Some("2025-11-25"));
+    }
+    let page2: Value = serde_json::from_str(sent[3].body.as_deref().unwrap()).unwrap();
+    assert_eq!(page2["params"]["cursor"], "p2");
+
+    let log = log.borrow();
+    assert_eq!(log.exchanges.len(), 5);
+    assert!(
+        log.exchanges
+            .iter()
+            .all(|x| !x.in_flight() && x.error.is_none())
+    );
+    assert_eq!(log.exchanges[1].status, Some(202));
+    assert_eq!(log.exchanges[4].rpc_method.as_deref(), Some("tools/call"));
+    // priming event + log + result, in arrival order
+    let events = &log.exchanges[4].events;
+    assert_eq!(events.len(), 3);
+    assert!(events[0].data.is_empty() && events[0].retry == Some(3000));
+    assert!(events[1].data.contains("notifications/message"));
+}
+
+#[test]
+fn older_supported_versions_are_used_and_unknown_ones_refused() {
+    let (c, http, _) = client(vec![
+        json_reply(serde_json::from_str(&init_result(1, "2025-03-26")).unwrap()),
+        status(202, "", ""),
+    ]);
+    block_on(async {
+        assert_eq!(c.connect().await.unwrap().protocol_version, "2025-03-26");
+    });
+    assert_eq!(
+        header(&http.sent.borrow()[1], "mcp-protocol-version"),
+        Some("2025-03-26")
+    );
+
+    let (c, _, _) = client(vec![json_reply(
+        serde_json::from_str(&init_result(1, "2024-11-05")).unwrap(),
+    )]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(
+        matches!(&err, McpError::Invalid(m) if m.contains("2024-11-05") && m.contains("2025-11-25")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_404_on_a_session_reinitializes_once_and_retries() {
+    let (c, http, log) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(404, "text/plain", "Session not found"),
+        sse(&[&init_result(3, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&tools_page(4, "get_weather", None)]),
+    ]);
+    block_on(async {
+        c.connect().await.unwrap();
+        let tools = c.list_tools().await.expect("tools after re-initialize");
+        assert_eq!(tools.len(), 1);
+    });
+    let methods: Vec<String> = http
+        .sent
+        .borrow()
+        .iter()
+        .map(|r| {
+            serde_json::from_str::<Value>(r.body.as_deref().unwrap_or("{}")).unwrap()["method"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+    let log = log.borrow();
+    assert_eq!(log.exchanges[2].status, Some(404));
+    assert!(log.exchanges[2].error.is_some());
+    assert!(log.exchanges[3].note.as_deref().unwrap().contains("404"));
+    assert!(log.exchanges[5].note.as_deref().unwrap().contains("retry"));
+}
+
+#[test]
+fn a_404_twice_is_an_error_not_a_loop() {
+    let (c, _, _) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(404, "text/plain", "gone"),
+        sse(&[&init_result(3, "2025-11-25")]),
+        status(202, "", ""),
+        status(404, "text/plain", "gone again"),
+    ]);
+    let err = block_on(async {
+        c.connect().await.unwrap();
+        c.list_tools().await.unwrap_err()
+    });
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::Status { status: 404, .. })
+    ));
+}
+
+#[test]
+fn timeout_fails_the_exchange_and_sends_cancelled() {
+    let (c, http, log) = client(vec![Script::Hang, status(202, "", "")]);
+    c.set_timeout_ms(50);
+    let err = block_on(c.ping()).unwrap_err();
+    assert_eq!(err, McpError::Transport(TransportError::Timeout { ms: 50 }));
+    let sent = http.sent.borrow();
+    let cancel: Value = serde_json::from_str(sent[1].body.as_deref().unwrap()).unwrap();
+    assert_eq!(cancel["method"], "notifications/cancelled");
+    assert_eq!(cancel["params"]["requestId"], 1);
+    let log = log.borrow();
+    assert!(
+        log.exchanges[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("timed out")
+    );
+}
+
+#[test]
+fn transport_failures_are_typed_and_keep_the_body() {
+    let (c, _, log) = client(vec![status(500, "text/html", "<h1>Internal</h1>")]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(matches!(
+        &err,
+        McpError::Transport(TransportError::Status { status: 500, body }) if body.contains("<h1>")
+    ));
+    assert_eq!(
+        log.borrow().exchanges[0].response_body.as_deref(),
+        Some("<h1>Internal</h1>")
+    );
+
+    let (c, _, _) = client(vec![status(200, "text/plain", "hello")]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::ContentType { .. })
+    ));
+
+    let (c, _, _) = client(vec![status(200, "application/json", "[1,2")]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::BadBody { .. })
+    ));
+
+    let (c, _, log) = client(vec![Script::NoResponse]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::Network { .. })
+    ));
+    assert!(log.borrow().exchanges[0].error.is_some());
+}
+
+#[test]
+fn json_rpc_errors_are_protocol_errors() {
+    let (c, _, _) = client(vec![json_reply(json!({"jsonrpc":"2.0","id":1,
+        "error":{"code":-32601,"message":"Method not found"}}))]);
+    let err = block_on(c.ping()).unwrap_err();
+    assert!(matches!(err, McpError::Protocol { code: -32601, .. }));
+    assert_eq!(err.kind(), "protocol");
+}
+
+#[test]
+fn a_broken_stream_is_resumed_with_last_event_id_after_retry() {
+    let result = json!({"jsonrpc":"2.0","id":1,"result":{}}).to_string();
+    let (c, http, log) = client(vec![
+        Script::Respond {
+            status: 200,
+            headers: vec![("content-type", "text/event-stream".into())],
+            chunks: vec![b"id: ev-1\nretry: 250\ndata:\n\n".to_vec()],
+        },
+        Script::Respond {
+            status: 200,
+            headers: vec![("content-type", "text/event-stream".into())],
+            chunks: vec![format!("id: ev-2\ndata: {result}\n\n").into_bytes()],
+        },
+    ]);
+    block_on(c.ping()).expect("resumed");
+    let sent = http.sent.borrow();
+    assert_eq!(sent[1].method, "GET");
+    assert_eq!(header(&sent[1], "last-event-id"), Some("ev-1"));
+    assert_eq!(header(&sent[1], "accept"), Some("text/event-stream"));
+    assert_eq!(*http.sleeps.borrow(), [250]);
+    assert!(
+        log.borrow().exchanges[1]
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("Last-Event-ID")
+    );
+}
+
+#[test]
+fn a_stream_without_ids_that_ends_early_is_a_stream_error() {
+    let (c, _, _) = client(vec![Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "text/event-stream".into())],
+        chunks: vec![b"data: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n".to_vec()],
+    }]);
+    let err = block_on(c.ping()).unwrap_err();
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::Stream { .. })
+    ));
+}
+
+#[test]
+fn server_ping_requests_on_the_stream_are_answered() {
+    let ping = json!({"jsonrpc":"2.0","id":"s1","method":"ping"}).to_string();
+    let result = json!({"jsonrpc":"2.0","id":1,"result":{}}).to_string();
+    let (c, http, _) = client(vec![sse(&[&ping, &result]), status(202, "", "")]);
+    block_on(c.ping()).unwrap();
+    let sent = http.sent.borrow();
+    let reply: Value = serde_json::from_str(sent[1].body.as_deref().unwrap()).unwrap();
+    assert_eq!(reply["id"], "s1");
+    assert!(reply.get("result").is_some());
+}
+
+#[test]
+fn close_sends_delete_with_the_session() {
+    let (c, http, _) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(200, "", ""),
+    ]);
+    block_on(async {
+        c.connect().await.unwrap();
+        c.close().await.unwrap();
+    });
+    let sent = http.sent.borrow();
+    assert_eq!(sent[2].method, "DELETE");
+    assert_eq!(header(&sent[2], "mcp-session-id"), Some("sess-1"));
+    assert_eq!(c.transport.session_id(), None);
+}

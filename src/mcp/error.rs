@@ -1,0 +1,204 @@
+//! The client's errors, in the three kinds MCP has: transport, protocol and (as a normal result)
+//! tool errors. Tool errors are not here: a `CallToolResult` with `isError: true` is a result.
+
+use std::fmt;
+
+/// Something went wrong below JSON-RPC: the network, HTTP, the body's framing, or time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransportError {
+    /// No HTTP response at all: the server is down, the name does not resolve, or the browser
+    /// refused the response (CORS).
+    Network { url: String, detail: String },
+    /// An HTTP status the protocol does not expect here; the body text is kept.
+    Status { status: u16, body: String },
+    /// A 2xx response whose content type is neither JSON nor SSE.
+    ContentType {
+        status: u16,
+        content_type: String,
+        body: String,
+    },
+    /// A JSON body that does not parse, or is not a JSON-RPC message.
+    BadBody { detail: String, body: String },
+    /// The SSE stream ended, or broke, before the response arrived, and could not be resumed.
+    Stream { detail: String },
+    /// No response within the request timeout.
+    Timeout { ms: u32 },
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Network { url, detail } => write!(
+                f,
+                "no HTTP response from {url} (server not running, wrong address, or the browser \
+                 refused it by CORS): {detail}"
+            ),
+            Self::Status { status, body } => {
+                write!(f, "HTTP {status}")?;
+                if let Some(reason) = reason(*status) {
+                    write!(f, " {reason}")?;
+                }
+                let body = body.trim();
+                if !body.is_empty() {
+                    write!(f, ": {}", clip(body, 300))?;
+                }
+                Ok(())
+            }
+            Self::ContentType {
+                status,
+                content_type,
+                body,
+            } => write!(
+                f,
+                "HTTP {status} with content type {:?}; expected application/json or \
+                 text/event-stream. Body: {}",
+                if content_type.is_empty() {
+                    "(none)"
+                } else {
+                    content_type
+                },
+                clip(body.trim(), 200)
+            ),
+            Self::BadBody { detail, body } => {
+                write!(
+                    f,
+                    "the response body is not JSON-RPC ({detail}): {}",
+                    clip(body, 200)
+                )
+            }
+            Self::Stream { detail } => write!(f, "the SSE stream broke: {detail}"),
+            Self::Timeout { ms } => write!(f, "no response within {ms} ms"),
+        }
+    }
+}
+
+/// Any failure of an MCP operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum McpError {
+    Transport(TransportError),
+    /// The server answered with a JSON-RPC error object.
+    Protocol {
+        code: i64,
+        message: String,
+        data: Option<serde_json::Value>,
+    },
+    /// The reply was JSON-RPC but not what the method promises (a bad result shape, a version
+    /// this client cannot speak).
+    Invalid(String),
+}
+
+impl fmt::Display for McpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Transport(e) => write!(f, "transport error: {e}"),
+            Self::Protocol { code, message, .. } => {
+                write!(f, "JSON-RPC error {code}")?;
+                if let Some(name) = rpc_code_name(*code) {
+                    write!(f, " ({name})")?;
+                }
+                write!(f, ": {message}")
+            }
+            Self::Invalid(detail) => write!(f, "unexpected reply: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for McpError {}
+
+impl From<TransportError> for McpError {
+    fn from(e: TransportError) -> Self {
+        Self::Transport(e)
+    }
+}
+
+impl McpError {
+    /// The short kind name shown on screen.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Transport(_) => "transport",
+            Self::Protocol { .. } => "protocol",
+            Self::Invalid(_) => "protocol",
+        }
+    }
+}
+
+fn rpc_code_name(code: i64) -> Option<&'static str> {
+    Some(match code {
+        -32700 => "parse error",
+        -32600 => "invalid request",
+        -32601 => "method not found",
+        -32602 => "invalid params",
+        -32603 => "internal error",
+        -32002 => "resource not found",
+        _ => return None,
+    })
+}
+
+fn reason(status: u16) -> Option<&'static str> {
+    Some(match status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        406 => "Not Acceptable",
+        413 => "Payload Too Large",
+        415 => "Unsupported Media Type",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        _ => return None,
+    })
+}
+
+/// At most `max` characters of `s`, with an ellipsis when cut.
+pub fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_are_kept_apart_and_messages_are_readable() {
+        let t: McpError = TransportError::Status {
+            status: 403,
+            body: "Forbidden: Origin not allowed".into(),
+        }
+        .into();
+        assert_eq!(t.kind(), "transport");
+        assert_eq!(
+            t.to_string(),
+            "transport error: HTTP 403 Forbidden: Forbidden: Origin not allowed"
+        );
+        let p = McpError::Protocol {
+            code: -32601,
+            message: "Method not found".into(),
+            data: None,
+        };
+        assert_eq!(p.kind(), "protocol");
+        assert!(p.to_string().contains("method not found"));
+    }
+
+    #[test]
+    fn content_type_error_names_what_came() {
+        let e = TransportError::ContentType {
+            status: 200,
+            content_type: "text/html".into(),
+            body: "<html>oops</html>".into(),
+        };
+        let s = e.to_string();
+        assert!(s.contains("text/html") && s.contains("<html>oops"), "{s}");
+    }
+
+    #[test]
+    fn clip_respects_characters() {
+        assert_eq!(clip("东京东京", 2), "东京…");
+        assert_eq!(clip("abc", 5), "abc");
+    }
+}

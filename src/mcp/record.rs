@@ -1,0 +1,263 @@
+//! The exchange record: every HTTP exchange the client makes, as it happens.
+//!
+//! The client emits [`Update`]s (request sent, headers received, each SSE event, body, done or
+//! failed); [`Log::apply`] folds them into [`Exchange`]s that a UI can show while a step is in flight.
+
+use serde::{Deserialize, Serialize};
+
+/// One HTTP exchange.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Exchange {
+    /// Position in the log, from 0.
+    pub seq: usize,
+    pub method: String,
+    pub url: String,
+    /// Request headers, with any credential redacted.
+    pub request_headers: Vec<(String, String)>,
+    pub request_body: Option<String>,
+    /// The JSON-RPC method the request carried (`initialize`, `tools/call`, …), if any.
+    pub rpc_method: Option<String>,
+    /// The JSON-RPC id the request carried, as JSON text.
+    pub rpc_id: Option<String>,
+    /// Why this exchange happened when it is not the plain request (a resume, a retry after 404).
+    pub note: Option<String>,
+    pub started_ms: f64,
+    pub status: Option<u16>,
+    pub response_headers: Vec<(String, String)>,
+    pub headers_ms: Option<f64>,
+    /// A non-SSE response body as text.
+    pub response_body: Option<String>,
+    /// SSE events in arrival order, including empty (priming) ones.
+    pub events: Vec<RecordedEvent>,
+    pub finished_ms: Option<f64>,
+    /// Set when the exchange failed locally (network, timeout, broken stream …).
+    pub error: Option<String>,
+}
+
+impl Exchange {
+    pub fn in_flight(&self) -> bool {
+        self.finished_ms.is_none()
+    }
+
+    /// Total time from sending to the end of the body, in milliseconds.
+    pub fn duration_ms(&self) -> Option<f64> {
+        self.finished_ms.map(|end| end - self.started_ms)
+    }
+
+    pub fn response_header(&self, name: &str) -> Option<&str> {
+        self.response_headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One SSE event as it arrived.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedEvent {
+    pub at_ms: f64,
+    pub id: Option<String>,
+    pub event: String,
+    pub data: String,
+    pub retry: Option<u64>,
+}
+
+/// A change to the record, emitted as it happens.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Update {
+    Sent(Box<Exchange>),
+    Headers {
+        seq: usize,
+        at_ms: f64,
+        status: u16,
+        headers: Vec<(String, String)>,
+    },
+    Event {
+        seq: usize,
+        event: RecordedEvent,
+    },
+    Body {
+        seq: usize,
+        text: String,
+    },
+    Done {
+        seq: usize,
+        at_ms: f64,
+    },
+    Failed {
+        seq: usize,
+        at_ms: f64,
+        error: String,
+    },
+}
+
+impl Update {
+    pub fn seq(&self) -> usize {
+        match self {
+            Update::Sent(x) => x.seq,
+            Update::Headers { seq, .. }
+            | Update::Event { seq, .. }
+            | Update::Body { seq, .. }
+            | Update::Done { seq, .. }
+            | Update::Failed { seq, .. } => *seq,
+        }
+    }
+}
+
+/// Every exchange so far.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Log {
+    pub exchanges: Vec<Exchange>,
+}
+
+impl Log {
+    /// Folds one update into the log. Updates for unknown exchanges are ignored.
+    pub fn apply(&mut self, update: Update) {
+        if let Update::Sent(exchange) = update {
+            self.exchanges.push(*exchange);
+            return;
+        }
+        let Some(x) = self.exchanges.iter_mut().find(|x| x.seq == update.seq()) else {
+            return;
+        };
+        match update {
+            Update::Sent(_) => {}
+            Update::Headers {
+                at_ms,
+                status,
+                headers,
+                ..
+            } => {
+                x.status = Some(status);
+                x.response_headers = headers;
+                x.headers_ms = Some(at_ms);
+            }
+            Update::Event { event, .. } => x.events.push(event),
+            Update::Body { text, .. } => x.response_body = Some(text),
+            Update::Done { at_ms, .. } => x.finished_ms = Some(at_ms),
+            Update::Failed { at_ms, error, .. } => {
+                x.finished_ms = Some(at_ms);
+                x.error = Some(error);
+            }
+        }
+    }
+}
+
+/// Header names whose values are credentials and never recorded.
+const SECRET_HEADERS: [&str; 5] = [
+    "authorization",
+    "proxy-authorization",
+    "x-api-key",
+    "api-key",
+    "x-goog-api-key",
+];
+
+/// Replaces credential values with a marker.
+pub fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| {
+            if SECRET_HEADERS.iter().any(|s| k.eq_ignore_ascii_case(s)) {
+                (k.clone(), "[redacted]".to_owned())
+            } else {
+                (k.clone(), v.clone())
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(seq: usize) -> Update {
+        Update::Sent(Box::new(Exchange {
+            seq,
+            method: "POST".into(),
+            url: "http://127.0.0.1:8000/mcp".into(),
+            request_headers: vec![],
+            request_body: Some("{}".into()),
+            rpc_method: Some("initialize".into()),
+            rpc_id: Some("1".into()),
+            note: None,
+            started_ms: 10.0,
+            status: None,
+            response_headers: vec![],
+            headers_ms: None,
+            response_body: None,
+            events: vec![],
+            finished_ms: None,
+            error: None,
+        }))
+    }
+
+    #[test]
+    fn updates_fold_into_exchanges_in_order() {
+        let mut log = Log::default();
+        log.apply(sent(0));
+        assert!(log.exchanges[0].in_flight());
+        log.apply(Update::Headers {
+            seq: 0,
+            at_ms: 12.0,
+            status: 200,
+            headers: vec![("Mcp-Session-Id".into(), "abc".into())],
+        });
+        for (i, data) in ["", "{\"a\":1}"].iter().enumerate() {
+            log.apply(Update::Event {
+                seq: 0,
+                event: RecordedEvent {
+                    at_ms: 13.0 + i as f64,
+                    id: Some(i.to_string()),
+                    event: "message".into(),
+                    data: data.to_string(),
+                    retry: None,
+                },
+            });
+        }
+        log.apply(Update::Done {
+            seq: 0,
+            at_ms: 20.0,
+        });
+        let x = &log.exchanges[0];
+        assert_eq!(x.status, Some(200));
+        assert_eq!(x.response_header("mcp-session-id"), Some("abc"));
+        assert_eq!(x.events.len(), 2);
+        assert_eq!(x.events[1].data, "{\"a\":1}");
+        assert_eq!(x.duration_ms(), Some(10.0));
+        assert!(!x.in_flight());
+    }
+
+    #[test]
+    fn failure_keeps_what_arrived() {
+        let mut log = Log::default();
+        log.apply(sent(0));
+        log.apply(Update::Body {
+            seq: 0,
+            text: "partial".into(),
+        });
+        log.apply(Update::Failed {
+            seq: 0,
+            at_ms: 30.0,
+            error: "timeout".into(),
+        });
+        log.apply(Update::Done { seq: 7, at_ms: 1.0 });
+        let x = &log.exchanges[0];
+        assert_eq!(x.response_body.as_deref(), Some("partial"));
+        assert_eq!(x.error.as_deref(), Some("timeout"));
+        assert_eq!(log.exchanges.len(), 1);
+    }
+
+    #[test]
+    fn credentials_are_redacted() {
+        let headers = vec![
+            ("Authorization".to_owned(), "Bearer sk-secret".to_owned()),
+            ("x-api-key".to_owned(), "sk-ant".to_owned()),
+            ("Accept".to_owned(), "application/json".to_owned()),
+        ];
+        let out = redact(&headers);
+        assert_eq!(out[0].1, "[redacted]");
+        assert_eq!(out[1].1, "[redacted]");
+        assert_eq!(out[2].1, "application/json");
+        assert!(!format!("{out:?}").contains("sk-"));
+    }
+}

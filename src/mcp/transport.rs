@@ -1,0 +1,446 @@
+//! Streamable HTTP (MCP "Transports"): POST for every message, JSON or SSE answers, resuming a
+//! broken SSE stream with GET and `Last-Event-ID`, DELETE to end a session. Every exchange is
+//! reported to the record as it happens.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use super::error::TransportError;
+use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
+use super::record::{Exchange, RecordedEvent, Update, redact};
+use super::sse::SseParser;
+
+pub const ACCEPT_POST: &str = "application/json, text/event-stream";
+/// How many times a broken SSE stream is resumed before giving up.
+const MAX_RESUMES: u32 = 3;
+/// Wait before resuming when the server sent no `retry`.
+const DEFAULT_RETRY_MS: u64 = 1000;
+/// Bodies kept in the record are cut at this size.
+const MAX_RECORDED_BODY: usize = 1024 * 1024;
+
+/// Where recorded updates go.
+pub type Recorder = Rc<dyn Fn(Update)>;
+
+/// What a POST came back with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Posted {
+    /// 202: the server took a notification or response.
+    Accepted,
+    /// An `application/json` body with the response.
+    Json(Value),
+    /// A `text/event-stream` that ended with the response.
+    Sse(Value),
+}
+
+impl Posted {
+    pub fn response(self) -> Option<Value> {
+        match self {
+            Posted::Accepted => None,
+            Posted::Json(v) | Posted::Sse(v) => Some(v),
+        }
+    }
+}
+
+/// Session state shared by every request of one connection.
+pub struct Transport<H: Http> {
+    pub http: H,
+    pub url: String,
+    session: RefCell<Option<String>>,
+    version: RefCell<Option<String>>,
+    recorder: Recorder,
+    next_seq: Cell<usize>,
+    open: RefCell<Vec<usize>>,
+    note: RefCell<Option<String>>,
+}
+
+impl<H: Http> Transport<H> {
+    pub fn new(http: H, url: impl Into<String>, recorder: Recorder) -> Self {
+        Self {
+            http,
+            url: url.into(),
+            session: RefCell::new(None),
+            version: RefCell::new(None),
+            recorder,
+            next_seq: Cell::new(0),
+            open: RefCell::new(Vec::new()),
+            note: RefCell::new(None),
+        }
+    }
+
+    pub fn session_id(&self) -> Option<String> {
+        self.session.borrow().clone()
+    }
+
+    pub fn set_session_id(&self, id: Option<String>) {
+        *self.session.borrow_mut() = id;
+    }
+
+    /// The negotiated version, sent as `MCP-Protocol-Version` on every later request.
+    pub fn set_protocol_version(&self, version: Option<String>) {
+        *self.version.borrow_mut() = version;
+    }
+
+    /// A note attached to the next exchange (e.g. "retry after 404").
+    pub fn note_next(&self, note: impl Into<String>) {
+        *self.note.borrow_mut() = Some(note.into());
+    }
+
+    /// Marks every exchange still in flight as failed, e.g. when the caller gave up waiting.
+    pub fn abandon(&self, why: &str) {
+        let open = std::mem::take(&mut *self.open.borrow_mut());
+        for seq in open {
+            self.emit(Update::Failed {
+                seq,
+                at_ms: self.http.now_ms(),
+                error: why.to_owned(),
+            });
+        }
+    }
+
+    fn emit(&self, update: Update) {
+        (self.recorder)(update);
+    }
+
+    fn headers(&self, accept: &str, with_body: bool) -> Vec<(String, String)> {
+        let mut h = vec![("Accept".to_owned(), accept.to_owned())];
+        if with_body {
+            h.push(("Content-Type".to_owned(), "application/json".to_owned()));
+        }
+        if let Some(id) = self.session.borrow().as_ref() {
+            h.push(("Mcp-Session-Id".to_owned(), id.clone()));
+        }
+        if let Some(v) = self.version.borrow().as_ref() {
+            h.push(("MCP-Protocol-Version".to_owned(), v.clone()));
+        }
+        h
+    }
+
+    /// Sends a request and records it; returns its sequence number and the response head.
+    async fn send(
+        &self,
+        request: HttpRequest,
+        rpc: Option<&Value>,
+    ) -> Result<(usize, HttpResponse<H::Body>), TransportError> {
+        let seq = self.next_seq.get();
+        self.next_seq.set(seq + 1);
+        self.open.borrow_mut().push(seq);
+        self.emit(Update::Sent(Box::new(Exchange {
+            seq,
+            method: request.method.to_owned(),
+            url: request.url.clone(),
+            request_headers: redact(&request.headers),
+            request_body: request.body.clone(),
+            rpc_method: rpc
+                .and_then(|m| m.get("method"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            rpc_id: rpc.and_then(|m| m.get("id")).map(Value::to_string),
+            note: self.note.borrow_mut().take(),
+            started_ms: self.http.now_ms(),
+            status: None,
+            response_headers: Vec::new(),
+            headers_ms: None,
+            response_body: None,
+            events: Vec::new(),
+            finished_ms: None,
+            error: None,
+        })));
+        match self.http.send(&request).await {
+            Ok(response) => {
+                self.emit(Update::Headers {
+                    seq,
+                    at_ms: self.http.now_ms(),
+                    status: response.status,
+                    headers: response.headers.clone(),
+                });
+                Ok((seq, response))
+            }
+            Err(detail) => {
+                let err = TransportError::Network {
+                    url: request.url.clone(),
+                    detail,
+                };
+                self.fail(seq, &err);
+                Err(err)
+            }
+        }
+    }
+
+    fn done(&self, seq: usize) {
+        self.open.borrow_mut().retain(|s| *s != seq);
+        self.emit(Update::Done {
+            seq,
+            at_ms: self.http.now_ms(),
+        });
+    }
+
+    fn fail(&self, seq: usize, err: &TransportError) {
+        self.open.borrow_mut().retain(|s| *s != seq);
+        self.emit(Update::Failed {
+            seq,
+            at_ms: self.http.now_ms(),
+            error: err.to_string(),
+        });
+    }
+
+    /// Reads a whole body as text and records it.
+    async fn read_text(&self, seq: usize, body: &mut H::Body) -> Result<String, TransportError> {
+        let mut bytes = Vec::new();
+        loop {
+            match body.chunk().await {
+                Ok(Some(chunk)) => bytes.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(detail) => {
+                    let err = TransportError::Stream { detail };
+                    self.record_body(seq, &bytes);
+                    self.fail(seq, &err);
+                    return Err(err);
+                }
+            }
+        }
+        self.record_body(seq, &bytes);
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn record_body(&self, seq: usize, bytes: &[u8]) {
+        let mut text =
+            String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_RECORDED_BODY)]).into_owned();
+        if bytes.len() > MAX_RECORDED_BODY {
+            text.push_str(&format!(
+                "\n[… {} more bytes not kept in the record]",
+                bytes.len() - MAX_RECORDED_BODY
+            ));
+        }
+        self.emit(Update::Body { seq, text });
+    }
+
+    /// POSTs one JSON-RPC message. Messages that arrive on an SSE answer before the response
+    /// (notifications, server requests) go to `on_message` in order, as they arrive.
+    pub async fn post(
+        &self,
+        message: &Value,
+        on_message: &mut dyn FnMut(Value),
+    ) -> Result<Posted, TransportError> {
+        let request = HttpRequest {
+            method: "POST",
+            url: self.url.clone(),
+            headers: self.headers(ACCEPT_POST, true),
+            body: Some(message.to_string()),
+        };
+        let (seq, mut response) = self.send(request, Some(message)).await?;
+        let status = response.status;
+        if status == 202 {
+            self.read_text(seq, &mut response.body).await?;
+            self.done(seq);
+            return Ok(Posted::Accepted);
+        }
+        if message.get("id").is_none() && (200..300).contains(&status) {
+            // A notification must be answered with 202; anything else 2xx is still an acceptance,
+            // but the record shows what came.
+            self.read_text(seq, &mut response.body).await?;
+            self.done(seq);
+            return Ok(Posted::Accepted);
+        }
+        if !(200..300).contains(&status) {
+            let body = self.read_text(seq, &mut response.body).await?;
+            let err = TransportError::Status { status, body };
+            self.fail(seq, &err);
+            return Err(err);
+        }
+        if status == 200
+            && let Some(id) = response.header("mcp-session-id")
+            && message.get("method").and_then(Value::as_str) == Some("initialize")
+        {
+            self.set_session_id(Some(id.to_owned()));
+        }
+        let content_type = essence(response.header("content-type").unwrap_or(""));
+        match content_type.as_str() {
+            "application/json" => {
+                let body = self.read_text(seq, &mut response.body).await?;
+                match serde_json::from_str::<Value>(&body) {
+                    Ok(value) if value.is_object() => {
+                        self.done(seq);
+                        Ok(Posted::Json(value))
+                    }
+                    Ok(_) => {
+                        let err = TransportError::BadBody {
+                            detail: "expected a JSON-RPC object".into(),
+                            body,
+                        };
+                        self.fail(seq, &err);
+                        Err(err)
+                    }
+                    Err(e) => {
+                        let err = TransportError::BadBody {
+                            detail: e.to_string(),
+                            body,
+                        };
+                        self.fail(seq, &err);
+                        Err(err)
+                    }
+                }
+            }
+            "text/event-stream" => {
+                let id = message.get("id").cloned().unwrap_or(Value::Null);
+                self.read_sse(seq, response.body, &id, on_message).await
+            }
+            _ => {
+                let body = self.read_text(seq, &mut response.body).await?;
+                let err = TransportError::ContentType {
+                    status,
+                    content_type,
+                    body,
+                };
+                self.fail(seq, &err);
+                Err(err)
+            }
+        }
+    }
+
+    /// Reads an SSE answer until the response to `id` arrives, resuming with GET if it breaks.
+    async fn read_sse(
+        &self,
+        mut seq: usize,
+        mut body: H::Body,
+        id: &Value,
+        on_message: &mut dyn FnMut(Value),
+    ) -> Result<Posted, TransportError> {
+        let mut parser = SseParser::new();
+        let mut retry_ms = DEFAULT_RETRY_MS;
+        let mut resumes = 0;
+        loop {
+            let broke = loop {
+                match body.chunk().await {
+                    Ok(Some(chunk)) => {
+                        for event in parser.push(&chunk) {
+                            if let Some(r) = event.retry {
+                                retry_ms = r;
+                            }
+                            self.emit(Update::Event {
+                                seq,
+                                event: RecordedEvent {
+                                    at_ms: self.http.now_ms(),
+                                    id: event.id.clone(),
+                                    event: event.event.clone(),
+                                    data: event.data.clone(),
+                                    retry: event.retry,
+                                },
+                            });
+                            if event.is_empty() {
+                                continue;
+                            }
+                            let value: Value = match serde_json::from_str(&event.data) {
+                                Ok(v) => v,
+                                Err(e) => {
+                                    let err = TransportError::BadBody {
+                                        detail: format!("SSE event data is not JSON: {e}"),
+                                        body: event.data,
+                                    };
+                                    self.fail(seq, &err);
+                                    return Err(err);
+                                }
+                            };
+                            if is_response_to(&value, id) {
+                                self.done(seq);
+                                return Ok(Posted::Sse(value));
+                            }
+                            on_message(value);
+                        }
+                    }
+                    Ok(None) => break "the stream ended before the response".to_owned(),
+                    Err(e) => break e,
+                }
+            };
+            parser.finish();
+            let Some(last_id) = parser.last_event_id().map(str::to_owned) else {
+                let err = TransportError::Stream {
+                    detail: format!("{broke}, and it carried no event id to resume from"),
+                };
+                self.fail(seq, &err);
+                return Err(err);
+            };
+            if resumes == MAX_RESUMES {
+                let err = TransportError::Stream {
+                    detail: format!("{broke}; gave up after {MAX_RESUMES} resumptions"),
+                };
+                self.fail(seq, &err);
+                return Err(err);
+            }
+            self.done(seq);
+            resumes += 1;
+            self.http.sleep(retry_ms.min(60_000) as u32).await;
+            let mut headers = self.headers("text/event-stream", false);
+            headers.push(("Last-Event-ID".to_owned(), last_id.clone()));
+            self.note_next(format!(
+                "resume {resumes}: the stream broke ({broke}); GET with Last-Event-ID {last_id} \
+                 after waiting {retry_ms} ms"
+            ));
+            let (next, mut response) = self
+                .send(
+                    HttpRequest {
+                        method: "GET",
+                        url: self.url.clone(),
+                        headers,
+                        body: None,
+                    },
+                    None,
+                )
+                .await?;
+            if response.status != 200
+                || essence(response.header("content-type").unwrap_or("")) != "text/event-stream"
+            {
+                let status = response.status;
+                let body = self.read_text(next, &mut response.body).await?;
+                let err = TransportError::Status { status, body };
+                self.fail(next, &err);
+                return Err(err);
+            }
+            seq = next;
+            body = response.body;
+        }
+    }
+
+    /// DELETE the session (MCP "Session Management"). A 405 means the server does not allow
+    /// clients to end sessions, which is fine.
+    pub async fn delete_session(&self) -> Result<u16, TransportError> {
+        if self.session.borrow().is_none() {
+            return Ok(0);
+        }
+        let request = HttpRequest {
+            method: "DELETE",
+            url: self.url.clone(),
+            headers: self.headers(ACCEPT_POST, false),
+            body: None,
+        };
+        let (seq, mut response) = self.send(request, None).await?;
+        let status = response.status;
+        let body = self.read_text(seq, &mut response.body).await?;
+        if (200..300).contains(&status) || status == 405 || status == 404 {
+            self.done(seq);
+            self.set_session_id(None);
+            Ok(status)
+        } else {
+            let err = TransportError::Status { status, body };
+            self.fail(seq, &err);
+            Err(err)
+        }
+    }
+}
+
+/// The media type without parameters, lower case.
+pub fn essence(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+fn is_response_to(message: &Value, id: &Value) -> bool {
+    message.get("method").is_none()
+        && message.get("id") == Some(id)
+        && (message.get("result").is_some() || message.get("error").is_some())
+}
