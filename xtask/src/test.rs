@@ -16,6 +16,9 @@ const SERVER_SCENARIOS: [&str; 6] = [
     "logging-set-level",
 ];
 
+/// Client scenarios of the official conformance suite, run against `mcp-flow-cli`.
+const CLIENT_SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
+
 pub fn test() -> Result<()> {
     let root = workspace_root();
     let tools = Tools::locate();
@@ -122,12 +125,37 @@ pub fn test() -> Result<()> {
         );
         if let Err(e) = ok {
             eprintln!("conformance scenario {scenario} failed: {e}");
-            failed.push(scenario);
+            failed.push(scenario.to_owned());
+        }
+    }
+    drop(target);
+
+    sh::step("official MCP conformance suite, client scenarios (mcp-flow-cli)");
+    cargo(&["build", "--package", "mcp-cli"])?;
+    let cli = root.join("target/debug/mcp-flow-cli");
+    let cli = cli.to_str().ok_or("the workspace path is not UTF-8")?;
+    // The suite splits --command on spaces and appends the server URL.
+    if cli.contains(char::is_whitespace) {
+        return Err(format!(
+            "the conformance suite cannot run a command whose path has spaces: {cli}"
+        )
+        .into());
+    }
+    for scenario in CLIENT_SCENARIOS {
+        eprintln!("-- conformance client --scenario {scenario}");
+        let ok = sh::run(
+            Command::new(tools.npm_bin().join("conformance"))
+                .env("PATH", tools.node22_path_env())
+                .args(["client", "--command", cli, "--scenario", scenario]),
+        );
+        if let Err(e) = ok {
+            eprintln!("conformance client scenario {scenario} failed: {e}");
+            failed.push(format!("{scenario} (client)"));
         }
     }
     println!(
         "conformance: {} passed, {} failed",
-        SERVER_SCENARIOS.len() - failed.len(),
+        SERVER_SCENARIOS.len() + CLIENT_SCENARIOS.len() - failed.len(),
         failed.len()
     );
     if !failed.is_empty() {

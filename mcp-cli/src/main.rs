@@ -1,0 +1,337 @@
+//! `mcp-flow-cli`: the mcp-flow MCP client on the command line.
+//!
+//! Plain mode connects, lists the tools and optionally calls one, printing every HTTP exchange
+//! to stderr as it finishes. Scenario mode (`--scenario NAME`, or `MCP_CONFORMANCE_SCENARIO` as
+//! set by the official conformance suite's client mode) does what a correct client does for
+//! that scenario.
+
+use std::process::ExitCode;
+
+use mcp_cli::http::Native;
+use mcp_cli::report;
+use mcp_flow::mcp::client::{McpClient, result_text};
+use mcp_flow::mcp::error::clip;
+use serde_json::{Value, json};
+
+const USAGE: &str = "\
+usage: mcp-flow-cli [--scenario NAME] [--call TOOL [--args JSON]] [--timeout MS] URL
+
+  URL              the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp
+  --call TOOL      call TOOL after listing the tools and print its result
+  --args JSON      the tool's arguments as a JSON object (default {})
+  --timeout MS     how long to wait for each response (default 30000)
+  --scenario NAME  act as the client of a conformance scenario: initialize, tools_call,
+                   sse-retry (default: $MCP_CONFORMANCE_SCENARIO, if set)
+
+Results go to stdout; each HTTP exchange (method, status, JSON-RPC method, time) and each
+server notification go to stderr. Exits 1 on any failure, 2 on a usage error.";
+
+/// The conformance scenarios this client knows.
+const SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
+
+#[derive(Debug, PartialEq)]
+struct Options {
+    url: String,
+    scenario: Option<String>,
+    call: Option<(String, Value)>,
+    timeout_ms: Option<u32>,
+}
+
+/// Reads the command line; `Ok(None)` means help was asked for.
+fn parse(
+    args: impl IntoIterator<Item = String>,
+    env_scenario: Option<String>,
+) -> Result<Option<Options>, String> {
+    let mut url = None;
+    let mut scenario = None;
+    let mut call = None;
+    let mut call_args = None;
+    let mut timeout_ms = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--scenario" => scenario = Some(value("--scenario")?),
+            "--call" => call = Some(value("--call")?),
+            "--args" => {
+                let text = value("--args")?;
+                let parsed: Value = serde_json::from_str(&text)
+                    .map_err(|e| format!("--args is not JSON ({e}): {text}"))?;
+                if !parsed.is_object() {
+                    return Err(format!("--args must be a JSON object, got {parsed}"));
+                }
+                call_args = Some(parsed);
+            }
+            "--timeout" => {
+                let text = value("--timeout")?;
+                let ms = text
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|ms| *ms > 0)
+                    .ok_or_else(|| format!("--timeout wants milliseconds, got {text}"))?;
+                timeout_ms = Some(ms);
+            }
+            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            _ if url.is_some() => return Err(format!("more than one URL: {arg}")),
+            _ => url = Some(arg),
+        }
+    }
+    let url = url.ok_or("no server URL given")?;
+    if call.is_none() && call_args.is_some() {
+        return Err("--args without --call".into());
+    }
+    let scenario = scenario.or(env_scenario.filter(|s| !s.is_empty()));
+    if scenario.is_some() && call.is_some() {
+        return Err("--call does not go with a scenario".into());
+    }
+    Ok(Some(Options {
+        url,
+        scenario,
+        call: call.map(|name| (name, call_args.unwrap_or_else(|| json!({})))),
+        timeout_ms,
+    }))
+}
+
+fn main() -> ExitCode {
+    let options = match parse(
+        std::env::args().skip(1),
+        std::env::var("MCP_CONFORMANCE_SCENARIO").ok(),
+    ) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("mcp-flow-cli: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    // The client's futures are not Send: everything runs on this one thread.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("mcp-flow-cli: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(options)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mcp-flow-cli: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(options: Options) -> Result<(), String> {
+    let client = McpClient::new(
+        Native::new()?,
+        options.url.clone(),
+        report::printer(|line| eprintln!("{line}")),
+    );
+    if let Some(ms) = options.timeout_ms {
+        client.set_timeout_ms(ms);
+    }
+    client.set_listener(Some(Box::new(|message: &Value| {
+        eprintln!("  <- {}", clip(&message.to_string(), 300));
+    })));
+    let outcome = match &options.scenario {
+        Some(name) => scenario(&client, name).await,
+        None => plain(&client, options.call.as_ref()).await,
+    };
+    // End the session even after a failure; the first error is the one reported.
+    let closed = client.close().await.map_err(|e| format!("close: {e}"));
+    outcome.and(closed)
+}
+
+/// Connect, list the tools, optionally call one.
+async fn plain(client: &McpClient<Native>, call: Option<&(String, Value)>) -> Result<(), String> {
+    connect(client).await?;
+    list_tools(client).await?;
+    if let Some((name, arguments)) = call {
+        call_tool(client, name, arguments.clone()).await?;
+    }
+    Ok(())
+}
+
+/// What a correct client does for each conformance scenario.
+async fn scenario(client: &McpClient<Native>, name: &str) -> Result<(), String> {
+    match name {
+        // The handshake (initialize, then notifications/initialized), then a first request.
+        "initialize" => {
+            connect(client).await?;
+            list_tools(client).await?;
+        }
+        // The server offers add_numbers(a, b); call it with numbers.
+        "tools_call" => {
+            connect(client).await?;
+            require_tool(&list_tools(client).await?, "add_numbers")?;
+            call_tool(client, "add_numbers", json!({"a": 5, "b": 3})).await?;
+        }
+        // The server closes the tools/call stream after a priming event with `retry: 500`; the
+        // transport waits that long and resumes with GET and Last-Event-ID.
+        "sse-retry" => {
+            connect(client).await?;
+            require_tool(&list_tools(client).await?, "test_reconnection")?;
+            call_tool(client, "test_reconnection", json!({})).await?;
+        }
+        other => {
+            return Err(format!(
+                "unknown scenario {other:?}; this client knows {}",
+                SCENARIOS.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+async fn connect(client: &McpClient<Native>) -> Result<(), String> {
+    let hs = client
+        .connect()
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let session = client
+        .transport
+        .session_id()
+        .map_or_else(|| "no session".to_owned(), |id| format!("session {id}"));
+    println!(
+        "connected to {} {} (protocol {}, {session})",
+        hs.server_name, hs.server_version, hs.protocol_version
+    );
+    Ok(())
+}
+
+/// tools/list (every page); prints each tool and returns their names.
+async fn list_tools(client: &McpClient<Native>) -> Result<Vec<String>, String> {
+    let tools = client
+        .list_tools()
+        .await
+        .map_err(|e| format!("tools/list: {e}"))?;
+    println!(
+        "{} tool{}",
+        tools.len(),
+        if tools.len() == 1 { "" } else { "s" }
+    );
+    for tool in &tools {
+        println!("  {}", tool.name);
+        if let Some(description) = &tool.description {
+            println!("      {}", description.trim());
+        }
+        println!(
+            "      input: {}",
+            Value::Object((*tool.input_schema).clone())
+        );
+    }
+    Ok(tools.iter().map(|t| t.name.to_string()).collect())
+}
+
+fn require_tool(tools: &[String], name: &str) -> Result<(), String> {
+    if tools.iter().any(|t| t == name) {
+        Ok(())
+    } else {
+        Err(format!("the server does not list the tool {name}"))
+    }
+}
+
+async fn call_tool(client: &McpClient<Native>, name: &str, arguments: Value) -> Result<(), String> {
+    let result = client
+        .call_tool(name, arguments, None)
+        .await
+        .map_err(|e| format!("tools/call {name}: {e}"))?;
+    let text = result_text(&result);
+    if !text.is_empty() {
+        println!("{text}");
+    }
+    if let Some(structured) = &result.structured_content {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(structured).unwrap_or_default()
+        );
+    }
+    if result.is_error == Some(true) {
+        return Err(format!("the tool {name} reported an error (isError: true)"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_suite_appends_the_url_and_names_the_scenario_in_the_environment() {
+        let options = parse(args(&["http://localhost:1234"]), Some("sse-retry".into()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(options.url, "http://localhost:1234");
+        assert_eq!(options.scenario.as_deref(), Some("sse-retry"));
+        assert_eq!(options.call, None);
+        // The flag wins over the environment; an empty variable is no scenario.
+        let flag = parse(
+            args(&["--scenario", "initialize", "http://x/mcp"]),
+            Some("tools_call".into()),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(flag.scenario.as_deref(), Some("initialize"));
+        let empty = parse(args(&["http://x/mcp"]), Some(String::new()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(empty.scenario, None);
+    }
+
+    #[test]
+    fn call_takes_json_object_arguments() {
+        let options = parse(
+            args(&[
+                "http://127.0.0.1:8000/mcp",
+                "--call",
+                "get_weather",
+                "--args",
+                r#"{"location":"Tokyo"}"#,
+                "--timeout",
+                "500",
+            ]),
+            None,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            options.call,
+            Some(("get_weather".into(), json!({"location": "Tokyo"})))
+        );
+        assert_eq!(options.timeout_ms, Some(500));
+        let bare = parse(args(&["u", "--call", "t"]), None).unwrap().unwrap();
+        assert_eq!(bare.call, Some(("t".into(), json!({}))));
+    }
+
+    #[test]
+    fn usage_errors_say_what_is_wrong() {
+        let cases: [(&[&str], &str); 8] = [
+            (&[], "no server URL"),
+            (&["u", "v"], "more than one URL"),
+            (&["u", "--call"], "--call needs a value"),
+            (&["u", "--call", "t", "--args", "[1]"], "JSON object"),
+            (&["u", "--call", "t", "--args", "{"], "not JSON"),
+            (&["u", "--args", "{}"], "--args without --call"),
+            (&["u", "--timeout", "0"], "milliseconds"),
+            (&["u", "--verbose"], "unknown option --verbose"),
+        ];
+        for (list, expected) in cases {
+            let err = parse(args(list), None).unwrap_err();
+            assert!(err.contains(expected), "{list:?}: {err}");
+        }
+        let err = parse(args(&["u", "--call", "t"]), Some("initialize".into())).unwrap_err();
+        assert!(err.contains("scenario"), "{err}");
+        assert_eq!(parse(args(&["--help"]), None), Ok(None));
+    }
+}

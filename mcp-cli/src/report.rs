@@ -1,0 +1,136 @@
+//! Printing the exchange record: one line per HTTP exchange when it finishes (method, status,
+//! JSON-RPC method, time), plus why it happened and what went wrong, if anything.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mcp_flow::mcp::record::{Exchange, Log, Update};
+use mcp_flow::mcp::transport::{Recorder, essence};
+
+/// A recorder that hands each finished exchange, as text, to `write`.
+pub fn printer(write: impl Fn(&str) + 'static) -> Recorder {
+    let log = RefCell::new(Log::default());
+    Rc::new(move |update: Update| {
+        let seq = update.seq();
+        let finished = matches!(update, Update::Done { .. } | Update::Failed { .. });
+        let mut log = log.borrow_mut();
+        log.apply(update);
+        if finished && let Some(i) = log.exchanges.iter().position(|x| x.seq == seq) {
+            let exchange = log.exchanges.remove(i);
+            write(&exchange_text(&exchange));
+        }
+    })
+}
+
+/// `POST 200 tools/call 52 ms (text/event-stream, 3 events)`, then indented `note:` and
+/// `error:` lines when there is something to say.
+pub fn exchange_text(x: &Exchange) -> String {
+    let status = x.status.map_or_else(|| "---".to_owned(), |s| s.to_string());
+    let rpc = match (&x.rpc_method, &x.request_body) {
+        (Some(method), _) => method.clone(),
+        (None, Some(_)) => "(reply)".to_owned(),
+        (None, None) => "-".to_owned(),
+    };
+    let ms = x
+        .duration_ms()
+        .map_or_else(|| "?".to_owned(), |ms| format!("{ms:.0}"));
+    let mut line = format!("{} {status} {rpc} {ms} ms", x.method);
+    let mut details = Vec::new();
+    if let Some(ct) = x.response_header("content-type") {
+        details.push(essence(ct));
+    }
+    if !x.events.is_empty() {
+        let n = x.events.len();
+        details.push(format!("{n} event{}", if n == 1 { "" } else { "s" }));
+    }
+    if !details.is_empty() {
+        line.push_str(&format!(" ({})", details.join(", ")));
+    }
+    if let Some(note) = &x.note {
+        line.push_str(&format!("\n    note: {note}"));
+    }
+    if let Some(error) = &x.error {
+        line.push_str(&format!("\n    error: {error}"));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_flow::mcp::record::RecordedEvent;
+
+    fn exchange() -> Exchange {
+        Exchange {
+            seq: 3,
+            method: "POST".into(),
+            url: "http://127.0.0.1:1/mcp".into(),
+            request_headers: vec![],
+            request_body: Some("{}".into()),
+            rpc_method: Some("tools/call".into()),
+            rpc_id: Some("4".into()),
+            note: None,
+            started_ms: 100.0,
+            status: None,
+            response_headers: vec![],
+            headers_ms: None,
+            response_body: None,
+            events: vec![],
+            finished_ms: None,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_finished_exchange_is_one_line_with_status_method_and_time() {
+        let lines = Rc::new(RefCell::new(Vec::<String>::new()));
+        let sink = lines.clone();
+        let record = printer(move |s| sink.borrow_mut().push(s.to_owned()));
+        record(Update::Sent(Box::new(exchange())));
+        record(Update::Headers {
+            seq: 3,
+            at_ms: 110.0,
+            status: 200,
+            headers: vec![(
+                "Content-Type".into(),
+                "text/event-stream; charset=utf-8".into(),
+            )],
+        });
+        for data in ["", "{}"] {
+            record(Update::Event {
+                seq: 3,
+                event: RecordedEvent {
+                    at_ms: 120.0,
+                    id: None,
+                    event: "message".into(),
+                    data: data.into(),
+                    retry: None,
+                },
+            });
+        }
+        assert!(lines.borrow().is_empty(), "printed before it finished");
+        record(Update::Done {
+            seq: 3,
+            at_ms: 152.4,
+        });
+        assert_eq!(
+            *lines.borrow(),
+            ["POST 200 tools/call 52 ms (text/event-stream, 2 events)"]
+        );
+    }
+
+    #[test]
+    fn notes_and_errors_get_their_own_lines() {
+        let mut x = exchange();
+        x.method = "GET".into();
+        x.rpc_method = None;
+        x.request_body = None;
+        x.note = Some("resume 1".into());
+        x.finished_ms = Some(101.0);
+        x.error = Some("HTTP 404 Not Found".into());
+        assert_eq!(
+            exchange_text(&x),
+            "GET --- - 1 ms\n    note: resume 1\n    error: HTTP 404 Not Found"
+        );
+    }
+}
