@@ -1,4 +1,8 @@
 //! MCP Flow: a real MCP client in the browser, made visible as the seeds' sequence diagrams.
 
+pub mod clock;
+pub mod diagram;
+pub mod flow;
+pub mod llm;
 pub mod mcp;
 pub mod ui;

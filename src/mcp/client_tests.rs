@@ -1,7 +1,6 @@
 //! The client against a scripted HTTP peer: exact requests out, canned responses in.
 
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use futures_executor::block_on;
@@ -9,115 +8,9 @@ use serde_json::{Value, json};
 
 use super::client::{McpClient, result_text};
 use super::error::{McpError, TransportError};
-use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
+use super::http::HttpRequest;
 use super::record::{Log, Update};
-
-enum Script {
-    Respond {
-        status: u16,
-        headers: Vec<(&'static str, String)>,
-        chunks: Vec<Vec<u8>>,
-    },
-    NoResponse,
-    Hang,
-}
-
-#[derive(Default)]
-struct Scripted {
-    script: RefCell<VecDeque<Script>>,
-    sent: RefCell<Vec<HttpRequest>>,
-    sleeps: RefCell<Vec<u32>>,
-    clock: Cell<f64>,
-}
-
-struct Chunks(VecDeque<Vec<u8>>);
-
-impl BodyStream for Chunks {
-    async fn chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
-        Ok(self.0.pop_front())
-    }
-}
-
-impl Http for Rc<Scripted> {
-    type Body = Chunks;
-    async fn send(&self, request: &HttpRequest) -> Result<HttpResponse<Chunks>, String> {
-        self.sent.borrow_mut().push(request.clone());
-        let next = self.script.borrow_mut().pop_front();
-        match next {
-            Some(Script::Respond {
-                status,
-                headers,
-                chunks,
-            }) => Ok(HttpResponse {
-                status,
-                headers: headers
-                    .into_iter()
-                    .map(|(k, v)| (k.to_owned(), v))
-                    .collect(),
-                body: Chunks(chunks.into()),
-            }),
-            Some(Script::NoResponse) | None => Err("connection refused".into()),
-            Some(Script::Hang) => std::future::pending().await,
-        }
-    }
-    async fn sleep(&self, ms: u32) {
-        self.sleeps.borrow_mut().push(ms);
-    }
-    fn now_ms(&self) -> f64 {
-        self.clock.set(self.clock.get() + 1.0);
-        self.clock.get()
-    }
-}
-
-fn sse(events: &[&str]) -> Script {
-    let mut body = String::from("id: 0\nretry: 3000\ndata:\n\n");
-    for (i, data) in events.iter().enumerate() {
-        body.push_str(&format!("id: {}\ndata: {data}\n\n", i + 1));
-    }
-    // Split mid-line to exercise incremental parsing.
-    let bytes = body.into_bytes();
-    let (a, b) = bytes.split_at(bytes.len() / 2);
-    Script::Respond {
-        status: 200,
-        headers: vec![
-            ("content-type", "text/event-stream".into()),
-            ("mcp-session-id", "sess-1".into()),
-        ],
-        chunks: vec![a.to_vec(), b.to_vec()],
-    }
-}
-
-fn json_reply(value: Value) -> Script {
-    Script::Respond {
-        status: 200,
-        headers: vec![("content-type", "application/json".into())],
-        chunks: vec![value.to_string().into_bytes()],
-    }
-}
-
-fn status(code: u16, content_type: &str, body: &str) -> Script {
-    Script::Respond {
-        status: code,
-        headers: vec![("content-type", content_type.into())],
-        chunks: vec![body.as_bytes().to_vec()],
-    }
-}
-
-fn init_result(id: u64, version: &str) -> String {
-    json!({"jsonrpc":"2.0","id":id,"result":{
-        "protocolVersion": version, "capabilities": {"tools": {}, "logging": {}},
-        "serverInfo": {"name": "weather-server", "version": "0.1.0"}}})
-    .to_string()
-}
-
-fn tools_page(id: u64, name: &str, next: Option<&str>) -> String {
-    let mut result = json!({"tools": [{"name": name, "inputSchema": {"type": "object",
-        "properties": {"location": {"type": "string"}}, "required": ["location"]}}]});
-    if let Some(n) = next {
-        result["nextCursor"] = json!(n);
-    }
-    json!({"jsonrpc":"2.0","id":id,"result":result}).to_string()
-}
+use super::scripted::*;
 
 fn client(script: Vec<Script>) -> (McpClient<Rc<Scripted>>, Rc<Scripted>, Rc<RefCell<Log>>) {
     let http = Rc::new(Scripted::default());

@@ -9,6 +9,8 @@ pub mod error;
 pub mod http;
 pub mod jsonrpc;
 pub mod record;
+#[cfg(test)]
+pub(crate) mod scripted;
 pub mod sse;
 pub mod transport;
 pub mod version;

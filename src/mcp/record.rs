@@ -143,6 +143,23 @@ impl Log {
     }
 }
 
+/// The exchange's request as a `curl` command line (credentials stay redacted).
+pub fn curl(x: &Exchange) -> String {
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let mut parts = vec![
+        "curl -N".to_owned(),
+        format!("-X {}", x.method),
+        quote(&x.url),
+    ];
+    for (k, v) in &x.request_headers {
+        parts.push(format!("-H {}", quote(&format!("{k}: {v}"))));
+    }
+    if let Some(body) = &x.request_body {
+        parts.push(format!("--data-raw {}", quote(body)));
+    }
+    parts.join(" \\\n  ")
+}
+
 /// Header names whose values are credentials and never recorded.
 const SECRET_HEADERS: [&str; 5] = [
     "authorization",
@@ -245,6 +262,19 @@ mod tests {
         assert_eq!(x.response_body.as_deref(), Some("partial"));
         assert_eq!(x.error.as_deref(), Some("timeout"));
         assert_eq!(log.exchanges.len(), 1);
+    }
+
+    #[test]
+    fn curl_quotes_single_quotes() {
+        let mut log = Log::default();
+        log.apply(sent(0));
+        let mut x = log.exchanges[0].clone();
+        x.request_body = Some(r#"{"q":"it's"}"#.into());
+        x.request_headers = vec![("Accept".into(), "application/json".into())];
+        let c = curl(&x);
+        assert!(c.starts_with("curl -N \\\n  -X POST"), "{c}");
+        assert!(c.contains(r#"--data-raw '{"q":"it'\''s"}'"#), "{c}");
+        assert!(c.contains("-H 'Accept: application/json'"), "{c}");
     }
 
     #[test]

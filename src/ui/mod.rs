@@ -1,6 +1,199 @@
-//! Leptos components. Thin: logic lives in plain Rust modules.
+//! Leptos components. Thin: the logic lives in `flow`, `mcp`, `llm` and `diagram`.
 
-mod connect;
+mod controller;
+mod diagram_view;
+mod inspector;
 pub mod params;
 
-pub use connect::App;
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+pub use controller::Controller;
+use diagram_view::{DiagramView, is_finished};
+use inspector::Inspector;
+
+use crate::diagram::Lang;
+use crate::flow::gate::Mode;
+use crate::flow::host::Approval;
+
+const SPEEDS: [(&str, Option<f64>); 6] = [
+    ("0.25×", Some(0.25)),
+    ("0.5×", Some(0.5)),
+    ("1×", Some(1.0)),
+    ("2×", Some(2.0)),
+    ("4×", Some(4.0)),
+    ("instant", None),
+];
+
+fn controller_from_query(query: &str, origin: &str) -> Controller {
+    let lang = params::query_param(query, "lang")
+        .and_then(|l| Lang::from_code(&l))
+        .unwrap_or_default();
+    let default_question = match lang {
+        Lang::En => "What's the weather in Tokyo?",
+        Lang::Zh => "东京的天气怎么样？",
+    };
+    let question = params::query_param(query, "q")
+        .filter(|q| !q.trim().is_empty())
+        .unwrap_or_else(|| default_question.to_owned());
+    let mode = match params::query_param(query, "mode").as_deref() {
+        Some("step") => Mode::Step,
+        _ => Mode::Play,
+    };
+    let speed = params::speed(query);
+    let approval = match params::query_param(query, "approve").as_deref() {
+        Some("auto") => Approval::Auto,
+        _ => Approval::Ask,
+    };
+    Controller::new(
+        params::server_url(query, origin),
+        question,
+        lang,
+        mode,
+        speed,
+        approval,
+    )
+}
+
+fn in_text_field(ev: &web_sys::KeyboardEvent) -> bool {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+        .unwrap_or(false)
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    // Settings come from the address: ?server, q, mode, speed, lang, approve, autoplay, #row.
+    let location = window().location();
+    let query = location.search().unwrap_or_default();
+    let origin = location.origin().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let ctl = controller_from_query(&query, &origin);
+    if let Some(row) = hash.strip_prefix('#').filter(|h| h.starts_with('d')) {
+        ctl.select(row);
+    }
+    if params::flag(&query, "autoplay") {
+        ctl.start(ctl.mode.get_untracked());
+    }
+    view! { <Page ctl=ctl /> }
+}
+
+/// The whole player for one controller: settings, controls, both diagrams, inspector, answer.
+#[component]
+pub fn Page(ctl: Controller) -> impl IntoView {
+    // Keep the hash on the selected row, so a link opens the same view.
+    Effect::new(move |_| {
+        if let Some(row) = ctl.selected.get() {
+            let _ = window().location().set_hash(&row);
+        }
+    });
+    let handle = window_event_listener(ev::keydown, move |e| {
+        if in_text_field(&e) {
+            return;
+        }
+        match e.key().as_str() {
+            " " => ctl.toggle(),
+            "ArrowRight" => ctl.next(),
+            "ArrowLeft" => ctl.select_step(-1),
+            "Home" => ctl.select_first(),
+            "End" => ctl.select_last(),
+            _ => return,
+        }
+        e.prevent_default();
+    });
+    on_cleanup(move || handle.remove());
+
+    let progress = move || ctl.run.with(|r| r.progress());
+    let playing = move || ctl.running.get() && ctl.mode.get() == Mode::Play;
+
+    view! {
+        <main class="mf-app">
+            <header class="mf-header">
+                <h1 class="mf-title">"MCP Flow"</h1>
+                <p class="mf-lede">
+                    "A real MCP client in your browser, talking Streamable HTTP. Every arrow lights up from a real request, response or SSE event."
+                </p>
+            </header>
+            <section class="mf-settings" aria-label="Settings">
+                <label>
+                    "MCP server URL"
+                    <input id="mf-server" type="url" prop:value=move || ctl.server.get()
+                        on:input=move |ev| ctl.server.set(event_target_value(&ev)) />
+                </label>
+                <label>
+                    "Question"
+                    <input id="mf-question" type="text" prop:value=move || ctl.question.get()
+                        on:input=move |ev| ctl.question.set(event_target_value(&ev)) />
+                </label>
+                <label>
+                    "Language"
+                    <select id="mf-lang" on:change=move |ev| {
+                        if let Some(l) = Lang::from_code(&event_target_value(&ev)) { ctl.lang.set(l) }
+                    }>
+                        <option value="en" selected=move || ctl.lang.get() == Lang::En>"English"</option>
+                        <option value="zh" selected=move || ctl.lang.get() == Lang::Zh>"中文"</option>
+                    </select>
+                </label>
+                <label class="mf-switch">
+                    <input id="mf-approve" type="checkbox"
+                        prop:checked=move || ctl.approval.get() == Approval::Ask
+                        on:change=move |ev| ctl.approval.set(if event_target_checked(&ev) { Approval::Ask } else { Approval::Auto }) />
+                    "Ask before running a tool"
+                </label>
+                <p class="mf-llm-note">"LLM: built-in offline model (no key, no network). It stands in for a real model."</p>
+            </section>
+            <nav class="mf-player" aria-label="Player">
+                <button id="mf-play" aria-label=move || if playing() { "Pause" } else { "Play" }
+                    on:click=move |_| ctl.toggle()>
+                    {move || if playing() { "❚❚ Pause" } else { "▶ Play" }}
+                </button>
+                <button id="mf-back" aria-label="Back" on:click=move |_| ctl.select_step(-1)>"← Back"</button>
+                <button id="mf-next" aria-label="Next" on:click=move |_| ctl.next()>"Next →"</button>
+                <button id="mf-restart" aria-label="Restart" on:click=move |_| ctl.start(ctl.mode.get_untracked())>"↻ Restart"</button>
+                <label>
+                    "Speed "
+                    <select id="mf-speed" aria-label="Speed" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if let Some((_, s)) = SPEEDS.iter().find(|(name, _)| *name == v) { ctl.set_speed(*s) }
+                    }>
+                        {SPEEDS.iter().map(|(name, s)| {
+                            let s = *s;
+                            view! { <option value=*name selected=move || ctl.speed.get() == s>{*name}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <progress id="mf-progress" aria-label="Rows done"
+                    max=move || progress().1 value=move || progress().0></progress>
+                <span class="mf-progress-text">{move || { let (a, b) = progress(); format!("{a}/{b}") }}</span>
+            </nav>
+            <Show when=move || ctl.run.with(|r| r.approval.is_some())>
+                <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
+                    <h2 id="mf-dialog-title">{move || ctl.run.with(|r| r.approval.as_ref().map(|(t, _)| format!("Execute '{t}' on Tool Server?")).unwrap_or_default())}</h2>
+                    <pre>{move || ctl.run.with(|r| r.approval.as_ref().map(|(_, a)| serde_json::to_string_pretty(a).unwrap_or_default()).unwrap_or_default())}</pre>
+                    <button id="mf-yes" on:click=move |_| ctl.decide(true)>"Yes"</button>
+                    <button id="mf-no" on:click=move |_| ctl.decide(false)>"Decline"</button>
+                </div>
+            </Show>
+            <section class="mf-answer" aria-live="polite">
+                <h2>"Answer"</h2>
+                <p id="mf-answer">{move || ctl.run.with(|r| r.answer.clone()).unwrap_or_default()}</p>
+                <p id="mf-error" class="mf-error-line">
+                    {move || ctl.run.with(|r| r.rows.iter().find(|x| x.error.is_some()).map(|x| format!("{}: {}", x.id, x.error.clone().unwrap_or_default()))).unwrap_or_default()}
+                </p>
+            </section>
+            <div class="mf-stage">
+                <div class="mf-diagrams">
+                    <DiagramView ctl=ctl index=0 />
+                    <DiagramView ctl=ctl index=1 />
+                </div>
+                <Inspector ctl=ctl />
+            </div>
+            <footer class="mf-footer">
+                {move || ctl.run.with(|r| r.rows.iter().filter(|x| is_finished(x.status)).count())}
+                " rows finished · keys: Space play/pause, → next, ← back, Home/End"
+            </footer>
+        </main>
+    }
+}

@@ -30,6 +30,20 @@ pub fn server_url(query: &str, origin: &str) -> String {
     }
 }
 
+/// `?speed=`: `instant` (or `0`) for no delay, else a multiplier clamped to 0.25…4; default 1×.
+pub fn speed(query: &str) -> Option<f64> {
+    match query_param(query, "speed").as_deref() {
+        Some("instant" | "0") => None,
+        Some(s) => Some(
+            s.trim_end_matches(['x', '×'])
+                .parse::<f64>()
+                .unwrap_or(1.0)
+                .clamp(0.25, 4.0),
+        ),
+        None => Some(1.0),
+    }
+}
+
 /// Whether a flag such as `?autoplay` or `?autoplay=1` is on.
 pub fn flag(query: &str, name: &str) -> bool {
     matches!(
@@ -81,6 +95,15 @@ mod tests {
             "http://127.0.0.1:18700/mcp"
         );
         assert_eq!(server_url("", "null"), DEFAULT_SERVER);
+    }
+
+    #[test]
+    fn speeds() {
+        assert_eq!(speed(""), Some(1.0));
+        assert_eq!(speed("?speed=instant"), None);
+        assert_eq!(speed("?speed=2"), Some(2.0));
+        assert_eq!(speed("?speed=10"), Some(4.0));
+        assert_eq!(speed("?speed=abc"), Some(1.0));
     }
 
     #[test]

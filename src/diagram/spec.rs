@@ -1,0 +1,257 @@
+//! The vocabulary of a sequence diagram: actors, bilingual text, messages, notes.
+//!
+//! Everything here is plain `'static` data so the seed diagrams can live in statics and be
+//! handed out by reference without allocating.
+
+/// One of the five participants of the seed diagrams, in seed order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Actor {
+    /// The seeds' `User`.
+    User,
+    /// The seeds' `ClientApp` (the host).
+    Host,
+    /// The seeds' `LLM`.
+    Llm,
+    /// The seeds' `MCPClient`.
+    Client,
+    /// The seeds' `MCPServer`.
+    Server,
+}
+
+impl Actor {
+    /// All actors, in the seeds' participant order (left to right).
+    pub const ALL: [Actor; 5] = [
+        Actor::User,
+        Actor::Host,
+        Actor::Llm,
+        Actor::Client,
+        Actor::Server,
+    ];
+
+    /// Column index, left to right, in the seeds' participant order.
+    pub const fn index(self) -> usize {
+        match self {
+            Actor::User => 0,
+            Actor::Host => 1,
+            Actor::Llm => 2,
+            Actor::Client => 3,
+            Actor::Server => 4,
+        }
+    }
+
+    /// The participant identifier the seeds' mermaid source uses.
+    pub const fn seed_id(self) -> &'static str {
+        match self {
+            Actor::User => "User",
+            Actor::Host => "ClientApp",
+            Actor::Llm => "LLM",
+            Actor::Client => "MCPClient",
+            Actor::Server => "MCPServer",
+        }
+    }
+
+    /// Short lower-case name, for class names and data attributes.
+    pub const fn slug(self) -> &'static str {
+        match self {
+            Actor::User => "user",
+            Actor::Host => "host",
+            Actor::Llm => "llm",
+            Actor::Client => "client",
+            Actor::Server => "server",
+        }
+    }
+
+    /// Name of the CSS custom property that holds this actor's colour.
+    pub const fn css_var(self) -> &'static str {
+        match self {
+            Actor::User => "--mf-user",
+            Actor::Host => "--mf-host",
+            Actor::Llm => "--mf-llm",
+            Actor::Client => "--mf-client",
+            Actor::Server => "--mf-server",
+        }
+    }
+}
+
+/// Display language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// English (seed `002_…`).
+    #[default]
+    En,
+    /// Simplified Chinese (seed `003_…`).
+    Zh,
+}
+
+impl Lang {
+    /// Both languages.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// BCP 47-ish code: `"en"` or `"zh"`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// Parses `"en"`/`"zh"` (and regional variants such as `"zh-CN"`), case-insensitively.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        let primary = code.split(['-', '_']).next()?.to_ascii_lowercase();
+        match primary.as_str() {
+            "en" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+}
+
+/// A piece of text in both languages. Line breaks (the seeds' `<br>`) are `'\n'`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Text {
+    pub en: &'static str,
+    pub zh: &'static str,
+}
+
+impl Text {
+    pub const fn new(en: &'static str, zh: &'static str) -> Text {
+        Text { en, zh }
+    }
+
+    /// The text in `lang`.
+    pub const fn get(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en,
+            Lang::Zh => self.zh,
+        }
+    }
+}
+
+/// A participant box: the seed's display name and the line under it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Participant {
+    pub actor: Actor,
+    /// The seeds' display name, e.g. `"ClientApp (Host)"` (kept in English in both languages, as
+    /// the Chinese seeds do).
+    pub name: &'static str,
+    /// The part after the seeds' `<br>`, e.g. "on Local PC"; `None` for `User`.
+    pub subtitle: Option<Text>,
+}
+
+/// Mermaid's `->>` (solid) or `-->>` (dashed, a reply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArrowKind {
+    Solid,
+    Dashed,
+}
+
+/// One message row of a diagram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// Stable row id: `d1-1` … by seed number, or a named id for unnumbered rows.
+    pub id: &'static str,
+    /// The number written in the seed's label (drawn as a badge, not part of `label`).
+    pub number: Option<u8>,
+    pub from: Actor,
+    pub to: Actor,
+    pub kind: ArrowKind,
+    /// The seed's label without its number; may contain `'\n'`.
+    pub label: Text,
+    /// The seed marks the row "(Optional)".
+    pub optional: bool,
+    /// Mermaid `+` on the target: the target activates at this message.
+    pub activate: bool,
+    /// Mermaid `-` on the target side of the arrow: the *source* deactivates at this message.
+    pub deactivate: bool,
+}
+
+impl Message {
+    /// A message to oneself (drawn as a loop right of the lifeline).
+    pub const fn is_self(&self) -> bool {
+        self.from.index() == self.to.index()
+    }
+}
+
+/// Where a note sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotePlacement {
+    /// `Note over A, B`: spans both lifelines (in whichever order the seed names them).
+    Over(Actor, Actor),
+    /// `Note over A`: centred on one lifeline.
+    Over1(Actor),
+    /// `Note right of A`.
+    RightOf(Actor),
+}
+
+impl NotePlacement {
+    /// The actors the note refers to (one or two).
+    pub fn actors(&self) -> Vec<Actor> {
+        match *self {
+            NotePlacement::Over(a, b) => vec![a, b],
+            NotePlacement::Over1(a) | NotePlacement::RightOf(a) => vec![a],
+        }
+    }
+}
+
+/// A note row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub placement: NotePlacement,
+    pub text: Text,
+}
+
+/// One row of a diagram, in seed order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    Message(Message),
+    Note(Note),
+}
+
+impl Item {
+    pub fn as_message(&self) -> Option<&Message> {
+        match self {
+            Item::Message(m) => Some(m),
+            Item::Note(_) => None,
+        }
+    }
+
+    pub fn as_note(&self) -> Option<&Note> {
+        match self {
+            Item::Note(n) => Some(n),
+            Item::Message(_) => None,
+        }
+    }
+}
+
+/// A whole sequence diagram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    /// `"d1"` or `"d2"`.
+    pub id: &'static str,
+    pub title: Text,
+    /// In seed order, i.e. `Actor::ALL` order.
+    pub participants: [Participant; 5],
+    pub items: &'static [Item],
+}
+
+impl Diagram {
+    /// The message rows, in order.
+    pub fn messages(&self) -> impl Iterator<Item = &'static Message> + use<> {
+        self.items.iter().filter_map(Item::as_message)
+    }
+
+    /// The notes, in order.
+    pub fn notes(&self) -> impl Iterator<Item = &'static Note> + use<> {
+        self.items.iter().filter_map(Item::as_note)
+    }
+
+    /// The message row with this id.
+    pub fn message(&self, id: &str) -> Option<&'static Message> {
+        self.messages().find(|m| m.id == id)
+    }
+
+    /// The participant for `actor`.
+    pub fn participant(&self, actor: Actor) -> &Participant {
+        &self.participants[actor.index()]
+    }
+}

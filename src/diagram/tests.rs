@@ -1,0 +1,851 @@
+//! Native tests: `cargo test -p mcp-flow --lib diagram`.
+
+use super::*;
+
+fn ids(d: &Diagram) -> Vec<&'static str> {
+    d.messages().map(|m| m.id).collect()
+}
+
+fn all_texts(d: &Diagram) -> Vec<Text> {
+    d.items
+        .iter()
+        .map(|i| match i {
+            Item::Message(m) => m.label,
+            Item::Note(n) => n.text,
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+#[test]
+fn discovery_rows_in_seed_order() {
+    assert_eq!(
+        ids(discovery()),
+        [
+            "d1-prep", "d1-1", "d1-2", "d1-3", "d1-ready", "d1-4", "d1-5", "d1-6", "d1-7", "d1-8"
+        ]
+    );
+    assert_eq!(discovery().id, "d1");
+    assert_eq!(discovery().title.en, "Initialization and Tool Discovery");
+    assert_eq!(discovery().title.zh, "初始化和工具发现");
+}
+
+#[test]
+fn execution_rows_in_seed_order() {
+    assert_eq!(
+        ids(execution()),
+        [
+            "d2-1", "d2-2", "d2-3", "d2-4", "d2-5", "d2-6", "d2-7", "d2-exec", "d2-8", "d2-9",
+            "d2-10", "d2-11", "d2-12"
+        ]
+    );
+    assert_eq!(execution().id, "d2");
+    assert_eq!(execution().title.en, "Tool Execution Flow");
+    assert_eq!(execution().title.zh, "工具执行流程");
+}
+
+#[test]
+fn numbers_match_ids_and_run_from_one() {
+    let unnumbered = ["d1-prep", "d1-ready", "d2-exec"];
+    for d in diagrams() {
+        let mut expected = 1u8;
+        for m in d.messages() {
+            match m.number {
+                Some(n) => {
+                    assert_eq!(n, expected, "{}", m.id);
+                    assert_eq!(m.id, format!("{}-{n}", d.id));
+                    expected += 1;
+                }
+                None => assert!(unnumbered.contains(&m.id), "{} has no number", m.id),
+            }
+        }
+    }
+    assert_eq!(
+        discovery().messages().filter_map(|m| m.number).max(),
+        Some(8)
+    );
+    assert_eq!(
+        execution().messages().filter_map(|m| m.number).max(),
+        Some(12)
+    );
+}
+
+#[test]
+fn row_ids_are_unique_across_diagrams() {
+    let mut all: Vec<_> = diagrams().iter().flat_map(ids).collect();
+    let n = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), n);
+    assert_eq!(n, 23);
+}
+
+#[test]
+fn participants_in_seed_order() {
+    for d in diagrams() {
+        let actors: Vec<Actor> = d.participants.iter().map(|p| p.actor).collect();
+        assert_eq!(actors, Actor::ALL);
+        let names: Vec<&str> = d.participants.iter().map(|p| p.name).collect();
+        assert_eq!(
+            names,
+            [
+                "User",
+                "ClientApp (Host)",
+                "LLM (e.g., Claude)",
+                "MCPClient (Internal Component)",
+                "MCPServer (e.g., Tool Server)"
+            ]
+        );
+        assert_eq!(d.participant(Actor::User).subtitle, None);
+        let subs: Vec<&str> = d.participants[1..]
+            .iter()
+            .map(|p| p.subtitle.expect("subtitle").en)
+            .collect();
+        assert_eq!(
+            subs,
+            [
+                "on Local PC",
+                "Remote Service",
+                "in ClientApp on Local PC",
+                "on Local PC"
+            ]
+        );
+        for p in &d.participants[1..] {
+            let s = p.subtitle.unwrap();
+            assert!(!s.zh.is_empty() && s.zh != s.en, "{}", p.name);
+        }
+    }
+    let seed_ids: Vec<&str> = Actor::ALL.iter().map(|a| a.seed_id()).collect();
+    assert_eq!(
+        seed_ids,
+        ["User", "ClientApp", "LLM", "MCPClient", "MCPServer"]
+    );
+    for (i, a) in Actor::ALL.iter().enumerate() {
+        assert_eq!(a.index(), i);
+    }
+}
+
+#[test]
+fn note_counts_and_placements_match_seeds() {
+    use NotePlacement::*;
+    let d1: Vec<NotePlacement> = discovery().notes().map(|n| n.placement).collect();
+    assert_eq!(d1.len(), 10);
+    assert_eq!(d1[0], Over(Actor::User, Actor::Server));
+    assert_eq!(d1[1], RightOf(Actor::Host));
+    assert_eq!(d1[9], Over(Actor::Host, Actor::Llm));
+    let d2: Vec<NotePlacement> = execution().notes().map(|n| n.placement).collect();
+    assert_eq!(d2.len(), 10);
+    assert_eq!(d2[0], RightOf(Actor::User));
+    assert_eq!(d2[3], Over(Actor::Host, Actor::User));
+    assert_eq!(d2[6], Over1(Actor::Server));
+    assert_eq!(d2[9], RightOf(Actor::Host));
+    assert_eq!(discovery().items.len(), 20);
+    assert_eq!(execution().items.len(), 23);
+}
+
+#[test]
+fn only_rows_four_and_five_of_execution_are_optional() {
+    let optional: Vec<&str> = diagrams()
+        .iter()
+        .flat_map(|d| d.messages())
+        .filter(|m| m.optional)
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(optional, ["d2-4", "d2-5"]);
+    for id in optional {
+        let (_, m) = find_row(id).unwrap();
+        assert!(m.label.en.starts_with("(Optional)"), "{}", m.label.en);
+        assert!(m.label.zh.starts_with("(可选)"), "{}", m.label.zh);
+    }
+}
+
+#[test]
+fn arrows_kinds_and_ends_match_seeds() {
+    let dashed: Vec<&str> = diagrams()
+        .iter()
+        .flat_map(|d| d.messages())
+        .filter(|m| m.kind == ArrowKind::Dashed)
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(dashed, ["d1-2", "d1-ready", "d1-6", "d1-7", "d2-8", "d2-9"]);
+    let (_, exec) = find_row("d2-exec").unwrap();
+    assert!(exec.is_self());
+    assert_eq!(exec.from, Actor::Server);
+    let selfs = diagrams()
+        .iter()
+        .flat_map(|d| d.messages())
+        .filter(|m| m.is_self())
+        .count();
+    assert_eq!(selfs, 1);
+    let (_, m) = find_row("d2-1").unwrap();
+    assert_eq!((m.from, m.to), (Actor::User, Actor::Host));
+    let (_, m) = find_row("d1-prep").unwrap();
+    assert_eq!((m.from, m.to), (Actor::Host, Actor::Client));
+    let (_, m) = find_row("d2-11").unwrap();
+    assert_eq!((m.from, m.to), (Actor::Llm, Actor::Host));
+}
+
+#[test]
+fn activation_flags_balance_per_actor() {
+    let expected_pairs = [
+        vec![("d1-1", "d1-2"), ("d1-prep", "d1-ready"), ("d1-5", "d1-6")],
+        vec![("d2-7", "d2-8"), ("d2-6", "d2-9")],
+    ];
+    for (d, expected) in diagrams().iter().zip(expected_pairs) {
+        let mut stacks: [Vec<&str>; 5] = Default::default();
+        let mut pairs = Vec::new();
+        for m in d.messages() {
+            if m.deactivate {
+                let opened = stacks[m.from.index()]
+                    .pop()
+                    .unwrap_or_else(|| panic!("{} deactivates an inactive actor", m.id));
+                pairs.push((opened, m.id));
+            }
+            if m.activate {
+                stacks[m.to.index()].push(m.id);
+            }
+        }
+        assert!(stacks.iter().all(Vec::is_empty), "{} unbalanced", d.id);
+        assert_eq!(pairs, expected);
+    }
+}
+
+#[test]
+fn key_english_fragments_present() {
+    let label = |id: &str| find_row(id).unwrap().1.label.en;
+    assert!(label("d1-1").starts_with("initialize (Request)\n"));
+    assert!(label("d1-1").contains("[protocol_version, client_capabilities]"));
+    assert!(label("d1-2").starts_with("initialize (Response)"));
+    assert!(label("d1-3").starts_with("notifications/initialized"));
+    assert!(label("d1-4").contains("(session.list_tools())"));
+    assert_eq!(label("d1-5"), "tools/list (Request)");
+    assert!(label("d1-6").starts_with("tools/list (Response)\n"));
+    assert!(label("d1-6").contains(r#"{"name": "get_weather", "description": "...""#));
+    assert!(
+        label("d2-3")
+            .contains(r#"{"tool_name": "get_weather", "arguments": {"location": "Tokyo"}}"#)
+    );
+    assert!(label("d2-4").contains("Execute 'get_weather' on Tool Server?"));
+    assert!(label("d2-1").contains("What's the weather in Tokyo?"));
+    assert!(label("d2-7").starts_with("tools/call (Request)"));
+    assert!(label("d2-8").contains(r#"text: "Sunny""#));
+    assert!(label("d2-11").contains("The weather in Tokyo is Sunny."));
+    assert_eq!(
+        label("d1-prep"),
+        "Instruct preparation to connect to a specific MCPServer"
+    );
+    assert!(label("d1-ready").starts_with("Initialization Success & Server Capabilities notified"));
+    assert_eq!(
+        label("d2-exec"),
+        "Internal processing (executes get_weather function)"
+    );
+    let notes: Vec<&str> = execution().notes().map(|n| n.text.en).collect();
+    assert_eq!(
+        notes[6],
+        r#"Logs execution, returns result (e.g., "Sunny")"#
+    );
+    assert_eq!(
+        discovery().notes().nth(9).unwrap().text.en,
+        "Host informs LLM that 'get_weather' is available\nLLM can now decide to use the tool based on this info"
+    );
+}
+
+#[test]
+fn key_chinese_fragments_present() {
+    let label = |id: &str| find_row(id).unwrap().1.label.zh;
+    assert!(label("d1-1").starts_with("initialize (请求)"));
+    assert!(label("d1-ready").starts_with("初始化成功"));
+    assert!(label("d2-1").contains("东京的天气怎么样"));
+    assert!(label("d2-11").ends_with("“东京的天气是晴天。”"));
+    assert!(label("d2-4").contains("“在工具服务器上执行'get_weather'吗？”"));
+    assert_eq!(label("d2-exec"), "内部处理（执行get_weather函数）");
+    let zh: String = diagrams()
+        .iter()
+        .flat_map(all_texts)
+        .map(|t| t.zh)
+        .collect::<Vec<_>>()
+        .join("|");
+    assert!(zh.contains("初始化"));
+    assert!(zh.contains("东京的天气是晴天"));
+    assert_eq!(execution().title.get(Lang::Zh), "工具执行流程");
+}
+
+#[test]
+fn every_text_non_empty_in_both_languages() {
+    for d in diagrams() {
+        for t in all_texts(d) {
+            for lang in Lang::ALL {
+                let s = t.get(lang);
+                assert!(!s.trim().is_empty(), "{}: empty {lang:?} text", d.id);
+                assert!(!s.contains("<br>"), "{s}");
+                assert!(s.lines().all(|l| !l.trim().is_empty()), "{s:?}");
+            }
+        }
+        for n in d.notes() {
+            assert_ne!(n.text.en, n.text.zh);
+        }
+        for m in d.messages() {
+            assert_ne!(m.label.en, m.label.zh, "{}", m.id);
+            // The number is a badge, not part of the label.
+            for lang in Lang::ALL {
+                let body = m.label.get(lang);
+                let body = body
+                    .strip_prefix("(Optional) ")
+                    .or_else(|| body.strip_prefix("(可选) "))
+                    .unwrap_or(body);
+                let digits = body.chars().take_while(char::is_ascii_digit).count();
+                assert!(
+                    digits == 0 || !body[digits..].starts_with(". "),
+                    "{}: {body}",
+                    m.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn lookups() {
+    let (d, m) = find_row("d2-7").unwrap();
+    assert_eq!(d.id, "d2");
+    assert_eq!(
+        (m.from, m.to, m.number),
+        (Actor::Client, Actor::Server, Some(7))
+    );
+    assert!(m.activate && !m.deactivate);
+    assert_eq!(find_row("d1-ready").unwrap().0.id, "d1");
+    assert!(find_row("d3-1").is_none());
+    assert!(find_row("").is_none());
+    assert_eq!(diagram("d2").map(|d| d.id), Some("d2"));
+    assert!(diagram("d9").is_none());
+    assert_eq!(discovery().message("d1-8").unwrap().to, Actor::Llm);
+    assert_eq!(diagrams()[1], *execution());
+}
+
+#[test]
+fn actor_and_lang_names() {
+    let vars: Vec<&str> = Actor::ALL.iter().map(|a| a.css_var()).collect();
+    assert_eq!(
+        vars,
+        [
+            "--mf-user",
+            "--mf-host",
+            "--mf-llm",
+            "--mf-client",
+            "--mf-server"
+        ]
+    );
+    for a in Actor::ALL {
+        assert_eq!(a.css_var(), format!("--mf-{}", a.slug()));
+    }
+    assert_eq!(Lang::from_code("zh-CN"), Some(Lang::Zh));
+    assert_eq!(Lang::from_code("EN"), Some(Lang::En));
+    assert_eq!(Lang::from_code("fr"), None);
+    assert_eq!(Lang::default(), Lang::En);
+    for l in Lang::ALL {
+        assert_eq!(Lang::from_code(l.code()), Some(l));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text measuring and wrapping
+
+#[test]
+fn text_width_by_character_class() {
+    let cjk = text_width("东京的天气", 10.0);
+    assert!((cjk - 50.0).abs() < 1e-3, "{cjk}");
+    let ascii = text_width("abcde", 10.0);
+    assert!(ascii > 20.0 && ascii < 35.0, "{ascii}");
+    assert_eq!(text_width("", 13.0), 0.0);
+    assert!(text_width("WWW", 13.0) > text_width("iii", 13.0));
+}
+
+#[test]
+fn wrap_respects_width_and_keeps_every_character() {
+    let samples = [
+        "Send tool execution result back to LLM\nNew User Message: \"Tool 'get_weather' returned: 'Sunny'. Answer the original question based on this.\"",
+        "将工具执行结果发送回LLM\n新用户消息：“工具'get_weather'返回：'Sunny'。根据此回答原始问题。”",
+        "averyveryveryveryverylongwordwithoutanyspacesthatmustbesplit",
+        "出于安全性/透明性，主机可能会寻求用户许可（在示例代码中未实现）",
+    ];
+    for s in samples {
+        for max in [60.0, 120.0, 200.0, 380.0] {
+            let lines = wrap_text(s, max, 13.0);
+            for l in &lines {
+                assert!(text_width(l, 13.0) <= max + 1e-2, "{l:?} wider than {max}");
+                assert!(!l.starts_with(' ') && !l.ends_with(' '), "{l:?}");
+            }
+            let squash = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+            assert_eq!(squash(&lines.concat()), squash(s), "lost text at {max}");
+            assert!(lines.len() >= s.lines().count());
+        }
+    }
+}
+
+#[test]
+fn wrap_breaks_at_newlines_spaces_and_between_cjk() {
+    assert_eq!(wrap_text("a b\nc", 1000.0, 13.0), ["a b", "c"]);
+    assert_eq!(wrap_text("", 100.0, 13.0), [""]);
+    // 13 px per CJK character: 4 per line at 52 px.
+    let lines = wrap_text("东京的天气是晴天", 52.0, 13.0);
+    assert_eq!(lines, ["东京的天", "气是晴天"]);
+    // Closing punctuation never starts a line; opening punctuation never ends one.
+    let lines = wrap_text("东京的天，气（是）晴天。", 52.0, 13.0);
+    for l in &lines {
+        assert!(!l.starts_with(['，', '。', '）']), "{lines:?}");
+        assert!(!l.ends_with('（'), "{lines:?}");
+    }
+    let lines = wrap_text(
+        "alpha beta gamma delta",
+        text_width("gamma delta", 13.0),
+        13.0,
+    );
+    assert_eq!(lines, ["alpha beta", "gamma delta"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+fn all_layouts() -> Vec<(&'static Diagram, Lang, Geometry)> {
+    let opts = LayoutOptions::default();
+    let mut out = Vec::new();
+    for d in diagrams() {
+        for lang in Lang::ALL {
+            out.push((d, lang, layout(d, lang, &opts)));
+        }
+    }
+    out
+}
+
+/// An item's vertical band and the vertical extents of everything drawn in it.
+struct Band {
+    item: usize,
+    top: f32,
+    bottom: f32,
+    inner: Vec<(f32, f32)>,
+}
+
+fn bands(g: &Geometry) -> Vec<Band> {
+    let half = g.line_height / 2.0;
+    let mut out = Vec::new();
+    for r in &g.rows {
+        let mut inner: Vec<(f32, f32)> = r.label.iter().map(|l| (l.y - half, l.y + half)).collect();
+        inner.extend(r.path.iter().map(|p| (p.y, p.y)));
+        if let Some(b) = r.badge {
+            inner.push((b.cy - b.r, b.cy + b.r));
+        }
+        out.push(Band {
+            item: r.item,
+            top: r.top,
+            bottom: r.bottom,
+            inner,
+        });
+    }
+    for n in &g.notes {
+        let mut inner = vec![(n.rect.y, n.rect.bottom())];
+        inner.extend(n.lines.iter().map(|l| (l.y - half, l.y + half)));
+        out.push(Band {
+            item: n.item,
+            top: n.top,
+            bottom: n.bottom,
+            inner,
+        });
+    }
+    out.sort_by_key(|b| b.item);
+    out
+}
+
+#[test]
+fn bands_follow_item_order_without_overlap() {
+    for (d, lang, g) in all_layouts() {
+        let bands = bands(&g);
+        assert_eq!(bands.len(), d.items.len());
+        let header = g.participants[0].rect.bottom();
+        let mut prev_bottom = header;
+        for (i, band) in bands.iter().enumerate() {
+            let Band {
+                item,
+                top,
+                bottom,
+                inner,
+            } = band;
+            assert_eq!(*item, i);
+            assert!(top < bottom, "{} {lang:?} item {i}", d.id);
+            assert!(
+                *top >= prev_bottom - 1e-3,
+                "{} {lang:?} item {i} overlaps",
+                d.id
+            );
+            for (a, b) in inner {
+                assert!(
+                    *a >= *top - 1e-3 && *b <= *bottom + 1e-3,
+                    "{} {lang:?} item {i}: {a}..{b} outside band {top}..{bottom}",
+                    d.id
+                );
+            }
+            prev_bottom = *bottom;
+        }
+        let ys: Vec<f32> = g.rows.iter().map(|r| r.y).collect();
+        assert!(ys.windows(2).all(|w| w[0] < w[1]), "{ys:?}");
+        assert!(g.lifelines.iter().all(|l| l.y2 >= prev_bottom - 1e-3));
+    }
+}
+
+#[test]
+fn rows_match_messages() {
+    for (d, _, g) in all_layouts() {
+        let row_ids: Vec<&str> = g.rows.iter().map(|r| r.id).collect();
+        assert_eq!(row_ids, ids(d));
+        for (r, m) in g.rows.iter().zip(d.messages()) {
+            assert_eq!(d.items[r.item].as_message(), Some(m));
+            assert_eq!(
+                (r.number, r.kind, r.optional),
+                (m.number, m.kind, m.optional)
+            );
+            assert_eq!(r.badge.map(|b| b.number), m.number);
+            assert!(!r.label.is_empty());
+        }
+        assert_eq!(g.notes.len(), d.notes().count());
+        assert!(g.row("d1-1").is_some() == (d.id == "d1"));
+    }
+}
+
+#[test]
+fn arrows_run_between_lifelines() {
+    for (d, lang, g) in all_layouts() {
+        let xs: Vec<f32> = g.lifelines.iter().map(|l| l.x).collect();
+        assert!(xs.windows(2).all(|w| w[0] < w[1]));
+        for (l, p) in g.lifelines.iter().zip(&g.participants) {
+            assert_eq!(l.x, p.rect.center_x());
+            assert_eq!(l.y1, p.rect.bottom());
+        }
+        for r in &g.rows {
+            assert_eq!(r.x1, g.lifeline_x(r.from), "{} {lang:?}", r.id);
+            assert_eq!(r.x2, g.lifeline_x(r.to), "{} {lang:?}", r.id);
+            let first = r.path.first().unwrap();
+            let last = r.path.last().unwrap();
+            assert_eq!((first.x, first.y), (r.x1, r.y));
+            assert_eq!((last.x, last.y), (r.x2, r.y_end));
+            if let Some(b) = r.badge {
+                assert_eq!((b.cx, b.cy), (r.x1, r.y));
+            }
+            if r.self_loop {
+                assert_eq!(r.path.len(), 4);
+                assert!(r.path[1].x > r.x1 && r.y_end > r.y);
+                assert_eq!(r.dir, ArrowDir::Left);
+            } else {
+                assert_eq!(r.path.len(), 2);
+                assert_eq!(r.y_end, r.y);
+                let dir = if r.x2 > r.x1 {
+                    ArrowDir::Right
+                } else {
+                    ArrowDir::Left
+                };
+                assert_eq!(r.dir, dir, "{}", r.id);
+            }
+            // Label above its arrow.
+            assert!(r.label.iter().all(|l| l.y < r.y));
+        }
+        let selfs: Vec<&str> = g
+            .rows
+            .iter()
+            .filter(|r| r.self_loop)
+            .map(|r| r.id)
+            .collect();
+        let expected: &[&str] = if d.id == "d2" { &["d2-exec"] } else { &[] };
+        assert_eq!(selfs, expected);
+    }
+}
+
+#[test]
+fn activations_are_balanced_and_on_lifelines() {
+    for (d, _, g) in all_layouts() {
+        let opened = d.messages().filter(|m| m.activate).count();
+        assert_eq!(g.activations.len(), opened, "{}", d.id);
+        for a in &g.activations {
+            let closer = a.closed_by.expect("closed within the diagram");
+            assert!(a.y_end > a.y_start, "{a:?}");
+            assert_eq!(a.rect.y, a.y_start);
+            assert!((a.rect.bottom() - a.y_end).abs() < 1e-3);
+            assert_eq!(a.y_start, g.row(a.opened_by).unwrap().y);
+            assert_eq!(a.y_end, g.row(closer).unwrap().y);
+            let x = g.lifeline_x(a.actor);
+            assert!(a.rect.x <= x && a.rect.right() >= x, "{a:?}");
+            let opener = d.message(a.opened_by).unwrap();
+            assert_eq!(opener.to, a.actor);
+            assert_eq!(d.message(closer).unwrap().from, a.actor);
+        }
+        // Client stays active across the server's bar: the server's bars nest inside it in time.
+        let client = g
+            .activations
+            .iter()
+            .find(|a| a.actor == Actor::Client)
+            .unwrap();
+        let server = g
+            .activations
+            .iter()
+            .find(|a| a.actor == Actor::Server)
+            .unwrap();
+        assert!(client.y_start < server.y_start && server.y_end < client.y_end);
+        assert!(g.activations.iter().all(|a| a.depth == 0));
+    }
+}
+
+#[test]
+fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
+    static ITEMS: [Item; 3] = [
+        Item::Message(Message {
+            id: "t-1",
+            number: Some(1),
+            from: Actor::User,
+            to: Actor::Host,
+            kind: ArrowKind::Solid,
+            label: Text::new("a", "甲"),
+            optional: false,
+            activate: true,
+            deactivate: false,
+        }),
+        Item::Message(Message {
+            id: "t-2",
+            number: Some(2),
+            from: Actor::User,
+            to: Actor::Host,
+            kind: ArrowKind::Solid,
+            label: Text::new("b", "乙"),
+            optional: false,
+            activate: true,
+            deactivate: false,
+        }),
+        Item::Message(Message {
+            id: "t-3",
+            number: Some(3),
+            from: Actor::Host,
+            to: Actor::User,
+            kind: ArrowKind::Dashed,
+            label: Text::new("c", "丙"),
+            optional: false,
+            activate: false,
+            deactivate: true,
+        }),
+    ];
+    let d = Diagram {
+        id: "t",
+        title: Text::new("t", "t"),
+        participants: discovery().participants,
+        items: &ITEMS,
+    };
+    let g = layout(&d, Lang::En, &LayoutOptions::default());
+    assert_eq!(g.activations.len(), 2);
+    let inner = &g.activations[0];
+    assert_eq!(
+        (inner.depth, inner.opened_by, inner.closed_by),
+        (1, "t-2", Some("t-3"))
+    );
+    let outer = &g.activations[1];
+    assert_eq!(
+        (outer.depth, outer.opened_by, outer.closed_by),
+        (0, "t-1", None)
+    );
+    assert!(inner.rect.x > outer.rect.x);
+    assert!(outer.y_end > g.row("t-3").unwrap().y);
+    assert!(outer.y_end <= g.lifelines[1].y2);
+}
+
+#[test]
+fn notes_sit_where_the_seed_puts_them() {
+    for (d, lang, g) in all_layouts() {
+        for n in &g.notes {
+            assert!(n.rect.x >= 0.0 && n.rect.right() <= g.width, "{n:?}");
+            assert!(!n.lines.is_empty());
+            for l in &n.lines {
+                assert!(
+                    l.x - l.width / 2.0 >= n.rect.x - 1e-3,
+                    "{} {lang:?}: {l:?}",
+                    d.id
+                );
+                assert!(
+                    l.x + l.width / 2.0 <= n.rect.right() + 1e-3,
+                    "{} {lang:?}: {l:?}",
+                    d.id
+                );
+            }
+            match n.placement {
+                NotePlacement::Over(a, b) => {
+                    let (xa, xb) = (g.lifeline_x(a), g.lifeline_x(b));
+                    assert!(
+                        n.rect.x < xa.min(xb) && n.rect.right() > xa.max(xb),
+                        "{n:?}"
+                    );
+                }
+                NotePlacement::Over1(a) => {
+                    let x = g.lifeline_x(a);
+                    assert!(n.rect.x < x && n.rect.right() > x, "{n:?}");
+                }
+                NotePlacement::RightOf(a) => assert!(n.rect.x > g.lifeline_x(a), "{n:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn everything_inside_the_canvas() {
+    for (d, lang, g) in all_layouts() {
+        let inside = |x0: f32, y0: f32, x1: f32, y1: f32, what: &str| {
+            assert!(
+                x0 >= 0.0 && y0 >= 0.0 && x1 <= g.width && y1 <= g.height && x0 <= x1 && y0 <= y1,
+                "{} {lang:?}: {what} at {x0},{y0}..{x1},{y1} outside {}x{}",
+                d.id,
+                g.width,
+                g.height
+            );
+        };
+        let half = g.line_height / 2.0;
+        let line = |l: &TextLine| {
+            inside(
+                l.x - l.width / 2.0,
+                l.y - half,
+                l.x + l.width / 2.0,
+                l.y + half,
+                &l.text,
+            )
+        };
+        for p in g.participants.iter().chain(&g.footer) {
+            inside(
+                p.rect.x,
+                p.rect.y,
+                p.rect.right(),
+                p.rect.bottom(),
+                p.actor.slug(),
+            );
+            for l in p.name.iter().chain(&p.subtitle) {
+                line(l);
+                assert!(l.x - l.width / 2.0 >= p.rect.x && l.x + l.width / 2.0 <= p.rect.right());
+                assert!(l.y - half >= p.rect.y && l.y + half <= p.rect.bottom());
+            }
+        }
+        for l in &g.lifelines {
+            inside(l.x, l.y1, l.x, l.y2, "lifeline");
+        }
+        for r in &g.rows {
+            r.label.iter().for_each(line);
+            for p in &r.path {
+                inside(p.x, p.y, p.x, p.y, r.id);
+            }
+            if let Some(b) = r.badge {
+                inside(b.cx - b.r, b.cy - b.r, b.cx + b.r, b.cy + b.r, "badge");
+            }
+        }
+        for n in &g.notes {
+            inside(n.rect.x, n.rect.y, n.rect.right(), n.rect.bottom(), "note");
+            n.lines.iter().for_each(line);
+        }
+        for a in &g.activations {
+            inside(
+                a.rect.x,
+                a.rect.y,
+                a.rect.right(),
+                a.rect.bottom(),
+                "activation",
+            );
+        }
+        assert_eq!(g.footer.len(), 5);
+        assert!(g.footer[0].rect.y >= g.lifelines[0].y2);
+    }
+}
+
+#[test]
+fn default_width_suits_a_1280_screen() {
+    for (d, lang, g) in all_layouts() {
+        assert!(
+            (900.0..=1400.0).contains(&g.width),
+            "{} {lang:?}: {}",
+            d.id,
+            g.width
+        );
+        assert!((1100.0..=1250.0).contains(&g.width), "{}", g.width);
+        assert_eq!(g.font_px, 13.0);
+        assert_eq!(g.participants.len(), 5);
+    }
+}
+
+#[test]
+fn layout_is_deterministic_and_language_specific() {
+    let opts = LayoutOptions::default();
+    for d in diagrams() {
+        assert_eq!(layout(d, Lang::En, &opts), layout(d, Lang::En, &opts));
+        let en = layout(d, Lang::En, &opts);
+        let zh = layout(d, Lang::Zh, &opts);
+        assert_ne!(en.rows[0].label, zh.rows[0].label);
+        assert_eq!(
+            en.lifelines.iter().map(|l| l.x).collect::<Vec<_>>(),
+            zh.lifelines.iter().map(|l| l.x).collect::<Vec<_>>()
+        );
+    }
+    let narrow = LayoutOptions {
+        mirror_participants: false,
+        column_gap: 200.0,
+        ..LayoutOptions::default()
+    };
+    let g = layout(execution(), Lang::Zh, &narrow);
+    assert!(g.footer.is_empty());
+    assert!(g.width < layout(execution(), Lang::Zh, &opts).width);
+    assert!(g.lifelines.iter().all(|l| l.y2 < g.height));
+}
+
+/// Each message back in the seeds' mermaid arrow syntax, e.g. `MCPServer-->>-MCPClient`.
+fn mermaid_arrows(d: &Diagram) -> Vec<String> {
+    d.messages()
+        .map(|m| {
+            let arrow = match m.kind {
+                ArrowKind::Solid => "->>",
+                ArrowKind::Dashed => "-->>",
+            };
+            let sign = match (m.activate, m.deactivate) {
+                (true, false) => "+",
+                (false, true) => "-",
+                (false, false) => "",
+                (true, true) => "+-",
+            };
+            format!("{}{arrow}{sign}{}", m.from.seed_id(), m.to.seed_id())
+        })
+        .collect()
+}
+
+#[test]
+fn arrows_read_back_as_the_seeds_mermaid() {
+    assert_eq!(
+        mermaid_arrows(discovery()),
+        [
+            "ClientApp->>+MCPClient",
+            "MCPClient->>+MCPServer",
+            "MCPServer-->>-MCPClient",
+            "MCPClient->>MCPServer",
+            "MCPClient-->>-ClientApp",
+            "ClientApp->>MCPClient",
+            "MCPClient->>+MCPServer",
+            "MCPServer-->>-MCPClient",
+            "MCPClient-->>ClientApp",
+            "ClientApp->>LLM",
+        ]
+    );
+    assert_eq!(
+        mermaid_arrows(execution()),
+        [
+            "User->>ClientApp",
+            "ClientApp->>LLM",
+            "LLM->>ClientApp",
+            "ClientApp->>User",
+            "User->>ClientApp",
+            "ClientApp->>+MCPClient",
+            "MCPClient->>+MCPServer",
+            "MCPServer->>MCPServer",
+            "MCPServer-->>-MCPClient",
+            "MCPClient-->>-ClientApp",
+            "ClientApp->>LLM",
+            "LLM->>ClientApp",
+            "ClientApp->>User",
+        ]
+    );
+}

@@ -1,0 +1,8 @@
+//! The host flow: runs the two diagrams step by step through a gate, recording every row.
+
+pub mod explain;
+pub mod gate;
+pub mod host;
+pub mod run;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,87 @@
+//! The LLM participant: one interface (messages and tools in, tool calls or text out), with every
+//! call recorded so the inspector can show the real request and response.
+
+pub mod offline;
+pub mod openai;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A tool as the host hands it to a model: the MCP tool's name, description and input schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub input_schema: Value,
+}
+
+impl ToolSpec {
+    pub fn from_mcp(tool: &rmcp::model::Tool) -> Self {
+        Self {
+            name: tool.name.to_string(),
+            description: tool.description.as_deref().unwrap_or("").to_owned(),
+            input_schema: Value::Object((*tool.input_schema).clone()),
+        }
+    }
+}
+
+/// A tool call the model asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub arguments: Value,
+}
+
+/// One message of the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ChatMessage {
+    System(String),
+    User(String),
+    Assistant {
+        text: String,
+        tool_calls: Vec<ToolCall>,
+    },
+    ToolResult {
+        call_id: String,
+        name: String,
+        content: String,
+        is_error: bool,
+    },
+}
+
+/// What the model answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum LlmReply {
+    ToolCalls(Vec<ToolCall>),
+    Text(String),
+}
+
+/// One call to a model, as it went over the wire (or, for the offline model, in the same shape).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LlmExchange {
+    pub provider: String,
+    pub url: String,
+    pub request: Value,
+    pub response: Option<Value>,
+    pub status: Option<u16>,
+    pub started_ms: f64,
+    pub finished_ms: f64,
+    pub error: Option<String>,
+}
+
+/// A model the host can talk to.
+#[allow(async_fn_in_trait)]
+pub trait Llm {
+    /// Shown as the LLM participant's subtitle, e.g. "Built-in offline model".
+    fn label(&self) -> String;
+    /// The tools in the form this model receives them (diagram 1, row 8).
+    fn format_tools(&self, tools: &[ToolSpec]) -> Value;
+    /// One completion: the reply and the exchange that produced it. On failure the exchange is
+    /// still returned, with its error, so the record keeps what was sent.
+    async fn complete(
+        &self,
+        messages: &[ChatMessage],
+        tools: &[ToolSpec],
+    ) -> (Result<LlmReply, String>, LlmExchange);
+}

@@ -1,0 +1,116 @@
+//! A scripted HTTP peer for native tests: records each request, answers from a script.
+
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use serde_json::{Value, json};
+
+use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
+
+pub enum Script {
+    Respond {
+        status: u16,
+        headers: Vec<(&'static str, String)>,
+        chunks: Vec<Vec<u8>>,
+    },
+    NoResponse,
+    Hang,
+}
+
+#[derive(Default)]
+pub struct Scripted {
+    pub script: RefCell<VecDeque<Script>>,
+    pub sent: RefCell<Vec<HttpRequest>>,
+    pub sleeps: RefCell<Vec<u32>>,
+    clock: Cell<f64>,
+}
+
+pub struct Chunks(VecDeque<Vec<u8>>);
+
+impl BodyStream for Chunks {
+    async fn chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
+        Ok(self.0.pop_front())
+    }
+}
+
+impl Http for Rc<Scripted> {
+    type Body = Chunks;
+    async fn send(&self, request: &HttpRequest) -> Result<HttpResponse<Chunks>, String> {
+        self.sent.borrow_mut().push(request.clone());
+        let next = self.script.borrow_mut().pop_front();
+        match next {
+            Some(Script::Respond {
+                status,
+                headers,
+                chunks,
+            }) => Ok(HttpResponse {
+                status,
+                headers: headers
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v))
+                    .collect(),
+                body: Chunks(chunks.into()),
+            }),
+            Some(Script::NoResponse) | None => Err("connection refused".into()),
+            Some(Script::Hang) => std::future::pending().await,
+        }
+    }
+    async fn sleep(&self, ms: u32) {
+        self.sleeps.borrow_mut().push(ms);
+    }
+    fn now_ms(&self) -> f64 {
+        self.clock.set(self.clock.get() + 1.0);
+        self.clock.get()
+    }
+}
+
+pub fn sse(events: &[&str]) -> Script {
+    let mut body = String::from("id: 0\nretry: 3000\ndata:\n\n");
+    for (i, data) in events.iter().enumerate() {
+        body.push_str(&format!("id: {}\ndata: {data}\n\n", i + 1));
+    }
+    // Split mid-line to exercise incremental parsing.
+    let bytes = body.into_bytes();
+    let (a, b) = bytes.split_at(bytes.len() / 2);
+    Script::Respond {
+        status: 200,
+        headers: vec![
+            ("content-type", "text/event-stream".into()),
+            ("mcp-session-id", "sess-1".into()),
+        ],
+        chunks: vec![a.to_vec(), b.to_vec()],
+    }
+}
+
+pub fn json_reply(value: Value) -> Script {
+    Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "application/json".into())],
+        chunks: vec![value.to_string().into_bytes()],
+    }
+}
+
+pub fn status(code: u16, content_type: &str, body: &str) -> Script {
+    Script::Respond {
+        status: code,
+        headers: vec![("content-type", content_type.into())],
+        chunks: vec![body.as_bytes().to_vec()],
+    }
+}
+
+pub fn init_result(id: u64, version: &str) -> String {
+    json!({"jsonrpc":"2.0","id":id,"result":{
+        "protocolVersion": version, "capabilities": {"tools": {}, "logging": {}},
+        "serverInfo": {"name": "weather-server", "version": "0.1.0"}}})
+    .to_string()
+}
+
+pub fn tools_page(id: u64, name: &str, next: Option<&str>) -> String {
+    let mut result = json!({"tools": [{"name": name, "inputSchema": {"type": "object",
+        "properties": {"location": {"type": "string"}}, "required": ["location"]}}]});
+    if let Some(n) = next {
+        result["nextCursor"] = json!(n);
+    }
+    json!({"jsonrpc":"2.0","id":id,"result":result}).to_string()
+}

@@ -1,0 +1,211 @@
+//! The page's state and the player's actions. Components read the signals and call these.
+
+use std::rc::Rc;
+
+use leptos::prelude::*;
+
+use crate::diagram::{seeds, spec::Lang};
+use crate::flow::gate::{Gate, Mode};
+use crate::flow::host::{Approval, Host};
+use crate::flow::run::{RowStatus, Run, RunEvent};
+use crate::llm::offline::OfflineModel;
+use crate::mcp::browser::Fetch;
+use crate::mcp::client::McpClient;
+
+type BrowserHost = Host<Fetch, OfflineModel>;
+
+/// Every row id of both diagrams, in order.
+pub fn all_rows() -> Vec<&'static str> {
+    seeds::diagrams()
+        .iter()
+        .flat_map(|d| d.messages().map(|m| m.id).collect::<Vec<_>>())
+        .collect()
+}
+
+#[derive(Clone, Copy)]
+pub struct Controller {
+    pub run: RwSignal<Run>,
+    pub lang: RwSignal<Lang>,
+    pub selected: RwSignal<Option<String>>,
+    /// The selection follows the active row until the user picks one.
+    pub follow: RwSignal<bool>,
+    pub mode: RwSignal<Mode>,
+    pub speed: RwSignal<Option<f64>>,
+    pub approval: RwSignal<Approval>,
+    pub server: RwSignal<String>,
+    pub question: RwSignal<String>,
+    pub running: RwSignal<bool>,
+    pub wire_detail: RwSignal<bool>,
+    generation: RwSignal<u32>,
+    host: StoredValue<Option<Rc<BrowserHost>>, LocalStorage>,
+    gate: StoredValue<Rc<Gate>, LocalStorage>,
+}
+
+impl Controller {
+    pub fn new(
+        server: String,
+        question: String,
+        lang: Lang,
+        mode: Mode,
+        speed: Option<f64>,
+        approval: Approval,
+    ) -> Self {
+        Self {
+            run: RwSignal::new(Run::new(all_rows())),
+            lang: RwSignal::new(lang),
+            selected: RwSignal::new(None),
+            follow: RwSignal::new(true),
+            mode: RwSignal::new(mode),
+            speed: RwSignal::new(speed),
+            approval: RwSignal::new(approval),
+            server: RwSignal::new(server),
+            question: RwSignal::new(question),
+            running: RwSignal::new(false),
+            wire_detail: RwSignal::new(false),
+            generation: RwSignal::new(0),
+            host: StoredValue::new_local(None),
+            gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
+        }
+    }
+
+    fn gate(&self) -> Rc<Gate> {
+        self.gate.get_value()
+    }
+
+    /// A new real run of both diagrams.
+    pub fn start(&self, mode: Mode) {
+        let generation = self.generation.get_untracked() + 1;
+        self.generation.set(generation);
+        self.run.set(Run::new(all_rows()));
+        self.follow.set(true);
+        self.mode.set(mode);
+        let gate = Rc::new(Gate::new(mode, self.speed.get_untracked()));
+        self.gate.set_value(gate.clone());
+        let this = *self;
+        let emit: Rc<dyn Fn(RunEvent)> = Rc::new(move |event: RunEvent| {
+            if this.generation.get_untracked() != generation {
+                return; // a restarted run's leftovers
+            }
+            if let RunEvent::Active { row, .. } = &event
+                && this.follow.get_untracked()
+            {
+                this.selected.set(Some(row.clone()));
+            }
+            this.run.update(|r| r.apply(event));
+        });
+        let mcp_emit = emit.clone();
+        let client = Rc::new(McpClient::new(
+            Fetch,
+            self.server.get_untracked(),
+            Rc::new(move |u| mcp_emit(RunEvent::Mcp(u))),
+        ));
+        let host = Rc::new(Host::new(
+            client,
+            OfflineModel,
+            gate,
+            self.approval.get_untracked(),
+            emit,
+        ));
+        self.host.set_value(Some(host.clone()));
+        self.running.set(true);
+        let question = self.question.get_untracked();
+        leptos::task::spawn_local(async move {
+            let _ = async {
+                host.discover().await?;
+                host.ask(&question).await
+            }
+            .await;
+            if this.generation.get_untracked() == generation {
+                this.running.set(false);
+            }
+        });
+    }
+
+    pub fn play(&self) {
+        self.mode.set(Mode::Play);
+        if self.running.get_untracked() {
+            self.gate().set_mode(Mode::Play);
+        } else {
+            self.start(Mode::Play);
+        }
+    }
+
+    pub fn pause(&self) {
+        self.mode.set(Mode::Step);
+        self.gate().set_mode(Mode::Step);
+    }
+
+    pub fn toggle(&self) {
+        if self.running.get_untracked() && self.mode.get_untracked() == Mode::Play {
+            self.pause();
+        } else {
+            self.play();
+        }
+    }
+
+    /// → : advance the host one row (starting a run in Step mode if none is going).
+    pub fn next(&self) {
+        if !self.running.get_untracked() {
+            self.start(Mode::Step);
+        }
+        self.follow.set(true);
+        self.gate().next();
+    }
+
+    pub fn set_speed(&self, speed: Option<f64>) {
+        self.speed.set(speed);
+        self.gate().set_speed(speed);
+    }
+
+    /// The user's answer to the approval dialog.
+    pub fn decide(&self, yes: bool) {
+        if let Some(host) = self.host.get_value() {
+            host.decide(yes);
+        }
+    }
+
+    /// Rows that have happened (done, failed, active), in order.
+    fn visited(&self) -> Vec<String> {
+        self.run
+            .get_untracked()
+            .rows
+            .iter()
+            .filter(|r| r.status != RowStatus::Pending && r.status != RowStatus::Skipped)
+            .map(|r| r.id.clone())
+            .collect()
+    }
+
+    /// ← / Home / End: move the selection through rows that have happened (history only).
+    pub fn select_step(&self, delta: i32) {
+        let rows = self.visited();
+        if rows.is_empty() {
+            return;
+        }
+        let current = self.selected.get_untracked();
+        let at = current
+            .and_then(|c| rows.iter().position(|r| *r == c))
+            .unwrap_or(rows.len() - 1);
+        let to = (at as i32 + delta).clamp(0, rows.len() as i32 - 1) as usize;
+        self.follow.set(false);
+        self.selected.set(Some(rows[to].clone()));
+    }
+
+    pub fn select_first(&self) {
+        if let Some(first) = self.visited().first() {
+            self.follow.set(false);
+            self.selected.set(Some(first.clone()));
+        }
+    }
+
+    pub fn select_last(&self) {
+        if let Some(last) = self.visited().last() {
+            self.follow.set(true);
+            self.selected.set(Some(last.clone()));
+        }
+    }
+
+    pub fn select(&self, row: &str) {
+        self.follow.set(false);
+        self.selected.set(Some(row.to_owned()));
+    }
+}

@@ -1,0 +1,206 @@
+//! One sequence diagram as inline SVG, each row's state taken from the run record.
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use crate::diagram::{
+    Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams, layout,
+};
+use crate::flow::run::RowStatus;
+
+fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
+    lines
+        .into_iter()
+        .map(|l| {
+            view! {
+                <text class=class x=l.x y=l.y text-anchor="middle" dominant-baseline="middle">
+                    {l.text}
+                </text>
+            }
+        })
+        .collect_view()
+}
+
+fn points(row: &RowGeom) -> String {
+    row.path
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", p.x, p.y))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
+    let id = row.id;
+    let state = move || ctl.run.with(|r| r.status(id)).as_str();
+    let selected = move || ctl.selected.with(|s| s.as_deref() == Some(id));
+    let error = move || ctl.run.with(|r| r.row(id).and_then(|x| x.error.clone()));
+    let motion = {
+        let p = &row.path;
+        let mut d = String::new();
+        for (i, pt) in p.iter().enumerate() {
+            d.push_str(&format!(
+                "{}{:.1} {:.1} ",
+                if i == 0 { "M" } else { "L" },
+                pt.x,
+                pt.y
+            ));
+        }
+        d
+    };
+    let head = format!("url(#mf-head-{})", &id[..2]);
+    let dashed = row.kind == ArrowKind::Dashed;
+    let badge = row.badge;
+    let pts = points(&row);
+    let from_color = format!("var({})", row.from.css_var());
+    let hit_top = row.top;
+    let hit_h = (row.bottom - row.top).max(1.0);
+    view! {
+        <g
+            class="mf-row"
+            class:mf-optional=row.optional
+            class:mf-selected=selected
+            data-row=id
+            data-state=state
+            tabindex="0"
+            role="button"
+            aria-label=move || format!("row {id}: {}", state())
+            on:click=move |_| ctl.select(id)
+        >
+            <rect class="mf-row-hit" x="0" y=hit_top width="100%" height=hit_h />
+            <polyline
+                class="mf-arrow"
+                class:mf-dashed=dashed
+                points=pts
+                fill="none"
+                marker-end=head
+                style:stroke=from_color.clone()
+            />
+            {lines(row.label.clone(), "mf-label")}
+            {badge.map(|b| {
+                view! {
+                    <circle class="mf-badge" cx=b.cx cy=b.cy r=b.r style:fill=from_color.clone() />
+                    <text class="mf-badge-num" x=b.cx y=b.cy text-anchor="middle" dominant-baseline="central">
+                        {b.number}
+                    </text>
+                }
+            })}
+            <Show when=move || state() == "active">
+                <circle class="mf-marker" r="5">
+                    <animateMotion dur="1s" repeatCount="indefinite" path=motion.clone() />
+                </circle>
+            </Show>
+            <title>{move || error().unwrap_or_default()}</title>
+        </g>
+    }
+}
+
+fn note_view(note: NoteGeom) -> impl IntoView {
+    view! {
+        <g class="mf-note">
+            <rect x=note.rect.x y=note.rect.y width=note.rect.width height=note.rect.height rx="3" />
+            {lines(note.lines, "mf-note-text")}
+        </g>
+    }
+}
+
+/// The LLM participant's subtitle names the model actually in use.
+fn subtitle(actor: Actor, lang: Lang, seed: String) -> String {
+    match (actor, lang) {
+        (Actor::Llm, Lang::En) => "Built-in offline model".into(),
+        (Actor::Llm, Lang::Zh) => "内置离线模型".into(),
+        _ => seed,
+    }
+}
+
+#[component]
+pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
+    let diagram = &diagrams()[index];
+    let id = diagram.id;
+    let title = diagram.title;
+    let geometry = Memo::new(move |_| {
+        layout(
+            &diagrams()[index],
+            ctl.lang.get(),
+            &LayoutOptions::default(),
+        )
+    });
+    move || {
+        let g = geometry.get();
+        let lang = ctl.lang.get_untracked();
+        let boxes = g
+            .participants
+            .iter()
+            .chain(g.footer.iter())
+            .cloned()
+            .map(|p| {
+                let color = format!("var({})", p.actor.css_var());
+                let mut sub = p.subtitle.clone();
+                if let Some(first) = sub.first_mut() {
+                    first.text = subtitle(p.actor, lang, first.text.clone());
+                    sub.truncate(1);
+                }
+                view! {
+                    <g class="mf-participant" data-actor=format!("{:?}", p.actor)>
+                        <rect x=p.rect.x y=p.rect.y width=p.rect.width height=p.rect.height rx="6" style:stroke=color />
+                        {lines(p.name, "mf-pname")}
+                        {lines(sub, "mf-psub")}
+                    </g>
+                }
+            })
+            .collect_view();
+        let lifelines = g
+            .lifelines
+            .iter()
+            .map(|l| view! { <line class="mf-lifeline" x1=l.x y1=l.y1 x2=l.x y2=l.y2 /> })
+            .collect_view();
+        let activations = g
+            .activations
+            .iter()
+            .map(|a| {
+                let color = format!("var({})", a.actor.css_var());
+                view! {
+                    <rect class="mf-activation" x=a.rect.x y=a.rect.y width=a.rect.width height=a.rect.height style:stroke=color />
+                }
+            })
+            .collect_view();
+        let notes = g.notes.iter().cloned().map(note_view).collect_view();
+        let rows = g
+            .rows
+            .iter()
+            .cloned()
+            .map(|r| row_view(ctl, r))
+            .collect_view();
+        view! {
+            <figure class="mf-figure" id=format!("mf-{id}")>
+                <figcaption>{title.get(lang)}</figcaption>
+                <svg
+                    class="mf-diagram"
+                    viewBox=format!("0 0 {:.0} {:.0}", g.width, g.height)
+                    width=g.width
+                    role="group"
+                    aria-label=title.get(lang)
+                    font-size=g.font_px
+                >
+                    <defs>
+                        <marker id=format!("mf-head-{id}") viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                            <path class="mf-head" d="M0,0 L10,5 L0,10 z" />
+                        </marker>
+                    </defs>
+                    {lifelines}
+                    {activations}
+                    {notes}
+                    {boxes}
+                    {rows}
+                </svg>
+            </figure>
+        }
+    }
+}
+
+/// Status names for the progress bar and tests.
+pub fn is_finished(status: RowStatus) -> bool {
+    matches!(
+        status,
+        RowStatus::Done | RowStatus::Failed | RowStatus::Skipped
+    )
+}

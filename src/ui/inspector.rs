@@ -1,0 +1,179 @@
+//! The step inspector: the selected row's explanation, then the raw exchanges behind it.
+//! Everything from the server is rendered as text, never as HTML.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::controller::Controller;
+use crate::diagram::find_row;
+use crate::flow::explain::explain;
+use crate::llm::LlmExchange;
+use crate::mcp::record::{Exchange, curl};
+
+fn pretty(text: &str) -> String {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        .unwrap_or_else(|| text.to_owned())
+}
+
+fn copy(text: String) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(&text);
+    }
+}
+
+fn headers(list: &[(String, String)]) -> String {
+    list.iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn exchange_view(x: Exchange, wire: bool) -> impl IntoView {
+    let request_body = x.request_body.clone().map(|b| pretty(&b));
+    let curl_text = curl(&x);
+    let body_copy = x.request_body.clone().unwrap_or_default();
+    let status = match (x.status, &x.error) {
+        (Some(s), _) => format!("HTTP {s}"),
+        (None, Some(_)) => "no response".to_owned(),
+        (None, None) => "waiting…".to_owned(),
+    };
+    let timing = match x.duration_ms() {
+        Some(ms) => format!("{ms:.1} ms"),
+        None => "in flight".to_owned(),
+    };
+    let started = x.started_ms;
+    let events = x
+        .events
+        .iter()
+        .filter(|e| wire || !e.data.is_empty())
+        .map(|e| {
+            let head = format!(
+                "+{:.1} ms  id: {}  event: {}{}",
+                e.at_ms - started,
+                e.id.as_deref().unwrap_or("-"),
+                e.event,
+                e.retry.map(|r| format!("  retry: {r}")).unwrap_or_default()
+            );
+            let data = if e.data.is_empty() {
+                "(empty data: priming event)".to_owned()
+            } else {
+                pretty(&e.data)
+            };
+            view! { <li><div class="mf-ev-head">{head}</div><pre>{data}</pre></li> }
+        })
+        .collect_view();
+    let response_body = x
+        .response_body
+        .clone()
+        .filter(|b| !b.is_empty())
+        .map(|b| pretty(&b));
+    view! {
+        <section class="mf-exchange" data-seq=x.seq>
+            <h4>
+                {format!("{} {}", x.method, x.url)}
+                {x.rpc_method.clone().map(|m| format!("  ·  {m}"))}
+            </h4>
+            {x.note.clone().map(|n| view! { <p class="mf-note-line">{n}</p> })}
+            <details open=wire>
+                <summary>"Request headers"</summary>
+                <pre>{headers(&x.request_headers)}</pre>
+            </details>
+            {request_body.map(|b| view! { <pre class="mf-json">{b}</pre> })}
+            <div class="mf-buttons">
+                <button on:click=move |_| copy(body_copy.clone())>"Copy body"</button>
+                <button on:click=move |_| copy(curl_text.clone())>"Copy as curl"</button>
+            </div>
+            <h5>{status}" · "{timing}</h5>
+            <details open=wire>
+                <summary>"Response headers"</summary>
+                <pre>{headers(&x.response_headers)}</pre>
+            </details>
+            {response_body.map(|b| view! { <pre class="mf-json">{b}</pre> })}
+            <ol class="mf-events">{events}</ol>
+            {x.error.clone().map(|e| view! { <p class="mf-error-line">{e}</p> })}
+        </section>
+    }
+}
+
+fn llm_view(x: LlmExchange) -> impl IntoView {
+    let request = serde_json::to_string_pretty(&x.request).unwrap_or_default();
+    let response = x
+        .response
+        .as_ref()
+        .and_then(|r| serde_json::to_string_pretty(r).ok());
+    view! {
+        <section class="mf-exchange mf-llm-exchange">
+            <h4>{format!("LLM · {} · {}", x.provider, x.url)}</h4>
+            <h5>"Request"</h5>
+            <pre class="mf-json">{request}</pre>
+            <h5>{format!("Response · {:.1} ms", x.finished_ms - x.started_ms)}</h5>
+            {response.map(|r| view! { <pre class="mf-json">{r}</pre> })}
+            {x.error.clone().map(|e| view! { <p class="mf-error-line">{e}</p> })}
+        </section>
+    }
+}
+
+#[component]
+pub fn Inspector(ctl: Controller) -> impl IntoView {
+    view! {
+        <aside class="mf-inspector" aria-label="Step inspector">
+            <label class="mf-switch">
+                <input
+                    type="checkbox"
+                    prop:checked=move || ctl.wire_detail.get()
+                    on:change=move |ev| ctl.wire_detail.set(event_target_checked(&ev))
+                />
+                "Wire detail"
+            </label>
+            {move || {
+                let Some(id) = ctl.selected.get() else {
+                    return view! { <p class="mf-hint">"Press Play (Space) or Next (→) to start a real run. Click any row to inspect it."</p> }.into_any();
+                };
+                let lang = ctl.lang.get();
+                let wire = ctl.wire_detail.get();
+                let run = ctl.run.get();
+                let record = run.row(&id).cloned();
+                let label = find_row(&id).map(|(_, m)| m.label.get(lang).to_owned()).unwrap_or_default();
+                let values = record.as_ref().map(|r| r.values.clone()).unwrap_or_default();
+                let (text, link) = explain(&id, lang, &values).unwrap_or_default();
+                let href = link.clone();
+                let shown_values = values
+                    .iter()
+                    .filter(|(k, _)| k != "payload")
+                    .map(|(k, v)| view! { <dt>{k.clone()}</dt><dd>{v.clone()}</dd> })
+                    .collect_view();
+                let payload = values.iter().find(|(k, _)| k == "payload").map(|(_, v)| v.clone());
+                let status = record.as_ref().map(|r| r.status.as_str()).unwrap_or("pending");
+                let error = record.as_ref().and_then(|r| r.error.clone());
+                let exchanges = record
+                    .as_ref()
+                    .map(|r| r.mcp.iter().filter_map(|s| run.mcp.exchanges.get(*s).cloned()).collect::<Vec<_>>())
+                    .unwrap_or_default();
+                let llm = record
+                    .as_ref()
+                    .map(|r| r.llm.iter().filter_map(|i| run.llm.get(*i).cloned()).collect::<Vec<_>>())
+                    .unwrap_or_default();
+                let notifications = if id == "d2-exec" { run.notifications.clone() } else { Vec::new() };
+                view! {
+                    <div class="mf-inspect" data-row=id.clone()>
+                        <h3><span class="mf-row-id">{id.clone()}</span>" "<span class="mf-state" data-state=status>{status}</span></h3>
+                        <p class="mf-row-label">{label}</p>
+                        {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
+                        <p class="mf-explain">{text}</p>
+                        <p><a href=href target="_blank" rel="noopener noreferrer">"Specification: "{link}</a></p>
+                        <dl class="mf-values">{shown_values}</dl>
+                        {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
+                        <ul class="mf-notifications">
+                            {notifications.into_iter().map(|n| view! { <li><pre>{pretty(&n.to_string())}</pre></li> }).collect_view()}
+                        </ul>
+                        {exchanges.into_iter().map(|x| exchange_view(x, wire)).collect_view()}
+                        {llm.into_iter().map(llm_view).collect_view()}
+                    </div>
+                }
+                .into_any()
+            }}
+        </aside>
+    }
+}

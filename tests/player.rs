@@ -1,0 +1,185 @@
+//! The player in headless Chromium, driving real runs against the real weather server.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use mcp_flow::diagram::Lang;
+use mcp_flow::flow::gate::Mode;
+use mcp_flow::flow::host::Approval;
+use mcp_flow::ui::{Controller, Page};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::HtmlElement;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
+
+fn server() -> String {
+    SSE_URL
+        .expect("run through `cargo xtask test`, which starts the servers")
+        .to_owned()
+}
+
+fn mount(ctl: Controller) -> (HtmlElement, leptos::mount::UnmountHandle<impl Mountable>) {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&root).unwrap();
+    let handle = leptos::mount::mount_to(root.clone(), move || view! { <Page ctl=ctl /> });
+    (root, handle)
+}
+
+async fn sleep(ms: u32) {
+    gloo_timers::future::TimeoutFuture::new(ms).await;
+}
+
+/// Waits until `done` holds, up to `ms`.
+async fn until(ms: u32, mut done: impl FnMut() -> bool) -> bool {
+    for _ in 0..ms / 20 {
+        if done() {
+            return true;
+        }
+        sleep(20).await;
+    }
+    done()
+}
+
+fn state(root: &HtmlElement, row: &str) -> String {
+    root.query_selector(&format!("[data-row='{row}']"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no row {row}"))
+        .get_attribute("data-state")
+        .unwrap_or_default()
+}
+
+fn text(root: &HtmlElement, selector: &str) -> String {
+    root.query_selector(selector)
+        .unwrap()
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+fn controller(server: String, mode: Mode, approval: Approval) -> Controller {
+    Controller::new(
+        server,
+        "What's the weather in Tokyo?".into(),
+        Lang::En,
+        mode,
+        None,
+        approval,
+    )
+}
+
+#[wasm_bindgen_test]
+async fn an_instant_play_run_completes_both_diagrams() {
+    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer.is_some())).await);
+    sleep(50).await;
+    let rows = root.query_selector_all("g[data-row]").unwrap();
+    assert_eq!(rows.length(), 23);
+    for i in 0..rows.length() {
+        let el: web_sys::Element = rows.item(i).unwrap().unchecked_into();
+        let id = el.get_attribute("data-row").unwrap();
+        let expected = if id == "d2-4" || id == "d2-5" {
+            "skipped"
+        } else {
+            "done"
+        };
+        assert_eq!(
+            el.get_attribute("data-state").as_deref(),
+            Some(expected),
+            "{id}"
+        );
+    }
+    let answer = text(&root, "#mf-answer");
+    assert_eq!(answer, "The weather in Tokyo is sunny.");
+    // The tools/call row holds the real exchange, and its SSE stream carried the server's log.
+    ctl.run.with_untracked(|r| {
+        let call = &r.mcp.exchanges[r.row("d2-7").unwrap().mcp[0]];
+        assert_eq!(call.rpc_method.as_deref(), Some("tools/call"));
+        assert!(
+            call.events
+                .iter()
+                .any(|e| e.data.contains("get_weather called for Tokyo"))
+        );
+        assert!(call.events.iter().any(|e| e.data.contains("Sunny")));
+    });
+}
+
+#[wasm_bindgen_test]
+async fn in_step_mode_tools_call_waits_for_the_user() {
+    let ctl = controller(server(), Mode::Step, Approval::Auto);
+    let (root, _handle) = mount(ctl);
+    let sent_call = || {
+        ctl.run.with_untracked(|r| {
+            r.mcp
+                .exchanges
+                .iter()
+                .any(|x| x.rpc_method.as_deref() == Some("tools/call"))
+        })
+    };
+    let mut presses = 0;
+    loop {
+        ctl.next();
+        presses += 1;
+        sleep(60).await;
+        let active = ctl.run.with_untracked(|r| r.active.clone());
+        if active.as_deref() == Some("d2-6") {
+            sleep(300).await;
+            assert!(!sent_call(), "tools/call went out before its row");
+            assert_eq!(state(&root, "d2-7"), "pending");
+            break;
+        }
+        assert!(presses < 40, "stuck at {active:?}");
+    }
+    ctl.next();
+    assert!(until(5_000, sent_call).await, "Next sends tools/call");
+    assert!(until(5_000, || state(&root, "d2-7") == "done").await);
+}
+
+#[wasm_bindgen_test]
+async fn declining_the_tool_call_takes_the_declined_branch() {
+    let ctl = controller(server(), Mode::Play, Approval::Ask);
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(until(10_000, || ctl.run.with_untracked(|r| r.approval.is_some())).await);
+    sleep(20).await;
+    assert!(text(&root, "[role=dialog]").contains("Execute 'get_weather' on Tool Server?"));
+    let no: HtmlElement = root
+        .query_selector("#mf-no")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    no.click();
+    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer.is_some())).await);
+    sleep(20).await;
+    assert!(text(&root, "#mf-answer").contains("declined"));
+    for row in ["d2-6", "d2-7", "d2-8"] {
+        assert_eq!(state(&root, row), "skipped", "{row}");
+    }
+    assert_eq!(state(&root, "d2-5"), "done");
+}
+
+#[wasm_bindgen_test]
+async fn a_server_that_is_down_turns_initialize_red() {
+    let ctl = controller("http://127.0.0.1:9/mcp".into(), Mode::Play, Approval::Auto);
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(until(10_000, || state(&root, "d1-1") == "failed").await);
+    sleep(20).await;
+    let error = text(&root, "#mf-error");
+    assert!(error.contains("no HTTP response"), "{error}");
+    assert_eq!(state(&root, "d1-2"), "pending");
+}
+
+#[wasm_bindgen_test]
+async fn switching_language_changes_the_labels() {
+    let ctl = controller(server(), Mode::Step, Approval::Auto);
+    let (root, _handle) = mount(ctl);
+    assert!(text(&root, "figure").contains("Initialization and Tool Discovery"));
+    ctl.lang.set(Lang::Zh);
+    sleep(20).await;
+    assert!(text(&root, "figure").contains("初始化和工具发现"));
+    assert!(text(&root, "[data-row='d1-1']").contains("initialize"));
+}
