@@ -35,7 +35,7 @@ pub fn run(args: &[String]) -> Result<()> {
     sh::step("starting the weather server with the app");
     let server = server::start(
         "weather-server",
-        &root.join("target/release/weather-server"),
+        &crate::target_dir().join("release/weather-server"),
         &args,
     )?;
     let page = server.url.trim_end_matches("/mcp").to_owned() + "/";

@@ -61,7 +61,7 @@ pub fn test() -> Result<()> {
     sh::step("building the weather server and the web app");
     cargo(&["build", "--package", "weather-server"])?;
     run::build_app(&tools)?;
-    let binary = root.join("target/debug/weather-server");
+    let binary = crate::target_dir().join("debug/weather-server");
 
     sh::step("browser tests (wasm-bindgen-test in headless Chromium) against live servers");
     let page_port = sh::free_port()?;
@@ -132,7 +132,7 @@ pub fn test() -> Result<()> {
 
     sh::step("official MCP conformance suite, client scenarios (mcp-flow-cli)");
     cargo(&["build", "--package", "mcp-cli"])?;
-    let cli = root.join("target/debug/mcp-flow-cli");
+    let cli = crate::target_dir().join("debug/mcp-flow-cli");
     let cli = cli.to_str().ok_or("the workspace path is not UTF-8")?;
     // The suite splits --command on spaces and appends the server URL.
     if cli.contains(char::is_whitespace) {
