@@ -8,7 +8,7 @@ use std::rc::Rc;
 use mcp_flow::mcp::browser::Fetch;
 use mcp_flow::mcp::client::{McpClient, result_text};
 use mcp_flow::mcp::error::{McpError, TransportError};
-use mcp_flow::mcp::record::{Log, Update};
+use mcp_flow::mcp::record::{Log, shared_log};
 use serde_json::{Value, json};
 use wasm_bindgen_test::*;
 
@@ -28,13 +28,8 @@ fn url(configured: Option<&'static str>) -> &'static str {
 }
 
 fn client(url: &str) -> (McpClient<Fetch>, Rc<RefCell<Log>>) {
-    let log = Rc::new(RefCell::new(Log::default()));
-    let sink = log.clone();
-    let c = McpClient::new(
-        Fetch,
-        url,
-        Rc::new(move |u: Update| sink.borrow_mut().apply(u)),
-    );
+    let (log, recorder) = shared_log();
+    let c = McpClient::new(Fetch, url, recorder);
     c.set_timeout_ms(10_000);
     (c, log)
 }

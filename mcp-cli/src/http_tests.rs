@@ -1,13 +1,12 @@
 //! `Native` against a raw TCP peer on 127.0.0.1 that the test scripts byte by byte: what goes out,
 //! when each chunk comes in, and the whole client resuming a closed SSE stream over a real socket.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use mcp_flow::mcp::client::{McpClient, result_text};
 use mcp_flow::mcp::http::{BodyStream, Http, HttpRequest};
-use mcp_flow::mcp::record::{Log, Update};
+use mcp_flow::mcp::record::shared_log;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -262,13 +261,8 @@ async fn sleep_waits_and_the_clock_moves() {
 async fn a_closed_stream_is_resumed_after_the_retry_time() {
     const RETRY_MS: u64 = 300;
     let (listener, url) = listen().await;
-    let log = Rc::new(RefCell::new(Log::default()));
-    let sink = log.clone();
-    let client = McpClient::new(
-        Native::new().unwrap(),
-        url,
-        Rc::new(move |u: Update| sink.borrow_mut().apply(u)),
-    );
+    let (log, recorder) = shared_log();
+    let client = McpClient::new(Native::new().unwrap(), url, recorder);
     let client_side = async {
         client.connect().await.expect("connect");
         let result = client

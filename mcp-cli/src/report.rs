@@ -58,27 +58,18 @@ pub fn exchange_text(x: &Exchange) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcp_flow::mcp::http::HttpRequest;
     use mcp_flow::mcp::record::RecordedEvent;
 
     fn exchange() -> Exchange {
-        Exchange {
-            seq: 3,
-            method: "POST".into(),
+        let request = HttpRequest {
+            method: "POST",
             url: "http://127.0.0.1:1/mcp".into(),
-            request_headers: vec![],
-            request_body: Some("{}".into()),
-            rpc_method: Some("tools/call".into()),
-            rpc_id: Some("4".into()),
-            note: None,
-            started_ms: 100.0,
-            status: None,
-            response_headers: vec![],
-            headers_ms: None,
-            response_body: None,
-            events: vec![],
-            finished_ms: None,
-            error: None,
-        }
+            headers: vec![],
+            body: Some("{}".into()),
+        };
+        let rpc = serde_json::json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call"});
+        Exchange::sent(3, &request, Some(&rpc), None, 100.0)
     }
 
     #[test]

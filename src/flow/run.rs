@@ -17,6 +17,11 @@ pub enum RowStatus {
 }
 
 impl RowStatus {
+    /// Done, failed or skipped: nothing more will happen at this row.
+    pub fn is_finished(self) -> bool {
+        matches!(self, Self::Done | Self::Failed | Self::Skipped)
+    }
+
     /// The `data-state` value in the SVG.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -135,16 +140,7 @@ impl Run {
 
     /// Rows finished (done, failed or skipped) out of all.
     pub fn progress(&self) -> (usize, usize) {
-        let finished = self
-            .rows
-            .iter()
-            .filter(|r| {
-                matches!(
-                    r.status,
-                    RowStatus::Done | RowStatus::Failed | RowStatus::Skipped
-                )
-            })
-            .count();
+        let finished = self.rows.iter().filter(|r| r.status.is_finished()).count();
         (finished, self.rows.len())
     }
 

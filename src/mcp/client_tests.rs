@@ -9,19 +9,14 @@ use serde_json::{Value, json};
 use super::client::{McpClient, result_text};
 use super::error::{McpError, TransportError};
 use super::http::HttpRequest;
-use super::record::{Log, Update};
+use super::record::{Log, shared_log};
 use super::scripted::*;
 
 fn client(script: Vec<Script>) -> (McpClient<Rc<Scripted>>, Rc<Scripted>, Rc<RefCell<Log>>) {
     let http = Rc::new(Scripted::default());
     *http.script.borrow_mut() = script.into();
-    let log = Rc::new(RefCell::new(Log::default()));
-    let sink = log.clone();
-    let c = McpClient::new(
-        http.clone(),
-        "http://127.0.0.1:8000/mcp",
-        Rc::new(move |u: Update| sink.borrow_mut().apply(u)),
-    );
+    let (log, recorder) = shared_log();
+    let c = McpClient::new(http.clone(), "http://127.0.0.1:8000/mcp", recorder);
     (c, http, log)
 }
 

@@ -30,8 +30,8 @@ impl fmt::Display for TransportError {
         match self {
             Self::Network { url, detail } => write!(
                 f,
-                "no HTTP response from {url} (server not running, wrong address, or the browser \
-                 refused it by CORS): {detail}"
+                "no HTTP response from {url} (server not running, wrong address, or, in a \
+                 browser, a response that CORS does not let the page read): {detail}"
             ),
             Self::Status { status, body } => {
                 write!(f, "HTTP {status}")?;

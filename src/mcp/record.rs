@@ -3,7 +3,13 @@
 //! The client emits [`Update`]s (request sent, headers received, each SSE event, body, done or
 //! failed); [`Log::apply`] folds them into [`Exchange`]s that a UI can show while a step is in flight.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::http::HttpRequest;
 
 /// One HTTP exchange.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +41,38 @@ pub struct Exchange {
 }
 
 impl Exchange {
+    /// A request just sent: its JSON-RPC method and id read from `rpc`, credentials redacted,
+    /// nothing known yet about the response.
+    pub fn sent(
+        seq: usize,
+        request: &HttpRequest,
+        rpc: Option<&Value>,
+        note: Option<String>,
+        started_ms: f64,
+    ) -> Self {
+        Self {
+            seq,
+            method: request.method.to_owned(),
+            url: request.url.clone(),
+            request_headers: redact(&request.headers),
+            request_body: request.body.clone(),
+            rpc_method: rpc
+                .and_then(|m| m.get("method"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            rpc_id: rpc.and_then(|m| m.get("id")).map(Value::to_string),
+            note,
+            started_ms,
+            status: None,
+            response_headers: Vec::new(),
+            headers_ms: None,
+            response_body: None,
+            events: Vec::new(),
+            finished_ms: None,
+            error: None,
+        }
+    }
+
     pub fn in_flight(&self) -> bool {
         self.finished_ms.is_none()
     }
@@ -143,6 +181,16 @@ impl Log {
     }
 }
 
+/// Where recorded updates go.
+pub type Recorder = Rc<dyn Fn(Update)>;
+
+/// A log and the recorder that fills it, for callers that just want the record.
+pub fn shared_log() -> (Rc<RefCell<Log>>, Recorder) {
+    let log = Rc::new(RefCell::new(Log::default()));
+    let sink = log.clone();
+    (log, Rc::new(move |u: Update| sink.borrow_mut().apply(u)))
+}
+
 /// The exchange's request as a `curl` command line (credentials stay redacted).
 pub fn curl(x: &Exchange) -> String {
     let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
@@ -188,24 +236,20 @@ mod tests {
     use super::*;
 
     fn sent(seq: usize) -> Update {
-        Update::Sent(Box::new(Exchange {
-            seq,
-            method: "POST".into(),
+        let request = HttpRequest {
+            method: "POST",
             url: "http://127.0.0.1:8000/mcp".into(),
-            request_headers: vec![],
-            request_body: Some("{}".into()),
-            rpc_method: Some("initialize".into()),
-            rpc_id: Some("1".into()),
-            note: None,
-            started_ms: 10.0,
-            status: None,
-            response_headers: vec![],
-            headers_ms: None,
-            response_body: None,
-            events: vec![],
-            finished_ms: None,
-            error: None,
-        }))
+            headers: vec![("Authorization".into(), "Bearer sk-secret".into())],
+            body: Some(r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.into()),
+        };
+        let rpc: Value = serde_json::from_str(request.body.as_deref().unwrap()).unwrap();
+        Update::Sent(Box::new(Exchange::sent(
+            seq,
+            &request,
+            Some(&rpc),
+            None,
+            10.0,
+        )))
     }
 
     #[test]
@@ -236,6 +280,9 @@ mod tests {
             at_ms: 20.0,
         });
         let x = &log.exchanges[0];
+        assert_eq!(x.rpc_method.as_deref(), Some("initialize"));
+        assert_eq!(x.rpc_id.as_deref(), Some("1"));
+        assert_eq!(x.request_headers[0].1, "[redacted]");
         assert_eq!(x.status, Some(200));
         assert_eq!(x.response_header("mcp-session-id"), Some("abc"));
         assert_eq!(x.events.len(), 2);

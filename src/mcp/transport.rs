@@ -3,13 +3,12 @@
 //! reported to the record as it happens.
 
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
 
 use serde_json::Value;
 
 use super::error::TransportError;
 use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
-use super::record::{Exchange, RecordedEvent, Update, redact};
+use super::record::{Exchange, RecordedEvent, Update};
 use super::sse::SseParser;
 
 pub const ACCEPT_POST: &str = "application/json, text/event-stream";
@@ -20,8 +19,7 @@ const DEFAULT_RETRY_MS: u64 = 1000;
 /// Bodies kept in the record are cut at this size.
 const MAX_RECORDED_BODY: usize = 1024 * 1024;
 
-/// Where recorded updates go.
-pub type Recorder = Rc<dyn Fn(Update)>;
+pub use super::record::Recorder;
 
 /// What a POST came back with.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,27 +124,14 @@ impl<H: Http> Transport<H> {
         let seq = self.next_seq.get();
         self.next_seq.set(seq + 1);
         self.open.borrow_mut().push(seq);
-        self.emit(Update::Sent(Box::new(Exchange {
+        let note = self.note.borrow_mut().take();
+        self.emit(Update::Sent(Box::new(Exchange::sent(
             seq,
-            method: request.method.to_owned(),
-            url: request.url.clone(),
-            request_headers: redact(&request.headers),
-            request_body: request.body.clone(),
-            rpc_method: rpc
-                .and_then(|m| m.get("method"))
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            rpc_id: rpc.and_then(|m| m.get("id")).map(Value::to_string),
-            note: self.note.borrow_mut().take(),
-            started_ms: self.http.now_ms(),
-            status: None,
-            response_headers: Vec::new(),
-            headers_ms: None,
-            response_body: None,
-            events: Vec::new(),
-            finished_ms: None,
-            error: None,
-        })));
+            &request,
+            rpc,
+            note,
+            self.http.now_ms(),
+        ))));
         match self.http.send(&request).await {
             Ok(response) => {
                 self.emit(Update::Headers {

@@ -6,7 +6,6 @@ use super::controller::Controller;
 use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams, layout,
 };
-use crate::flow::run::RowStatus;
 
 fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
     lines
@@ -195,12 +194,4 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
             </figure>
         }
     }
-}
-
-/// Status names for the progress bar and tests.
-pub fn is_finished(status: RowStatus) -> bool {
-    matches!(
-        status,
-        RowStatus::Done | RowStatus::Failed | RowStatus::Skipped
-    )
 }

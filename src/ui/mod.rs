@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 pub use controller::Controller;
-use diagram_view::{DiagramView, is_finished};
+use diagram_view::DiagramView;
 use inspector::Inspector;
 
 use crate::diagram::Lang;
@@ -191,8 +191,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 <Inspector ctl=ctl />
             </div>
             <footer class="mf-footer">
-                {move || ctl.run.with(|r| r.rows.iter().filter(|x| is_finished(x.status)).count())}
-                " rows finished · keys: Space play/pause, → next, ← back, Home/End"
+                "Keys: Space play/pause, → next, ← back, Home/End"
             </footer>
         </main>
     }
