@@ -1,6 +1,7 @@
 //! `cargo xtask run`: set up what is missing, build, start the weather server with the app.
 //! `cargo xtask test`: set up what is missing and run every test.
 
+mod bench;
 mod run;
 mod server;
 mod sh;
@@ -15,6 +16,7 @@ commands:
   run [--bind ADDR]   install what is missing, build the app and the weather server, and serve both
                       (default http://127.0.0.1:8000/)
   test                install what is missing and run every test (lint, native, browser, conformance)
+  bench               run the benchmarks and print their figures
   setup               only install what is missing";
 
 fn main() {
@@ -22,6 +24,7 @@ fn main() {
     let result = match args.first().map(String::as_str) {
         Some("run") => run::run(&args[1..]),
         Some("test") => test::test(),
+        Some("bench") => bench::bench(),
         Some("setup") => tools::Tools::locate().ensure_test(),
         _ => {
             eprintln!("{USAGE}");
