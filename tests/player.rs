@@ -183,3 +183,52 @@ async fn switching_language_changes_the_labels() {
     assert!(text(&root, "figure").contains("初始化和工具发现"));
     assert!(text(&root, "[data-row='d1-1']").contains("initialize"));
 }
+
+#[wasm_bindgen_test]
+async fn connect_then_ask_twice_on_one_connection() {
+    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let (root, _handle) = mount(ctl);
+    ctl.connect(Mode::Play);
+    assert!(
+        until(10_000, || ctl
+            .run
+            .with_untracked(|r| r.status("d1-8").as_str() == "done"))
+        .await
+    );
+    assert!(until(2_000, || !ctl.running.get_untracked()).await);
+    sleep(20).await;
+    assert_eq!(
+        state(&root, "d2-1"),
+        "pending",
+        "Connect runs diagram 1 only"
+    );
+
+    ctl.ask(Mode::Play);
+    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer.is_some())).await);
+    assert!(until(2_000, || !ctl.running.get_untracked()).await);
+    assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny.");
+
+    ctl.question.set("What's the weather in Paris?".into());
+    ctl.ask(Mode::Play);
+    assert!(
+        until(10_000, || ctl.run.with_untracked(|r| {
+            r.answer.as_deref().is_some_and(|a| a.contains("Paris"))
+        }))
+        .await
+    );
+    sleep(20).await;
+    assert!(text(&root, "#mf-answer").starts_with("The weather in Paris is"));
+    // One connection: a single initialize, two tools/call.
+    ctl.run.with_untracked(|r| {
+        let count = |m: &str| {
+            r.mcp
+                .exchanges
+                .iter()
+                .filter(|x| x.rpc_method.as_deref() == Some(m))
+                .count()
+        };
+        assert_eq!(count("initialize"), 1);
+        assert_eq!(count("tools/call"), 2);
+    });
+    assert_eq!(state(&root, "d1-1"), "done");
+}

@@ -1,7 +1,7 @@
 //! The host (the seeds' "ClientApp"): performs each diagram row for real, passing the gate first,
 //! and reports every step to the run record.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use futures_channel::oneshot;
@@ -35,7 +35,7 @@ pub struct Host<H: Http, L: Llm> {
     pub client: Rc<McpClient<H>>,
     pub llm: L,
     pub gate: Rc<Gate>,
-    pub approval: Approval,
+    approval: Cell<Approval>,
     emit: Emit,
     tools: RefCell<Vec<ToolSpec>>,
     decision: RefCell<Option<oneshot::Sender<bool>>>,
@@ -57,11 +57,16 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             client,
             llm,
             gate,
-            approval,
+            approval: Cell::new(approval),
             emit,
             tools: RefCell::new(Vec::new()),
             decision: RefCell::new(None),
         }
+    }
+
+    /// Whether the next tool call asks the user first.
+    pub fn set_approval(&self, approval: Approval) {
+        self.approval.set(approval);
     }
 
     /// The user's answer to "Execute tool?".
@@ -329,7 +334,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
     /// Rows 4 and 5: ask the user, or skip them when approval is off.
     async fn approve(&self, call: &ToolCall) -> bool {
-        if self.approval == Approval::Auto {
+        if self.approval.get() == Approval::Auto {
             self.skip("d2-4", "approval is off in settings");
             self.skip("d2-5", "approval is off in settings");
             return true;

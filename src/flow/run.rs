@@ -126,6 +126,16 @@ impl Run {
         }
     }
 
+    /// Makes the rows whose id starts with `prefix` pending again (a new question on the same
+    /// connection), and clears the answer. The exchange logs keep their history.
+    pub fn reset_rows(&mut self, prefix: &str) {
+        for r in self.rows.iter_mut().filter(|r| r.id.starts_with(prefix)) {
+            *r = Self::new([r.id.as_str()]).rows.remove(0);
+        }
+        self.answer = None;
+        self.approval = None;
+    }
+
     pub fn row(&self, id: &str) -> Option<&RowRecord> {
         self.rows.iter().find(|r| r.id == id)
     }

@@ -232,3 +232,29 @@ fn an_http_error_fails_the_response_row_with_the_status() {
     assert!(stopped.error.contains("403"));
     assert_eq!(run.borrow().status("d1-1"), RowStatus::Done);
 }
+
+#[test]
+fn resetting_diagram_two_keeps_diagram_one_and_the_history() {
+    let (h, _, run) = host(weather_server_script(), Mode::Play, Approval::Auto);
+    block_on(async {
+        h.discover().await.expect("discover");
+        h.ask("What's the weather in Tokyo?").await.expect("ask");
+    });
+    let mut run = run.borrow().clone();
+    let exchanges = run.mcp.exchanges.len();
+    run.reset_rows("d2-");
+    assert!(run.answer.is_none());
+    assert!(
+        run.rows
+            .iter()
+            .filter(|r| r.id.starts_with("d2-"))
+            .all(|r| r.status == RowStatus::Pending && r.mcp.is_empty())
+    );
+    assert!(
+        run.rows
+            .iter()
+            .filter(|r| r.id.starts_with("d1-"))
+            .all(|r| r.status == RowStatus::Done)
+    );
+    assert_eq!(run.mcp.exchanges.len(), exchanges);
+}

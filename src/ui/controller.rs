@@ -74,6 +74,50 @@ impl Controller {
 
     /// A new real run of both diagrams.
     pub fn start(&self, mode: Mode) {
+        self.begin(mode, true);
+    }
+
+    /// A new connection: diagram 1 only (Connect).
+    pub fn connect(&self, mode: Mode) {
+        self.begin(mode, false);
+    }
+
+    /// Whether diagram 1 finished, so questions can be asked on this connection.
+    pub fn connected(&self) -> bool {
+        self.host.with_value(|h| h.is_some())
+            && self
+                .run
+                .with_untracked(|r| r.status("d1-8") == RowStatus::Done)
+    }
+
+    /// Diagram 2 again on the current connection with the current question (Ask). Connects
+    /// first when there is no connection yet.
+    pub fn ask(&self, mode: Mode) {
+        if self.running.get_untracked() {
+            return;
+        }
+        let Some(host) = self.host.get_value().filter(|_| self.connected()) else {
+            self.start(mode);
+            return;
+        };
+        let generation = self.generation.get_untracked();
+        self.mode.set(mode);
+        self.gate().set_mode(mode);
+        host.set_approval(self.approval.get_untracked());
+        self.run.update(|r| r.reset_rows("d2-"));
+        self.follow.set(true);
+        self.running.set(true);
+        let question = self.question.get_untracked();
+        let this = *self;
+        leptos::task::spawn_local(async move {
+            let _ = host.ask(&question).await;
+            if this.generation.get_untracked() == generation {
+                this.running.set(false);
+            }
+        });
+    }
+
+    fn begin(&self, mode: Mode, ask: bool) {
         let generation = self.generation.get_untracked() + 1;
         self.generation.set(generation);
         self.run.set(Run::new(all_rows()));
@@ -112,7 +156,10 @@ impl Controller {
         leptos::task::spawn_local(async move {
             let _ = async {
                 host.discover().await?;
-                host.ask(&question).await
+                if ask {
+                    host.ask(&question).await?;
+                }
+                Ok::<(), crate::flow::host::Stopped>(())
             }
             .await;
             if this.generation.get_untracked() == generation {

@@ -152,6 +152,10 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 <button id="mf-back" aria-label="Back" on:click=move |_| ctl.select_step(-1)>"← Back"</button>
                 <button id="mf-next" aria-label="Next" on:click=move |_| ctl.next()>"Next →"</button>
                 <button id="mf-restart" aria-label="Restart" on:click=move |_| ctl.start(ctl.mode.get_untracked())>"↻ Restart"</button>
+                <button id="mf-connect" aria-label="Connect (diagram 1 only)" on:click=move |_| ctl.connect(ctl.mode.get_untracked())>"Connect"</button>
+                <button id="mf-ask" aria-label="Ask the question (diagram 2)"
+                    disabled=move || ctl.running.get()
+                    on:click=move |_| ctl.ask(ctl.mode.get_untracked())>"Ask"</button>
                 <label>
                     "Speed "
                     <select id="mf-speed" aria-label="Speed" on:change=move |ev| {
