@@ -51,12 +51,12 @@ impl Default for LayoutOptions {
             font_px: 13.0,
             line_height: 1.4,
             margin: 16.0,
-            column_gap: 240.0,
-            box_width: 212.0,
+            column_gap: 205.0,
+            box_width: 190.0,
             padding: 8.0,
             row_padding: 6.0,
             label_gap: 3.0,
-            label_min_wrap: 380.0,
+            label_min_wrap: 330.0,
             note_overhang: 56.0,
             note_max_width: 300.0,
             note_offset: 14.0,
@@ -476,7 +476,8 @@ pub fn layout(diagram: &Diagram, lang: Lang, opts: &LayoutOptions) -> Geometry {
         .participants
         .iter()
         .map(|p| {
-            let name = wrap_text(p.name, inner, font);
+            // Names are drawn bold: wrap them as if the font were a tenth larger.
+            let name = wrap_text(p.name, inner, font * 1.1);
             let sub = p
                 .subtitle
                 .map(|s| wrap_text(s.get(lang), inner, font))

@@ -71,11 +71,12 @@ pub fn App() -> impl IntoView {
     let origin = location.origin().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
     let ctl = controller_from_query(&query, &origin);
-    if let Some(row) = hash.strip_prefix('#').filter(|h| h.starts_with('d')) {
-        ctl.select(row);
-    }
     if params::flag(&query, "autoplay") {
         ctl.start(ctl.mode.get_untracked());
+    }
+    // After starting: a row named in the link stays selected while the run goes on.
+    if let Some(row) = hash.strip_prefix('#').filter(|h| h.starts_with('d')) {
+        ctl.select(row);
     }
     view! { <Page ctl=ctl /> }
 }

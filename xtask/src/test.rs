@@ -113,6 +113,36 @@ pub fn test() -> Result<()> {
     )?;
     drop((sse, json, stateless, foreign));
 
+    sh::step(
+        "end to end: the release build served by weather-server --static, in Chromium (Playwright)",
+    );
+    let site = server::start(
+        "server-e2e",
+        &binary,
+        &[
+            "--bind".into(),
+            "127.0.0.1:0".into(),
+            "--static".into(),
+            root.join("dist").display().to_string(),
+        ],
+    )?;
+    let page = site.url.trim_end_matches("/mcp").to_owned();
+    let shot = crate::target_dir().join("e2e/finished-run.png");
+    sh::run(
+        Command::new("node")
+            .current_dir(&root)
+            .env("MCP_FLOW_TOOLS", &tools.root)
+            .arg("e2e/screenshot.mjs")
+            .args([
+                "--url",
+                &format!("{page}/?autoplay&speed=instant&approve=auto#d2-8"),
+            ])
+            .arg("--out")
+            .arg(&shot)
+            .arg("--full-page"),
+    )?;
+    drop(site);
+
     sh::step("official MCP conformance suite, server scenarios");
     let target = server::start("server-conformance", &binary, &common(&[]))?;
     let mut failed = Vec::new();

