@@ -190,8 +190,22 @@ impl Controller {
         }
     }
 
-    /// → : advance the host one row (starting a run in Step mode if none is going).
+    /// → : after going back, step forward through the rows that have happened; at the newest
+    /// one, advance the host one row (starting a run in Step mode if none is going).
     pub fn next(&self) {
+        if !self.follow.get_untracked() {
+            let rows = self.visited();
+            let at = self
+                .selected
+                .with_untracked(|s| s.as_ref().and_then(|s| rows.iter().position(|r| r == s)));
+            if let Some(at) = at
+                && at + 1 < rows.len()
+            {
+                self.selected.set(Some(rows[at + 1].clone()));
+                self.follow.set(at + 2 == rows.len());
+                return;
+            }
+        }
         if !self.running.get_untracked() {
             self.start(Mode::Step);
         }
@@ -254,5 +268,69 @@ impl Controller {
     pub fn select(&self, row: &str) {
         self.follow.set(false);
         self.selected.set(Some(row.to_owned()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flow::run::RunEvent;
+
+    fn finished(ctl: &Controller, rows: &[&str]) {
+        ctl.run.update(|r| {
+            for row in rows {
+                r.apply(RunEvent::Done {
+                    row: (*row).into(),
+                    at_ms: 0.0,
+                    values: vec![],
+                });
+            }
+        });
+        ctl.selected.set(rows.last().map(|r| (*r).to_owned()));
+    }
+
+    fn controller() -> Controller {
+        Controller::new(
+            "http://127.0.0.1:8000/mcp".into(),
+            "q".into(),
+            Lang::En,
+            Mode::Step,
+            None,
+            Approval::Auto,
+        )
+    }
+
+    #[test]
+    fn back_and_forward_move_through_history_without_traffic() {
+        let ctl = controller();
+        finished(&ctl, &["d1-prep", "d1-1", "d1-2"]);
+        ctl.select_step(-1);
+        ctl.select_step(-1);
+        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-prep"));
+        ctl.select_step(-1);
+        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-prep"));
+        ctl.next();
+        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-1"));
+        assert!(!ctl.follow.get_untracked());
+        ctl.next();
+        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-2"));
+        assert!(
+            ctl.follow.get_untracked(),
+            "back at the newest row, → advances the host again"
+        );
+        assert!(
+            !ctl.running.get_untracked(),
+            "moving through history sends nothing"
+        );
+    }
+
+    #[test]
+    fn home_and_end_jump_to_the_first_and_newest_rows() {
+        let ctl = controller();
+        finished(&ctl, &["d1-prep", "d1-1", "d1-2"]);
+        ctl.select_first();
+        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-prep"));
+        ctl.select_last();
+        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-2"));
     }
 }
