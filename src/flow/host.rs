@@ -222,17 +222,27 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
         self.begin("d1-8").await;
         let formatted = self.llm.format_tools(&specs);
+        let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+        // The same tools in every provider's format and the system-prompt style (seeds 001, 004).
+        let values = vec![
+            ("llm", self.llm.label()),
+            ("payload", pretty(&formatted)),
+            ("format:OpenAI", pretty(&crate::llm::openai::tools(&specs))),
+            (
+                "format:Anthropic",
+                pretty(&crate::llm::formats::anthropic(&specs)),
+            ),
+            (
+                "format:Gemini",
+                pretty(&crate::llm::formats::gemini(&specs)),
+            ),
+            (
+                "format:system prompt",
+                crate::llm::prompt_style::system_prompt(&specs),
+            ),
+        ];
         *self.tools.borrow_mut() = specs;
-        self.done(
-            "d1-8",
-            vec![
-                ("llm", self.llm.label()),
-                (
-                    "payload",
-                    serde_json::to_string_pretty(&formatted).unwrap_or_default(),
-                ),
-            ],
-        );
+        self.done("d1-8", values);
         Ok(())
     }
 

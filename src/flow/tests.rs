@@ -105,6 +105,22 @@ fn an_instant_run_lights_every_row_and_answers_from_the_real_result() {
         Some(r#"{"location":"Tokyo"}"#)
     );
     assert_eq!(run.row("d2-8").unwrap().value("text"), Some("Sunny"));
+    let d18 = run.row("d1-8").unwrap();
+    assert!(
+        d18.value("format:Anthropic")
+            .unwrap()
+            .contains("input_schema")
+    );
+    assert!(
+        d18.value("format:Gemini")
+            .unwrap()
+            .contains("functionDeclarations")
+    );
+    assert!(
+        d18.value("format:system prompt")
+            .unwrap()
+            .contains("Tool: get_weather")
+    );
     assert!(
         run.notifications
             .iter()

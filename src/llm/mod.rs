@@ -1,8 +1,10 @@
 //! The LLM participant: one interface (messages and tools in, tool calls or text out), with every
 //! call recorded so the inspector can show the real request and response.
 
+pub mod formats;
 pub mod offline;
 pub mod openai;
+pub mod prompt_style;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -141,10 +141,17 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 let href = link.clone();
                 let shown_values = values
                     .iter()
-                    .filter(|(k, _)| k != "payload")
+                    .filter(|(k, _)| k != "payload" && !k.starts_with("format:"))
                     .map(|(k, v)| view! { <dt>{k.clone()}</dt><dd>{v.clone()}</dd> })
                     .collect_view();
                 let payload = values.iter().find(|(k, _)| k == "payload").map(|(_, v)| v.clone());
+                let formats = values
+                    .iter()
+                    .filter_map(|(k, v)| k.strip_prefix("format:").map(|name| (name.to_owned(), v.clone())))
+                    .map(|(name, v)| view! {
+                        <details class="mf-format"><summary>{format!("Same tools, {name} format")}</summary><pre class="mf-json">{v}</pre></details>
+                    })
+                    .collect_view();
                 let status = record.as_ref().map(|r| r.status.as_str()).unwrap_or("pending");
                 let error = record.as_ref().and_then(|r| r.error.clone());
                 let exchanges = record
@@ -165,6 +172,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                         <p><a href=href target="_blank" rel="noopener noreferrer">"Specification: "{link}</a></p>
                         <dl class="mf-values">{shown_values}</dl>
                         {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
+                        {formats}
                         <ul class="mf-notifications">
                             {notifications.into_iter().map(|n| view! { <li><pre>{pretty(&n.to_string())}</pre></li> }).collect_view()}
                         </ul>
