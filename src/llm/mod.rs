@@ -4,6 +4,7 @@
 pub mod formats;
 pub mod offline;
 pub mod openai;
+pub mod openai_compat;
 pub mod prompt_style;
 
 use serde::{Deserialize, Serialize};
