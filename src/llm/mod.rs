@@ -88,3 +88,14 @@ pub trait Llm {
         tools: &[ToolSpec],
     ) -> (Result<LlmReply, String>, LlmExchange);
 }
+
+/// The seeds' weather tool, as the weather server lists it, for tests.
+#[cfg(test)]
+pub(crate) fn weather_tool() -> ToolSpec {
+    ToolSpec {
+        name: "get_weather".into(),
+        description: "Get the current weather for a city".into(),
+        input_schema: serde_json::json!({"type": "object",
+            "properties": {"location": {"type": "string"}}, "required": ["location"]}),
+    }
+}

@@ -333,12 +333,7 @@ mod tests {
     use super::*;
 
     fn weather() -> ToolSpec {
-        ToolSpec {
-            name: "get_weather".into(),
-            description: "Get the current weather for a city".into(),
-            input_schema: json!({"type": "object",
-                "properties": {"location": {"type": "string"}}, "required": ["location"]}),
-        }
+        crate::llm::weather_tool()
     }
 
     fn calc(name: &str) -> ToolSpec {

@@ -203,12 +203,7 @@ mod tests {
     use super::*;
 
     fn weather() -> ToolSpec {
-        ToolSpec {
-            name: "get_weather".into(),
-            description: "Get the weather".into(),
-            input_schema: json!({"type": "object",
-                "properties": {"location": {"type": "string"}}, "required": ["location"]}),
-        }
+        crate::llm::weather_tool()
     }
 
     /// The documented OpenAI shape of a tool-call reply.

@@ -1,36 +1,20 @@
 //! `cargo xtask bench`: benchmarks with printed figures (not timed tests).
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use crate::sh::{self, Result};
 use crate::tools::Tools;
-use crate::{server, target_dir, workspace_root};
+use crate::{server, workspace_root};
 
 pub fn bench() -> Result<()> {
     let root = workspace_root();
     let tools = Tools::locate();
     tools.ensure_test()?;
 
-    sh::step("building the weather server (release, the speed profile it ships with)");
-    sh::run(Command::new("cargo").current_dir(&root).args([
-        "build",
-        "--release",
-        "--package",
-        "weather-server",
-    ]))?;
-    let binary = target_dir().join("release/weather-server");
+    let binary = server::build_release()?;
     let page_port = sh::free_port()?;
     let origin = format!("http://127.0.0.1:{page_port}");
-    let args = |extra: &[&str]| -> Vec<String> {
-        let mut a = vec![
-            "--bind".into(),
-            "127.0.0.1:0".into(),
-            "--allow-origin".into(),
-            origin.clone(),
-        ];
-        a.extend(extra.iter().map(|s| s.to_string()));
-        a
-    };
+    let args = |extra: &[&str]| server::test_args(&origin, extra);
     let sse = server::start("server-sse", &binary, &args(&[]))?;
     let json = server::start(
         "server-json",

@@ -1,7 +1,5 @@
 //! `cargo xtask run`.
 
-use std::process::Command;
-
 use crate::sh::{self, Result};
 use crate::tools::Tools;
 use crate::{server, workspace_root};
@@ -16,13 +14,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let tools = Tools::locate();
     tools.ensure_app()?;
 
-    sh::step("building the weather server (release)");
-    sh::run(Command::new("cargo").current_dir(&root).args([
-        "build",
-        "--release",
-        "--package",
-        "weather-server",
-    ]))?;
+    let binary = server::build_release()?;
     build_app(&tools)?;
 
     // The server always allows its own origin, so the page it serves may call /mcp.
@@ -33,11 +25,7 @@ pub fn run(args: &[String]) -> Result<()> {
         root.join("dist").display().to_string(),
     ];
     sh::step("starting the weather server with the app");
-    let server = server::start(
-        "weather-server",
-        &crate::target_dir().join("release/weather-server"),
-        &args,
-    )?;
+    let server = server::start("weather-server", &binary, &args)?;
     let page = server.url.trim_end_matches("/mcp").to_owned() + "/";
     println!("\nMCP Flow is running. Open {page}");
     println!("MCP endpoint: {}   (Ctrl-C stops)", server.url);

@@ -39,3 +39,26 @@ fn start_with(name: &str, binary: &Path, args: &[String], quiet: bool) -> Result
         _process: process,
     })
 }
+
+/// `cargo build --release -p weather-server`; returns the binary.
+pub fn build_release() -> Result<std::path::PathBuf> {
+    crate::sh::step("building the weather server (release, the speed profile it ships with)");
+    crate::sh::run(
+        Command::new("cargo")
+            .current_dir(crate::workspace_root())
+            .args(["build", "--release", "--package", "weather-server"]),
+    )?;
+    Ok(crate::target_dir().join("release/weather-server"))
+}
+
+/// Flags for a test server on a free port that lets pages from `origin` call it.
+pub fn test_args(origin: &str, extra: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        "--bind".to_owned(),
+        "127.0.0.1:0".to_owned(),
+        "--allow-origin".to_owned(),
+        origin.to_owned(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}

@@ -66,16 +66,7 @@ pub fn test() -> Result<()> {
     sh::step("browser tests (wasm-bindgen-test in headless Chromium) against live servers");
     let page_port = sh::free_port()?;
     let page_origin = format!("http://127.0.0.1:{page_port}");
-    let common = |extra: &[&str]| -> Vec<String> {
-        let mut args = vec![
-            "--bind".to_owned(),
-            "127.0.0.1:0".to_owned(),
-            "--allow-origin".to_owned(),
-            page_origin.clone(),
-        ];
-        args.extend(extra.iter().map(|s| s.to_string()));
-        args
-    };
+    let common = |extra: &[&str]| server::test_args(&page_origin, extra);
     let sse = server::start("server-sse", &binary, &common(&[]))?;
     let json = server::start(
         "server-json",
