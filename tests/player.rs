@@ -232,3 +232,42 @@ async fn connect_then_ask_twice_on_one_connection() {
     });
     assert_eq!(state(&root, "d1-1"), "done");
 }
+
+#[wasm_bindgen_test]
+async fn an_unreachable_model_endpoint_fails_the_llm_row_with_its_reason() {
+    use mcp_flow::llm::choice::LlmSettings;
+    use mcp_flow::llm::openai_compat::Style;
+    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    ctl.llm.set(LlmSettings::OpenAi {
+        base_url: "http://127.0.0.1:9/v1".into(),
+        model: "test-model".into(),
+        key: "sk-test".into(),
+        style: Style::FunctionCalling,
+    });
+    let (root, _handle) = mount(ctl);
+    sleep(20).await;
+    assert!(text(&root, "figure").contains("test-model (OpenAI-compatible)"));
+    ctl.play();
+    assert!(until(10_000, || state(&root, "d2-2") == "failed").await);
+    sleep(20).await;
+    let error = text(&root, "#mf-error");
+    assert!(
+        error.contains("d2-2") && error.contains("no response from the model"),
+        "{error}"
+    );
+    assert_eq!(
+        state(&root, "d1-8"),
+        "done",
+        "MCP discovery does not depend on the model"
+    );
+    // The request was recorded as sent, without the key.
+    ctl.run.with_untracked(|r| {
+        assert_eq!(r.llm.len(), 1);
+        assert_eq!(r.llm[0].request["model"], "test-model");
+        assert!(
+            !serde_json::to_string(&r.llm[0])
+                .unwrap()
+                .contains("sk-test")
+        );
+    });
+}

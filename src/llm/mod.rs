@@ -1,6 +1,7 @@
 //! The LLM participant: one interface (messages and tools in, tool calls or text out), with every
 //! call recorded so the inspector can show the real request and response.
 
+pub mod choice;
 pub mod formats;
 pub mod offline;
 pub mod openai;

@@ -8,11 +8,11 @@ use crate::diagram::{seeds, spec::Lang};
 use crate::flow::gate::{Gate, Mode};
 use crate::flow::host::{Approval, Host};
 use crate::flow::run::{RowStatus, Run, RunEvent};
-use crate::llm::offline::OfflineModel;
+use crate::llm::choice::{AnyLlm, LlmSettings};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 
-type BrowserHost = Host<Fetch, OfflineModel>;
+type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
 
 /// Every row id of both diagrams, in order.
 pub fn all_rows() -> Vec<&'static str> {
@@ -36,6 +36,8 @@ pub struct Controller {
     pub question: RwSignal<String>,
     pub running: RwSignal<bool>,
     pub wire_detail: RwSignal<bool>,
+    /// The LLM participant; its key stays in this page's memory.
+    pub llm: RwSignal<LlmSettings>,
     generation: RwSignal<u32>,
     host: StoredValue<Option<Rc<BrowserHost>>, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
@@ -62,6 +64,7 @@ impl Controller {
             question: RwSignal::new(question),
             running: RwSignal::new(false),
             wire_detail: RwSignal::new(false),
+            llm: RwSignal::new(LlmSettings::Offline),
             generation: RwSignal::new(0),
             host: StoredValue::new_local(None),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
@@ -145,7 +148,7 @@ impl Controller {
         ));
         let host = Rc::new(Host::new(
             client,
-            OfflineModel,
+            self.llm.get_untracked().build(Fetch),
             gate,
             self.approval.get_untracked(),
             emit,

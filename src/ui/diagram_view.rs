@@ -6,6 +6,7 @@ use super::controller::Controller;
 use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams, layout,
 };
+use crate::llm::choice::LlmSettings;
 
 fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
     lines
@@ -103,10 +104,10 @@ fn note_view(note: NoteGeom) -> impl IntoView {
 }
 
 /// The LLM participant's subtitle names the model actually in use.
-fn subtitle(actor: Actor, lang: Lang, seed: String) -> String {
-    match (actor, lang) {
-        (Actor::Llm, Lang::En) => "Built-in offline model".into(),
-        (Actor::Llm, Lang::Zh) => "内置离线模型".into(),
+fn subtitle(actor: Actor, lang: Lang, seed: String, llm: &LlmSettings) -> String {
+    match (actor, lang, llm) {
+        (Actor::Llm, Lang::Zh, LlmSettings::Offline) => "内置离线模型".into(),
+        (Actor::Llm, _, _) => llm.label(),
         _ => seed,
     }
 }
@@ -126,6 +127,7 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
     move || {
         let g = geometry.get();
         let lang = ctl.lang.get_untracked();
+        let llm = ctl.llm.get();
         let boxes = g
             .participants
             .iter()
@@ -135,7 +137,7 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
                 let color = format!("var({})", p.actor.css_var());
                 let mut sub = p.subtitle.clone();
                 if let Some(first) = sub.first_mut() {
-                    first.text = subtitle(p.actor, lang, first.text.clone());
+                    first.text = subtitle(p.actor, lang, first.text.clone(), &llm);
                     sub.truncate(1);
                 }
                 view! {

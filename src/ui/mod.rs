@@ -3,6 +3,7 @@
 mod controller;
 mod diagram_view;
 mod inspector;
+mod llm_settings;
 pub mod params;
 
 use leptos::ev;
@@ -12,6 +13,7 @@ use wasm_bindgen::JsCast;
 pub use controller::Controller;
 use diagram_view::DiagramView;
 use inspector::Inspector;
+use llm_settings::LlmSettingsView;
 
 use crate::diagram::Lang;
 use crate::flow::gate::Mode;
@@ -143,7 +145,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                         on:change=move |ev| ctl.approval.set(if event_target_checked(&ev) { Approval::Ask } else { Approval::Auto }) />
                     "Ask before running a tool"
                 </label>
-                <p class="mf-llm-note">"LLM: built-in offline model (no key, no network). It stands in for a real model."</p>
+                <LlmSettingsView ctl=ctl />
             </section>
             <nav class="mf-player" aria-label="Player">
                 <button id="mf-play" aria-label=move || if playing() { "Pause" } else { "Play" }
