@@ -235,15 +235,13 @@ async fn connect_then_ask_twice_on_one_connection() {
 
 #[wasm_bindgen_test]
 async fn an_unreachable_model_endpoint_fails_the_llm_row_with_its_reason() {
-    use mcp_flow::llm::choice::LlmSettings;
-    use mcp_flow::llm::openai_compat::Style;
+    use mcp_flow::llm::choice::{Field, LlmSettings, Provider};
     let ctl = controller(server(), Mode::Play, Approval::Auto);
-    ctl.llm.set(LlmSettings::OpenAi {
-        base_url: "http://127.0.0.1:9/v1".into(),
-        model: "test-model".into(),
-        key: "sk-test".into(),
-        style: Style::FunctionCalling,
-    });
+    let mut settings = LlmSettings::new(Provider::OpenAi);
+    settings.set(Field::BaseUrl, "http://127.0.0.1:9/v1".into());
+    settings.set(Field::Model, "test-model".into());
+    settings.set(Field::Key, "sk-test".into());
+    ctl.llm.set(settings);
     let (root, _handle) = mount(ctl);
     sleep(20).await;
     assert!(text(&root, "figure").contains("test-model (OpenAI-compatible)"));

@@ -15,6 +15,9 @@ use crate::mcp::client::{McpClient, result_text};
 use crate::mcp::error::{McpError, TransportError};
 use crate::mcp::http::Http;
 
+/// Tool rounds per question before the host stops the loop (seed `004_…`: `MAX_TOOL_CALLS`).
+pub const MAX_TOOL_ROUNDS: usize = 3;
+
 /// Whether the host asks the user before running a tool (diagram 2, rows 4 and 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Approval {
@@ -292,47 +295,64 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 ("arguments", call.arguments.to_string()),
             ],
         );
-        messages.push(ChatMessage::Assistant {
-            text: String::new(),
-            tool_calls: vec![call.clone()],
-        });
+        // The tool loop (seed 004): rows 4 to 11 run once per round, at most MAX_TOOL_ROUNDS.
+        let mut round = 1;
+        let mut call = call;
+        loop {
+            messages.push(ChatMessage::Assistant {
+                text: String::new(),
+                tool_calls: vec![call.clone()],
+            });
+            let approved = self.approve(&call).await;
+            let (content, is_error) = if approved {
+                self.call_tool(&call, round).await?
+            } else {
+                for row in ["d2-6", "d2-7", "d2-exec", "d2-8", "d2-9"] {
+                    self.skip(row, "the user declined the tool call");
+                }
+                (
+                    format!("The user declined to run the tool '{}'.", call.name),
+                    true,
+                )
+            };
+            messages.push(ChatMessage::ToolResult {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                content,
+                is_error,
+            });
 
-        let approved = self.approve(&call).await;
-        let (content, is_error) = if approved {
-            self.call_tool(&call).await?
-        } else {
-            for row in ["d2-6", "d2-7", "d2-exec", "d2-8", "d2-9"] {
-                self.skip(row, "the user declined the tool call");
+            self.begin("d2-10").await;
+            let reply = self.complete("d2-10", &messages).await?;
+            self.done("d2-10", vec![]);
+            self.begin("d2-11").await;
+            match reply {
+                LlmReply::Text(text) => {
+                    self.done("d2-11", vec![("text", text.clone())]);
+                    return self.show(text).await;
+                }
+                LlmReply::ToolCalls(calls) if round < MAX_TOOL_ROUNDS && !calls.is_empty() => {
+                    round += 1;
+                    call = calls.into_iter().next().unwrap_or(call);
+                    self.done(
+                        "d2-11",
+                        vec![(
+                            "next tool call",
+                            format!("round {round}: {} {}", call.name, call.arguments),
+                        )],
+                    );
+                }
+                LlmReply::ToolCalls(calls) => {
+                    let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+                    let text = format!(
+                        "Stopped after {MAX_TOOL_ROUNDS} tool rounds: the model still asked for {}.",
+                        names.join(", ")
+                    );
+                    self.done("d2-11", vec![("text", text.clone())]);
+                    return self.show(text).await;
+                }
             }
-            (
-                format!("The user declined to run the tool '{}'.", call.name),
-                true,
-            )
-        };
-        messages.push(ChatMessage::ToolResult {
-            call_id: call.id.clone(),
-            name: call.name.clone(),
-            content,
-            is_error,
-        });
-
-        self.begin("d2-10").await;
-        let reply = self.complete("d2-10", &messages).await?;
-        self.done("d2-10", vec![]);
-        self.begin("d2-11").await;
-        let text = match reply {
-            LlmReply::Text(t) => t,
-            LlmReply::ToolCalls(calls) => format!(
-                "(The model asked for more tools: {}. This host runs one tool round.)",
-                calls
-                    .iter()
-                    .map(|c| c.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        self.done("d2-11", vec![("text", text.clone())]);
-        self.show(text).await
+        }
     }
 
     async fn show(&self, text: String) -> Result<String, Stopped> {
@@ -371,13 +391,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     }
 
     /// Rows 6 to 9: the tool call through the MCP client.
-    async fn call_tool(&self, call: &ToolCall) -> Result<(String, bool), Stopped> {
+    async fn call_tool(&self, call: &ToolCall, round: usize) -> Result<(String, bool), Stopped> {
         self.begin("d2-6").await;
         self.done(
             "d2-6",
             vec![
                 ("tool", call.name.clone()),
                 ("arguments", call.arguments.to_string()),
+                ("round", round.to_string()),
             ],
         );
         self.begin("d2-7").await;

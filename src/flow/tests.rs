@@ -11,6 +11,7 @@ use super::gate::{Gate, Mode};
 use super::host::{Approval, Host};
 use super::run::{RowStatus, Run};
 use crate::llm::offline::OfflineModel;
+use crate::llm::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec};
 use crate::mcp::client::McpClient;
 use crate::mcp::scripted::*;
 
@@ -37,12 +38,23 @@ fn weather_server_script() -> Vec<Script> {
 }
 
 type TestHost = Host<Rc<Scripted>, OfflineModel>;
+/// A host, its scripted server and the run record it writes.
+type Fixture<L> = (Rc<Host<Rc<Scripted>, L>>, Rc<Scripted>, Rc<RefCell<Run>>);
 
 fn host(
     script: Vec<Script>,
     mode: Mode,
     approval: Approval,
 ) -> (Rc<TestHost>, Rc<Scripted>, Rc<RefCell<Run>>) {
+    host_with(script, mode, approval, OfflineModel)
+}
+
+fn host_with<L: Llm>(
+    script: Vec<Script>,
+    mode: Mode,
+    approval: Approval,
+    llm: L,
+) -> Fixture<L> {
     let http = Rc::new(Scripted::default());
     *http.script.borrow_mut() = script.into();
     let run = Rc::new(RefCell::new(Run::new(ROWS)));
@@ -55,7 +67,7 @@ fn host(
         Rc::new(move |u| mcp_emit(super::run::RunEvent::Mcp(u))),
     ));
     let gate = Rc::new(Gate::new(mode, None));
-    let h = Rc::new(Host::new(client, OfflineModel, gate, approval, emit));
+    let h = Rc::new(Host::new(client, llm, gate, approval, emit));
     (h, http, run)
 }
 
@@ -273,4 +285,114 @@ fn resetting_diagram_two_keeps_diagram_one_and_the_history() {
             .all(|r| r.status == RowStatus::Done)
     );
     assert_eq!(run.mcp.exchanges.len(), exchanges);
+}
+
+/// A model that asks for `get_weather` `calls` times, then answers with the last result.
+struct Persistent {
+    calls: usize,
+}
+
+impl Llm for Persistent {
+    fn label(&self) -> String {
+        "persistent".into()
+    }
+
+    fn format_tools(&self, tools: &[ToolSpec]) -> serde_json::Value {
+        crate::llm::openai::tools(tools)
+    }
+
+    async fn complete(
+        &self,
+        messages: &[ChatMessage],
+        _tools: &[ToolSpec],
+    ) -> (Result<LlmReply, String>, LlmExchange) {
+        let results = messages
+            .iter()
+            .filter(|m| matches!(m, ChatMessage::ToolResult { .. }))
+            .count();
+        let reply = if results < self.calls {
+            LlmReply::ToolCalls(vec![ToolCall {
+                id: format!("call_{results}"),
+                name: "get_weather".into(),
+                arguments: json!({"location": "Tokyo"}),
+            }])
+        } else {
+            LlmReply::Text(format!("answered after {results} results"))
+        };
+        let exchange = LlmExchange {
+            provider: "test".into(),
+            url: String::new(),
+            request: json!({"messages": messages.len()}),
+            response: None,
+            status: None,
+            started_ms: 0.0,
+            finished_ms: 0.0,
+            error: None,
+        };
+        (Ok(reply), exchange)
+    }
+}
+
+fn rounds_script(rounds: i64) -> Vec<Script> {
+    let mut script = weather_server_script();
+    script.pop();
+    for id in 0..rounds {
+        script.push(sse(&[&json!({"jsonrpc":"2.0","id":4 + id,"result":{
+            "content":[{"type":"text","text":"Sunny"}]}})
+        .to_string()]));
+    }
+    script
+}
+
+#[test]
+fn the_tool_loop_runs_further_rounds_and_stops_after_three() {
+    let tools_calls = |run: &Run| {
+        run.mcp
+            .exchanges
+            .iter()
+            .filter(|x| x.rpc_method.as_deref() == Some("tools/call"))
+            .count()
+    };
+    // Two rounds, then an answer: both calls run and the second round is shown on row 11.
+    let (h, _, run) = host_with(
+        rounds_script(2),
+        Mode::Play,
+        Approval::Auto,
+        Persistent { calls: 2 },
+    );
+    let answer = block_on(async {
+        h.discover().await.expect("discover");
+        h.ask("What's the weather in Tokyo?").await.expect("ask")
+    });
+    assert_eq!(answer, "answered after 2 results");
+    let r = run.borrow();
+    assert_eq!(tools_calls(&r), 2);
+    assert_eq!(r.row("d2-7").unwrap().mcp.len(), 2);
+    assert!(
+        r.row("d2-11")
+            .unwrap()
+            .value("next tool call")
+            .is_some_and(|v| v.starts_with("round 2: get_weather"))
+    );
+    drop(r);
+
+    // A model that never stops gets three rounds and a clear message.
+    let (h, _, run) = host_with(
+        rounds_script(3),
+        Mode::Play,
+        Approval::Auto,
+        Persistent { calls: 99 },
+    );
+    let answer = block_on(async {
+        h.discover().await.expect("discover");
+        h.ask("What's the weather in Tokyo?").await.expect("ask")
+    });
+    assert_eq!(
+        answer,
+        "Stopped after 3 tool rounds: the model still asked for get_weather."
+    );
+    let r = run.borrow();
+    assert_eq!(tools_calls(&r), 3);
+    assert_eq!(r.status("d2-12"), RowStatus::Done);
+    assert_eq!(r.llm.len(), 4, "the question plus one completion per round");
 }

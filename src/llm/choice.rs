@@ -1,44 +1,113 @@
-//! Which model the host talks to, chosen in the settings: the built-in offline model, or an
-//! OpenAI-compatible endpoint. The key lives in memory only and is never printed.
+//! Which model the host talks to, chosen in the settings: the built-in offline model, an
+//! OpenAI-compatible endpoint, Anthropic or Gemini. The key lives in memory unless the user asks
+//! to keep it for the tab, and is never printed, saved with the other settings or recorded.
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::offline::OfflineModel;
-use super::openai_compat::{OpenAiCompatible, Style};
-use super::{ChatMessage, Llm, LlmExchange, LlmReply, ToolSpec};
+use super::remote::{Api, Remote};
+use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec, anthropic, gemini};
 use crate::mcp::http::Http;
 
-/// The settings for the LLM participant.
-#[derive(Clone, PartialEq)]
-pub enum LlmSettings {
+/// The LLM participant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Provider {
     Offline,
-    OpenAi {
-        base_url: String,
-        model: String,
-        key: String,
-        style: Style,
-    },
+    OpenAi,
+    Anthropic,
+    Gemini,
 }
 
-impl std::fmt::Debug for LlmSettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Provider {
+    pub const ALL: [Provider; 4] = [Self::Offline, Self::OpenAi, Self::Anthropic, Self::Gemini];
+
+    /// The value of the settings' select.
+    pub fn id(self) -> &'static str {
         match self {
-            Self::Offline => write!(f, "Offline"),
-            Self::OpenAi {
-                base_url,
-                model,
-                key,
-                style,
-            } => write!(
-                f,
-                "OpenAi {{ base_url: {base_url:?}, model: {model:?}, key: {}, style: {style:?} }}",
-                if key.is_empty() { "none" } else { "[redacted]" }
-            ),
+            Self::Offline => "offline",
+            Self::OpenAi => "openai",
+            Self::Anthropic => "anthropic",
+            Self::Gemini => "gemini",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Self {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.id() == id)
+            .unwrap_or(Self::Offline)
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Offline => "Built-in offline model (no key, no network)",
+            Self::OpenAi => "OpenAI-compatible (OpenAI, Ollama, llama.cpp, LM Studio, vLLM…)",
+            Self::Anthropic => "Anthropic Messages",
+            Self::Gemini => "Google Gemini",
+        }
+    }
+
+    fn api(self) -> Option<Api> {
+        match self {
+            Self::Offline => None,
+            Self::OpenAi => Some(Api::OpenAi),
+            Self::Anthropic => Some(Api::Anthropic),
+            Self::Gemini => Some(Api::Gemini),
+        }
+    }
+
+    /// The base URL and model a new choice starts with (Ollama's local endpoint for
+    /// OpenAI-compatible).
+    pub fn defaults(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Offline => ("", super::offline::MODEL),
+            Self::OpenAi => ("http://127.0.0.1:11434/v1", "qwen2.5:7b"),
+            Self::Anthropic => (anthropic::DEFAULT_BASE_URL, "claude-sonnet-4-5"),
+            Self::Gemini => (gemini::DEFAULT_BASE_URL, "gemini-2.5-flash"),
         }
     }
 }
 
-/// A text setting of an OpenAI-compatible endpoint.
+/// The settings for the LLM participant.
+#[derive(Clone, PartialEq)]
+pub struct LlmSettings {
+    pub provider: Provider,
+    pub base_url: String,
+    pub model: String,
+    key: String,
+    pub style: Style,
+    /// Keep the key in this tab's sessionStorage (off unless the user ticks the box).
+    pub remember_key: bool,
+}
+
+impl Default for LlmSettings {
+    fn default() -> Self {
+        Self::new(Provider::Offline)
+    }
+}
+
+impl std::fmt::Debug for LlmSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmSettings")
+            .field("provider", &self.provider)
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field(
+                "key",
+                &if self.key.is_empty() {
+                    "none"
+                } else {
+                    "[redacted]"
+                },
+            )
+            .field("style", &self.style)
+            .field("remember_key", &self.remember_key)
+            .finish()
+    }
+}
+
+/// A text setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
     BaseUrl,
@@ -46,61 +115,112 @@ pub enum Field {
     Key,
 }
 
+/// The settings as saved between visits: everything but the key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Saved {
+    provider: Provider,
+    base_url: String,
+    model: String,
+    style: Style,
+    remember_key: bool,
+}
+
 impl LlmSettings {
-    /// Changes one text setting (nothing for the offline model).
-    pub fn set(&mut self, field: Field, value: String) {
-        if let Self::OpenAi {
-            base_url,
-            model,
-            key,
-            ..
-        } = self
-        {
-            *match field {
-                Field::BaseUrl => base_url,
-                Field::Model => model,
-                Field::Key => key,
-            } = value;
+    pub fn new(provider: Provider) -> Self {
+        let (base_url, model) = provider.defaults();
+        Self {
+            provider,
+            base_url: base_url.into(),
+            model: model.into(),
+            key: String::new(),
+            style: Style::FunctionCalling,
+            remember_key: false,
         }
     }
 
-    pub fn set_style(&mut self, new: Style) {
-        if let Self::OpenAi { style, .. } = self {
-            *style = new;
+    /// Switches provider, starting from its defaults; the style and the key choice stay.
+    pub fn set_provider(&mut self, provider: Provider) {
+        if provider != self.provider {
+            *self = Self {
+                style: self.style,
+                remember_key: self.remember_key,
+                ..Self::new(provider)
+            };
         }
+    }
+
+    pub fn set(&mut self, field: Field, value: String) {
+        *match field {
+            Field::BaseUrl => &mut self.base_url,
+            Field::Model => &mut self.model,
+            Field::Key => &mut self.key,
+        } = value;
     }
 
     /// A text setting's value, for showing it (never the key).
     pub fn shown(&self, field: Field) -> String {
-        match (self, field) {
-            (Self::OpenAi { base_url, .. }, Field::BaseUrl) => base_url.clone(),
-            (Self::OpenAi { model, .. }, Field::Model) => model.clone(),
-            _ => String::new(),
+        match field {
+            Field::BaseUrl => self.base_url.clone(),
+            Field::Model => self.model.clone(),
+            Field::Key => String::new(),
+        }
+    }
+
+    pub fn has_key(&self) -> bool {
+        !self.key.is_empty()
+    }
+
+    /// The key to keep in sessionStorage, only when the user asked for it.
+    pub fn key_to_remember(&self) -> Option<&str> {
+        Some(self.key.as_str()).filter(|k| self.remember_key && !k.is_empty())
+    }
+
+    /// Everything but the key, as JSON for localStorage.
+    pub fn to_saved(&self) -> String {
+        serde_json::to_string(&Saved {
+            provider: self.provider,
+            base_url: self.base_url.clone(),
+            model: self.model.clone(),
+            style: self.style,
+            remember_key: self.remember_key,
+        })
+        .unwrap_or_default()
+    }
+
+    /// Settings read back from [`Self::to_saved`] and a remembered key; anything unreadable
+    /// gives the defaults.
+    pub fn from_saved(saved: Option<&str>, key: Option<String>) -> Self {
+        let Some(s) = saved.and_then(|s| serde_json::from_str::<Saved>(s).ok()) else {
+            return Self::default();
+        };
+        Self {
+            provider: s.provider,
+            base_url: s.base_url,
+            model: s.model,
+            key: key.filter(|_| s.remember_key).unwrap_or_default(),
+            style: s.style,
+            remember_key: s.remember_key,
         }
     }
 
     /// The LLM participant's subtitle.
     pub fn label(&self) -> String {
-        match self {
-            Self::Offline => OfflineModel.label(),
-            Self::OpenAi { model, .. } => format!("{model} (OpenAI-compatible)"),
+        match self.provider.api() {
+            None => OfflineModel.label(),
+            Some(api) => format!("{} ({})", self.model, api.name()),
         }
     }
 
     pub fn build<H: Http>(&self, http: H) -> AnyLlm<H> {
-        match self {
-            Self::Offline => AnyLlm::Offline(OfflineModel),
-            Self::OpenAi {
-                base_url,
-                model,
-                key,
-                style,
-            } => AnyLlm::OpenAi(OpenAiCompatible {
+        match self.provider.api() {
+            None => AnyLlm::Offline(OfflineModel),
+            Some(api) => AnyLlm::Remote(Remote {
                 http,
-                base_url: base_url.clone(),
-                model: model.clone(),
-                key: Some(key.clone()).filter(|k| !k.is_empty()),
-                style: *style,
+                api,
+                base_url: self.base_url.clone(),
+                model: self.model.clone(),
+                key: Some(self.key.clone()).filter(|k| !k.is_empty()),
+                style: self.style,
             }),
         }
     }
@@ -109,21 +229,21 @@ impl LlmSettings {
 /// One of the backends, behind the one interface.
 pub enum AnyLlm<H: Http> {
     Offline(OfflineModel),
-    OpenAi(OpenAiCompatible<H>),
+    Remote(Remote<H>),
 }
 
 impl<H: Http> Llm for AnyLlm<H> {
     fn label(&self) -> String {
         match self {
             Self::Offline(m) => m.label(),
-            Self::OpenAi(m) => m.label(),
+            Self::Remote(m) => m.label(),
         }
     }
 
     fn format_tools(&self, tools: &[ToolSpec]) -> Value {
         match self {
             Self::Offline(m) => m.format_tools(tools),
-            Self::OpenAi(m) => m.format_tools(tools),
+            Self::Remote(m) => m.format_tools(tools),
         }
     }
 
@@ -134,7 +254,7 @@ impl<H: Http> Llm for AnyLlm<H> {
     ) -> (Result<LlmReply, String>, LlmExchange) {
         match self {
             Self::Offline(m) => m.complete(messages, tools).await,
-            Self::OpenAi(m) => m.complete(messages, tools).await,
+            Self::Remote(m) => m.complete(messages, tools).await,
         }
     }
 }
@@ -146,30 +266,43 @@ mod tests {
     use std::rc::Rc;
 
     fn openai() -> LlmSettings {
-        LlmSettings::OpenAi {
-            base_url: "http://127.0.0.1:11434/v1".into(),
-            model: "qwen2.5".into(),
-            key: "sk-secret".into(),
-            style: Style::SystemPrompt,
-        }
+        let mut s = LlmSettings::new(Provider::OpenAi);
+        s.set(Field::Model, "qwen2.5".into());
+        s.set(Field::Key, "sk-secret".into());
+        s.style = Style::SystemPrompt;
+        s
     }
 
     #[test]
     fn settings_build_the_chosen_backend() {
         let http = Rc::new(Scripted::default());
         assert!(matches!(
-            LlmSettings::Offline.build(http.clone()),
+            LlmSettings::default().build(http.clone()),
             AnyLlm::Offline(_)
         ));
         match openai().build(http) {
-            AnyLlm::OpenAi(m) => {
+            AnyLlm::Remote(m) => {
                 assert_eq!(m.key.as_deref(), Some("sk-secret"));
+                assert_eq!(m.api, Api::OpenAi);
                 assert_eq!(m.style, Style::SystemPrompt);
                 assert_eq!(m.label(), "qwen2.5 (OpenAI-compatible)");
             }
             AnyLlm::Offline(_) => panic!("expected the OpenAI-compatible backend"),
         }
-        assert_eq!(LlmSettings::Offline.label(), "Built-in offline model");
+        assert_eq!(LlmSettings::default().label(), "Built-in offline model");
+    }
+
+    #[test]
+    fn switching_provider_starts_from_its_defaults_and_keeps_the_style() {
+        let mut s = openai();
+        s.set_provider(Provider::Gemini);
+        assert_eq!(s.base_url, gemini::DEFAULT_BASE_URL);
+        assert_eq!(s.model, "gemini-2.5-flash");
+        assert!(!s.has_key(), "a key is not carried to another provider");
+        assert_eq!(s.style, Style::SystemPrompt);
+        assert_eq!(s.label(), "gemini-2.5-flash (Gemini)");
+        assert_eq!(Provider::from_id("anthropic"), Provider::Anthropic);
+        assert_eq!(Provider::from_id("nonsense"), Provider::Offline);
     }
 
     #[test]
@@ -177,19 +310,38 @@ mod tests {
         let mut s = openai();
         s.set(Field::Model, "llama3.2".into());
         s.set(Field::Key, "sk-other".into());
-        s.set_style(Style::FunctionCalling);
         assert_eq!(s.shown(Field::Model), "llama3.2");
         assert_eq!(s.shown(Field::Key), "");
         assert_eq!(s.label(), "llama3.2 (OpenAI-compatible)");
-        let mut offline = LlmSettings::Offline;
-        offline.set(Field::Model, "x".into());
-        assert_eq!(offline, LlmSettings::Offline);
+        let text = format!("{s:?}");
+        assert!(!text.contains("sk-other"), "{text}");
+        assert!(text.contains("[redacted]"));
     }
 
     #[test]
-    fn the_key_never_shows_in_debug_output() {
-        let text = format!("{:?}", openai());
-        assert!(!text.contains("sk-secret"), "{text}");
-        assert!(text.contains("[redacted]"));
+    fn saved_settings_never_hold_the_key_and_it_is_kept_only_on_request() {
+        let mut s = openai();
+        let saved = s.to_saved();
+        assert!(!saved.contains("sk-secret"), "{saved}");
+        assert_eq!(s.key_to_remember(), None);
+        let back = LlmSettings::from_saved(Some(&saved), Some("sk-secret".into()));
+        assert!(
+            !back.has_key(),
+            "a stray stored key is ignored when not opted in"
+        );
+        assert_eq!(back.model, "qwen2.5");
+        assert_eq!(back.style, Style::SystemPrompt);
+
+        s.remember_key = true;
+        assert_eq!(s.key_to_remember(), Some("sk-secret"));
+        let saved = s.to_saved();
+        assert!(!saved.contains("sk-secret"));
+        let back = LlmSettings::from_saved(Some(&saved), Some("sk-secret".into()));
+        assert_eq!(back, s);
+
+        assert_eq!(
+            LlmSettings::from_saved(Some("{not json"), None),
+            LlmSettings::default()
+        );
     }
 }

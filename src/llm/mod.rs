@@ -1,15 +1,26 @@
 //! The LLM participant: one interface (messages and tools in, tool calls or text out), with every
 //! call recorded so the inspector can show the real request and response.
 
+pub mod anthropic;
 pub mod choice;
 pub mod formats;
+pub mod gemini;
 pub mod offline;
 pub mod openai;
-pub mod openai_compat;
 pub mod prompt_style;
+pub mod remote;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// How tools reach the model (seed `004_…`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Style {
+    /// Tools in the request in the provider's format, tool calls in the reply.
+    FunctionCalling,
+    /// Tools described in the system prompt, a JSON object in the reply.
+    SystemPrompt,
+}
 
 /// A tool as the host hands it to a model: the MCP tool's name, description and input schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

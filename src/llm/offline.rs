@@ -110,24 +110,102 @@ pub fn place(question: &str) -> Option<String> {
     }
     let lower = question.to_lowercase();
     for marker in [" in ", " for ", " at "] {
-        if let Some(i) = lower.rfind(marker) {
+        if let Some(i) = lower.find(marker) {
             let rest = &question[i + marker.len()..];
             let end = rest
                 .find(['?', '!', '.', '？', '。', '\n'])
                 .unwrap_or(rest.len());
-            let mut place = rest[..end].trim();
-            for article in ["the ", "The "] {
-                place = place.strip_prefix(article).unwrap_or(place);
-            }
-            for tail in [" today", " now", " right now", " tomorrow"] {
-                place = place.strip_suffix(tail).unwrap_or(place);
-            }
+            let place = trim_place(&rest[..end]);
             if !place.is_empty() {
                 return Some(place.to_owned());
             }
         }
     }
-    None
+    // No "in/for/at": a known city named anywhere, as the question spells it.
+    KNOWN_CITIES.iter().find_map(|city| {
+        let at = lower.find(&city.to_lowercase())?;
+        let before_ok = lower[..at]
+            .chars()
+            .last()
+            .is_none_or(|c| !c.is_alphanumeric());
+        let after_ok = lower[at + city.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric());
+        (before_ok && after_ok).then(|| question[at..at + city.len()].to_owned())
+    })
+}
+
+/// Cities the model recognises without a preposition ("Tokyo weather?").
+const KNOWN_CITIES: [&str; 40] = [
+    "Tokyo",
+    "Beijing",
+    "Shanghai",
+    "Osaka",
+    "Kyoto",
+    "Seoul",
+    "Singapore",
+    "Hong Kong",
+    "Bangkok",
+    "Delhi",
+    "Mumbai",
+    "Dubai",
+    "Istanbul",
+    "Moscow",
+    "London",
+    "Paris",
+    "Berlin",
+    "Madrid",
+    "Rome",
+    "Amsterdam",
+    "Vienna",
+    "Stockholm",
+    "Oslo",
+    "Cairo",
+    "Nairobi",
+    "Johannesburg",
+    "Lagos",
+    "New York",
+    "San Francisco",
+    "Los Angeles",
+    "Chicago",
+    "Toronto",
+    "Vancouver",
+    "Mexico City",
+    "Sao Paulo",
+    "Rio de Janeiro",
+    "Buenos Aires",
+    "Sydney",
+    "Melbourne",
+    "Auckland",
+];
+
+/// A place phrase without the filler around it: "the", "please", "for me", "right now"…
+fn trim_place(phrase: &str) -> &str {
+    const TAILS: [&str; 9] = [
+        ",",
+        " please",
+        " for me",
+        " right now",
+        " now",
+        " today",
+        " tomorrow",
+        " this week",
+        " like",
+    ];
+    let mut place = phrase.trim();
+    for article in ["the ", "The "] {
+        place = place.strip_prefix(article).unwrap_or(place);
+    }
+    loop {
+        let before = place;
+        for tail in TAILS {
+            place = place.strip_suffix(tail).unwrap_or(place).trim_end();
+        }
+        if place == before {
+            return place;
+        }
+    }
 }
 
 fn numbers(question: &str) -> Vec<f64> {
@@ -435,5 +513,151 @@ mod tests {
             "东京的天气是晴天。"
         );
         assert!(after_result("What's the weather in Tokyo?", "boom", true).contains("boom"));
+    }
+
+    enum Expect {
+        Call(&'static str, Value),
+        TextWith(&'static str),
+    }
+
+    /// The offline model's question table: weather in many phrasings and cities (English and
+    /// Chinese/Japanese), calculator questions, questions no tool fits, and missing arguments.
+    #[test]
+    fn the_question_table() {
+        use Expect::*;
+        let w = || vec![weather()];
+        let c = || {
+            vec![
+                calc("add"),
+                calc("subtract"),
+                calc("multiply"),
+                calc("divide"),
+            ]
+        };
+        let both = || [w(), c()].concat();
+        let loc = |l: &str| json!({ "location": l });
+        let ab = |a: f64, b: f64| json!({"a": a, "b": b});
+        let table: Vec<(&str, Vec<ToolSpec>, Expect)> = vec![
+            (
+                "What's the weather in Tokyo?",
+                w(),
+                Call("get_weather", loc("Tokyo")),
+            ),
+            (
+                "what is the weather in tokyo",
+                w(),
+                Call("get_weather", loc("tokyo")),
+            ),
+            (
+                "How's the weather in Paris today?",
+                w(),
+                Call("get_weather", loc("Paris")),
+            ),
+            (
+                "Weather for New York, please.",
+                w(),
+                Call("get_weather", loc("New York")),
+            ),
+            (
+                "Tell me the forecast for Berlin.",
+                w(),
+                Call("get_weather", loc("Berlin")),
+            ),
+            (
+                "What's the temperature at Sydney right now?",
+                w(),
+                Call("get_weather", loc("Sydney")),
+            ),
+            (
+                "Is it going to rain in London?",
+                w(),
+                Call("get_weather", loc("London")),
+            ),
+            ("Tokyo weather?", w(), Call("get_weather", loc("Tokyo"))),
+            (
+                "weather San Francisco",
+                w(),
+                Call("get_weather", loc("San Francisco")),
+            ),
+            (
+                "Could you check the weather in Rio de Janeiro for me?",
+                w(),
+                Call("get_weather", loc("Rio de Janeiro")),
+            ),
+            (
+                "What's the weather like in Tokyo, Japan?",
+                w(),
+                Call("get_weather", loc("Tokyo, Japan")),
+            ),
+            (
+                "Is it sunny in Cairo?",
+                w(),
+                Call("get_weather", loc("Cairo")),
+            ),
+            ("东京的天气怎么样？", w(), Call("get_weather", loc("Tokyo"))),
+            (
+                "北京今天天气如何？",
+                w(),
+                Call("get_weather", loc("Beijing")),
+            ),
+            (
+                "上海会下雨吗？天气怎么样",
+                w(),
+                Call("get_weather", loc("Shanghai")),
+            ),
+            ("東京の天気は？", w(), Call("get_weather", loc("Tokyo"))),
+            ("大阪の天気を教えて", w(), Call("get_weather", loc("Osaka"))),
+            ("伦敦天气", w(), Call("get_weather", loc("London"))),
+            (
+                "What's the weather in Tokyo?",
+                both(),
+                Call("get_weather", loc("Tokyo")),
+            ),
+            (
+                "What is 3 times 111?",
+                c(),
+                Call("multiply", ab(3.0, 111.0)),
+            ),
+            (
+                "What is 3 times 111?",
+                both(),
+                Call("multiply", ab(3.0, 111.0)),
+            ),
+            ("Add 2 and 40", c(), Call("add", ab(2.0, 40.0))),
+            ("What is 7 plus 8?", both(), Call("add", ab(7.0, 8.0))),
+            ("What is 10 minus 4?", c(), Call("subtract", ab(10.0, 4.0))),
+            ("Subtract 5 from 9", c(), Call("subtract", ab(5.0, 9.0))),
+            ("What is 1 divided by 0?", c(), Call("divide", ab(1.0, 0.0))),
+            ("Multiply 2.5 by 4", c(), Call("multiply", ab(2.5, 4.0))),
+            ("12 乘 3 等于多少？", c(), Call("multiply", ab(12.0, 3.0))),
+            ("5 加 6 是多少", c(), Call("add", ab(5.0, 6.0))),
+            ("Who wrote Hamlet?", w(), TextWith("get_weather")),
+            ("Tell me a joke", both(), TextWith("multiply")),
+            ("谁写了《哈姆雷特》？", w(), TextWith("get_weather")),
+            ("Hello!", vec![], TextWith("no tools")),
+            ("What's the weather like?", w(), TextWith("location")),
+            ("天气怎么样？", w(), TextWith("location")),
+            ("What is 3 times?", c(), TextWith("\"b\"")),
+        ];
+        let mut passed = 0;
+        let mut failures = Vec::new();
+        for (q, tools, expect) in &table {
+            let got = ask(q, tools);
+            let ok = match (expect, &got) {
+                (Call(name, args), LlmReply::ToolCalls(calls)) => {
+                    calls[0].name == *name && calls[0].arguments == *args
+                }
+                (TextWith(part), LlmReply::Text(t)) => t.contains(part),
+                _ => false,
+            };
+            if ok {
+                passed += 1;
+            } else {
+                failures.push(format!("{q} -> {got:?}"));
+            }
+        }
+        println!("offline model table: {passed}/{} questions", table.len());
+        assert!(table.len() >= 30);
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 }

@@ -3,9 +3,31 @@
 //! `{"tool_name": ..., "arguments": {...}}`, which the host extracts leniently; the tool result
 //! goes back as a user message, as in the seeds.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{ToolCall, ToolSpec};
+use super::{ChatMessage, ToolCall, ToolSpec};
+
+/// The conversation as the system-prompt style sends it: the tools in a system message, tool
+/// calls as the JSON the model wrote, tool results as user messages (as in the seeds).
+pub fn prompt_messages(messages: &[ChatMessage], tools: &[ToolSpec]) -> Vec<ChatMessage> {
+    let mut out = vec![ChatMessage::System(system_prompt(tools))];
+    for m in messages {
+        out.push(match m {
+            ChatMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => {
+                let call = &tool_calls[0];
+                ChatMessage::Assistant {
+                    text: json!({"tool_name": call.name, "arguments": call.arguments}).to_string(),
+                    tool_calls: Vec::new(),
+                }
+            }
+            ChatMessage::ToolResult { name, content, .. } => {
+                ChatMessage::User(tool_result_message(name, content))
+            }
+            other => other.clone(),
+        });
+    }
+    out
+}
 
 /// The tools as text for a system prompt, one block per tool with its arguments.
 pub fn format_tools_for_llm(tools: &[ToolSpec]) -> String {
@@ -157,7 +179,6 @@ fn json_objects(text: &str) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn call(reply: &str) -> Option<(String, Value)> {
         extract_tool_call(reply).map(|c| (c.name, c.arguments))

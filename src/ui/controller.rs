@@ -64,7 +64,7 @@ impl Controller {
             question: RwSignal::new(question),
             running: RwSignal::new(false),
             wire_detail: RwSignal::new(false),
-            llm: RwSignal::new(LlmSettings::Offline),
+            llm: RwSignal::new(LlmSettings::default()),
             generation: RwSignal::new(0),
             host: StoredValue::new_local(None),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),

@@ -6,7 +6,7 @@ use super::controller::Controller;
 use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams, layout,
 };
-use crate::llm::choice::LlmSettings;
+use crate::llm::choice::{LlmSettings, Provider};
 
 fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
     lines
@@ -106,7 +106,7 @@ fn note_view(note: NoteGeom) -> impl IntoView {
 /// The LLM participant's subtitle names the model actually in use.
 fn subtitle(actor: Actor, lang: Lang, seed: String, llm: &LlmSettings) -> String {
     match (actor, lang, llm) {
-        (Actor::Llm, Lang::Zh, LlmSettings::Offline) => "内置离线模型".into(),
+        (Actor::Llm, Lang::Zh, s) if s.provider == Provider::Offline => "内置离线模型".into(),
         (Actor::Llm, _, _) => llm.label(),
         _ => seed,
     }

@@ -5,6 +5,7 @@ mod diagram_view;
 mod inspector;
 mod llm_settings;
 pub mod params;
+mod storage;
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -73,6 +74,7 @@ pub fn App() -> impl IntoView {
     let origin = location.origin().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
     let ctl = controller_from_query(&query, &origin);
+    ctl.llm.set(storage::load());
     if params::flag(&query, "autoplay") {
         ctl.start(ctl.mode.get_untracked());
     }

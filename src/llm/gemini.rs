@@ -1,0 +1,206 @@
+//! Google Gemini `generateContent`: `POST {base}/models/{model}:generateContent` with
+//! `x-goog-api-key`, tools as `functionDeclarations`, `functionCall` parts in the reply and
+//! `functionResponse` parts going back.
+
+use serde_json::{Value, json};
+
+use super::{ChatMessage, LlmReply, ToolCall, ToolSpec, formats, remote};
+
+pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
+
+pub fn url(base_url: &str, model: &str) -> String {
+    format!(
+        "{}/models/{model}:generateContent",
+        base_url.trim_end_matches('/')
+    )
+}
+
+/// The key travels in a header, never in the URL (which the record keeps).
+pub fn headers(key: Option<&str>) -> Vec<(String, String)> {
+    let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
+    if let Some(key) = key {
+        headers.push(("x-goog-api-key".to_owned(), key.to_owned()));
+    }
+    headers
+}
+
+/// System messages become `systemInstruction`; the assistant is the `model` role; tool results
+/// are `functionResponse` parts of a user turn.
+pub fn request_body(conversation: &[ChatMessage], tools: &[ToolSpec]) -> Value {
+    let mut system = Vec::new();
+    let mut contents: Vec<Value> = Vec::new();
+    for m in conversation {
+        match m {
+            ChatMessage::System(text) => system.push(text.as_str()),
+            ChatMessage::User(text) => {
+                contents.push(json!({"role": "user", "parts": [{"text": text}]}))
+            }
+            ChatMessage::Assistant { text, tool_calls } => {
+                let mut parts = Vec::new();
+                if !text.is_empty() {
+                    parts.push(json!({"text": text}));
+                }
+                parts.extend(tool_calls.iter().map(
+                    |c| json!({"functionCall": {"id": c.id, "name": c.name, "args": c.arguments}}),
+                ));
+                contents.push(json!({"role": "model", "parts": parts}));
+            }
+            ChatMessage::ToolResult {
+                call_id,
+                name,
+                content,
+                is_error,
+            } => {
+                let key = if *is_error { "error" } else { "result" };
+                let part = json!({"functionResponse": {"id": call_id, "name": name,
+                                                       "response": {key: content}}});
+                match contents.last_mut() {
+                    Some(last)
+                        if last["role"] == "user"
+                            && last["parts"][0].get("functionResponse").is_some() =>
+                    {
+                        if let Some(parts) = last["parts"].as_array_mut() {
+                            parts.push(part);
+                        }
+                    }
+                    _ => contents.push(json!({"role": "user", "parts": [part]})),
+                }
+            }
+        }
+    }
+    let mut body = json!({ "contents": contents });
+    if !system.is_empty() {
+        body["systemInstruction"] = json!({"parts": [{"text": system.join("\n\n")}]});
+    }
+    if !tools.is_empty() {
+        body["tools"] = formats::gemini(tools);
+    }
+    body
+}
+
+/// Reads a `generateContent` response: `functionCall` parts become tool calls, otherwise the
+/// text parts; a blocked prompt says why.
+pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
+    if let Some(error) = response.get("error") {
+        return Err(remote::error_message(error));
+    }
+    let Some(parts) = response
+        .pointer("/candidates/0/content/parts")
+        .and_then(Value::as_array)
+    else {
+        return Err(match response.pointer("/promptFeedback/blockReason") {
+            Some(reason) => format!("the prompt was blocked: {reason}"),
+            None => "the response has no candidates[0].content.parts".into(),
+        });
+    };
+    let calls: Vec<ToolCall> = parts
+        .iter()
+        .filter_map(|p| p.get("functionCall"))
+        .enumerate()
+        .map(|(i, c)| {
+            Ok(ToolCall {
+                id: remote::call_id(c.get("id"), i),
+                name: c["name"]
+                    .as_str()
+                    .ok_or("a functionCall without a name")?
+                    .to_owned(),
+                arguments: c.get("args").cloned().unwrap_or_else(|| json!({})),
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    if !calls.is_empty() {
+        return Ok(LlmReply::ToolCalls(calls));
+    }
+    Ok(LlmReply::Text(
+        parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::weather_tool;
+
+    /// The documented shape of a reply that calls a function.
+    const FUNCTION_CALL: &str = r#"{"candidates":[{"content":{"parts":[{"functionCall":
+        {"name":"get_weather","args":{"location":"Tokyo"}}}],"role":"model"},
+        "finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":60,
+        "candidatesTokenCount":6,"totalTokenCount":66},"modelVersion":"gemini-2.5-flash"}"#;
+
+    const TEXT: &str = r#"{"candidates":[{"content":{"parts":[{"text":"The weather in Tokyo is sunny."}],
+        "role":"model"},"finishReason":"STOP","index":0}]}"#;
+
+    const ERROR: &str = r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.",
+        "status":"INVALID_ARGUMENT"}}"#;
+
+    #[test]
+    fn function_calls_text_errors_and_blocks_are_read() {
+        let v: Value = serde_json::from_str(FUNCTION_CALL).unwrap();
+        match parse_response(&v).unwrap() {
+            LlmReply::ToolCalls(c) => {
+                assert_eq!(c[0].id, "call_1");
+                assert_eq!(c[0].name, "get_weather");
+                assert_eq!(c[0].arguments, json!({"location": "Tokyo"}));
+            }
+            other => panic!("{other:?}"),
+        }
+        let v: Value = serde_json::from_str(TEXT).unwrap();
+        assert_eq!(
+            parse_response(&v).unwrap(),
+            LlmReply::Text("The weather in Tokyo is sunny.".into())
+        );
+        let v: Value = serde_json::from_str(ERROR).unwrap();
+        assert!(
+            parse_response(&v)
+                .unwrap_err()
+                .contains("API key not valid")
+        );
+        let blocked = json!({"promptFeedback": {"blockReason": "SAFETY"}});
+        assert!(parse_response(&blocked).unwrap_err().contains("SAFETY"));
+    }
+
+    #[test]
+    fn requests_use_contents_model_role_and_function_responses() {
+        let conversation = vec![
+            ChatMessage::System("be brief".into()),
+            ChatMessage::User("What's the weather in Tokyo?".into()),
+            ChatMessage::Assistant {
+                text: String::new(),
+                tool_calls: vec![ToolCall {
+                    id: "call_1".into(),
+                    name: "get_weather".into(),
+                    arguments: json!({"location": "Tokyo"}),
+                }],
+            },
+            ChatMessage::ToolResult {
+                call_id: "call_1".into(),
+                name: "get_weather".into(),
+                content: "Sunny".into(),
+                is_error: false,
+            },
+        ];
+        let body = request_body(&conversation, &[weather_tool()]);
+        assert_eq!(body["systemInstruction"]["parts"][0]["text"], "be brief");
+        assert_eq!(body["contents"][1]["role"], "model");
+        assert_eq!(
+            body["contents"][1]["parts"][0]["functionCall"]["args"]["location"],
+            "Tokyo"
+        );
+        assert_eq!(
+            body["contents"][2]["parts"][0]["functionResponse"]["response"]["result"],
+            "Sunny"
+        );
+        assert_eq!(
+            body["tools"][0]["functionDeclarations"][0]["name"],
+            "get_weather"
+        );
+        assert_eq!(
+            url("https://g.example/v1beta/", "gemini-2.5-flash"),
+            "https://g.example/v1beta/models/gemini-2.5-flash:generateContent"
+        );
+    }
+}

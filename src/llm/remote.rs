@@ -1,0 +1,403 @@
+//! A model behind an HTTP API: OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp
+//! server, LM Studio, vLLM, OpenRouter, Groq), Anthropic Messages or Google Gemini. Every call
+//! goes through the same [`Http`] the MCP client uses, in either tool-calling style, and is
+//! recorded without its key.
+
+use serde_json::Value;
+
+use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec};
+use super::{anthropic, gemini, openai, prompt_style};
+use crate::mcp::http::{BodyStream, Http, HttpRequest};
+
+/// Which HTTP API the model speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+impl Api {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::OpenAi => "OpenAI-compatible",
+            Self::Anthropic => "Anthropic",
+            Self::Gemini => "Gemini",
+        }
+    }
+
+    /// The tools in this API's native format.
+    pub fn tools(self, tools: &[ToolSpec]) -> Value {
+        match self {
+            Self::OpenAi => openai::tools(tools),
+            Self::Anthropic => super::formats::anthropic(tools),
+            Self::Gemini => super::formats::gemini(tools),
+        }
+    }
+}
+
+pub struct Remote<H: Http> {
+    pub http: H,
+    pub api: Api,
+    /// E.g. `http://127.0.0.1:11434/v1` for Ollama.
+    pub base_url: String,
+    pub model: String,
+    /// Kept in memory only; sent in the API's key header, never recorded.
+    pub key: Option<String>,
+    pub style: Style,
+}
+
+/// A provider's error object as one line: its `message`, or the whole object.
+pub fn error_message(error: &Value) -> String {
+    error
+        .get("message")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| error.to_string())
+}
+
+/// A tool call's id as the provider gave it, or `call_N` when it gave none.
+pub fn call_id(id: Option<&Value>, index: usize) -> String {
+    id.and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("call_{}", index + 1))
+}
+
+impl<H: Http> Remote<H> {
+    /// The URL, headers and body of one completion.
+    pub fn request(
+        &self,
+        messages: &[ChatMessage],
+        tools: &[ToolSpec],
+    ) -> (String, Vec<(String, String)>, Value) {
+        let prompt;
+        let (messages, tools) = match self.style {
+            Style::FunctionCalling => (messages, tools),
+            Style::SystemPrompt => {
+                prompt = prompt_style::prompt_messages(messages, tools);
+                (prompt.as_slice(), &[][..])
+            }
+        };
+        let key = self.key.as_deref().filter(|k| !k.is_empty());
+        match self.api {
+            Api::OpenAi => (
+                openai::url(&self.base_url),
+                openai::headers(key),
+                openai::request_body(&self.model, messages, tools),
+            ),
+            Api::Anthropic => (
+                anthropic::url(&self.base_url),
+                anthropic::headers(key),
+                anthropic::request_body(&self.model, messages, tools),
+            ),
+            Api::Gemini => (
+                gemini::url(&self.base_url, &self.model),
+                gemini::headers(key),
+                gemini::request_body(messages, tools),
+            ),
+        }
+    }
+
+    /// Reads a response body; in the system-prompt style a text reply may carry a tool call.
+    pub fn parse(&self, response: &Value) -> Result<LlmReply, String> {
+        let reply = match self.api {
+            Api::OpenAi => openai::parse_response(response),
+            Api::Anthropic => anthropic::parse_response(response),
+            Api::Gemini => gemini::parse_response(response),
+        }?;
+        Ok(match reply {
+            LlmReply::Text(text) if self.style == Style::SystemPrompt => {
+                match prompt_style::extract_tool_call(&text) {
+                    Some(call) => LlmReply::ToolCalls(vec![call]),
+                    None => LlmReply::Text(text),
+                }
+            }
+            other => other,
+        })
+    }
+}
+
+impl<H: Http> Llm for Remote<H> {
+    fn label(&self) -> String {
+        format!("{} ({})", self.model, self.api.name())
+    }
+
+    fn format_tools(&self, tools: &[ToolSpec]) -> Value {
+        match self.style {
+            Style::FunctionCalling => self.api.tools(tools),
+            Style::SystemPrompt => Value::String(prompt_style::system_prompt(tools)),
+        }
+    }
+
+    async fn complete(
+        &self,
+        messages: &[ChatMessage],
+        tools: &[ToolSpec],
+    ) -> (Result<LlmReply, String>, LlmExchange) {
+        let (url, headers, body) = self.request(messages, tools);
+        let mut exchange = LlmExchange {
+            provider: self.api.name().to_owned(),
+            url: url.clone(),
+            request: body.clone(),
+            response: None,
+            status: None,
+            started_ms: self.http.now_ms(),
+            finished_ms: 0.0,
+            error: None,
+        };
+        let request = HttpRequest {
+            method: "POST",
+            url,
+            headers,
+            body: Some(body.to_string()),
+        };
+        let result = async {
+            let mut response = self.http.send(&request).await.map_err(|e| {
+                format!("no response from the model's endpoint (network or CORS): {e}")
+            })?;
+            exchange.status = Some(response.status);
+            let mut bytes = Vec::new();
+            while let Some(chunk) = response.body.chunk().await? {
+                bytes.extend_from_slice(&chunk);
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            let value: Value = serde_json::from_str(&text).map_err(|e| {
+                format!(
+                    "HTTP {}: the reply is not JSON ({e}): {}",
+                    response.status,
+                    crate::mcp::error::clip(&text, 200)
+                )
+            })?;
+            exchange.response = Some(value.clone());
+            match self.parse(&value) {
+                Err(e) => Err(format!("HTTP {}: {e}", response.status)),
+                Ok(r) if (200..300).contains(&response.status) => Ok(r),
+                Ok(_) => Err(format!("HTTP {}", response.status)),
+            }
+        }
+        .await;
+        exchange.finished_ms = self.http.now_ms();
+        exchange.error = result.as_ref().err().cloned();
+        (result, exchange)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::ToolCall;
+    use crate::mcp::scripted::{Scripted, json_reply};
+    use serde_json::json;
+    use std::rc::Rc;
+
+    fn weather() -> ToolSpec {
+        crate::llm::weather_tool()
+    }
+
+    fn remote(api: Api, style: Style) -> (Rc<Scripted>, Remote<Rc<Scripted>>) {
+        let http = Rc::new(Scripted::default());
+        let remote = Remote {
+            http: http.clone(),
+            api,
+            base_url: "http://127.0.0.1:11434/v1/".into(),
+            model: "qwen2.5".into(),
+            key: Some("sk-secret".into()),
+            style,
+        };
+        (http, remote)
+    }
+
+    /// The documented OpenAI shape of a tool-call reply.
+    const OPENAI_TOOL_CALL: &str = r#"{"id":"chatcmpl-abc","object":"chat.completion","created":1700000000,
+        "model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":null,
+        "tool_calls":[{"id":"call_Q1","type":"function","function":{"name":"get_weather",
+        "arguments":"{\"location\":\"Tokyo\"}"}}]},"finish_reason":"tool_calls"}],
+        "usage":{"prompt_tokens":80,"completion_tokens":17,"total_tokens":97}}"#;
+
+    /// Ollama's OpenAI-compatible endpoint answering in text (system-prompt style).
+    const OLLAMA_TEXT: &str = r#"{"id":"chatcmpl-1","object":"chat.completion","created":1700000000,
+        "model":"qwen2.5:7b","system_fingerprint":"fp_ollama","choices":[{"index":0,
+        "message":{"role":"assistant","content":"```json\n{\"tool_name\": \"get_weather\", \"arguments\": {\"location\": \"Tokyo\"}}\n```"},
+        "finish_reason":"stop"}]}"#;
+
+    const OPENAI_ERROR: &str = r#"{"error":{"message":"Incorrect API key provided: sk-...","type":"invalid_request_error","code":"invalid_api_key"}}"#;
+
+    fn value(s: &str) -> Value {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn native_tool_calls_are_read() {
+        match openai::parse_response(&value(OPENAI_TOOL_CALL)).unwrap() {
+            LlmReply::ToolCalls(calls) => {
+                assert_eq!(calls[0].id, "call_Q1");
+                assert_eq!(calls[0].name, "get_weather");
+                assert_eq!(calls[0].arguments, json!({"location": "Tokyo"}));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn system_prompt_replies_are_extracted_and_plain_text_stays_text() {
+        let v = value(OLLAMA_TEXT);
+        for api in [Api::OpenAi, Api::Anthropic, Api::Gemini] {
+            let (_, prompt) = remote(api, Style::SystemPrompt);
+            let v = match api {
+                Api::OpenAi => v.clone(),
+                Api::Anthropic => json!({"content": [{"type": "text",
+                    "text": v["choices"][0]["message"]["content"]}]}),
+                Api::Gemini => json!({"candidates": [{"content": {"parts": [{
+                    "text": v["choices"][0]["message"]["content"]}]}}]}),
+            };
+            assert!(
+                matches!(prompt.parse(&v).unwrap(),
+                    LlmReply::ToolCalls(c) if c[0].arguments == json!({"location": "Tokyo"})),
+                "{api:?}"
+            );
+            // In function-calling style the same text is just text.
+            let (_, native) = remote(api, Style::FunctionCalling);
+            assert!(matches!(native.parse(&v).unwrap(), LlmReply::Text(_)));
+        }
+        let (_, prompt) = remote(Api::OpenAi, Style::SystemPrompt);
+        let answer = json!({"choices":[{"message":{"role":"assistant","content":"The weather in Tokyo is sunny."}}]});
+        assert_eq!(
+            prompt.parse(&answer).unwrap(),
+            LlmReply::Text("The weather in Tokyo is sunny.".into())
+        );
+    }
+
+    #[test]
+    fn provider_errors_and_malformed_replies_say_what_is_wrong() {
+        assert!(
+            openai::parse_response(&value(OPENAI_ERROR))
+                .unwrap_err()
+                .contains("Incorrect API key")
+        );
+        assert!(openai::parse_response(&json!({"choices": []})).is_err());
+        let bad_args = json!({"choices":[{"message":{"tool_calls":[{"id":"c","type":"function",
+            "function":{"name":"get_weather","arguments":"{location: Tokyo"}}]}}]});
+        assert!(
+            openai::parse_response(&bad_args)
+                .unwrap_err()
+                .contains("not JSON")
+        );
+    }
+
+    fn conversation() -> Vec<ChatMessage> {
+        vec![
+            ChatMessage::User("What's the weather in Tokyo?".into()),
+            ChatMessage::Assistant {
+                text: String::new(),
+                tool_calls: vec![ToolCall {
+                    id: "call_1".into(),
+                    name: "get_weather".into(),
+                    arguments: json!({"location": "Tokyo"}),
+                }],
+            },
+            ChatMessage::ToolResult {
+                call_id: "call_1".into(),
+                name: "get_weather".into(),
+                content: "Sunny".into(),
+                is_error: false,
+            },
+        ]
+    }
+
+    #[test]
+    fn requests_carry_tools_natively_or_in_the_system_prompt() {
+        let (_, native) = remote(Api::OpenAi, Style::FunctionCalling);
+        let (url, _, body) = native.request(&conversation(), &[weather()]);
+        assert_eq!(url, "http://127.0.0.1:11434/v1/chat/completions");
+        assert_eq!(body["tools"][0]["function"]["name"], "get_weather");
+        assert_eq!(body["messages"][2]["role"], "tool");
+        assert_eq!(
+            body["messages"][1]["tool_calls"][0]["function"]["arguments"],
+            r#"{"location":"Tokyo"}"#
+        );
+
+        let (_, prompt) = remote(Api::OpenAi, Style::SystemPrompt);
+        let (_, _, body) = prompt.request(&conversation(), &[weather()]);
+        assert!(body.get("tools").is_none());
+        let msgs = body["messages"].as_array().unwrap();
+        assert_eq!(msgs[0]["role"], "system");
+        assert!(
+            msgs[0]["content"]
+                .as_str()
+                .unwrap()
+                .contains("Tool: get_weather")
+        );
+        assert_eq!(
+            msgs[2]["content"],
+            r#"{"arguments":{"location":"Tokyo"},"tool_name":"get_weather"}"#
+        );
+        assert_eq!(msgs[3]["role"], "user");
+        assert_eq!(
+            msgs[3]["content"],
+            "Tool 'get_weather' returned: 'Sunny'. Answer the original question based on this."
+        );
+
+        // The other APIs in the system-prompt style: the prompt in their system slot, no tools.
+        let (_, claude) = remote(Api::Anthropic, Style::SystemPrompt);
+        let (url, _, body) = claude.request(&conversation(), &[weather()]);
+        assert_eq!(url, "http://127.0.0.1:11434/v1/messages");
+        assert!(
+            body["system"]
+                .as_str()
+                .unwrap()
+                .contains("Tool: get_weather")
+        );
+        assert!(body.get("tools").is_none());
+        let (_, gem) = remote(Api::Gemini, Style::SystemPrompt);
+        let (url, _, body) = gem.request(&conversation(), &[weather()]);
+        assert!(url.ends_with("/models/qwen2.5:generateContent"), "{url}");
+        assert!(body.get("tools").is_none());
+        assert_eq!(body["contents"][2]["role"], "user");
+    }
+
+    #[test]
+    fn a_completion_goes_over_http_and_the_key_stays_out_of_the_record() {
+        for (api, header, reply) in [
+            (
+                Api::OpenAi,
+                ("Authorization", "Bearer sk-secret"),
+                value(OPENAI_TOOL_CALL),
+            ),
+            (
+                Api::Anthropic,
+                ("x-api-key", "sk-secret"),
+                json!({"content": [{"type": "tool_use", "id": "t1", "name": "get_weather",
+                    "input": {"location": "Tokyo"}}], "stop_reason": "tool_use"}),
+            ),
+            (
+                Api::Gemini,
+                ("x-goog-api-key", "sk-secret"),
+                json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall":
+                    {"name": "get_weather", "args": {"location": "Tokyo"}}}]}}]}),
+            ),
+        ] {
+            let (http, llm) = remote(api, Style::FunctionCalling);
+            http.script.borrow_mut().push_back(json_reply(reply));
+            let messages = [ChatMessage::User("What's the weather in Tokyo?".into())];
+            let (reply, exchange) =
+                futures_executor::block_on(llm.complete(&messages, &[weather()]));
+            assert!(
+                matches!(reply, Ok(LlmReply::ToolCalls(_))),
+                "{api:?}: {reply:?}"
+            );
+            let sent = &http.sent.borrow()[0];
+            assert!(
+                sent.headers.contains(&(header.0.into(), header.1.into())),
+                "{api:?}"
+            );
+            assert!(!sent.url.contains("sk-secret"));
+            assert_eq!(exchange.status, Some(200));
+            assert_eq!(exchange.provider, api.name());
+            assert!(
+                !serde_json::to_string(&exchange)
+                    .unwrap()
+                    .contains("sk-secret")
+            );
+        }
+    }
+}

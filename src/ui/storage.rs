@@ -1,0 +1,33 @@
+//! The LLM settings between visits: everything but the key in localStorage; the key in this
+//! tab's sessionStorage only when the user ticked the box.
+
+use crate::llm::choice::LlmSettings;
+
+const SETTINGS: &str = "mcp-flow.llm";
+const KEY: &str = "mcp-flow.llm-key";
+
+fn local() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn session() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+pub fn load() -> LlmSettings {
+    let saved = local().and_then(|s| s.get_item(SETTINGS).ok().flatten());
+    let key = session().and_then(|s| s.get_item(KEY).ok().flatten());
+    LlmSettings::from_saved(saved.as_deref(), key)
+}
+
+pub fn save(settings: &LlmSettings) {
+    if let Some(s) = local() {
+        let _ = s.set_item(SETTINGS, &settings.to_saved());
+    }
+    if let Some(s) = session() {
+        let _ = match settings.key_to_remember() {
+            Some(key) => s.set_item(KEY, key),
+            None => s.remove_item(KEY),
+        };
+    }
+}
