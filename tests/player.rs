@@ -269,3 +269,100 @@ async fn an_unreachable_model_endpoint_fails_the_llm_row_with_its_reason() {
         );
     });
 }
+
+/// The OpenAI-compatible fixture the test command starts (`mcp-flow-test-servers llm`).
+const LLM_URL: Option<&str> = option_env!("MCP_FLOW_TEST_LLM_URL");
+
+fn fixture_model(model: &str, style: mcp_flow::llm::Style) -> mcp_flow::llm::choice::LlmSettings {
+    use mcp_flow::llm::choice::{Field, LlmSettings, Provider};
+    let mut settings = LlmSettings::new(Provider::OpenAi);
+    settings.set(
+        Field::BaseUrl,
+        LLM_URL
+            .expect("run through `cargo xtask test`, which starts the model fixture")
+            .into(),
+    );
+    settings.set(Field::Model, model.into());
+    settings.style = style;
+    settings
+}
+
+#[wasm_bindgen_test]
+async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() {
+    use mcp_flow::llm::Style;
+    for style in [Style::FunctionCalling, Style::SystemPrompt] {
+        let ctl = controller(server(), Mode::Play, Approval::Auto);
+        ctl.llm.set(fixture_model("fixture-model", style));
+        let (root, handle) = mount(ctl);
+        ctl.play();
+        assert!(
+            until(15_000, || ctl.run.with_untracked(|r| r.answer.is_some())).await,
+            "{style:?}: no answer; error: {}",
+            text(&root, "#mf-error")
+        );
+        sleep(30).await;
+        assert_eq!(
+            text(&root, "#mf-answer"),
+            "The weather in Tokyo is sunny.",
+            "{style:?}"
+        );
+        assert!(text(&root, "figure").contains("fixture-model (OpenAI-compatible)"));
+        for row in ["d2-2", "d2-3", "d2-7", "d2-8", "d2-10", "d2-11", "d2-12"] {
+            assert_eq!(state(&root, row), "done", "{style:?} {row}");
+        }
+        ctl.run.with_untracked(|r| {
+            assert_eq!(r.llm.len(), 2, "{style:?}: question, then the tool result");
+            let first = &r.llm[0];
+            assert_eq!(first.provider, "OpenAI-compatible");
+            assert_eq!(first.status, Some(200));
+            assert!(first.url.ends_with("/v1/chat/completions"));
+            let system = first.request["messages"][0]["content"]
+                .as_str()
+                .unwrap_or("");
+            match style {
+                Style::FunctionCalling => {
+                    assert_eq!(first.request["tools"][0]["function"]["name"], "get_weather");
+                    assert_eq!(
+                        first.response.as_ref().unwrap()["choices"][0]["finish_reason"],
+                        "tool_calls"
+                    );
+                    assert_eq!(r.llm[1].request["messages"][2]["role"], "tool");
+                }
+                Style::SystemPrompt => {
+                    assert!(first.request.get("tools").is_none());
+                    assert!(system.contains("Tool: get_weather"), "{system}");
+                    assert_eq!(r.llm[1].request["messages"][3]["role"], "user");
+                }
+            }
+            let call = &r.mcp.exchanges[r.row("d2-7").unwrap().mcp[0]];
+            assert!(
+                call.request_body
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains(r#""location":"Tokyo""#)
+            );
+        });
+        drop(handle);
+        root.remove();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_provider_error_is_shown_on_the_llm_row_with_the_providers_message() {
+    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    ctl.llm.set(fixture_model(
+        "fixture-401",
+        mcp_flow::llm::Style::FunctionCalling,
+    ));
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(until(10_000, || state(&root, "d2-2") == "failed").await);
+    sleep(20).await;
+    let error = text(&root, "#mf-error");
+    assert!(
+        error.contains("HTTP 401") && error.contains("Incorrect API key"),
+        "{error}"
+    );
+    ctl.run
+        .with_untracked(|r| assert_eq!(r.llm[0].status, Some(401)));
+}

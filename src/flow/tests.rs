@@ -49,12 +49,7 @@ fn host(
     host_with(script, mode, approval, OfflineModel)
 }
 
-fn host_with<L: Llm>(
-    script: Vec<Script>,
-    mode: Mode,
-    approval: Approval,
-    llm: L,
-) -> Fixture<L> {
+fn host_with<L: Llm>(script: Vec<Script>, mode: Mode, approval: Approval, llm: L) -> Fixture<L> {
     let http = Rc::new(Scripted::default());
     *http.script.borrow_mut() = script.into();
     let run = Rc::new(RefCell::new(Run::new(ROWS)));

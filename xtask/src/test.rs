@@ -59,9 +59,16 @@ pub fn test() -> Result<()> {
     cargo(&["test", "--workspace"])?;
 
     sh::step("building the weather server and the web app");
-    cargo(&["build", "--package", "weather-server"])?;
+    cargo(&[
+        "build",
+        "--package",
+        "weather-server",
+        "--package",
+        "test-servers",
+    ])?;
     run::build_app(&tools)?;
     let binary = crate::target_dir().join("debug/weather-server");
+    let fixtures = crate::target_dir().join("debug/mcp-flow-test-servers");
 
     sh::step("browser tests (wasm-bindgen-test in headless Chromium) against live servers");
     let page_port = sh::free_port()?;
@@ -74,6 +81,7 @@ pub fn test() -> Result<()> {
         &common(&["--stateless", "--json-response"]),
     )?;
     let stateless = server::start("server-stateless", &binary, &common(&["--stateless"]))?;
+    let llm = server::start("server-llm", &fixtures, &["llm".into()])?;
     // Started without the test page's origin on its allow-list.
     let foreign = server::start(
         "server-foreign",
@@ -100,9 +108,10 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TEST_SSE_URL", &sse.url)
             .env("MCP_FLOW_TEST_JSON_URL", &json.url)
             .env("MCP_FLOW_TEST_STATELESS_URL", &stateless.url)
-            .env("MCP_FLOW_TEST_FOREIGN_URL", &foreign.url),
+            .env("MCP_FLOW_TEST_FOREIGN_URL", &foreign.url)
+            .env("MCP_FLOW_TEST_LLM_URL", &llm.url),
     )?;
-    drop((sse, json, stateless, foreign));
+    drop((sse, json, stateless, foreign, llm));
 
     sh::step(
         "end to end: the release build served by weather-server --static, in Chromium (Playwright)",

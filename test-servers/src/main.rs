@@ -1,0 +1,53 @@
+//! Servers for the test command, each printing `… listening on http://ADDR/…` when ready:
+//!
+//! - `llm`: a small OpenAI-compatible chat-completions endpoint that answers by the documented
+//!   protocol (native `tool_calls`, or a JSON object in text when the tools come in the system
+//!   prompt), so the app's full run can go through a real HTTP model API offline.
+
+mod llm;
+
+use std::net::SocketAddr;
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let mut args = std::env::args().skip(1);
+    let which = args.next().unwrap_or_default();
+    let mut bind: SocketAddr = SocketAddr::from(([127, 0, 0, 1], 0));
+    while let Some(flag) = args.next() {
+        match (flag.as_str(), args.next().map(|v| v.parse())) {
+            ("--bind", Some(Ok(addr))) => bind = addr,
+            _ => {
+                eprintln!("usage: mcp-flow-test-servers llm [--bind 127.0.0.1:PORT]");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+    }
+    let (router, path) = match which.as_str() {
+        "llm" => (llm::router(), "/v1"),
+        _ => {
+            eprintln!("usage: mcp-flow-test-servers llm [--bind 127.0.0.1:PORT]");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(bind).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("cannot listen on {bind}: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match listener.local_addr() {
+        Ok(addr) => println!("test-servers {which} listening on http://{addr}{path}"),
+        Err(e) => {
+            eprintln!("cannot read the bound address: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    }
+    match axum::serve(listener, router).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
