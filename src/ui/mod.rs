@@ -19,6 +19,7 @@ use llm_settings::LlmSettingsView;
 use crate::diagram::Lang;
 use crate::flow::gate::Mode;
 use crate::flow::host::Approval;
+use params::Preset;
 
 const SPEEDS: [(&str, Option<f64>); 6] = [
     ("0.25×", Some(0.25)),
@@ -33,10 +34,11 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
     let lang = params::query_param(query, "lang")
         .and_then(|l| Lang::from_code(&l))
         .unwrap_or_default();
-    let default_question = match lang {
-        Lang::En => "What's the weather in Tokyo?",
-        Lang::Zh => "东京的天气怎么样？",
-    };
+    let server = params::server_url(query, origin);
+    let default_question = Preset::of(&server)
+        .example_question(lang == Lang::Zh)
+        .or(Preset::Weather.example_question(lang == Lang::Zh))
+        .unwrap_or_default();
     let question = params::query_param(query, "q")
         .filter(|q| !q.trim().is_empty())
         .unwrap_or_else(|| default_question.to_owned());
@@ -49,14 +51,7 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
         Some("auto") => Approval::Auto,
         _ => Approval::Ask,
     };
-    Controller::new(
-        params::server_url(query, origin),
-        question,
-        lang,
-        mode,
-        speed,
-        approval,
-    )
+    Controller::new(server, question, lang, mode, speed, approval)
 }
 
 fn in_text_field(ev: &web_sys::KeyboardEvent) -> bool {
@@ -122,6 +117,22 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </p>
             </header>
             <section class="mf-settings" aria-label="Settings">
+                <label>
+                    "MCP server"
+                    <select id="mf-server-preset" on:change=move |ev| {
+                        let id = event_target_value(&ev);
+                        if let Some(p) = Preset::ALL.into_iter().find(|p| p.id() == id) {
+                            ctl.server.update(|url| *url = p.apply(url));
+                            if let Some(q) = p.example_question(ctl.lang.get_untracked() == Lang::Zh) {
+                                ctl.question.set(q.to_owned());
+                            }
+                        }
+                    }>
+                        {Preset::ALL.into_iter().map(|p| view! {
+                            <option value=p.id() selected=move || Preset::of(&ctl.server.get()) == p>{p.title()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
                 <label>
                     "MCP server URL"
                     <input id="mf-server" type="url" prop:value=move || ctl.server.get()

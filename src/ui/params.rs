@@ -77,6 +77,79 @@ fn percent_decode(value: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The servers the picker offers: the weather server and the seeds' calculator, both served by
+/// `weather-server`, or any other Streamable HTTP endpoint typed in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preset {
+    Weather,
+    Calculator,
+    Other,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 3] = [Self::Weather, Self::Calculator, Self::Other];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Weather => "weather",
+            Self::Calculator => "calc",
+            Self::Other => "other",
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Weather => "Weather server (/mcp)",
+            Self::Calculator => "Calculator server (/calc)",
+            Self::Other => "Other URL",
+        }
+    }
+
+    fn path(self) -> Option<&'static str> {
+        match self {
+            Self::Weather => Some("/mcp"),
+            Self::Calculator => Some("/calc"),
+            Self::Other => None,
+        }
+    }
+
+    /// Which preset a URL is: a `weather-server` endpoint by its path, else another server.
+    pub fn of(url: &str) -> Self {
+        let path = url
+            .split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .trim_end_matches('/');
+        [Self::Weather, Self::Calculator]
+            .into_iter()
+            .find(|p| p.path().is_some_and(|suffix| path.ends_with(suffix)))
+            .unwrap_or(Self::Other)
+    }
+
+    /// `url` moved to this preset's endpoint on the same host; `Other` keeps it.
+    pub fn apply(self, url: &str) -> String {
+        let Some(path) = self.path() else {
+            return url.to_owned();
+        };
+        let base = match Self::of(url).path() {
+            Some(old) => url.trim_end_matches('/').trim_end_matches(old),
+            None => DEFAULT_SERVER.trim_end_matches("/mcp"),
+        };
+        format!("{base}{path}")
+    }
+
+    /// A question this server's tools can answer.
+    pub fn example_question(self, zh: bool) -> Option<&'static str> {
+        match (self, zh) {
+            (Self::Weather, false) => Some("What's the weather in Tokyo?"),
+            (Self::Weather, true) => Some("东京的天气怎么样？"),
+            (Self::Calculator, false) => Some("What is 3 times 111?"),
+            (Self::Calculator, true) => Some("3 乘 111 等于多少？"),
+            (Self::Other, _) => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +198,35 @@ mod tests {
         assert_eq!(query_param("?q=%zz", "q").as_deref(), Some("%zz"));
         assert_eq!(query_param("?flag", "flag").as_deref(), Some(""));
         assert_eq!(query_param("?a=1", "b"), None);
+    }
+
+    #[test]
+    fn presets_swap_the_endpoint_on_the_same_host() {
+        assert_eq!(Preset::of("http://127.0.0.1:8000/mcp"), Preset::Weather);
+        assert_eq!(
+            Preset::of("http://127.0.0.1:8000/calc/"),
+            Preset::Calculator
+        );
+        assert_eq!(
+            Preset::of("https://example.com/api/mcp-server"),
+            Preset::Other
+        );
+        assert_eq!(
+            Preset::Calculator.apply("http://127.0.0.1:9000/mcp"),
+            "http://127.0.0.1:9000/calc"
+        );
+        assert_eq!(
+            Preset::Weather.apply("http://127.0.0.1:9000/calc"),
+            "http://127.0.0.1:9000/mcp"
+        );
+        assert_eq!(
+            Preset::Calculator.apply("https://example.com/other"),
+            "http://127.0.0.1:8000/calc"
+        );
+        assert_eq!(Preset::Other.apply("http://x/mcp"), "http://x/mcp");
+        assert_eq!(
+            Preset::Calculator.example_question(false),
+            Some("What is 3 times 111?")
+        );
     }
 }

@@ -22,10 +22,16 @@ use tower_http::{
     services::{ServeDir, ServeFile},
 };
 
-use crate::{config::Config, streams::RoutingSessionManager, tool::WeatherServer};
+use rmcp::ServerHandler;
+
+use crate::{
+    calc::CalculatorServer, config::Config, streams::RoutingSessionManager, tool::WeatherServer,
+};
 
 /// Path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
+/// Path of the calculator's MCP endpoint.
+pub const CALC_PATH: &str = "/calc";
 
 const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -36,12 +42,41 @@ const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
 const SERVER_BUSY: i64 = -32000;
 
-/// Builds the application: `/mcp` (rmcp Streamable HTTP behind CORS and the
-/// guard) plus, with `--static`, the web app at `/`.
+/// Builds the application: `/mcp` (the weather server) and `/calc` (the seeds' calculator),
+/// each rmcp Streamable HTTP behind CORS and the guard, plus, with `--static`, the web app at
+/// `/`.
 ///
 /// `local_addr` is the address actually bound (its port joins the Origin and
 /// Host allow-lists); cancelling `cancel` ends every session and SSE stream.
 pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken) -> Router {
+    let mcp = endpoint(MCP_PATH, WeatherServer::new, config, local_addr, &cancel)
+        .merge(endpoint(
+            CALC_PATH,
+            CalculatorServer::default,
+            config,
+            local_addr,
+            &cancel,
+        ))
+        .layer(cors_layer());
+    match &config.static_dir {
+        Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
+        None => mcp,
+    }
+}
+
+/// One MCP endpoint at `path`, with its own sessions and guard; `new` makes the handler for
+/// each session.
+fn endpoint<S, F>(
+    path: &str,
+    new: F,
+    config: &Config,
+    local_addr: SocketAddr,
+    cancel: &CancellationToken,
+) -> Router
+where
+    S: ServerHandler + Send + 'static,
+    F: Fn() -> S + Send + Sync + 'static,
+{
     let origins = config.allowed_origins(local_addr.port());
 
     let mut session_config = SessionConfig::default();
@@ -56,29 +91,19 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
         .with_allowed_origins(origins.clone())
         .with_allowed_hosts(config.allowed_hosts(local_addr))
         .with_max_request_body_bytes(config.max_body())
-        .with_cancellation_token(cancel);
-    let service = StreamableHttpService::new(
-        || Ok(WeatherServer::new()),
-        Arc::clone(&sessions),
-        mcp_config,
-    );
+        .with_cancellation_token(cancel.child_token());
+    let service = StreamableHttpService::new(move || Ok(new()), Arc::clone(&sessions), mcp_config);
 
     let guard = Guard {
         sessions: config.sessions_enabled().then_some(sessions),
         max_sessions: usize::try_from(config.max_sessions).unwrap_or(usize::MAX),
         max_body: config.max_body(),
-        allowed_origins: Arc::new(origins.clone()),
+        allowed_origins: Arc::new(origins),
         initialize_lock: Arc::new(tokio::sync::Mutex::new(())),
     };
-    let mcp = Router::new()
-        .route_service(MCP_PATH, service)
+    Router::new()
+        .route_service(path, service)
         .layer(middleware::from_fn_with_state(guard, guard_requests))
-        .layer(cors_layer());
-
-    match &config.static_dir {
-        Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
-        None => mcp,
-    }
 }
 
 /// CORS that lets a browser *read* the server's answer, including a 403 for an Origin that is

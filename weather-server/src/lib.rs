@@ -4,6 +4,7 @@
 //! The binary is a thin wrapper around [`serve`]; tests run the same server
 //! in-process on `127.0.0.1:0`.
 
+pub mod calc;
 pub mod cities;
 pub mod config;
 pub mod http;
@@ -17,7 +18,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 pub use config::Config;
-pub use http::{MCP_PATH, router};
+pub use http::{CALC_PATH, MCP_PATH, router};
 pub use tool::WeatherServer;
 
 /// The line printed on stdout once the server is bound, e.g.

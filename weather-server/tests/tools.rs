@@ -369,3 +369,75 @@ async fn stateless_request_meta_log_level_enables_logging() {
     assert_eq!(body["result"]["content"][0]["text"], "Cloudy");
     server.stop().await.expect("clean shutdown");
 }
+
+/// The seeds' calculator at `/calc` on the same server, with its own sessions.
+#[tokio::test]
+async fn the_calculator_endpoint_multiplies_refuses_division_by_zero_and_serves_its_resource() {
+    let server = TestServer::start(&[]).await;
+    let client = client();
+    let calc = server.url.replace("/mcp", "/calc");
+    let session = open_session(&client, &calc).await;
+    let init = roundtrip(
+        &client,
+        &calc,
+        Some(&session),
+        &request(2, "tools/list", json!({})),
+    )
+    .await;
+    let names: Vec<String> = response_for(&init, 2)["result"]["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(names, ["add", "subtract", "multiply", "divide"]);
+
+    let call = |id, name: &str, a: f64, b: f64| {
+        request(
+            id,
+            "tools/call",
+            json!({"name": name, "arguments": {"a": a, "b": b}}),
+        )
+    };
+    let product = roundtrip(
+        &client,
+        &calc,
+        Some(&session),
+        &call(3, "multiply", 3.0, 111.0),
+    )
+    .await;
+    let result = &response_for(&product, 3)["result"];
+    assert_eq!(result["content"][0]["text"], "333");
+    assert_eq!(result["structuredContent"]["result"], 333.0);
+
+    let zero = roundtrip(&client, &calc, Some(&session), &call(4, "divide", 1.0, 0.0)).await;
+    let result = &response_for(&zero, 4)["result"];
+    assert_eq!(
+        result["isError"], true,
+        "a tool error, not a protocol error"
+    );
+    assert_eq!(
+        result["content"][0]["text"],
+        "Division by zero is not allowed"
+    );
+
+    let read = roundtrip(
+        &client,
+        &calc,
+        Some(&session),
+        &request(5, "resources/read", json!({"uri": "config://app"})),
+    )
+    .await;
+    let contents = &response_for(&read, 5)["result"]["contents"][0];
+    assert_eq!(contents["uri"], "config://app");
+    assert_eq!(contents["text"], r#"{"version": "1.0.0", "theme": "dark"}"#);
+
+    // The weather endpoint does not know the calculator's session.
+    let cross = post(&client, &server.url, Some(&session))
+        .json(&request(6, "tools/list", json!({})))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(cross.status(), 404);
+    server.stop().await.expect("clean shutdown");
+}

@@ -127,19 +127,16 @@ pub fn test() -> Result<()> {
         ],
     )?;
     let page = site.url.trim_end_matches("/mcp").to_owned();
-    let shot = crate::target_dir().join("e2e/finished-run.png");
+    let shots = crate::target_dir().join("e2e");
+    std::fs::create_dir_all(&shots)?;
     sh::run(
         Command::new("node")
             .current_dir(&root)
             .env("MCP_FLOW_TOOLS", &tools.root)
-            .arg("e2e/screenshot.mjs")
-            .args([
-                "--url",
-                &format!("{page}/?autoplay&speed=instant&approve=auto#d2-8"),
-            ])
+            .arg("e2e/suite.mjs")
+            .args(["--base", &page])
             .arg("--out")
-            .arg(&shot)
-            .arg("--full-page"),
+            .arg(&shots),
     )?;
     drop(site);
 
