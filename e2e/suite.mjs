@@ -7,6 +7,7 @@
 // Screenshots of the finished runs go to DIR (finished-run.png is the README's screenshot).
 // Exits 1 if any scenario fails. playwright-core is resolved normally, else from the project's
 // tools folder ($MCP_FLOW_TOOLS, default ~/.cache/mcp-flow) where `cargo xtask test` installs it.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -159,6 +160,40 @@ const scenarios = {
     check((await answer(page)).includes('333'), `answer: ${await answer(page)}`);
     await page.screenshot({ path: join(opt.out, 'calculator.png'), fullPage: true });
   },
+
+  async 'export JSON, HAR and Mermaid, then import the recording'(page) {
+    await page.goto(`${opt.base}/?${instant}`);
+    await finished(page);
+    const save = async (button) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      const path = join(opt.out, download.suggestedFilename());
+      await download.saveAs(path);
+      return { path, text: readFileSync(path, 'utf8') };
+    };
+    const json = await save('#mf-export-json');
+    const rec = JSON.parse(json.text);
+    check(rec.format === 'mcp-flow-recording' && rec.version === 1, 'recording envelope');
+    check(rec.run.mcp.exchanges.some((x) => x.rpc_method === 'tools/call'), 'no tools/call in the JSON');
+    const har = JSON.parse((await save('#mf-export-har')).text);
+    check(har.log.version === '1.2', 'HAR version');
+    check(har.log.entries.some((e) => e.request.postData?.text.includes('tools/call')), 'HAR lacks tools/call');
+    check(har.log.entries.every((e) => !Number.isNaN(Date.parse(e.startedDateTime))), 'HAR dates');
+    const mmd = (await save('#mf-export-mermaid')).text;
+    check(mmd.includes('```mermaid\nsequenceDiagram\n'), 'Mermaid block');
+    check(mmd.includes('{"location":"Tokyo"}'), 'Mermaid lacks the real arguments');
+
+    // A fresh page loads the recording: labelled, same rows and answer, nothing sent.
+    const fresh = await page.context().newPage();
+    const sent = [];
+    fresh.on('request', (r) => { if (r.method() === 'POST') sent.push(r.url()); });
+    await fresh.goto(`${opt.base}/`);
+    await fresh.setInputFiles('#mf-import', json.path);
+    await fresh.waitForSelector('#mf-recording');
+    check((await answer(fresh)) === 'The weather in Tokyo is sunny.', `imported answer: ${await answer(fresh)}`);
+    check(JSON.stringify(await rows(fresh)) === JSON.stringify(await rows(page)), 'imported rows differ');
+    check(sent.length === 0, `the recording sent requests: ${sent.join(', ')}`);
+    await fresh.close();
+  },
 };
 
 let failures = 0;
@@ -166,7 +201,7 @@ let ran = 0;
 for (const [name, run] of Object.entries(scenarios)) {
   if (opt.only && !name.includes(opt.only)) continue;
   ran++;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(err.message));

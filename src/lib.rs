@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod diagram;
+pub mod export;
 pub mod flow;
 pub mod llm;
 pub mod mcp;

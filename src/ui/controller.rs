@@ -38,6 +38,8 @@ pub struct Controller {
     pub wire_detail: RwSignal<bool>,
     /// The LLM participant; its key stays in this page's memory.
     pub llm: RwSignal<LlmSettings>,
+    /// Set while a loaded recording is shown: what it is, for the banner.
+    pub recording: RwSignal<Option<String>>,
     generation: RwSignal<u32>,
     host: StoredValue<Option<Rc<BrowserHost>>, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
@@ -65,6 +67,7 @@ impl Controller {
             running: RwSignal::new(false),
             wire_detail: RwSignal::new(false),
             llm: RwSignal::new(LlmSettings::default()),
+            recording: RwSignal::new(None),
             generation: RwSignal::new(0),
             host: StoredValue::new_local(None),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
@@ -120,9 +123,30 @@ impl Controller {
         });
     }
 
+    /// Shows a recorded run in the same player and inspector. Nothing is sent; a live run in
+    /// progress is abandoned, and Restart starts a new live one.
+    pub fn load_recording(&self, rec: crate::export::recording::Recording) {
+        self.generation.update(|g| *g += 1);
+        self.host.set_value(None);
+        self.running.set(false);
+        self.recording.set(Some(format!(
+            "Recording of a run against {} ({}), exported {}",
+            rec.server, rec.llm, rec.created
+        )));
+        if let Some(lang) = Lang::from_code(&rec.lang) {
+            self.lang.set(lang);
+        }
+        self.server.set(rec.server);
+        self.question.set(rec.question);
+        self.run.set(rec.run);
+        self.follow.set(false);
+        self.select_first();
+    }
+
     fn begin(&self, mode: Mode, ask: bool) {
         let generation = self.generation.get_untracked() + 1;
         self.generation.set(generation);
+        self.recording.set(None);
         self.run.set(Run::new(all_rows()));
         self.follow.set(true);
         self.mode.set(mode);

@@ -5,6 +5,7 @@ mod diagram_view;
 mod inspector;
 mod llm_settings;
 pub mod params;
+mod share;
 mod storage;
 
 use leptos::ev;
@@ -15,6 +16,7 @@ pub use controller::Controller;
 use diagram_view::DiagramView;
 use inspector::Inspector;
 use llm_settings::LlmSettingsView;
+use share::Share;
 
 use crate::diagram::Lang;
 use crate::flow::gate::Mode;
@@ -188,6 +190,13 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                     max=move || progress().1 value=move || progress().0></progress>
                 <span class="mf-progress-text">{move || { let (a, b) = progress(); format!("{a}/{b}") }}</span>
             </nav>
+            <Share ctl=ctl />
+            <Show when=move || ctl.recording.with(|r| r.is_some())>
+                <p id="mf-recording" class="mf-recording" role="status">
+                    {move || ctl.recording.get().unwrap_or_default()}
+                    ". Nothing is sent while it is shown; Restart starts a live run."
+                </p>
+            </Show>
             <Show when=move || ctl.run.with(|r| r.approval.is_some())>
                 <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
                     <h2 id="mf-dialog-title">{move || ctl.run.with(|r| r.approval.as_ref().map(|(t, _)| format!("Execute '{t}' on Tool Server?")).unwrap_or_default())}</h2>

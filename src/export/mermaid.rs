@@ -1,0 +1,93 @@
+//! The run as Mermaid sequence diagrams: the seeds' participants and arrows, each arrow's label
+//! followed by the values it really carried, and a note for rows that were skipped or failed.
+
+use super::row_summary;
+use crate::diagram::seeds::diagrams;
+use crate::diagram::{ArrowKind, Lang};
+use crate::flow::run::{RowStatus, Run};
+
+/// Markdown with both diagrams of `run`, each in its own ```` ```mermaid ```` block (a Mermaid
+/// source holds one diagram), which GitHub and most Markdown viewers render.
+pub fn mermaid(run: &Run, lang: Lang) -> String {
+    let mut out = String::from("# MCP Flow run\n\n");
+    for diagram in diagrams() {
+        out.push_str("```mermaid\nsequenceDiagram\n");
+        out.push_str(&format!("    title {}\n", clean(diagram.title.get(lang))));
+        for p in &diagram.participants {
+            out.push_str(&format!(
+                "    participant {} as {}\n",
+                p.actor.slug(),
+                clean(p.name)
+            ));
+        }
+        for m in diagram.messages() {
+            let Some(row) = run.row(m.id) else { continue };
+            if row.status == RowStatus::Pending {
+                continue;
+            }
+            let arrow = match m.kind {
+                ArrowKind::Solid => "->>",
+                ArrowKind::Dashed => "-->>",
+            };
+            let number = m.number.map(|n| format!("{n}. ")).unwrap_or_default();
+            let mut label = format!("{number}{}", clean(m.label.get(lang)));
+            let live = row_summary(row, 160);
+            if !live.is_empty() && row.status == RowStatus::Done {
+                label.push_str(&format!("<br/>▸ {}", clean(&live)));
+            }
+            let (from, to) = (m.from.slug(), m.to.slug());
+            out.push_str(&format!("    {from}{arrow}{to}: {label}\n"));
+            let note = match row.status {
+                RowStatus::Skipped => {
+                    Some(format!("skipped: {}", row.value("skipped").unwrap_or("")))
+                }
+                RowStatus::Failed => {
+                    Some(format!("FAILED: {}", row.error.as_deref().unwrap_or("")))
+                }
+                _ => None,
+            };
+            if let Some(note) = note {
+                out.push_str(&format!("    Note over {from},{to}: {}\n", clean(&note)));
+            }
+        }
+        out.push_str("```\n\n");
+    }
+    out
+}
+
+/// Text that cannot break the Mermaid line: no newlines, and `;`/`#` escaped as entities.
+fn clean(text: &str) -> String {
+    text.replace('\n', "<br/>")
+        .replace('#', "#35;")
+        .replace(';', "#59;")
+        .replace("#35#59;", "#35;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::recording::tests::sample_run;
+
+    #[test]
+    fn arrows_carry_the_real_values_and_skips_are_noted() {
+        let text = mermaid(&sample_run(), Lang::En);
+        assert_eq!(text.matches("```mermaid\nsequenceDiagram\n").count(), 2);
+        assert_eq!(text.matches("```\n").count(), 2);
+        assert!(text.contains("participant"));
+        let call = text
+            .lines()
+            .find(|l| l.contains("tool=get_weather"))
+            .expect("the tool call row");
+        assert!(call.contains(r#"arguments={"location":"Tokyo"}"#), "{call}");
+        assert!(text.contains("Note over"), "{text}");
+        assert!(text.contains("skipped: approval is off"));
+        // Rows that never ran are left out; every arrow is on one line.
+        assert!(!text.contains("initialize (Response)"), "d1-2 never ran");
+        assert!(text.lines().all(|l| !l.trim().is_empty() || l.is_empty()));
+    }
+
+    #[test]
+    fn text_cannot_break_the_syntax() {
+        assert_eq!(clean("a;b\nc#d"), "a#59;b<br/>c#35;d");
+    }
+}

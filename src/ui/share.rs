@@ -1,0 +1,118 @@
+//! Export the run (JSON recording, HAR, Mermaid) and load a recording back. The file handling
+//! is browser plumbing; what goes into each file is built in `crate::export`.
+
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::controller::Controller;
+use crate::export::recording::{Context, Recording};
+use crate::export::{har, mermaid};
+
+fn iso(epoch_ms: f64) -> String {
+    js_sys::Date::new(&JsValue::from_f64(epoch_ms))
+        .to_iso_string()
+        .into()
+}
+
+fn recording(ctl: Controller) -> Recording {
+    let time_origin_ms = web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.time_origin())
+        .unwrap_or(0.0);
+    let llm = ctl.llm.with_untracked(|s| s.label());
+    let (server, question) = (ctl.server.get_untracked(), ctl.question.get_untracked());
+    ctl.run.with_untracked(|run| {
+        Recording::new(
+            run,
+            Context {
+                created: iso(js_sys::Date::now()),
+                time_origin_ms,
+                server: &server,
+                question: &question,
+                lang: ctl.lang.get_untracked().code(),
+                llm: &llm,
+            },
+        )
+    })
+}
+
+/// Saves `text` as a file named `name` through a temporary object URL.
+fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a")?.unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+#[component]
+pub fn Share(ctl: Controller) -> impl IntoView {
+    let message = RwSignal::new(String::new());
+    let save = move |kind: &'static str| {
+        move |_| {
+            let rec = recording(ctl);
+            let (name, mime, text) = match kind {
+                "har" => (
+                    "mcp-flow-run.har",
+                    "application/json",
+                    serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default(),
+                ),
+                "mermaid" => (
+                    "mcp-flow-run.md",
+                    "text/markdown",
+                    mermaid::mermaid(&rec.run, ctl.lang.get_untracked()),
+                ),
+                _ => ("mcp-flow-run.json", "application/json", rec.to_json()),
+            };
+            message.set(match download(name, mime, &text) {
+                Ok(()) => format!("Saved {name}"),
+                Err(e) => format!("Could not save {name}: {e:?}"),
+            });
+        }
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let Some(file) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|input| input.files())
+            .and_then(|files| files.get(0))
+        else {
+            return;
+        };
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            let result = match text.ok().and_then(|t| t.as_string()) {
+                Some(text) => Recording::from_json(&text),
+                None => Err("the file could not be read".into()),
+            };
+            match result {
+                Ok(rec) => {
+                    ctl.load_recording(rec);
+                    message.set(format!("Loaded {name}"));
+                }
+                Err(e) => message.set(format!("{name}: {e}")),
+            }
+        });
+    };
+    view! {
+        <div class="mf-share" role="group" aria-label="Export and import">
+            <button id="mf-export-json" on:click=save("json") title="The whole record as versioned JSON; load it back with Import">"Export JSON"</button>
+            <button id="mf-export-har" on:click=save("har") title="HAR 1.2: open in the browser's network panel">"HAR"</button>
+            <button id="mf-export-mermaid" on:click=save("mermaid") title="Mermaid sequence diagrams with the real values">"Mermaid"</button>
+            <label class="mf-import">
+                "Import recording "
+                <input id="mf-import" type="file" accept=".json,application/json" on:change=import />
+            </label>
+            <span id="mf-share-message" class="mf-share-message">{move || message.get()}</span>
+        </div>
+    }
+}
