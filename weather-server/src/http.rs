@@ -7,7 +7,7 @@ use axum::{
     Router,
     body::{Body, Bytes},
     extract::{Request, State},
-    http::{HeaderMap, HeaderName, Method, StatusCode, header},
+    http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
@@ -22,7 +22,19 @@ use tower_http::{
     services::{ServeDir, ServeFile},
 };
 
-use rmcp::ServerHandler;
+use rmcp::{
+    ServerHandler,
+    model::{
+        CallToolRequestMethod, CallToolRequestParams, CancelTaskMethod, ClientJsonRpcMessage,
+        ClientRequest, CompleteRequestMethod, ConstString, DiscoverRequestMethod,
+        GetPromptRequestMethod, GetSkillRequestMethod, GetTaskMethod, InitializeResultMethod,
+        JsonRpcMessage, ListPromptsRequestMethod, ListResourceTemplatesRequestMethod,
+        ListResourcesRequestMethod, ListSkillsRequestMethod, ListToolsRequestMethod,
+        PingRequestMethod, ReadResourceDirectoryRequestMethod, ReadResourceRequestMethod,
+        SetLevelRequestMethod, SubscribeRequestMethod, SubscriptionsListenRequestMethod,
+        UnsubscribeRequestMethod, UpdateTaskMethod,
+    },
+};
 
 use crate::{
     calc::CalculatorServer, config::Config, streams::RoutingSessionManager, tool::WeatherServer,
@@ -40,7 +52,35 @@ const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
 /// JSON-RPC error codes used by the guard.
 const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
+const INVALID_PARAMS: i64 = -32602;
 const SERVER_BUSY: i64 = -32000;
+
+/// The client request methods rmcp reads into typed requests. rmcp reads a request naming one of
+/// them whose params do not fit (e.g. `tools/call` without `name`) as a custom request and
+/// answers -32601 "method not found"; JSON-RPC calls that -32602, so the guard answers first.
+const TYPED_METHODS: &[&str] = &[
+    PingRequestMethod::VALUE,
+    InitializeResultMethod::VALUE,
+    DiscoverRequestMethod::VALUE,
+    CompleteRequestMethod::VALUE,
+    SetLevelRequestMethod::VALUE,
+    GetPromptRequestMethod::VALUE,
+    ListPromptsRequestMethod::VALUE,
+    ListResourcesRequestMethod::VALUE,
+    ListResourceTemplatesRequestMethod::VALUE,
+    ReadResourceRequestMethod::VALUE,
+    SubscriptionsListenRequestMethod::VALUE,
+    SubscribeRequestMethod::VALUE,
+    UnsubscribeRequestMethod::VALUE,
+    CallToolRequestMethod::VALUE,
+    ListToolsRequestMethod::VALUE,
+    GetTaskMethod::VALUE,
+    UpdateTaskMethod::VALUE,
+    CancelTaskMethod::VALUE,
+    ListSkillsRequestMethod::VALUE,
+    GetSkillRequestMethod::VALUE,
+    ReadResourceDirectoryRequestMethod::VALUE,
+];
 
 /// Builds the application: `/mcp` (the weather server) and `/calc` (the seeds' calculator),
 /// each rmcp Streamable HTTP behind CORS and the guard, plus, with `--static`, the web app at
@@ -164,7 +204,9 @@ impl Guard {
 /// - bodies over the limit get 413 (before rmcp sees them);
 /// - a new `initialize` while `max_sessions` sessions are open gets 503;
 /// - a body rmcp cannot parse gets a JSON-RPC error (-32700 for invalid JSON,
-///   -32600 for JSON that is not an MCP message) instead of rmcp's plain 415.
+///   -32600 for JSON that is not an MCP message) instead of rmcp's plain 415;
+/// - a compressed body (any `Content-Encoding` but identity) gets 415: nothing decodes it;
+/// - a known method with params that do not fit it gets -32602 (see [`TYPED_METHODS`]).
 async fn guard_requests(State(guard): State<Guard>, request: Request, next: Next) -> Response {
     if request.method() != Method::POST || guard.is_foreign_origin(request.headers()) {
         return next.run(request).await;
@@ -177,6 +219,21 @@ async fn guard_requests(State(guard): State<Guard>, request: Request, next: Next
         .and_then(|value| value.parse::<u64>().ok());
     if declared_length.is_some_and(|length| length > guard.max_body as u64) {
         return too_large(guard.max_body);
+    }
+    // Nothing here decodes content codings: without this a gzip body that happens to be plain
+    // JSON would be served as if uncompressed. RFC 9110 §15.5.16: 415 naming what is accepted.
+    if let Some(coding) = unsupported_content_encoding(request.headers()) {
+        let mut response = jsonrpc_error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Value::Null,
+            INVALID_REQUEST,
+            format!("Unsupported Content-Encoding {coding:?}: send the body uncompressed"),
+        );
+        response.headers_mut().insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+        return response;
     }
     let (parts, body) = request.into_parts();
     let bytes: Bytes = match axum::body::to_bytes(body, guard.max_body).await {
@@ -202,10 +259,13 @@ async fn guard_requests(State(guard): State<Guard>, request: Request, next: Next
         .and_then(|value| value.split(';').next())
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
     let parsed = serde_json::from_slice::<Value>(&bytes);
+    // JSON-RPC 2.0 answers an id it cannot read with null; MCP ids are strings or integers.
     let request_id = parsed
         .as_ref()
         .ok()
-        .and_then(|body| body.get("id").cloned())
+        .and_then(|body| body.get("id"))
+        .filter(|id| id.is_string() || id.is_i64())
+        .cloned()
         .unwrap_or(Value::Null);
     let is_initialize = parsed
         .as_ref()
@@ -214,6 +274,15 @@ async fn guard_requests(State(guard): State<Guard>, request: Request, next: Next
         .and_then(Value::as_str)
         == Some("initialize");
     let opens_session = is_initialize && !parts.headers.contains_key(SESSION_ID);
+
+    if let Some((method, detail)) = misfit_params(&bytes) {
+        return jsonrpc_error(
+            StatusCode::BAD_REQUEST,
+            request_id,
+            INVALID_PARAMS,
+            format!("Invalid params for {method}{detail}"),
+        );
+    }
 
     let request = Request::from_parts(parts, Body::from(bytes));
 
@@ -250,6 +319,14 @@ async fn guard_requests(State(guard): State<Guard>, request: Request, next: Next
                 PARSE_ERROR,
                 format!("Parse error: {error}"),
             ),
+            Ok(Value::Array(_)) => jsonrpc_error(
+                StatusCode::BAD_REQUEST,
+                Value::Null,
+                INVALID_REQUEST,
+                "Invalid Request: JSON-RPC batches are not supported (MCP removed them in \
+                 2025-06-18); send one message per POST"
+                    .to_string(),
+            ),
             Ok(_) => jsonrpc_error(
                 StatusCode::BAD_REQUEST,
                 request_id,
@@ -259,6 +336,49 @@ async fn guard_requests(State(guard): State<Guard>, request: Request, next: Next
         };
     }
     response
+}
+
+/// The first content coding other than identity, if any.
+fn unsupported_content_encoding(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::CONTENT_ENCODING)
+        .iter()
+        .flat_map(|value| {
+            String::from_utf8_lossy(value.as_bytes())
+                .split(',')
+                .map(|coding| coding.trim().to_string())
+                .collect::<Vec<_>>()
+        })
+        .find(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("identity"))
+}
+
+/// For a request that names a typed method but parses only as a custom request: the method and,
+/// for `tools/call`, why its params do not fit.
+fn misfit_params(bytes: &[u8]) -> Option<(String, String)> {
+    let Ok(JsonRpcMessage::Request(request)) =
+        serde_json::from_slice::<ClientJsonRpcMessage>(bytes)
+    else {
+        return None;
+    };
+    let ClientRequest::CustomRequest(custom) = request.request else {
+        return None;
+    };
+    if !TYPED_METHODS.contains(&custom.method.as_str()) {
+        return None;
+    }
+    let detail = match custom.method.as_str() {
+        CallToolRequestMethod::VALUE => {
+            let params = custom.params.unwrap_or(Value::Null);
+            match serde_json::from_value::<CallToolRequestParams>(params) {
+                Err(error) => {
+                    format!(": {error}. Expected {{\"name\": string, \"arguments\": object}}.")
+                }
+                Ok(_) => String::new(),
+            }
+        }
+        _ => String::new(),
+    };
+    Some((custom.method, detail))
 }
 
 fn is_length_limit(error: &axum::Error) -> bool {
