@@ -225,6 +225,14 @@ pub enum LookupError {
     Unknown(String),
 }
 
+/// At most `max` characters of `text`, with "…" when cut (a location can be huge).
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
 impl std::fmt::Display for LookupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let known = SUGGESTIONS.join(", ");
@@ -235,7 +243,8 @@ impl std::fmt::Display for LookupError {
             ),
             LookupError::Unknown(name) => write!(
                 f,
-                "No weather data for \"{name}\". This demo knows {} cities, for example: {known}.",
+                "No weather data for \"{}\". This demo knows {} cities, for example: {known}.",
+                clip(name, 80),
                 CITIES.len()
             ),
         }

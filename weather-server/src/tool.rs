@@ -198,14 +198,15 @@ impl WeatherServer {
             }
         };
         let location = args.location.trim();
-        tracing::info!(location, "get_weather called");
+        let shown = cities::clip(location, 80);
+        tracing::info!(location = %shown, "get_weather called");
         self.log(
             context,
             LoggingLevel::Info,
-            format!("get_weather called for {location}"),
+            format!("get_weather called for {shown}"),
         )
         .await;
-        self.progress(context, 0.0, &format!("Looking up {location}"))
+        self.progress(context, 0.0, &format!("Looking up {shown}"))
             .await;
         let result = weather_result(location);
         self.progress(context, 1.0, "Done").await;
@@ -329,6 +330,15 @@ mod tests {
             text.contains("Atlantis") && text.contains("Tokyo"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_huge_location_is_clipped_in_the_error() {
+        let huge = "x".repeat(200_000);
+        let result = serde_json::to_value(weather_result(&huge)).expect("serialize");
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(text.len() < 1_000, "{} bytes", text.len());
+        assert!(text.contains("xxx…"));
     }
 
     #[test]
