@@ -161,6 +161,29 @@ const scenarios = {
     await page.screenshot({ path: join(opt.out, 'calculator.png'), fullPage: true });
   },
 
+  async 'the Content-Security-Policy forbids inline script and the app runs under it'(page) {
+    await page.addInitScript(() => {
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    await page.goto(`${opt.base}/?${instant}`);
+    await finished(page);
+    const policy = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+    check(policy?.includes("script-src 'self' 'wasm-unsafe-eval'"), `policy: ${policy}`);
+    check((await page.evaluate(() => window.__violations)).length === 0,
+      `violations during a run: ${await page.evaluate(() => window.__violations.join('; '))}`);
+    // An injected inline script does not run.
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inline = 1';
+      document.head.append(s);
+    });
+    await page.waitForTimeout(100);
+    check((await page.evaluate(() => window.__inline)) === undefined, 'an inline script ran');
+    check((await page.evaluate(() => window.__violations)).length === 1, 'the blocked script was not reported');
+  },
+
   async 'export JSON, HAR and Mermaid, then import the recording'(page) {
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);

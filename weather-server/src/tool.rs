@@ -49,10 +49,16 @@ pub struct WeatherReport {
     /// Temperature in degrees Celsius.
     pub temperature_c: f64,
     /// Relative humidity in percent.
-    #[schemars(range(max = 100))]
+    #[schemars(schema_with = "percent_schema")]
     pub humidity_pct: u8,
     /// Wind speed in km/h.
     pub wind_kph: f64,
+}
+
+/// An integer 0–100, without schemars' `"format": "uint8"`, which JSON Schema validators (such
+/// as the TypeScript SDK's) report as unknown.
+fn percent_schema(_: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Schema {
+    rmcp::schemars::json_schema!({"type": "integer", "minimum": 0, "maximum": 100})
 }
 
 impl From<&cities::City> for WeatherReport {
@@ -287,6 +293,10 @@ mod tests {
             "string"
         );
         assert_eq!(tool["outputSchema"]["type"], "object");
+        assert_eq!(
+            tool["outputSchema"]["properties"]["humidity_pct"],
+            json!({"type": "integer", "minimum": 0, "maximum": 100, "description": "Relative humidity in percent."})
+        );
         for field in [
             "location",
             "condition",

@@ -1,31 +1,120 @@
-//! `cargo xtask bench`: benchmarks with printed figures (not timed tests).
+//! `cargo xtask bench`: benchmarks with printed figures (not timed tests), measured side by
+//! side in one run against the official peers (see `peers.rs`), ending in one table.
 
 use std::process::Stdio;
 
+use crate::peers::Peers;
+use crate::server::{self, Server};
 use crate::sh::{self, Result};
 use crate::tools::Tools;
-use crate::{server, workspace_root};
+use crate::{run, workspace_root};
 
-pub fn bench() -> Result<()> {
-    let root = workspace_root();
-    let tools = Tools::locate();
-    tools.ensure_test()?;
+/// Closed-loop load: this many sessions, each calling back to back.
+const SESSIONS: usize = 50;
+const OUR_CALLS: usize = 20_000;
+/// The peers are slower; fewer calls keep the run short (throughput is a rate).
+const PEER_CALLS: usize = 4_000;
+/// Open-loop latency: calls started on a fixed schedule.
+const RATE: usize = 1_000;
+const RATE_CALLS: usize = 10_000;
+/// Sessions opened and left idle to measure memory per session.
+const IDLE_SESSIONS: usize = 200;
 
-    let binary = server::build_release()?;
-    let page_port = sh::free_port()?;
-    let origin = format!("http://127.0.0.1:{page_port}");
-    let args = |extra: &[&str]| server::test_args(&origin, extra);
-    let sse = server::start("server-sse", &binary, &args(&[]))?;
-    let json = server::start(
-        "server-json",
-        &binary,
-        &args(&["--stateless", "--json-response"]),
+/// `key=value` from a figures line.
+pub fn field(line: &str, key: &str) -> Result<f64> {
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(&format!("{key}=")))
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| format!("no {key} in: {line}").into())
+}
+
+/// Resident memory of a process in KiB.
+fn rss_kib(pid: u32) -> Result<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| format!("no VmRSS for process {pid}").into())
+}
+
+struct Load {
+    throughput: f64,
+    p50: f64,
+    p99: f64,
+    errors: f64,
+}
+
+fn load(loadgen: &std::path::Path, url: &str, args: &[&str]) -> Result<Load> {
+    let out = sh::capture(
+        std::process::Command::new(loadgen)
+            .args(["--url", url])
+            .args(args),
     )?;
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("load:"))
+        .ok_or_else(|| format!("the load generator printed no figures: {out}"))?;
+    println!("  {}", out.lines().next().unwrap_or_default());
+    Ok(Load {
+        throughput: field(line, "throughput")?,
+        p50: field(line, "p50_ms")?,
+        p99: field(line, "p99_ms")?,
+        errors: field(line, "errors")?,
+    })
+}
 
-    sh::step("full exchange in headless Chromium (release wasm)");
+/// Memory per idle session: RSS before and after opening `IDLE_SESSIONS` sessions.
+fn memory_per_session(loadgen: &std::path::Path, server: &Server) -> Result<f64> {
+    let before = rss_kib(server.pid())?;
+    let n = IDLE_SESSIONS.to_string();
+    load(
+        loadgen,
+        &server.url,
+        &["--sessions", &n, "--open-only", "--keep-open"],
+    )?;
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    Ok((rss_kib(server.pid())? - before) / IDLE_SESSIONS as f64)
+}
+
+struct Web {
+    gz: f64,
+    tti: f64,
+}
+
+fn web(tools: &Tools, url: &str, ready: &str, name: &str) -> Result<Web> {
+    let out = sh::capture(
+        tools
+            .command("node")
+            .current_dir(workspace_root())
+            .env("MCP_FLOW_TOOLS", &tools.root)
+            .arg("bench/web.mjs")
+            .args([
+                "--url", url, "--ready", ready, "--name", name, "--runs", "7",
+            ]),
+    )?;
+    print!("{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("web:"))
+        .ok_or("the page benchmark printed no figures")?;
+    Ok(Web {
+        gz: field(line, "bytes_gz")?,
+        tti: field(line, "tti_ms")?,
+    })
+}
+
+/// The browser benchmark (tests/bench_exchange.rs): (median, p95) per mode.
+fn browser_exchange(
+    tools: &Tools,
+    page_port: u16,
+    sse: &str,
+    json: &str,
+) -> Result<Vec<(String, f64, f64)>> {
     let out = tools
         .command("cargo")
-        .current_dir(&root)
+        .current_dir(workspace_root())
         .args([
             "test",
             "--release",
@@ -45,22 +134,254 @@ pub fn bench() -> Result<()> {
             format!("127.0.0.1:{page_port}"),
         )
         .env("WASM_BINDGEN_TEST_TIMEOUT", "300")
-        .env("MCP_FLOW_TEST_SSE_URL", &sse.url)
-        .env("MCP_FLOW_TEST_JSON_URL", &json.url)
+        .env("MCP_FLOW_TEST_SSE_URL", sse)
+        .env("MCP_FLOW_TEST_JSON_URL", json)
         .stderr(Stdio::inherit())
         .output()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    print!("{text}");
     if !out.status.success() {
+        print!("{text}");
         return Err("the browser benchmark failed".into());
     }
-    let figures: Vec<&str> = text.lines().filter(|l| l.contains("bench:")).collect();
-    println!("\nMCP Flow benchmarks");
-    for line in &figures {
-        println!("  {}", line.trim().trim_start_matches("bench: "));
-    }
+    let number = |s: &str, after: &str| -> Option<f64> {
+        s.split(after)
+            .nth(1)?
+            .split(" ms")
+            .next()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    let figures: Vec<(String, f64, f64)> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.split("bench: full exchange, ").nth(1)?;
+            let (mode, rest) = l.split_once(':')?;
+            Some((
+                mode.to_owned(),
+                number(rest, "median ")?,
+                number(rest, "p95 ")?,
+            ))
+        })
+        .collect();
     if figures.is_empty() {
-        return Err("the benchmark printed no figures".into());
+        return Err(format!("the browser benchmark printed no figures: {text}").into());
+    }
+    for (mode, median, p95) in &figures {
+        println!("  browser, {mode}: median {median:.2} ms, p95 {p95:.2} ms");
+    }
+    Ok(figures)
+}
+
+pub fn bench() -> Result<()> {
+    let tools = Tools::locate();
+    tools.ensure_test()?;
+    let peers = Peers::ensure(&tools)?;
+    let binary = server::build_release()?;
+    sh::run(
+        std::process::Command::new("cargo")
+            .current_dir(workspace_root())
+            .args(["build", "--release", "--package", "loadgen"]),
+    )?;
+    let loadgen = crate::target_dir().join("release/mcp-flow-load");
+    run::build_app(&tools)?;
+    let mut rows: Vec<[String; 4]> = Vec::new();
+
+    sh::step("1-2. first load: download (gzipped) and time to interactive, headless Chromium");
+    let dist = workspace_root().join("dist").display().to_string();
+    let app = server::start(
+        "server-app",
+        &binary,
+        &[
+            "--bind".into(),
+            "127.0.0.1:0".into(),
+            "--static".into(),
+            dist,
+        ],
+    )?;
+    let ours = web(
+        &tools,
+        app.url.trim_end_matches("/mcp"),
+        "#mf-play",
+        "mcp-flow",
+    )?;
+    drop(app);
+    let inspector_dist = peers.inspector_dist().display().to_string();
+    let site = server::start(
+        "server-inspector-site",
+        &binary,
+        &[
+            "--bind".into(),
+            "127.0.0.1:0".into(),
+            "--static".into(),
+            inspector_dist,
+        ],
+    )?;
+    let theirs = web(
+        &tools,
+        site.url.trim_end_matches("/mcp"),
+        "button",
+        "inspector",
+    )?;
+    drop(site);
+    rows.push([
+        "first load, gzipped (HTML+JS+wasm+CSS)".into(),
+        format!("{:.0} KB", ours.gz / 1000.0),
+        format!("Inspector {:.0} KB", theirs.gz / 1000.0),
+        format!("{:.2}× smaller (goal ≤ 250 KB, ≥ 3×)", theirs.gz / ours.gz),
+    ]);
+    rows.push([
+        "time to interactive (median of 7)".into(),
+        format!("{:.0} ms", ours.tti),
+        format!("Inspector {:.0} ms", theirs.tti),
+        format!("{:.2}×", theirs.tti / ours.tti),
+    ]);
+
+    sh::step("3. one full exchange: the app in Chromium vs the TypeScript SDK client in Node");
+    let page_port = sh::free_port()?;
+    let origin = format!("http://127.0.0.1:{page_port}");
+    let sse = server::start("server-sse", &binary, &server::test_args(&origin, &[]))?;
+    let json = server::start(
+        "server-json",
+        &binary,
+        &server::test_args(&origin, &["--stateless", "--json-response"]),
+    )?;
+    let browser = browser_exchange(&tools, page_port, &sse.url, &json.url)?;
+    let (node_median, node_p95) = peers.ts_client(&tools, &sse.url, 30)?;
+    println!(
+        "  TypeScript SDK client in Node, sessions + SSE: median {node_median:.2} ms, p95 {node_p95:.2} ms"
+    );
+    let (_, b_median, b_p95) = browser
+        .iter()
+        .find(|(m, _, _)| m.contains("SSE"))
+        .cloned()
+        .unwrap_or_else(|| browser[0].clone());
+    rows.push([
+        "full exchange, sessions + SSE, median (p95)".into(),
+        format!("{b_median:.1} ms ({b_p95:.1})"),
+        format!("TS SDK in Node {node_median:.1} ms ({node_p95:.1})"),
+        format!("{:.2}× the Node time (goal ≤ 1.5×)", b_median / node_median),
+    ]);
+    drop((sse, json));
+
+    sh::step("4. server: tools/call under 50 concurrent sessions; memory per idle session");
+    let ours_server = server::start(
+        "server-load",
+        &binary,
+        &[
+            "--bind".into(),
+            "127.0.0.1:0".into(),
+            "--max-sessions".into(),
+            "1000".into(),
+            "--session-idle-secs".into(),
+            "5".into(),
+        ],
+    )?;
+    let sessions = SESSIONS.to_string();
+    let ours_load = load(
+        &loadgen,
+        &ours_server.url,
+        &["--sessions", &sessions, "--calls", &OUR_CALLS.to_string()],
+    )?;
+    let ours_rate = load(
+        &loadgen,
+        &ours_server.url,
+        &[
+            "--sessions",
+            &sessions,
+            "--calls",
+            &RATE_CALLS.to_string(),
+            "--rate",
+            &RATE.to_string(),
+        ],
+    )?;
+    let baseline = rss_kib(ours_server.pid())?;
+    let ours_mem = memory_per_session(&loadgen, &ours_server)?;
+    let peak = rss_kib(ours_server.pid())?;
+    // The idle sessions expire after 5 s; allocators keep some pages, so "near" baseline.
+    std::thread::sleep(std::time::Duration::from_secs(12));
+    let after = rss_kib(ours_server.pid())?;
+    drop(ours_server);
+
+    let ts = peers.ts_server(&tools)?;
+    let ts_load = load(
+        &loadgen,
+        &ts.url,
+        &["--sessions", &sessions, "--calls", &PEER_CALLS.to_string()],
+    )?;
+    let ts_mem = memory_per_session(&loadgen, &ts)?;
+    drop(ts);
+    let py = peers.python_server()?;
+    let py_load = load(
+        &loadgen,
+        &py.url,
+        &["--sessions", &sessions, "--calls", &PEER_CALLS.to_string()],
+    )?;
+    let py_mem = memory_per_session(&loadgen, &py)?;
+    drop(py);
+
+    let fmt = |l: &Load| {
+        format!(
+            "{:.0}/s, p50 {:.1} ms, p99 {:.1} ms",
+            l.throughput, l.p50, l.p99
+        )
+    };
+    rows.push([
+        format!("tools/call, {SESSIONS} sessions, closed loop"),
+        fmt(&ours_load),
+        format!("TS SDK {}", fmt(&ts_load)),
+        format!(
+            "{:.1}× TS (goal ≥ 3×)",
+            ours_load.throughput / ts_load.throughput
+        ),
+    ]);
+    rows.push([
+        String::new(),
+        String::new(),
+        format!("Python SDK {}", fmt(&py_load)),
+        format!(
+            "{:.1}× Python (goal ≥ 10×)",
+            ours_load.throughput / py_load.throughput
+        ),
+    ]);
+    rows.push([
+        format!("tools/call at {RATE}/s, p50 / p99"),
+        format!("{:.2} / {:.2} ms", ours_rate.p50, ours_rate.p99),
+        String::new(),
+        "goal p99 ≤ 2 ms".into(),
+    ]);
+    rows.push([
+        format!("memory per idle session ({IDLE_SESSIONS} open)"),
+        format!("{ours_mem:.1} KiB"),
+        format!("TS SDK {ts_mem:.1} KiB, Python SDK {py_mem:.1} KiB"),
+        String::new(),
+    ]);
+    rows.push([
+        "server RSS: after load / with idle sessions / after they expire".into(),
+        format!(
+            "{:.1} / {:.1} / {:.1} MiB",
+            baseline / 1024.0,
+            peak / 1024.0,
+            after / 1024.0
+        ),
+        String::new(),
+        String::new(),
+    ]);
+    rows.push([
+        format!("errors in {} calls", OUR_CALLS + RATE_CALLS),
+        format!("{}", ours_load.errors + ours_rate.errors),
+        format!("TS {}, Python {}", ts_load.errors, py_load.errors),
+        String::new(),
+    ]);
+
+    println!(
+        "\nMCP Flow benchmarks (one run, this machine: {} cores)\n",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!("| figure | MCP Flow | peer | ratio / goal |");
+    println!("| --- | --- | --- | --- |");
+    for [a, b, c, d] in &rows {
+        println!("| {a} | {b} | {c} | {d} |");
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! `cargo xtask test`: set up what is missing and run every test.
 
 mod bench;
+mod peers;
 mod run;
 mod server;
 mod sh;

@@ -8,36 +8,67 @@ use crate::sh::{Background, Result};
 /// A running weather server and the MCP endpoint it printed.
 pub struct Server {
     pub url: String,
-    _process: Background,
+    process: Background,
+}
+
+impl Server {
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
+    /// Waits until the server accepts TCP connections (some print their URL before binding).
+    pub fn wait_ready(&self) -> Result<()> {
+        let authority = self
+            .url
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        for _ in 0..300 {
+            if std::net::TcpStream::connect(&authority).is_ok() {
+                return Ok(());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        Err(format!("{} did not accept connections within 30 s", self.url).into())
+    }
 }
 
 /// Starts `binary` with `args` and waits for its "listening on URL" line. Test servers log
 /// warnings only (unless `RUST_LOG` says otherwise).
 pub fn start(name: &str, binary: &Path, args: &[String]) -> Result<Server> {
-    start_with(name, binary, args, name.starts_with("server-"))
-}
-
-fn start_with(name: &str, binary: &Path, args: &[String], quiet: bool) -> Result<Server> {
     if !binary.exists() {
         return Err(format!("{} is not built", binary.display()).into());
     }
-    let mut cmd = Command::new(binary);
+    start_command(
+        name,
+        &mut Command::new(binary),
+        args,
+        name.starts_with("server-"),
+    )
+}
+
+/// Starts `cmd` with `args` and waits for its "listening on URL" line.
+pub fn start_command(
+    name: &str,
+    cmd: &mut Command,
+    args: &[String],
+    quiet: bool,
+) -> Result<Server> {
     // Warnings only, unless the caller asked for more.
     if quiet && std::env::var_os("RUST_LOG").is_none() {
         cmd.env("RUST_LOG", "warn");
     }
     cmd.args(args);
-    let (process, line) = Background::start(name, &mut cmd, "listening on")?;
+    let (process, line) = Background::start(name, cmd, "listening on")?;
     let url = line
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
         .ok_or_else(|| format!("{name} printed no URL: {line}"))?
         .to_owned();
     eprintln!("[{name}] {line}");
-    Ok(Server {
-        url,
-        _process: process,
-    })
+    Ok(Server { url, process })
 }
 
 /// `cargo build --release -p weather-server`; returns the binary.

@@ -84,6 +84,12 @@ impl Background {
     }
 }
 
+impl Background {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for Background {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -147,7 +147,18 @@ impl Tools {
         what: &str,
         marker: impl Fn(&Path) -> PathBuf,
     ) -> Result<()> {
-        let dir = self.npm_dir();
+        self.ensure_npm_in(&self.npm_dir(), packages, what, marker)
+    }
+
+    /// Installs npm `packages` into `dir` once (a stamp file remembers the exact set).
+    pub fn ensure_npm_in(
+        &self,
+        dir: &Path,
+        packages: &[&str],
+        what: &str,
+        marker: impl Fn(&Path) -> PathBuf,
+    ) -> Result<()> {
+        let dir = dir.to_path_buf();
         let stamp = dir.join(format!(".installed-{}", sanitize(&packages.join("+"))));
         if stamp.exists() && marker(&dir).exists() {
             return Ok(());

@@ -1,0 +1,184 @@
+//! Just enough of an MCP Streamable HTTP client for load: initialize, initialized, tools/call
+//! (JSON or SSE answers), DELETE. Every answer is checked, so a fast wrong answer is an error.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::{Value, json};
+
+const ACCEPT: &str = "application/json, text/event-stream";
+const VERSION: &str = "2025-11-25";
+
+pub struct Call {
+    pub tool: String,
+    pub args: Value,
+    /// Text the first content block must hold.
+    pub expect: Option<String>,
+}
+
+pub struct Session {
+    http: reqwest::Client,
+    url: String,
+    id: Option<String>,
+    version: String,
+    next_id: AtomicU64,
+}
+
+impl Session {
+    /// `initialize` then `notifications/initialized`.
+    pub async fn open(http: &reqwest::Client, url: &str) -> Result<Self, String> {
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": VERSION, "capabilities": {},
+            "clientInfo": {"name": "mcp-flow-load", "version": env!("CARGO_PKG_VERSION")}}});
+        let response = http
+            .post(url)
+            .header("Accept", ACCEPT)
+            .header("Content-Type", "application/json")
+            .body(init.to_string())
+            .send()
+            .await
+            .map_err(|e| format!("initialize: {e}"))?;
+        let id = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let answer = read_answer(response, 0).await?;
+        let version = answer
+            .pointer("/result/protocolVersion")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("initialize: no protocolVersion in {answer}"))?
+            .to_owned();
+        let session = Self {
+            http: http.clone(),
+            url: url.to_owned(),
+            id,
+            version,
+            next_id: AtomicU64::new(1),
+        };
+        let status = session
+            .post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .send()
+            .await
+            .map_err(|e| format!("initialized: {e}"))?
+            .status();
+        if !status.is_success() {
+            return Err(format!("notifications/initialized: HTTP {status}"));
+        }
+        Ok(session)
+    }
+
+    fn post(&self, body: &Value) -> reqwest::RequestBuilder {
+        let mut r = self
+            .http
+            .post(&self.url)
+            .header("Accept", ACCEPT)
+            .header("Content-Type", "application/json")
+            .header("MCP-Protocol-Version", &self.version)
+            .body(body.to_string());
+        if let Some(id) = &self.id {
+            r = r.header("Mcp-Session-Id", id);
+        }
+        r
+    }
+
+    pub async fn call(&self, call: &Call) -> Result<(), String> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": call.tool, "arguments": call.args}});
+        let response = self
+            .post(&body)
+            .send()
+            .await
+            .map_err(|e| format!("tools/call: {e}"))?;
+        let answer = read_answer(response, id).await?;
+        if let Some(error) = answer.get("error") {
+            return Err(format!("tools/call: JSON-RPC error {error}"));
+        }
+        let text = answer
+            .pointer("/result/content/0/text")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        match &call.expect {
+            Some(want) if text != want => {
+                Err(format!("tools/call: expected {want:?}, got {answer}"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// DELETE the session (servers without sessions are left alone).
+    pub async fn close(&self) {
+        if let Some(id) = &self.id {
+            let _ = self
+                .http
+                .delete(&self.url)
+                .header("Mcp-Session-Id", id)
+                .header("MCP-Protocol-Version", &self.version)
+                .send()
+                .await;
+        }
+    }
+}
+
+/// The JSON-RPC response with `id`, from a JSON body or an SSE stream.
+async fn read_answer(response: reqwest::Response, id: u64) -> Result<Value, String> {
+    let status = response.status();
+    let sse = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+    let text = response
+        .text()
+        .await
+        .map_err(|e| format!("reading the body: {e}"))?;
+    if !status.is_success() {
+        return Err(format!(
+            "HTTP {status}: {}",
+            text.chars().take(200).collect::<String>()
+        ));
+    }
+    let messages: Vec<Value> = if sse {
+        sse_data(&text)
+            .iter()
+            .filter_map(|d| serde_json::from_str(d).ok())
+            .collect()
+    } else {
+        vec![serde_json::from_str(&text).map_err(|e| format!("not JSON ({e}): {text}"))?]
+    };
+    messages
+        .into_iter()
+        .find(|m| m.get("id").and_then(Value::as_u64) == Some(id))
+        .ok_or_else(|| format!("no response with id {id} in: {text}"))
+}
+
+/// The `data` of each SSE event (multi-line data joined with newlines).
+pub fn sse_data(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut data: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        if line.is_empty() {
+            if !data.is_empty() {
+                out.push(data.join("\n"));
+                data.clear();
+            }
+        } else if let Some(rest) = line.strip_prefix("data:") {
+            data.push(rest.strip_prefix(' ').unwrap_or(rest));
+        }
+    }
+    if !data.is_empty() {
+        out.push(data.join("\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_events_are_split_and_priming_events_have_no_data() {
+        let text = "id: 0\nretry: 3000\ndata:\n\nid: 1\ndata: {\"id\":1}\n\ndata: a\ndata: b\n";
+        assert_eq!(sse_data(text), ["", "{\"id\":1}", "a\nb"]);
+    }
+}
