@@ -17,6 +17,7 @@ pub struct Fetch;
 /// A fetch body, read chunk by chunk. Dropping it cancels the stream.
 pub struct FetchBody {
     reader: Option<ReadableStreamDefaultReader>,
+    _abort: AbortOnDrop,
 }
 
 impl Drop for FetchBody {
@@ -25,6 +26,17 @@ impl Drop for FetchBody {
             // Tell the browser we will not read further (closes an open SSE stream).
             let _ = reader.cancel();
         }
+    }
+}
+
+/// Aborts the fetch when dropped: a request given up on (a timeout before the response head
+/// came) must not keep one of the browser's few connections to the server busy. Aborting a
+/// fetch that has finished does nothing.
+struct AbortOnDrop(web_sys::AbortController);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -56,7 +68,10 @@ impl Http for Fetch {
             "DELETE" => Method::DELETE,
             _ => Method::POST,
         };
-        let mut builder = RequestBuilder::new(&request.url).method(method);
+        let abort = AbortOnDrop(web_sys::AbortController::new().map_err(js_text)?);
+        let mut builder = RequestBuilder::new(&request.url)
+            .method(method)
+            .abort_signal(Some(&abort.0.signal()));
         for (name, value) in &request.headers {
             builder = builder.header(name, value);
         }
@@ -76,7 +91,10 @@ impl Http for Fetch {
         Ok(HttpResponse {
             status: response.status(),
             headers,
-            body: FetchBody { reader },
+            body: FetchBody {
+                reader,
+                _abort: abort,
+            },
         })
     }
 

@@ -19,6 +19,8 @@ use super::transport::{Posted, Recorder, Transport};
 pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
 /// tools/list stops following `nextCursor` after this many pages.
 const MAX_PAGES: usize = 100;
+/// Longest wait for the server to take `notifications/cancelled` after a timeout.
+const CANCEL_WAIT_MS: u32 = 2_000;
 
 /// A message the server sent that was not the response being waited for.
 pub type Listener = Box<dyn FnMut(&Value)>;
@@ -80,8 +82,17 @@ impl<H: Http> McpClient<H> {
                         "method": "notifications/cancelled",
                         "params": {"requestId": id, "reason": format!("timed out after {ms} ms")}
                     });
-                    // Best effort: the request already failed, whatever this returns.
-                    let _ = self.transport.post(&cancel, &mut |_| {}).await;
+                    // Best effort: the request already failed, whatever this returns. Bounded
+                    // too, since a server that stopped answering may not take this either.
+                    let wait = ms.min(CANCEL_WAIT_MS);
+                    let mut ignore = |_: Value| {};
+                    let cancelled = pin!(self.transport.post(&cancel, &mut ignore));
+                    let timer = pin!(self.transport.http.sleep(wait));
+                    if let Either::Right(_) = select(cancelled, timer).await {
+                        self.transport.abandon(&format!(
+                            "the server did not take the cancellation within {wait} ms"
+                        ));
+                    }
                 }
                 return Err(TransportError::Timeout { ms }.into());
             }

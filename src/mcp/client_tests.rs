@@ -207,6 +207,26 @@ fn timeout_fails_the_exchange_and_sends_cancelled() {
 }
 
 #[test]
+fn a_cancellation_the_server_never_takes_does_not_outlast_the_timeout() {
+    // The server hangs on the request and on the notifications/cancelled that follows.
+    let (c, http, log) = client(vec![Script::Hang, Script::Hang]);
+    c.set_timeout_ms(50);
+    let err = block_on(c.ping()).unwrap_err();
+    assert_eq!(err, McpError::Transport(TransportError::Timeout { ms: 50 }));
+    assert_eq!(http.sent.borrow().len(), 2);
+    let log = log.borrow();
+    assert_eq!(
+        log.exchanges[1].rpc_method.as_deref(),
+        Some("notifications/cancelled")
+    );
+    let gave_up = log.exchanges[1].error.as_deref().unwrap();
+    assert!(
+        gave_up.contains("did not take the cancellation"),
+        "{gave_up}"
+    );
+}
+
+#[test]
 fn transport_failures_are_typed_and_keep_the_body() {
     let (c, _, log) = client(vec![status(500, "text/html", "<h1>Internal</h1>")]);
     let err = block_on(c.initialize()).unwrap_err();
@@ -293,6 +313,72 @@ fn a_stream_without_ids_that_ends_early_is_a_stream_error() {
         err,
         McpError::Transport(TransportError::Stream { .. })
     ));
+}
+
+#[test]
+fn a_stream_cut_mid_event_names_what_it_cut_off() {
+    let (c, _, log) = client(vec![Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "text/event-stream".into())],
+        chunks: vec![b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"res".to_vec()],
+    }]);
+    let err = block_on(c.ping()).unwrap_err().to_string();
+    assert!(
+        err.contains("in the middle of an event")
+            && err.contains(r#"event: message\ndata: {"jsonrpc":"2.0","id":1,"res"#)
+            && err.contains("no event id to resume from"),
+        "{err}"
+    );
+    // The record keeps it too.
+    let log = log.borrow();
+    assert!(
+        log.exchanges[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains(r#""id":1,"res"#)
+    );
+}
+
+#[test]
+fn bodies_and_events_over_the_limit_are_refused_without_reading_on() {
+    use super::transport::MAX_BODY;
+    let mib = vec![b'x'; 1024 * 1024];
+    let chunks = vec![mib.clone(); MAX_BODY / mib.len() + 3];
+    let (c, _, log) = client(vec![Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "application/json".into())],
+        chunks: chunks.clone(),
+    }]);
+    let err = block_on(c.ping()).unwrap_err();
+    assert_eq!(
+        err,
+        McpError::Transport(TransportError::TooLarge { limit: MAX_BODY })
+    );
+    assert!(err.to_string().contains("4 MiB"), "{err}");
+    let log = log.borrow();
+    let x = &log.exchanges[0];
+    assert_eq!(x.status, Some(200));
+    assert!(
+        x.response_body
+            .as_deref()
+            .unwrap()
+            .contains("more bytes not kept")
+    );
+    assert!(x.error.is_some());
+
+    // One SSE event that never ends, after a small one that did.
+    let mut sse = vec![b"data: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\ndata: ".to_vec()];
+    sse.extend(chunks);
+    let (c, _, _) = client(vec![Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "text/event-stream".into())],
+        chunks: sse,
+    }]);
+    assert_eq!(
+        block_on(c.ping()).unwrap_err(),
+        McpError::Transport(TransportError::TooLarge { limit: MAX_BODY })
+    );
 }
 
 #[test]

@@ -23,6 +23,8 @@ pub enum TransportError {
     Stream { detail: String },
     /// No response within the request timeout.
     Timeout { ms: u32 },
+    /// The body (or one SSE event) passed the most this client reads; it stopped reading there.
+    TooLarge { limit: usize },
 }
 
 impl fmt::Display for TransportError {
@@ -68,6 +70,11 @@ impl fmt::Display for TransportError {
             }
             Self::Stream { detail } => write!(f, "the SSE stream broke: {detail}"),
             Self::Timeout { ms } => write!(f, "no response within {ms} ms"),
+            Self::TooLarge { limit } => write!(
+                f,
+                "the response passed {} MiB, the most this client reads, so it stopped reading",
+                limit / (1024 * 1024)
+            ),
         }
     }
 }

@@ -71,6 +71,23 @@ impl SseParser {
         out
     }
 
+    /// The event still waiting for its blank line, as SSE text: the fields read so far and the
+    /// unterminated line. `None` when nothing is pending.
+    pub fn unfinished(&self) -> Option<String> {
+        let mut text = String::new();
+        if let Some(event) = &self.event {
+            text.push_str(&format!("event: {event}\n"));
+        }
+        if let Some(retry) = self.retry {
+            text.push_str(&format!("retry: {retry}\n"));
+        }
+        for line in self.data.iter().flat_map(|d| d.split('\n')) {
+            text.push_str(&format!("data: {line}\n"));
+        }
+        text.push_str(&String::from_utf8_lossy(&self.line));
+        (!text.is_empty()).then_some(text)
+    }
+
     /// Ends the stream. A final event that was never terminated by a blank line is discarded, as
     /// the specification requires; this reports whether such a partial event was pending.
     pub fn finish(&mut self) -> bool {
@@ -238,6 +255,19 @@ mod tests {
         assert!(parser.push(b": hello\n\n").is_empty());
         assert!(parser.push(b"data: half").is_empty());
         assert!(parser.finish());
+    }
+
+    #[test]
+    fn an_unfinished_event_can_be_shown() {
+        let mut parser = SseParser::new();
+        assert_eq!(parser.unfinished(), None);
+        parser.push(b"id: 1\ndata: done\n\nevent: message\ndata: a\ndata: {\"id\":3,\"res");
+        assert_eq!(
+            parser.unfinished().as_deref(),
+            Some("event: message\ndata: a\ndata: {\"id\":3,\"res")
+        );
+        parser.push(b"ult\":{}}\n\n");
+        assert_eq!(parser.unfinished(), None);
     }
 
     #[test]

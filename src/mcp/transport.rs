@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 
 use serde_json::Value;
 
-use super::error::TransportError;
+use super::error::{TransportError, clip};
 use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
 use super::record::{Exchange, RecordedEvent, Update};
 use super::sse::SseParser;
@@ -18,6 +18,9 @@ const MAX_RESUMES: u32 = 3;
 const DEFAULT_RETRY_MS: u64 = 1000;
 /// Bodies kept in the record are cut at this size.
 const MAX_RECORDED_BODY: usize = 1024 * 1024;
+/// The most this client reads of one response body, or of one SSE event: more would freeze the
+/// page for seconds, or exhaust its memory, before the timeout could fire.
+pub const MAX_BODY: usize = 4 * 1024 * 1024;
 
 pub use super::record::Recorder;
 
@@ -175,7 +178,15 @@ impl<H: Http> Transport<H> {
         let mut bytes = Vec::new();
         loop {
             match body.chunk().await {
-                Ok(Some(chunk)) => bytes.extend_from_slice(&chunk),
+                Ok(Some(chunk)) => {
+                    bytes.extend_from_slice(&chunk);
+                    if bytes.len() > MAX_BODY {
+                        let err = TransportError::TooLarge { limit: MAX_BODY };
+                        self.record_body(seq, &bytes);
+                        self.fail(seq, &err);
+                        return Err(err);
+                    }
+                }
                 Ok(None) => break,
                 Err(detail) => {
                     let err = TransportError::Stream { detail };
@@ -296,10 +307,23 @@ impl<H: Http> Transport<H> {
         let mut retry_ms = DEFAULT_RETRY_MS;
         let mut resumes = 0;
         loop {
+            // Bytes read since the last complete event (counted by chunks).
+            let mut pending = 0;
             let broke = loop {
                 match body.chunk().await {
                     Ok(Some(chunk)) => {
-                        for event in parser.push(&chunk) {
+                        let events = parser.push(&chunk);
+                        pending = if events.is_empty() {
+                            pending + chunk.len()
+                        } else {
+                            0
+                        };
+                        if pending > MAX_BODY {
+                            let err = TransportError::TooLarge { limit: MAX_BODY };
+                            self.fail(seq, &err);
+                            return Err(err);
+                        }
+                        for event in events {
                             if let Some(r) = event.retry {
                                 retry_ms = r;
                             }
@@ -337,6 +361,14 @@ impl<H: Http> Transport<H> {
                     Ok(None) => break "the stream ended before the response".to_owned(),
                     Err(e) => break e,
                 }
+            };
+            // What came of an event the break cut off, so the record shows it.
+            let broke = match parser.unfinished() {
+                Some(part) => format!(
+                    "{broke}, in the middle of an event (discarded: {})",
+                    clip(&part.replace('\n', "\\n"), 200)
+                ),
+                None => broke,
             };
             parser.finish();
             let Some(last_id) = parser.last_event_id().map(str::to_owned) else {

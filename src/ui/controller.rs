@@ -40,6 +40,8 @@ pub struct Controller {
     pub llm: RwSignal<LlmSettings>,
     /// Set while a loaded recording is shown: what it is, for the banner.
     pub recording: RwSignal<Option<String>>,
+    /// How long the MCP client waits for each response; see [`Controller::set_request_timeout_ms`].
+    timeout_ms: RwSignal<u32>,
     generation: RwSignal<u32>,
     host: StoredValue<Option<Rc<BrowserHost>>, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
@@ -68,6 +70,7 @@ impl Controller {
             wire_detail: RwSignal::new(false),
             llm: RwSignal::new(LlmSettings::default()),
             recording: RwSignal::new(None),
+            timeout_ms: RwSignal::new(crate::mcp::client::DEFAULT_TIMEOUT_MS),
             generation: RwSignal::new(0),
             host: StoredValue::new_local(None),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
@@ -76,6 +79,14 @@ impl Controller {
 
     fn gate(&self) -> Rc<Gate> {
         self.gate.get_value()
+    }
+
+    /// The MCP client's per-request timeout, for this connection and every later one.
+    pub fn set_request_timeout_ms(&self, ms: u32) {
+        self.timeout_ms.set(ms);
+        if let Some(host) = self.host.get_value() {
+            host.client.set_timeout_ms(ms);
+        }
     }
 
     /// A new real run of both diagrams.
@@ -170,6 +181,7 @@ impl Controller {
             self.server.get_untracked(),
             Rc::new(move |u| mcp_emit(RunEvent::Mcp(u))),
         ));
+        client.set_timeout_ms(self.timeout_ms.get_untracked());
         let host = Rc::new(Host::new(
             client,
             self.llm.get_untracked().build(Fetch),

@@ -3,8 +3,13 @@
 //! - `llm`: a small OpenAI-compatible chat-completions endpoint that answers by the documented
 //!   protocol (native `tool_calls`, or a JSON object in text when the tools come in the system
 //!   prompt), so the app's full run can go through a real HTTP model API offline.
+//! - `faulty`: an MCP server that misbehaves in a chosen way at `/fault/<name>/mcp` and behaves at
+//!   `/healthy/mcp` (see `faulty.rs`); it prints its base URL, without a path.
 
+mod faulty;
 mod llm;
+
+const USAGE: &str = "usage: mcp-flow-test-servers llm|faulty [--bind 127.0.0.1:PORT]";
 
 use std::net::SocketAddr;
 
@@ -17,15 +22,16 @@ async fn main() -> std::process::ExitCode {
         match (flag.as_str(), args.next().map(|v| v.parse())) {
             ("--bind", Some(Ok(addr))) => bind = addr,
             _ => {
-                eprintln!("usage: mcp-flow-test-servers llm [--bind 127.0.0.1:PORT]");
+                eprintln!("{USAGE}");
                 return std::process::ExitCode::FAILURE;
             }
         }
     }
     let (router, path) = match which.as_str() {
         "llm" => (llm::router(), "/v1"),
+        "faulty" => (faulty::router(), ""),
         _ => {
-            eprintln!("usage: mcp-flow-test-servers llm [--bind 127.0.0.1:PORT]");
+            eprintln!("{USAGE}");
             return std::process::ExitCode::FAILURE;
         }
     };

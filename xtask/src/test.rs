@@ -82,6 +82,7 @@ pub fn test() -> Result<()> {
     )?;
     let stateless = server::start("server-stateless", &binary, &common(&["--stateless"]))?;
     let llm = server::start("server-llm", &fixtures, &["llm".into()])?;
+    let faulty = server::start("server-faulty", &fixtures, &["faulty".into()])?;
     // Started without the test page's origin on its allow-list.
     let foreign = server::start(
         "server-foreign",
@@ -109,9 +110,10 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TEST_JSON_URL", &json.url)
             .env("MCP_FLOW_TEST_STATELESS_URL", &stateless.url)
             .env("MCP_FLOW_TEST_FOREIGN_URL", &foreign.url)
-            .env("MCP_FLOW_TEST_LLM_URL", &llm.url),
+            .env("MCP_FLOW_TEST_LLM_URL", &llm.url)
+            .env("MCP_FLOW_TEST_FAULTY_URL", &faulty.url),
     )?;
-    drop((sse, json, stateless, foreign, llm));
+    drop((sse, json, stateless, foreign, llm, faulty));
 
     sh::step(
         "end to end: the release build served by weather-server --static, in Chromium (Playwright)",
