@@ -173,6 +173,72 @@ fn browser_exchange(
     Ok(figures)
 }
 
+/// A server capped at 60 sessions while 80 try to open: the 61st must get a clear refusal.
+fn session_cap(binary: &std::path::Path, loadgen: &std::path::Path) -> Result<String> {
+    let capped = server::start(
+        "server-capped",
+        binary,
+        &[
+            "--bind".into(),
+            "127.0.0.1:0".into(),
+            "--max-sessions".into(),
+            "60".into(),
+        ],
+    )?;
+    let out = std::process::Command::new(loadgen)
+        .args([
+            "--url",
+            &capped.url,
+            "--sessions",
+            "80",
+            "--open-only",
+            "--keep-open",
+        ])
+        .output()?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() || !err.contains("session limit") {
+        return Err(format!("the session cap did not hold: {err}").into());
+    }
+    let message = err.lines().next().unwrap_or_default();
+    Ok(format!(
+        "refused: {}",
+        message.trim_start_matches("mcp-flow-load: ")
+    ))
+}
+
+/// The fuzz harness (weather-server/tests/fuzz.rs) for a bounded time; its summary line.
+fn fuzz() -> Result<String> {
+    let out = std::process::Command::new("cargo")
+        .current_dir(workspace_root())
+        .args([
+            "test",
+            "--release",
+            "--package",
+            "weather-server",
+            "--test",
+            "fuzz",
+            "--",
+            "--ignored",
+            "--nocapture",
+            "fuzz_for_a_while",
+        ])
+        .env("FUZZ_SECONDS", "60")
+        .stderr(Stdio::inherit())
+        .output()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("fuzz:"))
+        .map(|l| l.trim_start_matches("fuzz: ").to_owned());
+    match (out.status.success(), line) {
+        (true, Some(line)) => {
+            println!("  {line}");
+            Ok(line)
+        }
+        _ => Err(format!("the fuzz run failed: {text}").into()),
+    }
+}
+
 pub fn bench() -> Result<()> {
     let tools = Tools::locate();
     tools.ensure_test()?;
@@ -320,6 +386,13 @@ pub fn bench() -> Result<()> {
     let py_mem = memory_per_session(&loadgen, &py)?;
     drop(py);
 
+    sh::step("5. the session cap under load");
+    let cap_message = session_cap(&binary, &loadgen)?;
+    println!("  {cap_message}");
+
+    sh::step("6. fuzzing the server's request handling in process (60 s)");
+    let fuzz = fuzz()?;
+
     let fmt = |l: &Load| {
         format!(
             "{:.0}/s, p50 {:.1} ms, p99 {:.1} ms",
@@ -373,6 +446,14 @@ pub fn bench() -> Result<()> {
         format!("TS {}, Python {}", ts_load.errors, py_load.errors),
         String::new(),
     ]);
+
+    rows.push([
+        "session cap (60) with 80 sessions opening".into(),
+        cap_message,
+        String::new(),
+        String::new(),
+    ]);
+    rows.push(["fuzz, 60 s".into(), fuzz, String::new(), String::new()]);
 
     println!(
         "\nMCP Flow benchmarks (one run, this machine: {} cores)\n",
