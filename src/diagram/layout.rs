@@ -458,6 +458,17 @@ impl Frame {
 
 /// Lays `diagram` out in `lang`. Pure: the same inputs always give the same geometry.
 pub fn layout(diagram: &Diagram, lang: Lang, opts: &LayoutOptions) -> Geometry {
+    layout_labeled(diagram, lang, opts, &|_, seed| seed.to_owned())
+}
+
+/// [`layout`] with each message's label text chosen by `label(message, seed text)`, e.g. with
+/// the values a run really carried in place of the seed's examples.
+pub fn layout_labeled(
+    diagram: &Diagram,
+    lang: Lang,
+    opts: &LayoutOptions,
+    label: &dyn Fn(&Message, &str) -> String,
+) -> Geometry {
     let font = opts.font_px;
     let line_h = font * opts.line_height;
     let width = 2.0 * opts.margin + 4.0 * opts.column_gap + opts.box_width;
@@ -555,11 +566,12 @@ pub fn layout(diagram: &Diagram, lang: Lang, opts: &LayoutOptions) -> Geometry {
         let top = cursor;
         let bottom = match entry {
             Item::Message(m) => {
+                let text = label(m, m.label.get(lang));
                 let row = message_row(
                     m,
                     item,
                     top,
-                    lang,
+                    &text,
                     opts,
                     &frame,
                     lifeline_x(m.from),
@@ -635,7 +647,7 @@ fn message_row(
     m: &Message,
     item: usize,
     top: f32,
-    lang: Lang,
+    text: &str,
     opts: &LayoutOptions,
     frame: &Frame,
     x1: f32,
@@ -646,7 +658,7 @@ fn message_row(
     let wrap = (span - 2.0 * opts.padding)
         .max(opts.label_min_wrap)
         .min(frame.right - frame.left);
-    let texts = wrap_text(m.label.get(lang), wrap, frame.font);
+    let texts = wrap_text(text, wrap, frame.font);
     let label_top = top + opts.row_padding;
     let label_bottom = label_top + texts.len() as f32 * frame.line_h;
     let y = label_bottom + opts.label_gap + opts.badge_radius;

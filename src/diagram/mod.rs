@@ -10,7 +10,7 @@ mod tests;
 
 pub use layout::{
     ActivationGeom, ArrowDir, Badge, Geometry, LayoutOptions, Lifeline, NoteGeom, ParticipantBox,
-    Point, Rect, RowGeom, TextLine, layout, text_width, wrap_text,
+    Point, Rect, RowGeom, TextLine, layout, layout_labeled, text_width, wrap_text,
 };
 pub use seeds::{diagram, diagrams, discovery, execution, find_row};
 pub use spec::{

@@ -3,6 +3,7 @@
 pub mod explain;
 pub mod gate;
 pub mod host;
+pub mod live;
 pub mod run;
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,9 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use crate::diagram::{
-    Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams, layout,
+    Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams, layout_labeled,
 };
+use crate::flow::live::LiveValues;
 use crate::llm::choice::{LlmSettings, Provider};
 
 fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
@@ -117,12 +118,17 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
     let diagram = &diagrams()[index];
     let id = diagram.id;
     let title = diagram.title;
+    // The labels carry the run's real values in place of the seed's examples.
+    let live = Memo::new(move |_| ctl.run.with(LiveValues::from_run));
     let geometry = Memo::new(move |_| {
-        layout(
-            &diagrams()[index],
-            ctl.lang.get(),
-            &LayoutOptions::default(),
-        )
+        live.with(|live| {
+            layout_labeled(
+                &diagrams()[index],
+                ctl.lang.get(),
+                &LayoutOptions::default(),
+                &|m, seed| live.label(m.id, seed),
+            )
+        })
     });
     move || {
         let g = geometry.get();
