@@ -412,7 +412,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             .await
         {
             Ok(r) => r,
-            Err(e) => return Err(self.fail_pair("d2-7", "d2-8", e)),
+            Err(e) => {
+                let stopped = self.fail_pair("d2-7", "d2-8", e);
+                if stopped.row == "d2-8" {
+                    // The request went out but no valid result came back.
+                    self.skip("d2-exec", "no valid result came back from the server");
+                }
+                return Err(stopped);
+            }
         };
         self.done("d2-7", vec![]);
         self.begin("d2-exec").await;

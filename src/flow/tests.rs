@@ -257,6 +257,30 @@ fn an_http_error_fails_the_response_row_with_the_status() {
 }
 
 #[test]
+fn a_bad_tool_result_fails_row_8_and_leaves_no_row_pending() {
+    let mut script = weather_server_script();
+    script.pop();
+    script.push(status(500, "text/html", "<h1>Internal Server Error</h1>"));
+    let (h, _, run) = host(script, Mode::Play, Approval::Auto);
+    let stopped = block_on(async {
+        h.discover().await.expect("discover");
+        h.ask("What's the weather in Tokyo?").await.unwrap_err()
+    });
+    assert_eq!(stopped.row, "d2-8");
+    let run = run.borrow();
+    assert_eq!(run.status("d2-7"), RowStatus::Done);
+    assert_eq!(run.status("d2-exec"), RowStatus::Skipped);
+    assert!(
+        run.row("d2-8")
+            .unwrap()
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .contains("500")
+    );
+}
+
+#[test]
 fn resetting_diagram_two_keeps_diagram_one_and_the_history() {
     let (h, _, run) = host(weather_server_script(), Mode::Play, Approval::Auto);
     block_on(async {
