@@ -7,10 +7,8 @@
 // Requests to any other host are blocked (this machine reaches none), so the figures are the
 // app's own bytes. Prints `web: name=… bytes_gz=… files=… tti_ms=…`.
 import { gzipSync } from 'node:zlib';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { launchChromium } from '../e2e/browser.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -25,20 +23,7 @@ if (!opt.url || !opt.ready) {
   process.exit(2);
 }
 
-async function loadPlaywright() {
-  try {
-    return await import('playwright-core');
-  } catch {
-    const tools = process.env.MCP_FLOW_TOOLS ?? join(homedir(), '.cache/mcp-flow');
-    return createRequire(join(tools, 'npm/package.json'))('playwright-core');
-  }
-}
-const { chromium } = await loadPlaywright();
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 const origin = new URL(opt.url).origin;
 
 async function load() {

@@ -8,10 +8,9 @@
 // Exits 1 if any scenario fails. playwright-core is resolved normally, else from the project's
 // tools folder ($MCP_FLOW_TOOLS, default ~/.cache/mcp-flow) where `cargo xtask test` installs it.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { launchChromium } from './browser.mjs';
 
 const { values: opt } = parseArgs({
   options: { base: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } },
@@ -21,24 +20,7 @@ if (!opt.base || !opt.out) {
   process.exit(2);
 }
 
-async function loadPlaywright() {
-  try {
-    return await import('playwright-core');
-  } catch {
-    const tools = process.env.MCP_FLOW_TOOLS ?? join(homedir(), '.cache/mcp-flow');
-    return createRequire(join(tools, 'npm/package.json'))('playwright-core');
-  }
-}
-
-const { chromium } = await loadPlaywright();
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
-    '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 
 function check(cond, message) {
   if (!cond) throw new Error(message);

@@ -16,6 +16,9 @@ use web_sys::HtmlElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+mod common;
+use common::{sleep, until};
+
 /// The faulty server's base URL, without a path.
 const FAULTY_URL: Option<&str> = option_env!("MCP_FLOW_TEST_FAULTY_URL");
 
@@ -41,21 +44,6 @@ fn healthy() -> String {
 
 fn now() -> f64 {
     web_sys::window().unwrap().performance().unwrap().now()
-}
-
-async fn sleep(ms: u32) {
-    gloo_timers::future::TimeoutFuture::new(ms).await;
-}
-
-/// Waits until `done` holds, up to `ms`.
-async fn until(ms: u32, mut done: impl FnMut() -> bool) -> bool {
-    for _ in 0..ms / 20 {
-        if done() {
-            return true;
-        }
-        sleep(20).await;
-    }
-    done()
 }
 
 /// A run in the page: its controller, the mounted page and how long it took.

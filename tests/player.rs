@@ -5,12 +5,15 @@ use leptos::prelude::*;
 use mcp_flow::diagram::Lang;
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
-use mcp_flow::ui::{Controller, Page};
+use mcp_flow::ui::Controller;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+mod common;
+use common::*;
 
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
 
@@ -18,44 +21,6 @@ fn server() -> String {
     SSE_URL
         .expect("run through `cargo xtask test`, which starts the servers")
         .to_owned()
-}
-
-fn mount(ctl: Controller) -> (HtmlElement, leptos::mount::UnmountHandle<impl Mountable>) {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&root).unwrap();
-    let handle = leptos::mount::mount_to(root.clone(), move || view! { <Page ctl=ctl /> });
-    (root, handle)
-}
-
-async fn sleep(ms: u32) {
-    gloo_timers::future::TimeoutFuture::new(ms).await;
-}
-
-/// Waits until `done` holds, up to `ms`.
-async fn until(ms: u32, mut done: impl FnMut() -> bool) -> bool {
-    for _ in 0..ms / 20 {
-        if done() {
-            return true;
-        }
-        sleep(20).await;
-    }
-    done()
-}
-
-fn state(root: &HtmlElement, row: &str) -> String {
-    root.query_selector(&format!("[data-row='{row}']"))
-        .unwrap()
-        .unwrap_or_else(|| panic!("no row {row}"))
-        .get_attribute("data-state")
-        .unwrap_or_default()
-}
-
-fn text(root: &HtmlElement, selector: &str) -> String {
-    root.query_selector(selector)
-        .unwrap()
-        .and_then(|e| e.text_content())
-        .unwrap_or_default()
 }
 
 fn controller(server: String, mode: Mode, approval: Approval) -> Controller {

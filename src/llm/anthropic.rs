@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{ChatMessage, LlmReply, ToolCall, ToolSpec, formats, remote};
+use super::{ChatMessage, LlmReply, ToolSpec, formats, remote};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com/v1";
 pub const API_VERSION: &str = "2023-06-01";
@@ -89,31 +89,11 @@ pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
         .get("content")
         .and_then(Value::as_array)
         .ok_or("the response has no content array")?;
-    let calls: Vec<ToolCall> = blocks
-        .iter()
-        .filter(|b| b["type"] == "tool_use")
-        .enumerate()
-        .map(|(i, b)| {
-            Ok(ToolCall {
-                id: remote::call_id(b.get("id"), i),
-                name: b["name"]
-                    .as_str()
-                    .ok_or("a tool_use block without a name")?
-                    .to_owned(),
-                arguments: b.get("input").cloned().unwrap_or_else(|| json!({})),
-            })
-        })
-        .collect::<Result<_, String>>()?;
-    if !calls.is_empty() {
-        return Ok(LlmReply::ToolCalls(calls));
-    }
-    Ok(LlmReply::Text(
-        blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-    ))
+    remote::calls_or_text(
+        blocks.iter().filter(|b| b["type"] == "tool_use"),
+        "input",
+        blocks,
+    )
 }
 
 #[cfg(test)]
@@ -157,24 +137,8 @@ mod tests {
 
     #[test]
     fn requests_put_system_on_top_and_results_in_tool_result_blocks() {
-        let conversation = vec![
-            ChatMessage::System("be brief".into()),
-            ChatMessage::User("What's the weather in Tokyo?".into()),
-            ChatMessage::Assistant {
-                text: String::new(),
-                tool_calls: vec![ToolCall {
-                    id: "toolu_1".into(),
-                    name: "get_weather".into(),
-                    arguments: json!({"location": "Tokyo"}),
-                }],
-            },
-            ChatMessage::ToolResult {
-                call_id: "toolu_1".into(),
-                name: "get_weather".into(),
-                content: "Sunny".into(),
-                is_error: false,
-            },
-        ];
+        let mut conversation = crate::llm::tokyo_conversation();
+        conversation.insert(0, ChatMessage::System("be brief".into()));
         let body = request_body("claude", &conversation, &[weather_tool()]);
         assert_eq!(body["system"], "be brief");
         assert_eq!(body["max_tokens"], 1024);
@@ -185,7 +149,7 @@ mod tests {
             "Tokyo"
         );
         assert_eq!(body["messages"][2]["role"], "user");
-        assert_eq!(body["messages"][2]["content"][0]["tool_use_id"], "toolu_1");
+        assert_eq!(body["messages"][2]["content"][0]["tool_use_id"], "call_1");
         assert_eq!(body["tools"][0]["input_schema"]["required"][0], "location");
         let h = headers(Some("sk-ant"));
         assert!(h.contains(&(

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{ChatMessage, LlmReply, ToolCall, ToolSpec, formats, remote};
+use super::{ChatMessage, LlmReply, ToolSpec, formats, remote};
 
 pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
 
@@ -93,31 +93,11 @@ pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
             None => "the response has no candidates[0].content.parts".into(),
         });
     };
-    let calls: Vec<ToolCall> = parts
-        .iter()
-        .filter_map(|p| p.get("functionCall"))
-        .enumerate()
-        .map(|(i, c)| {
-            Ok(ToolCall {
-                id: remote::call_id(c.get("id"), i),
-                name: c["name"]
-                    .as_str()
-                    .ok_or("a functionCall without a name")?
-                    .to_owned(),
-                arguments: c.get("args").cloned().unwrap_or_else(|| json!({})),
-            })
-        })
-        .collect::<Result<_, String>>()?;
-    if !calls.is_empty() {
-        return Ok(LlmReply::ToolCalls(calls));
-    }
-    Ok(LlmReply::Text(
-        parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-    ))
+    remote::calls_or_text(
+        parts.iter().filter_map(|p| p.get("functionCall")),
+        "args",
+        parts,
+    )
 }
 
 #[cfg(test)]
@@ -165,24 +145,8 @@ mod tests {
 
     #[test]
     fn requests_use_contents_model_role_and_function_responses() {
-        let conversation = vec![
-            ChatMessage::System("be brief".into()),
-            ChatMessage::User("What's the weather in Tokyo?".into()),
-            ChatMessage::Assistant {
-                text: String::new(),
-                tool_calls: vec![ToolCall {
-                    id: "call_1".into(),
-                    name: "get_weather".into(),
-                    arguments: json!({"location": "Tokyo"}),
-                }],
-            },
-            ChatMessage::ToolResult {
-                call_id: "call_1".into(),
-                name: "get_weather".into(),
-                content: "Sunny".into(),
-                is_error: false,
-            },
-        ];
+        let mut conversation = crate::llm::tokyo_conversation();
+        conversation.insert(0, ChatMessage::System("be brief".into()));
         let body = request_body(&conversation, &[weather_tool()]);
         assert_eq!(body["systemInstruction"]["parts"][0]["text"], "be brief");
         assert_eq!(body["contents"][1]["role"], "model");

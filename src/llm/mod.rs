@@ -111,3 +111,26 @@ pub(crate) fn weather_tool() -> ToolSpec {
             "properties": {"location": {"type": "string"}}, "required": ["location"]}),
     }
 }
+
+/// The seeds' conversation up to the tool result (question, `get_weather` Tokyo, "Sunny"), for
+/// tests.
+#[cfg(test)]
+pub(crate) fn tokyo_conversation() -> Vec<ChatMessage> {
+    vec![
+        ChatMessage::User("What's the weather in Tokyo?".into()),
+        ChatMessage::Assistant {
+            text: String::new(),
+            tool_calls: vec![ToolCall {
+                id: "call_1".into(),
+                name: "get_weather".into(),
+                arguments: serde_json::json!({"location": "Tokyo"}),
+            }],
+        },
+        ChatMessage::ToolResult {
+            call_id: "call_1".into(),
+            name: "get_weather".into(),
+            content: "Sunny".into(),
+            is_error: false,
+        },
+    ]
+}

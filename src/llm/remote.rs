@@ -56,6 +56,41 @@ pub fn error_message(error: &Value) -> String {
         .unwrap_or_else(|| error.to_string())
 }
 
+/// The tool calls among `calls` (objects with `id`, `name` and the arguments under
+/// `arguments_key`) or, when there are none, the joined `text` of `parts`.
+pub fn calls_or_text<'a>(
+    calls: impl Iterator<Item = &'a Value>,
+    arguments_key: &str,
+    parts: &[Value],
+) -> Result<LlmReply, String> {
+    let calls = calls
+        .enumerate()
+        .map(|(i, c)| {
+            Ok(super::ToolCall {
+                id: call_id(c.get("id"), i),
+                name: c["name"]
+                    .as_str()
+                    .ok_or_else(|| format!("a tool call without a name: {c}"))?
+                    .to_owned(),
+                arguments: c
+                    .get(arguments_key)
+                    .cloned()
+                    .unwrap_or_else(|| serde_json::json!({})),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    if !calls.is_empty() {
+        return Ok(LlmReply::ToolCalls(calls));
+    }
+    Ok(LlmReply::Text(
+        parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(""),
+    ))
+}
+
 /// A tool call's id as the provider gave it, or `call_N` when it gave none.
 pub fn call_id(id: Option<&Value>, index: usize) -> String {
     id.and_then(Value::as_str)
@@ -185,7 +220,6 @@ impl<H: Http> Llm for Remote<H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::ToolCall;
     use crate::mcp::scripted::{Scripted, json_reply};
     use serde_json::json;
     use std::rc::Rc;
@@ -285,23 +319,7 @@ mod tests {
     }
 
     fn conversation() -> Vec<ChatMessage> {
-        vec![
-            ChatMessage::User("What's the weather in Tokyo?".into()),
-            ChatMessage::Assistant {
-                text: String::new(),
-                tool_calls: vec![ToolCall {
-                    id: "call_1".into(),
-                    name: "get_weather".into(),
-                    arguments: json!({"location": "Tokyo"}),
-                }],
-            },
-            ChatMessage::ToolResult {
-                call_id: "call_1".into(),
-                name: "get_weather".into(),
-                content: "Sunny".into(),
-                is_error: false,
-            },
-        ]
+        crate::llm::tokyo_conversation()
     }
 
     #[test]
