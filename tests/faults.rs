@@ -108,16 +108,16 @@ impl Played {
     }
 
     /// The row that failed (turned red) and shows in `#mf-error`; every row before it is done
-    /// or skipped (but the server's tool execution, when tools/call got a wrong answer) and
-    /// every row after it still pending.
+    /// or skipped (the server's tool execution is skipped when tools/call got a wrong answer)
+    /// and every row after it still pending.
     fn failed_at(&self, row: &str) {
         let rows = self.rows();
         let at = rows.iter().position(|r| r == row).expect("a row id");
         for (i, r) in rows.iter().enumerate() {
             let state = self.state(r);
             let expected: &[&str] = match i.cmp(&at) {
-                // A wrong answer to tools/call says nothing of whether the tool ran.
-                std::cmp::Ordering::Less if r == "d2-exec" && row == "d2-8" => &["pending"],
+                // A wrong answer to tools/call says nothing of whether the tool ran: skipped.
+                std::cmp::Ordering::Less if r == "d2-exec" && row == "d2-8" => &["skipped"],
                 std::cmp::Ordering::Less => &["done", "skipped"],
                 std::cmp::Ordering::Equal => &["failed"],
                 std::cmp::Ordering::Greater => &["pending"],
