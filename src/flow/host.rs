@@ -27,6 +27,24 @@ pub enum Approval {
 
 pub type Emit = Rc<dyn Fn(RunEvent)>;
 
+/// A Streamable HTTP endpoint is an absolute `http://` or `https://` URL with a host.
+pub fn check_server_url(url: &str) -> Result<(), String> {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"));
+    match rest {
+        Some(rest)
+            if !rest.is_empty() && !rest.starts_with('/') && !url.contains(char::is_whitespace) =>
+        {
+            Ok(())
+        }
+        _ => Err(format!(
+            "the server URL must be an absolute http:// or https:// address such as \
+             http://127.0.0.1:8000/mcp (got {url:?})"
+        )),
+    }
+}
+
 /// A run stopped at a row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stopped {
@@ -142,10 +160,11 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// Diagram 1: connect and discover tools.
     pub async fn discover(&self) -> Result<(), Stopped> {
         self.begin("d1-prep").await;
-        self.done(
-            "d1-prep",
-            vec![("server", self.client.transport.url.clone())],
-        );
+        let url = self.client.transport.url.clone();
+        if let Err(e) = check_server_url(&url) {
+            return Err(self.fail("d1-prep", e));
+        }
+        self.done("d1-prep", vec![("server", url)]);
 
         self.begin("d1-1").await;
         let hs = match self.client.initialize().await {

@@ -257,6 +257,39 @@ fn an_http_error_fails_the_response_row_with_the_status() {
 }
 
 #[test]
+fn a_server_url_that_is_not_http_fails_the_first_row_without_sending() {
+    use super::host::check_server_url;
+    assert!(check_server_url("http://127.0.0.1:8000/mcp").is_ok());
+    assert!(check_server_url("https://example.com/mcp").is_ok());
+    for bad in [
+        "foo",
+        "",
+        "ftp://x/mcp",
+        "http://",
+        "http:///mcp",
+        "http://a b/mcp",
+    ] {
+        assert!(check_server_url(bad).is_err(), "{bad:?}");
+    }
+    let http = Rc::new(Scripted::default());
+    let run = Rc::new(RefCell::new(Run::new(ROWS)));
+    let sink = run.clone();
+    let emit: Rc<dyn Fn(super::run::RunEvent)> = Rc::new(move |e| sink.borrow_mut().apply(e));
+    let client = Rc::new(McpClient::new(http.clone(), "foo", Rc::new(|_| {})));
+    let gate = Rc::new(Gate::new(Mode::Play, None));
+    let h = Host::new(client, OfflineModel, gate, Approval::Auto, emit);
+    let stopped = block_on(h.discover()).unwrap_err();
+    assert_eq!(stopped.row, "d1-prep");
+    assert!(
+        stopped.error.contains("absolute http://"),
+        "{}",
+        stopped.error
+    );
+    assert!(http.sent.borrow().is_empty(), "nothing is sent");
+    assert_eq!(run.borrow().status("d1-1"), RowStatus::Pending);
+}
+
+#[test]
 fn a_bad_tool_result_fails_row_8_and_leaves_no_row_pending() {
     let mut script = weather_server_script();
     script.pop();
