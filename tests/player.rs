@@ -284,6 +284,11 @@ async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() 
             let system = first.request["messages"][0]["content"]
                 .as_str()
                 .unwrap_or("");
+            assert_eq!(
+                r.row("d2-2").unwrap().value("style"),
+                Some(style.describe()),
+                "the row says which style ran"
+            );
             match style {
                 Style::FunctionCalling => {
                     assert_eq!(first.request["tools"][0]["function"]["name"], "get_weather");

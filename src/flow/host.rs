@@ -248,6 +248,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         // The same tools in every provider's format and the system-prompt style (seeds 001, 004).
         let values = vec![
             ("llm", self.llm.label()),
+            ("style", self.llm.style().describe().to_owned()),
             ("payload", pretty(&formatted)),
             ("format:OpenAI", pretty(&crate::llm::openai::tools(&specs))),
             (
@@ -283,7 +284,13 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
         self.begin("d2-2").await;
         let reply = self.complete("d2-2", &messages).await?;
-        self.done("d2-2", vec![("llm", self.llm.label())]);
+        self.done(
+            "d2-2",
+            vec![
+                ("llm", self.llm.label()),
+                ("style", self.llm.style().describe().to_owned()),
+            ],
+        );
 
         self.begin("d2-3").await;
         let call = match reply {
@@ -343,7 +350,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
             self.begin("d2-10").await;
             let reply = self.complete("d2-10", &messages).await?;
-            self.done("d2-10", vec![]);
+            self.done(
+                "d2-10",
+                vec![("style", self.llm.style().describe().to_owned())],
+            );
             self.begin("d2-11").await;
             match reply {
                 LlmReply::Text(text) => {

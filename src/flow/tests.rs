@@ -112,6 +112,10 @@ fn an_instant_run_lights_every_row_and_answers_from_the_real_result() {
         Some(r#"{"location":"Tokyo"}"#)
     );
     assert_eq!(run.row("d2-8").unwrap().value("text"), Some("Sunny"));
+    assert_eq!(
+        run.row("d2-2").unwrap().value("style"),
+        Some("native function calling")
+    );
     let d18 = run.row("d1-8").unwrap();
     assert!(
         d18.value("format:Anthropic")

@@ -247,6 +247,13 @@ impl<H: Http> Llm for AnyLlm<H> {
         }
     }
 
+    fn style(&self) -> Style {
+        match self {
+            Self::Offline(m) => m.style(),
+            Self::Remote(m) => m.style(),
+        }
+    }
+
     async fn complete(
         &self,
         messages: &[ChatMessage],

@@ -30,6 +30,15 @@ pub struct ToolSpec {
     pub input_schema: Value,
 }
 
+impl Style {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::FunctionCalling => "native function calling",
+            Self::SystemPrompt => "system prompt + JSON reply",
+        }
+    }
+}
+
 impl ToolSpec {
     pub fn from_mcp(tool: &rmcp::model::Tool) -> Self {
         Self {
@@ -92,6 +101,10 @@ pub trait Llm {
     fn label(&self) -> String;
     /// The tools in the form this model receives them (diagram 1, row 8).
     fn format_tools(&self, tools: &[ToolSpec]) -> Value;
+    /// How the tools reach the model, for the rows that show it.
+    fn style(&self) -> Style {
+        Style::FunctionCalling
+    }
     /// One completion: the reply and the exchange that produced it. On failure the exchange is
     /// still returned, with its error, so the record keeps what was sent.
     async fn complete(

@@ -157,6 +157,10 @@ impl<H: Http> Llm for Remote<H> {
         format!("{} ({})", self.model, self.api.name())
     }
 
+    fn style(&self) -> Style {
+        self.style
+    }
+
     fn format_tools(&self, tools: &[ToolSpec]) -> Value {
         match self.style {
             Style::FunctionCalling => self.api.tools(tools),
