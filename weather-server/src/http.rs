@@ -27,12 +27,12 @@ use rmcp::{
     model::{
         CallToolRequestMethod, CallToolRequestParams, CancelTaskMethod, ClientJsonRpcMessage,
         ClientRequest, CompleteRequestMethod, ConstString, DiscoverRequestMethod,
-        GetPromptRequestMethod, GetSkillRequestMethod, GetTaskMethod, InitializeResultMethod,
-        JsonRpcMessage, ListPromptsRequestMethod, ListResourceTemplatesRequestMethod,
-        ListResourcesRequestMethod, ListSkillsRequestMethod, ListToolsRequestMethod,
-        PingRequestMethod, ReadResourceDirectoryRequestMethod, ReadResourceRequestMethod,
-        SetLevelRequestMethod, SubscribeRequestMethod, SubscriptionsListenRequestMethod,
-        UnsubscribeRequestMethod, UpdateTaskMethod,
+        GetPromptRequestMethod, GetSkillRequestMethod, GetTaskMethod, InitializeRequestParams,
+        InitializeResultMethod, JsonRpcMessage, ListPromptsRequestMethod,
+        ListResourceTemplatesRequestMethod, ListResourcesRequestMethod, ListSkillsRequestMethod,
+        ListToolsRequestMethod, PingRequestMethod, ReadResourceDirectoryRequestMethod,
+        ReadResourceRequestMethod, SetLevelRequestMethod, SubscribeRequestMethod,
+        SubscriptionsListenRequestMethod, UnsubscribeRequestMethod, UpdateTaskMethod,
     },
 };
 
@@ -373,6 +373,16 @@ fn misfit_params(bytes: &[u8]) -> Option<(String, String)> {
                 Err(error) => {
                     format!(": {error}. Expected {{\"name\": string, \"arguments\": object}}.")
                 }
+                Ok(_) => String::new(),
+            }
+        }
+        InitializeResultMethod::VALUE => {
+            let params = custom.params.unwrap_or(Value::Null);
+            match serde_json::from_value::<InitializeRequestParams>(params) {
+                Err(error) => format!(
+                    ": {error}. Expected {{\"protocolVersion\": string, \"capabilities\": object, \
+                     \"clientInfo\": {{\"name\": string, \"version\": string}}}}."
+                ),
                 Ok(_) => String::new(),
             }
         }

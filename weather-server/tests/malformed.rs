@@ -370,6 +370,7 @@ fn table() -> Vec<Case> {
         ),
         Case {
             session: Session::Absent,
+            message_contains: Some("clientInfo"),
             ..rpc_error(
                 "initialize without clientInfo",
                 text(request(
