@@ -66,14 +66,9 @@ fn parse() -> Result<Options, String> {
             other => return Err(format!("unknown flag {other}")),
         }
     }
-    let host = o
-        .url
-        .strip_prefix("http://")
-        .and_then(|rest| rest.split(['/', ':']).next())
-        .unwrap_or("");
-    if !matches!(host, "127.0.0.1" | "localhost" | "[") {
+    if !is_loopback_url(&o.url) {
         return Err(format!(
-            "--url must be an http:// loopback address (127.0.0.1 or localhost), got {:?}",
+            "--url must be an http:// loopback address (127.0.0.1, localhost or [::1]), got {:?}",
             o.url
         ));
     }
@@ -81,6 +76,45 @@ fn parse() -> Result<Options, String> {
         return Err("--sessions must be at least 1".into());
     }
     Ok(o)
+}
+
+/// Whether `url` is `http://` to 127.0.0.1, localhost or [::1] (this tool sends load nowhere else).
+fn is_loopback_url(url: &str) -> bool {
+    let Some(rest) = url.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split('/').next().unwrap_or("");
+    let host = if authority.starts_with('[') {
+        authority.split_inclusive(']').next().unwrap_or("")
+    } else {
+        authority.split(':').next().unwrap_or("")
+    };
+    matches!(host, "127.0.0.1" | "localhost" | "[::1]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback_url;
+
+    #[test]
+    fn only_loopback_targets_are_accepted() {
+        for ok in [
+            "http://127.0.0.1:8000/mcp",
+            "http://localhost/mcp",
+            "http://[::1]:9/mcp",
+        ] {
+            assert!(is_loopback_url(ok), "{ok}");
+        }
+        for bad in [
+            "https://127.0.0.1/mcp",
+            "http://10.0.0.1/mcp",
+            "http://[2001:db8::1]:80/mcp",
+            "http://127.0.0.1.example.com/mcp",
+            "http://localhost@example.com/",
+        ] {
+            assert!(!is_loopback_url(bad), "{bad}");
+        }
+    }
 }
 
 #[tokio::main]

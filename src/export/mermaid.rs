@@ -81,9 +81,8 @@ mod tests {
         assert!(call.contains(r#"arguments={"location":"Tokyo"}"#), "{call}");
         assert!(text.contains("Note over"), "{text}");
         assert!(text.contains("skipped: approval is off"));
-        // Rows that never ran are left out; every arrow is on one line.
+        // Rows that never ran are left out.
         assert!(!text.contains("initialize (Response)"), "d1-2 never ran");
-        assert!(text.lines().all(|l| !l.trim().is_empty() || l.is_empty()));
     }
 
     #[test]
