@@ -92,31 +92,6 @@ fn is_loopback_url(url: &str) -> bool {
     matches!(host, "127.0.0.1" | "localhost" | "[::1]")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::is_loopback_url;
-
-    #[test]
-    fn only_loopback_targets_are_accepted() {
-        for ok in [
-            "http://127.0.0.1:8000/mcp",
-            "http://localhost/mcp",
-            "http://[::1]:9/mcp",
-        ] {
-            assert!(is_loopback_url(ok), "{ok}");
-        }
-        for bad in [
-            "https://127.0.0.1/mcp",
-            "http://10.0.0.1/mcp",
-            "http://[2001:db8::1]:80/mcp",
-            "http://127.0.0.1.example.com/mcp",
-            "http://localhost@example.com/",
-        ] {
-            assert!(!is_loopback_url(bad), "{bad}");
-        }
-    }
-}
-
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let o = match parse() {
@@ -262,4 +237,29 @@ async fn gather(tasks: Vec<tokio::task::JoinHandle<Outcome>>) -> Outcome {
         }
     }
     (latencies, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback_url;
+
+    #[test]
+    fn only_loopback_targets_are_accepted() {
+        for ok in [
+            "http://127.0.0.1:8000/mcp",
+            "http://localhost/mcp",
+            "http://[::1]:9/mcp",
+        ] {
+            assert!(is_loopback_url(ok), "{ok}");
+        }
+        for bad in [
+            "https://127.0.0.1/mcp",
+            "http://10.0.0.1/mcp",
+            "http://[2001:db8::1]:80/mcp",
+            "http://127.0.0.1.example.com/mcp",
+            "http://localhost@example.com/",
+        ] {
+            assert!(!is_loopback_url(bad), "{bad}");
+        }
+    }
 }
