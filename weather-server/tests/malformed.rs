@@ -55,6 +55,10 @@ enum Wire {
     Reqwest,
     /// A hand-written HTTP/1.1 request on a raw TCP connection: exactly the listed headers.
     Raw,
+    /// Like `Raw`, but only the head is sent, declaring the body's length. A server that refuses
+    /// a body by its declared length answers at once; sending the body as well would race its
+    /// close (the client can get a reset while still writing).
+    RawHeadOnly,
 }
 
 /// What the answer must carry besides its status.
@@ -418,6 +422,8 @@ fn table() -> Vec<Case> {
         },
         Case {
             message_contains: Some("1048576"),
+            wire: Wire::RawHeadOnly,
+            headers: vec![CT_JSON, ACCEPT, VERSION],
             ..rpc_error(
                 "body over --max-body-bytes",
                 text(over_limit),
@@ -737,7 +743,7 @@ async fn send(
                     .to_vec(),
             }
         }
-        Wire::Raw => raw_request(server, &url, case, &headers).await?,
+        Wire::Raw | Wire::RawHeadOnly => raw_request(server, &url, case, &headers).await?,
     };
     if let Some(id) = session.filter(|_| matches!(case.session, Session::Fresh)) {
         let _ = client
@@ -776,8 +782,12 @@ async fn raw_request(
     let mut stream = tokio::net::TcpStream::connect(server.addr)
         .await
         .map_err(|e| format!("connect: {e}"))?;
+    let body = match case.wire {
+        Wire::RawHeadOnly => Vec::new(),
+        _ => case.body.clone(),
+    };
     stream
-        .write_all(&[head.into_bytes(), case.body.clone()].concat())
+        .write_all(&[head.into_bytes(), body].concat())
         .await
         .map_err(|e| format!("write: {e}"))?;
     let mut raw = Vec::new();
