@@ -5,7 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use mcp_flow::diagram::Lang;
+use mcp_flow::diagram::{Lang, Row};
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
 use mcp_flow::mcp::record::Exchange;
@@ -86,7 +86,7 @@ impl Played {
     fn rows(&self) -> Vec<String> {
         self.ctl
             .run
-            .with_untracked(|r| r.rows.iter().map(|x| x.id.clone()).collect())
+            .with_untracked(|r| r.rows.iter().map(|x| x.id.id().to_owned()).collect())
     }
 
     /// Every exchange that carried `method`, in order.
@@ -392,7 +392,7 @@ async fn an_expired_session_is_renewed_once_and_the_call_retried() {
     assert_ne!(sent_with(&calls[0]), sent_with(&calls[1]));
     // Both attempts, and the re-initialize between them, belong to the tools/call row.
     p.ctl.run.with_untracked(|r| {
-        let row = r.row("d2-7").unwrap();
+        let row = r.row(Row::CallTool).unwrap();
         assert_eq!(
             row.mcp.len(),
             4,
@@ -440,7 +440,7 @@ async fn markup_in_a_tool_result_is_shown_as_text_and_never_runs() {
     p.completed();
     // Show the tool result in the inspector too, with the wire detail.
     p.ctl.wire_detail.set(true);
-    p.ctl.select("d2-8");
+    p.ctl.select(Row::CallToolResult);
     sleep(300).await;
     let window = web_sys::window().unwrap();
     let pwned = js_sys::Reflect::get(&window, &JsValue::from_str("__pwned")).unwrap();
@@ -473,7 +473,7 @@ async fn a_tool_description_that_gives_orders_is_shown_and_not_obeyed() {
         sent.contains(r#""arguments":{"location":"Tokyo"}"#),
         "{sent}"
     );
-    p.ctl.select("d1-8");
+    p.ctl.select(Row::ToolsToLlm);
     sleep(50).await;
     let shown = p.text(".mf-inspector");
     assert!(
@@ -507,7 +507,7 @@ async fn restart_against_a_healthy_server_recovers_after_a_failed_run() {
         until(QUICK_MS as u32, || p
             .ctl
             .run
-            .with_untracked(|r| r.answer.is_some()))
+            .with_untracked(|r| r.answer().is_some()))
         .await,
         "no answer; error: {}",
         p.error()

@@ -2,9 +2,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use mcp_flow::diagram::Lang;
+use mcp_flow::diagram::{Lang, Row};
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
+use mcp_flow::flow::payload::{Field, Shown};
 use mcp_flow::ui::Controller;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -39,7 +40,7 @@ async fn an_instant_play_run_completes_both_diagrams() {
     let ctl = controller(server(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer.is_some())).await);
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     sleep(50).await;
     let rows = root.query_selector_all("g[data-row]").unwrap();
     assert_eq!(rows.length(), 23);
@@ -61,7 +62,7 @@ async fn an_instant_play_run_completes_both_diagrams() {
     assert_eq!(answer, "The weather in Tokyo is sunny.");
     // The tools/call row holds the real exchange, and its SSE stream carried the server's log.
     ctl.run.with_untracked(|r| {
-        let call = &r.mcp.exchanges[r.row("d2-7").unwrap().mcp[0]];
+        let call = &r.mcp.exchanges[r.row(Row::CallTool).unwrap().mcp[0]];
         assert_eq!(call.rpc_method.as_deref(), Some("tools/call"));
         assert!(
             call.events
@@ -89,8 +90,8 @@ async fn in_step_mode_tools_call_waits_for_the_user() {
         ctl.next();
         presses += 1;
         sleep(60).await;
-        let active = ctl.run.with_untracked(|r| r.active.clone());
-        if active.as_deref() == Some("d2-6") {
+        let active = ctl.run.with_untracked(|r| r.current());
+        if active == Some(Row::CallToolAsk) {
             sleep(300).await;
             assert!(!sent_call(), "tools/call went out before its row");
             assert_eq!(state(&root, "d2-7"), "pending");
@@ -108,7 +109,7 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
     let ctl = controller(server(), Mode::Play, Approval::Ask);
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until(10_000, || ctl.run.with_untracked(|r| r.approval.is_some())).await);
+    assert!(until(10_000, || ctl.dialog.with_untracked(Option::is_some)).await);
     sleep(20).await;
     assert!(text(&root, "[role=dialog]").contains("Execute 'get_weather' on Tool Server?"));
     let no: HtmlElement = root
@@ -117,7 +118,7 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
         .unwrap()
         .unchecked_into();
     no.click();
-    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer.is_some())).await);
+    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     sleep(20).await;
     assert!(text(&root, "#mf-answer").contains("declined"));
     for row in ["d2-6", "d2-7", "d2-8"] {
@@ -157,7 +158,9 @@ async fn connect_then_ask_twice_on_one_connection() {
     assert!(
         until(10_000, || ctl
             .run
-            .with_untracked(|r| r.status("d1-8").as_str() == "done"))
+            .with_untracked(
+                |r| r.status(Row::ToolsToLlm).as_str() == "done"
+            ))
         .await
     );
     assert!(until(2_000, || !ctl.running.get_untracked()).await);
@@ -169,7 +172,7 @@ async fn connect_then_ask_twice_on_one_connection() {
     );
 
     ctl.ask(Mode::Play);
-    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer.is_some())).await);
+    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     assert!(until(2_000, || !ctl.running.get_untracked()).await);
     assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny.");
 
@@ -177,7 +180,7 @@ async fn connect_then_ask_twice_on_one_connection() {
     ctl.ask(Mode::Play);
     assert!(
         until(10_000, || ctl.run.with_untracked(|r| {
-            r.answer.as_deref().is_some_and(|a| a.contains("Paris"))
+            r.answer().is_some_and(|a| a.contains("Paris"))
         }))
         .await
     );
@@ -261,7 +264,7 @@ async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() 
         let (root, handle) = mount(ctl);
         ctl.play();
         assert!(
-            until(15_000, || ctl.run.with_untracked(|r| r.answer.is_some())).await,
+            until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await,
             "{style:?}: no answer; error: {}",
             text(&root, "#mf-error")
         );
@@ -285,8 +288,8 @@ async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() 
                 .as_str()
                 .unwrap_or("");
             assert_eq!(
-                r.row("d2-2").unwrap().value("style"),
-                Some(style.describe()),
+                r.row(Row::AskLlm).unwrap().field(Field::Style),
+                Some(Shown::Value(style.describe().into())),
                 "the row says which style ran"
             );
             match style {
@@ -304,7 +307,7 @@ async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() 
                     assert_eq!(r.llm[1].request["messages"][3]["role"], "user");
                 }
             }
-            let call = &r.mcp.exchanges[r.row("d2-7").unwrap().mcp[0]];
+            let call = &r.mcp.exchanges[r.row(Row::CallTool).unwrap().mcp[0]];
             assert!(
                 call.request_body
                     .as_deref()

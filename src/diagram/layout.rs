@@ -4,6 +4,7 @@
 //! labels are wrapped ([`wrap_text`]). Text lines are positioned by their *centre* (render with
 //! `text-anchor="middle"` and `dominant-baseline="central"`).
 
+use super::rows::Row;
 use super::spec::{Actor, ArrowKind, Diagram, Item, Lang, Message, Note, NotePlacement};
 
 /// Knobs for [`layout`]. The defaults give a diagram about 1210 px wide with 13 px text.
@@ -148,8 +149,8 @@ pub struct Badge {
 /// Geometry of one message row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowGeom {
-    /// The message's row id (`d1-1`, `d2-exec`, …).
-    pub id: &'static str,
+    /// The message's row.
+    pub id: Row,
     /// Index into `Diagram::items`.
     pub item: usize,
     pub number: Option<u8>,
@@ -200,10 +201,10 @@ pub struct ActivationGeom {
     /// Nesting depth on this actor, 0 for the outermost bar.
     pub depth: usize,
     /// Row id of the message that opens the bar (its `+`).
-    pub opened_by: &'static str,
+    pub opened_by: Row,
     /// Row id of the message that closes it (its `-`); `None` if the diagram never closes it and
     /// the bar was closed at the end of the rows.
-    pub closed_by: Option<&'static str>,
+    pub closed_by: Option<Row>,
 }
 
 /// Everything an SVG view needs to draw one diagram.
@@ -228,9 +229,9 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// The row with this id.
-    pub fn row(&self, id: &str) -> Option<&RowGeom> {
-        self.rows.iter().find(|r| r.id == id)
+    /// The geometry of `row`.
+    pub fn row(&self, row: Row) -> Option<&RowGeom> {
+        self.rows.iter().find(|r| r.id == row)
     }
 
     /// The x of `actor`'s lifeline.
@@ -535,11 +536,11 @@ pub fn layout_labeled(
     let mut notes = Vec::new();
     let mut activations = Vec::new();
     // Open activations per actor: (start y, opening row id).
-    let mut stacks: [Vec<(f32, &'static str)>; 5] = Default::default();
-    let close_bar = |stacks: &mut [Vec<(f32, &'static str)>; 5],
+    let mut stacks: [Vec<(f32, Row)>; 5] = Default::default();
+    let close_bar = |stacks: &mut [Vec<(f32, Row)>; 5],
                      actor: Actor,
                      y_end: f32,
-                     closed_by: Option<&'static str>|
+                     closed_by: Option<Row>|
      -> Option<ActivationGeom> {
         let stack = &mut stacks[actor.index()];
         let (y_start, opened_by) = stack.pop()?;

@@ -3,6 +3,7 @@
 //! [`layout::layout`] returns.
 
 pub mod layout;
+pub mod rows;
 pub mod seeds;
 pub mod spec;
 #[cfg(test)]
@@ -12,6 +13,7 @@ pub use layout::{
     ActivationGeom, ArrowDir, Badge, Geometry, LayoutOptions, Lifeline, NoteGeom, ParticipantBox,
     Point, Rect, RowGeom, TextLine, layout, layout_labeled, text_width, wrap_text,
 };
+pub use rows::Row;
 pub use seeds::{diagram, diagrams, discovery, execution, find_row};
 pub use spec::{
     Actor, ArrowKind, Diagram, Item, Lang, Message, Note, NotePlacement, Participant, Text,

@@ -3,6 +3,8 @@
 //! Everything here is plain `'static` data so the seed diagrams can live in statics and be
 //! handed out by reference without allocating.
 
+use super::rows::Row;
+
 /// One of the five participants of the seed diagrams, in seed order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Actor {
@@ -148,8 +150,8 @@ pub enum ArrowKind {
 /// One message row of a diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Message {
-    /// Stable row id: `d1-1` … by seed number, or a named id for unnumbered rows.
-    pub id: &'static str,
+    /// The row: its text id is `d1-1` … by seed number, or a named id for unnumbered rows.
+    pub id: Row,
     /// The number written in the seed's label (drawn as a badge, not part of `label`).
     pub number: Option<u8>,
     pub from: Actor,
@@ -245,9 +247,14 @@ impl Diagram {
         self.items.iter().filter_map(Item::as_note)
     }
 
-    /// The message row with this id.
-    pub fn message(&self, id: &str) -> Option<&'static Message> {
-        self.messages().find(|m| m.id == id)
+    /// The message row `row`, if this diagram has it.
+    pub fn message(&self, row: Row) -> Option<&'static Message> {
+        self.messages().find(|m| m.id == row)
+    }
+
+    /// This diagram's rows, in order.
+    pub fn rows(&self) -> impl Iterator<Item = Row> + use<> {
+        self.messages().map(|m| m.id)
     }
 
     /// The participant for `actor`.

@@ -3,7 +3,12 @@
 use super::*;
 
 fn ids(d: &Diagram) -> Vec<&'static str> {
-    d.messages().map(|m| m.id).collect()
+    d.messages().map(|m| m.id.id()).collect()
+}
+
+/// The row with this text id (the seeds name rows by text).
+fn r(id: &str) -> Row {
+    Row::from_id(id).unwrap_or_else(|| panic!("no row {id}"))
 }
 
 fn all_texts(d: &Diagram) -> Vec<Text> {
@@ -55,10 +60,10 @@ fn numbers_match_ids_and_run_from_one() {
             match m.number {
                 Some(n) => {
                     assert_eq!(n, expected, "{}", m.id);
-                    assert_eq!(m.id, format!("{}-{n}", d.id));
+                    assert_eq!(m.id.id(), format!("{}-{n}", d.id));
                     expected += 1;
                 }
-                None => assert!(unnumbered.contains(&m.id), "{} has no number", m.id),
+                None => assert!(unnumbered.contains(&m.id.id()), "{} has no number", m.id),
             }
         }
     }
@@ -151,11 +156,11 @@ fn only_rows_four_and_five_of_execution_are_optional() {
         .iter()
         .flat_map(|d| d.messages())
         .filter(|m| m.optional)
-        .map(|m| m.id)
+        .map(|m| m.id.id())
         .collect();
     assert_eq!(optional, ["d2-4", "d2-5"]);
     for id in optional {
-        let (_, m) = find_row(id).unwrap();
+        let (_, m) = find_row(r(id)).unwrap();
         assert!(m.label.en.starts_with("(Optional)"), "{}", m.label.en);
         assert!(m.label.zh.starts_with("(可选)"), "{}", m.label.zh);
     }
@@ -167,10 +172,10 @@ fn arrows_kinds_and_ends_match_seeds() {
         .iter()
         .flat_map(|d| d.messages())
         .filter(|m| m.kind == ArrowKind::Dashed)
-        .map(|m| m.id)
+        .map(|m| m.id.id())
         .collect();
     assert_eq!(dashed, ["d1-2", "d1-ready", "d1-6", "d1-7", "d2-8", "d2-9"]);
-    let (_, exec) = find_row("d2-exec").unwrap();
+    let (_, exec) = find_row(r("d2-exec")).unwrap();
     assert!(exec.is_self());
     assert_eq!(exec.from, Actor::Server);
     let selfs = diagrams()
@@ -179,11 +184,11 @@ fn arrows_kinds_and_ends_match_seeds() {
         .filter(|m| m.is_self())
         .count();
     assert_eq!(selfs, 1);
-    let (_, m) = find_row("d2-1").unwrap();
+    let (_, m) = find_row(r("d2-1")).unwrap();
     assert_eq!((m.from, m.to), (Actor::User, Actor::Host));
-    let (_, m) = find_row("d1-prep").unwrap();
+    let (_, m) = find_row(r("d1-prep")).unwrap();
     assert_eq!((m.from, m.to), (Actor::Host, Actor::Client));
-    let (_, m) = find_row("d2-11").unwrap();
+    let (_, m) = find_row(r("d2-11")).unwrap();
     assert_eq!((m.from, m.to), (Actor::Llm, Actor::Host));
 }
 
@@ -201,10 +206,10 @@ fn activation_flags_balance_per_actor() {
                 let opened = stacks[m.from.index()]
                     .pop()
                     .unwrap_or_else(|| panic!("{} deactivates an inactive actor", m.id));
-                pairs.push((opened, m.id));
+                pairs.push((opened, m.id.id()));
             }
             if m.activate {
-                stacks[m.to.index()].push(m.id);
+                stacks[m.to.index()].push(m.id.id());
             }
         }
         assert!(stacks.iter().all(Vec::is_empty), "{} unbalanced", d.id);
@@ -214,7 +219,7 @@ fn activation_flags_balance_per_actor() {
 
 #[test]
 fn key_english_fragments_present() {
-    let label = |id: &str| find_row(id).unwrap().1.label.en;
+    let label = |id: &str| find_row(r(id)).unwrap().1.label.en;
     assert!(label("d1-1").starts_with("initialize (Request)\n"));
     assert!(label("d1-1").contains("[protocol_version, client_capabilities]"));
     assert!(label("d1-2").starts_with("initialize (Response)"));
@@ -254,7 +259,7 @@ fn key_english_fragments_present() {
 
 #[test]
 fn key_chinese_fragments_present() {
-    let label = |id: &str| find_row(id).unwrap().1.label.zh;
+    let label = |id: &str| find_row(r(id)).unwrap().1.label.zh;
     assert!(label("d1-1").starts_with("initialize (请求)"));
     assert!(label("d1-ready").starts_with("初始化成功"));
     assert!(label("d2-1").contains("东京的天气怎么样"));
@@ -308,19 +313,22 @@ fn every_text_non_empty_in_both_languages() {
 
 #[test]
 fn lookups() {
-    let (d, m) = find_row("d2-7").unwrap();
+    let (d, m) = find_row(r("d2-7")).unwrap();
     assert_eq!(d.id, "d2");
     assert_eq!(
         (m.from, m.to, m.number),
         (Actor::Client, Actor::Server, Some(7))
     );
     assert!(m.activate && !m.deactivate);
-    assert_eq!(find_row("d1-ready").unwrap().0.id, "d1");
-    assert!(find_row("d3-1").is_none());
-    assert!(find_row("").is_none());
+    assert_eq!(find_row(r("d1-ready")).unwrap().0.id, "d1");
+    assert!(Row::from_id("d3-1").is_none());
+    for &row in Row::ALL {
+        assert!(find_row(row).is_some(), "{row} is in no diagram");
+    }
+    assert!(Row::from_id("").is_none());
     assert_eq!(diagram("d2").map(|d| d.id), Some("d2"));
     assert!(diagram("d9").is_none());
-    assert_eq!(discovery().message("d1-8").unwrap().to, Actor::Llm);
+    assert_eq!(discovery().message(Row::ToolsToLlm).unwrap().to, Actor::Llm);
     assert_eq!(diagrams()[1], *execution());
 }
 
@@ -496,7 +504,7 @@ fn bands_follow_item_order_without_overlap() {
 #[test]
 fn rows_match_messages() {
     for (d, _, g) in all_layouts() {
-        let row_ids: Vec<&str> = g.rows.iter().map(|r| r.id).collect();
+        let row_ids: Vec<&str> = g.rows.iter().map(|r| r.id.id()).collect();
         assert_eq!(row_ids, ids(d));
         for (r, m) in g.rows.iter().zip(d.messages()) {
             assert_eq!(d.items[r.item].as_message(), Some(m));
@@ -508,7 +516,7 @@ fn rows_match_messages() {
             assert!(!r.label.is_empty());
         }
         assert_eq!(g.notes.len(), d.notes().count());
-        assert!(g.row("d1-1").is_some() == (d.id == "d1"));
+        assert!(g.row(r("d1-1")).is_some() == (d.id == "d1"));
     }
 }
 
@@ -552,7 +560,7 @@ fn arrows_run_between_lifelines() {
             .rows
             .iter()
             .filter(|r| r.self_loop)
-            .map(|r| r.id)
+            .map(|r| r.id.id())
             .collect();
         let expected: &[&str] = if d.id == "d2" { &["d2-exec"] } else { &[] };
         assert_eq!(selfs, expected);
@@ -597,7 +605,7 @@ fn activations_are_balanced_and_on_lifelines() {
 fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
     static ITEMS: [Item; 3] = [
         Item::Message(Message {
-            id: "t-1",
+            id: Row::Prepare,
             number: Some(1),
             from: Actor::User,
             to: Actor::Host,
@@ -608,7 +616,7 @@ fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
             deactivate: false,
         }),
         Item::Message(Message {
-            id: "t-2",
+            id: Row::Initialize,
             number: Some(2),
             from: Actor::User,
             to: Actor::Host,
@@ -619,7 +627,7 @@ fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
             deactivate: false,
         }),
         Item::Message(Message {
-            id: "t-3",
+            id: Row::InitializeResult,
             number: Some(3),
             from: Actor::Host,
             to: Actor::User,
@@ -641,15 +649,15 @@ fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
     let inner = &g.activations[0];
     assert_eq!(
         (inner.depth, inner.opened_by, inner.closed_by),
-        (1, "t-2", Some("t-3"))
+        (1, Row::Initialize, Some(Row::InitializeResult))
     );
     let outer = &g.activations[1];
     assert_eq!(
         (outer.depth, outer.opened_by, outer.closed_by),
-        (0, "t-1", None)
+        (0, Row::Prepare, None)
     );
     assert!(inner.rect.x > outer.rect.x);
-    assert!(outer.y_end > g.row("t-3").unwrap().y);
+    assert!(outer.y_end > g.row(Row::InitializeResult).unwrap().y);
     assert!(outer.y_end <= g.lifelines[1].y2);
 }
 
@@ -731,7 +739,7 @@ fn everything_inside_the_canvas() {
         for r in &g.rows {
             r.label.iter().for_each(line);
             for p in &r.path {
-                inside(p.x, p.y, p.x, p.y, r.id);
+                inside(p.x, p.y, p.x, p.y, r.id.id());
             }
             if let Some(b) = r.badge {
                 inside(b.cx - b.r, b.cy - b.r, b.cx + b.r, b.cy + b.r, "badge");

@@ -38,9 +38,10 @@ pub fn mermaid(run: &Run, lang: Lang) -> String {
             let (from, to) = (m.from.slug(), m.to.slug());
             out.push_str(&format!("    {from}{arrow}{to}: {label}\n"));
             let note = match row.status {
-                RowStatus::Skipped => {
-                    Some(format!("skipped: {}", row.value("skipped").unwrap_or("")))
-                }
+                RowStatus::Skipped => Some(format!(
+                    "skipped: {}",
+                    row.skipped.map(|w| w.describe(lang)).unwrap_or("")
+                )),
                 RowStatus::Failed => {
                     Some(format!("FAILED: {}", row.error.as_deref().unwrap_or("")))
                 }

@@ -7,18 +7,22 @@ pub mod har;
 pub mod mermaid;
 pub mod recording;
 
+use crate::flow::payload::{Field, Shown};
 use crate::flow::run::RowRecord;
 
-/// Value keys that are bulky or repeated elsewhere, left out of one-line summaries.
-const BULKY: [&str; 3] = ["payload", "capabilities", "structured"];
+/// Fields that are bulky or repeated elsewhere, left out of one-line summaries.
+const BULKY: [Field; 2] = [Field::Capabilities, Field::Structured];
 
 /// A row's live values on one line, e.g. `tool=get_weather arguments={"location":"Tokyo"}`.
 pub fn row_summary(row: &RowRecord, max_chars: usize) -> String {
-    let text = row
-        .values
-        .iter()
-        .filter(|(k, _)| !k.starts_with("format:") && !BULKY.contains(&k.as_str()))
-        .map(|(k, v)| format!("{k}={}", v.replace('\n', " ")))
+    let fields = row.payload.as_ref().map(|p| p.fields()).unwrap_or_default();
+    let text = fields
+        .into_iter()
+        .filter(|(f, _)| !BULKY.contains(f))
+        .filter_map(|(f, v)| match v {
+            Shown::Value(v) => Some(format!("{}={}", f.name(), v.replace('\n', " "))),
+            Shown::Absent => None,
+        })
         .collect::<Vec<_>>()
         .join(" ");
     crate::mcp::error::clip(&text, max_chars)

@@ -23,7 +23,9 @@ use crate::flow::run::Run;
 use crate::mcp::record::redact;
 
 pub const FORMAT: &str = "mcp-flow-recording";
-pub const VERSION: u32 = 1;
+/// Version 2: rows are typed (`payload` with a `kind`, `skipped` with a reason) where version 1
+/// had free-form `values`. Version 1 files are refused with that reason.
+pub const VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Recording {
@@ -49,13 +51,12 @@ pub struct Context<'a> {
 }
 
 impl Recording {
-    /// A recording of `run`, with credential headers redacted and no approval pending.
+    /// A recording of `run`, with credential headers redacted.
     pub fn new(run: &Run, context: Context<'_>) -> Self {
         let mut run = run.clone();
         for x in &mut run.mcp.exchanges {
             x.request_headers = redact(&x.request_headers);
         }
-        run.approval = None;
         Self {
             format: FORMAT.into(),
             version: VERSION,
@@ -84,6 +85,12 @@ impl Recording {
         }
         match value.get("version").and_then(|v| v.as_u64()) {
             Some(v) if v == u64::from(VERSION) => {}
+            Some(1) => {
+                return Err(format!(
+                    "this is a version 1 recording, from before rows were typed; this app reads \
+                     version {VERSION} (export the run again)"
+                ));
+            }
             Some(v) => {
                 return Err(format!(
                     "recording version {v} is not supported (this app reads version {VERSION})"
@@ -98,6 +105,8 @@ impl Recording {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::diagram::Row;
+    use crate::flow::payload::{Field, Payload, Shown, SkipReason};
     use crate::flow::run::RunEvent;
     use crate::mcp::http::HttpRequest;
     use crate::mcp::record::{Exchange, RecordedEvent, Update};
@@ -105,7 +114,12 @@ pub(crate) mod tests {
 
     /// A small finished run: an initialize over SSE and one LLM call.
     pub(crate) fn sample_run() -> Run {
-        let mut run = Run::new(["d1-1", "d1-2", "d2-3", "d2-4"]);
+        let mut run = Run::new([
+            Row::Initialize,
+            Row::InitializeResult,
+            Row::LlmChoice,
+            Row::Confirm,
+        ]);
         let request = HttpRequest {
             method: "POST",
             url: "http://127.0.0.1:8000/mcp".into(),
@@ -117,7 +131,7 @@ pub(crate) mod tests {
         };
         let rpc = json!({"jsonrpc":"2.0","id":1,"method":"initialize"});
         run.apply(RunEvent::Active {
-            row: "d1-1".into(),
+            row: Row::Initialize,
             at_ms: 10.0,
         });
         let mut x = Exchange::sent(0, &request, Some(&rpc), None, 10.0);
@@ -137,21 +151,24 @@ pub(crate) mod tests {
         });
         x.finished_ms = Some(16.0);
         run.apply(RunEvent::Done {
-            row: "d1-1".into(),
+            row: Row::Initialize,
             at_ms: 16.0,
-            values: vec![("requested".into(), "2025-11-25".into())],
+            payload: Some(Payload::Requested {
+                version: "2025-11-25".into(),
+            }),
         });
         run.apply(RunEvent::Done {
-            row: "d2-3".into(),
+            row: Row::LlmChoice,
             at_ms: 30.0,
-            values: vec![
-                ("tool".into(), "get_weather".into()),
-                ("arguments".into(), r#"{"location":"Tokyo"}"#.into()),
-            ],
+            payload: Some(Payload::ToolCall {
+                tool: "get_weather".into(),
+                arguments: json!({"location": "Tokyo"}),
+                round: 1,
+            }),
         });
         run.apply(RunEvent::Skipped {
-            row: "d2-4".into(),
-            why: "approval is off".into(),
+            row: Row::Confirm,
+            why: SkipReason::ApprovalOff,
         });
         run.apply(RunEvent::Llm(Box::new(crate::llm::LlmExchange {
             provider: "OpenAI-compatible".into(),
@@ -190,8 +207,8 @@ pub(crate) mod tests {
         let back = Recording::from_json(&text).expect("reads back");
         assert_eq!(back, rec);
         assert_eq!(
-            back.run.row("d2-3").unwrap().value("tool"),
-            Some("get_weather")
+            back.run.row(Row::LlmChoice).unwrap().field(Field::Tool),
+            Some(Shown::Value("get_weather".into()))
         );
     }
 
@@ -209,13 +226,19 @@ pub(crate) mod tests {
         );
         let future = sample()
             .to_json()
-            .replace(r#""version": 1"#, r#""version": 9"#);
+            .replace(r#""version": 2"#, r#""version": 9"#);
         assert!(
             Recording::from_json(&future)
                 .unwrap_err()
                 .contains("version 9")
         );
-        let damaged = r#"{"format": "mcp-flow-recording", "version": 1, "run": 3}"#;
+        let old = r#"{"format": "mcp-flow-recording", "version": 1, "run": {}}"#;
+        assert!(
+            Recording::from_json(old)
+                .unwrap_err()
+                .contains("version 1 recording")
+        );
+        let damaged = r#"{"format": "mcp-flow-recording", "version": 2, "run": 3}"#;
         assert!(
             Recording::from_json(damaged)
                 .unwrap_err()

@@ -8,15 +8,17 @@ use futures_channel::oneshot;
 use serde_json::Value;
 
 use super::gate::{Gate, Wait};
+use super::payload::{Payload, SkipReason};
 use super::run::RunEvent;
 use crate::clock::now_ms;
+use crate::diagram::Row;
 use crate::llm::{ChatMessage, Llm, LlmReply, ToolCall, ToolSpec};
 use crate::mcp::client::{McpClient, result_text};
 use crate::mcp::error::{McpError, TransportError};
 use crate::mcp::http::Http;
 
 /// Tool rounds per question before the host stops the loop (seed `004_…`: `MAX_TOOL_CALLS`).
-pub const MAX_TOOL_ROUNDS: usize = 3;
+pub const MAX_TOOL_ROUNDS: u32 = 3;
 
 /// Whether the host asks the user before running a tool (diagram 2, rows 4 and 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +27,28 @@ pub enum Approval {
     Auto,
 }
 
-pub type Emit = Rc<dyn Fn(RunEvent)>;
+/// A tool call waiting for the user's yes or no.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApprovalRequest {
+    pub tool: String,
+    pub arguments: Value,
+}
+
+/// What the host reports: changes to the run record, and questions for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostEvent {
+    Run(RunEvent),
+    /// The host waits for the user to allow a tool call (`None`: it no longer waits).
+    Approval(Option<ApprovalRequest>),
+}
+
+impl From<RunEvent> for HostEvent {
+    fn from(e: RunEvent) -> Self {
+        HostEvent::Run(e)
+    }
+}
+
+pub type Emit = Rc<dyn Fn(HostEvent)>;
 
 /// A Streamable HTTP endpoint is an absolute `http://` or `https://` URL with a host.
 pub fn check_server_url(url: &str) -> Result<(), String> {
@@ -48,7 +71,7 @@ pub fn check_server_url(url: &str) -> Result<(), String> {
 /// A run stopped at a row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stopped {
-    pub row: String,
+    pub row: Row,
     pub error: String,
 }
 
@@ -72,7 +95,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     ) -> Self {
         let listener_emit = emit.clone();
         client.set_listener(Some(Box::new(move |m: &Value| {
-            listener_emit(RunEvent::Notification(m.clone()))
+            listener_emit(RunEvent::Notification(m.clone()).into())
         })));
         Self {
             client,
@@ -108,50 +131,55 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         }
     }
 
-    async fn begin(&self, row: &str) {
+    fn record(&self, event: RunEvent) {
+        (self.emit)(HostEvent::Run(event));
+    }
+
+    async fn begin(&self, row: Row) {
         self.pass_gate().await;
-        (self.emit)(RunEvent::Active {
-            row: row.into(),
+        self.record(RunEvent::Active {
+            row,
             at_ms: now_ms(),
         });
     }
 
-    fn done(&self, row: &str, values: Vec<(&str, String)>) {
-        (self.emit)(RunEvent::Done {
-            row: row.into(),
+    fn done(&self, row: Row, payload: Option<Payload>) {
+        self.record(RunEvent::Done {
+            row,
             at_ms: now_ms(),
-            values: values.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            payload,
         });
     }
 
-    fn fail(&self, row: &str, error: String) -> Stopped {
-        (self.emit)(RunEvent::Failed {
-            row: row.into(),
+    fn fail(&self, row: Row, error: String) -> Stopped {
+        self.record(RunEvent::Failed {
+            row,
             at_ms: now_ms(),
             error: error.clone(),
         });
-        Stopped {
-            row: row.into(),
-            error,
-        }
+        Stopped { row, error }
     }
 
-    fn skip(&self, row: &str, why: &str) {
-        (self.emit)(RunEvent::Skipped {
-            row: row.into(),
-            why: why.into(),
-        });
+    fn skip(&self, rows: &[Row], why: SkipReason) {
+        for &row in rows {
+            self.record(RunEvent::Skipped { row, why });
+        }
     }
 
     /// A failed request/response pair: no response at all fails the request row; a response
     /// that was wrong fails the response row.
-    fn fail_pair(&self, request_row: &str, response_row: &str, e: McpError) -> Stopped {
+    fn fail_pair(
+        &self,
+        (request_row, sent): (Row, Option<Payload>),
+        response_row: Row,
+        e: McpError,
+    ) -> Stopped {
         match e {
             McpError::Transport(
                 TransportError::Network { .. } | TransportError::Timeout { .. },
             ) => self.fail(request_row, e.to_string()),
             _ => {
-                self.done(request_row, vec![]);
+                self.done(request_row, sent);
                 self.fail(response_row, e.to_string())
             }
         }
@@ -159,168 +187,155 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
     /// Diagram 1: connect and discover tools.
     pub async fn discover(&self) -> Result<(), Stopped> {
-        self.begin("d1-prep").await;
+        self.begin(Row::Prepare).await;
         let url = self.client.transport.url.clone();
         if let Err(e) = check_server_url(&url) {
-            return Err(self.fail("d1-prep", e));
+            return Err(self.fail(Row::Prepare, e));
         }
-        self.done("d1-prep", vec![("server", url)]);
+        self.done(Row::Prepare, Some(Payload::Server { url }));
 
-        self.begin("d1-1").await;
+        self.begin(Row::Initialize).await;
+        let requested = Some(Payload::Requested {
+            version: crate::mcp::version::REQUESTED.into(),
+        });
         let hs = match self.client.initialize().await {
             Ok(hs) => hs,
-            Err(e) => return Err(self.fail_pair("d1-1", "d1-2", e)),
+            Err(e) => {
+                return Err(self.fail_pair((Row::Initialize, requested), Row::InitializeResult, e));
+            }
         };
-        self.done(
-            "d1-1",
-            vec![("requested", crate::mcp::version::REQUESTED.into())],
-        );
-        self.begin("d1-2").await;
+        self.done(Row::Initialize, requested);
+        self.begin(Row::InitializeResult).await;
         let capabilities = serde_json::to_value(&hs.result.capabilities).unwrap_or(Value::Null);
         self.done(
-            "d1-2",
-            vec![
-                ("version", hs.protocol_version.to_owned()),
-                (
-                    "server",
-                    format!("{} {}", hs.server_name, hs.server_version),
-                ),
-                ("capabilities", capabilities.to_string()),
-                (
-                    "session",
-                    self.client
-                        .transport
-                        .session_id()
-                        .unwrap_or_else(|| "(none: stateless)".into()),
-                ),
-            ],
+            Row::InitializeResult,
+            Some(Payload::Handshake {
+                version: hs.protocol_version.to_owned(),
+                server: format!("{} {}", hs.server_name, hs.server_version),
+                capabilities,
+                session: self.client.transport.session_id(),
+            }),
         );
 
-        self.begin("d1-3").await;
+        self.begin(Row::Initialized).await;
         if let Err(e) = self.client.initialized().await {
-            return Err(self.fail("d1-3", e.to_string()));
+            return Err(self.fail(Row::Initialized, e.to_string()));
         }
-        self.done("d1-3", vec![]);
+        self.done(Row::Initialized, None);
 
-        self.begin("d1-ready").await;
+        self.begin(Row::Ready).await;
         // Ask for the server's log lines, so the tool call can show the server at work.
         let logging = hs.result.capabilities.logging.is_some();
         if logging && let Err(e) = self.client.set_level("info").await {
-            return Err(self.fail("d1-ready", e.to_string()));
+            return Err(self.fail(Row::Ready, e.to_string()));
         }
         self.done(
-            "d1-ready",
-            vec![(
-                "logging",
-                if logging {
-                    "info".into()
-                } else {
-                    "not offered".into()
-                },
-            )],
+            Row::Ready,
+            Some(Payload::Logging {
+                level: logging.then(|| "info".to_owned()),
+            }),
         );
 
-        self.begin("d1-4").await;
-        self.done("d1-4", vec![]);
-        self.begin("d1-5").await;
+        self.begin(Row::ListToolsAsk).await;
+        self.done(Row::ListToolsAsk, None);
+        self.begin(Row::ListTools).await;
         let tools = match self.client.list_tools().await {
             Ok(t) => t,
-            Err(e) => return Err(self.fail_pair("d1-5", "d1-6", e)),
+            Err(e) => return Err(self.fail_pair((Row::ListTools, None), Row::ListToolsResult, e)),
         };
-        self.done("d1-5", vec![]);
-        self.begin("d1-6").await;
+        self.done(Row::ListTools, None);
+        self.begin(Row::ListToolsResult).await;
         let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
         self.done(
-            "d1-6",
-            vec![
-                ("count", tools.len().to_string()),
-                ("tools", names.join(", ")),
-            ],
+            Row::ListToolsResult,
+            Some(Payload::Tools {
+                names: names.clone(),
+            }),
         );
 
-        self.begin("d1-7").await;
+        self.begin(Row::ToolsToHost).await;
         let specs: Vec<ToolSpec> = tools.iter().map(ToolSpec::from_mcp).collect();
-        self.done("d1-7", vec![("tools", names.join(", "))]);
+        self.done(Row::ToolsToHost, Some(Payload::Tools { names }));
 
-        self.begin("d1-8").await;
+        self.begin(Row::ToolsToLlm).await;
         let formatted = self.llm.format_tools(&specs);
-        let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-        // The same tools in every provider's format and the system-prompt style (seeds 001, 004).
-        let values = vec![
-            ("llm", self.llm.label()),
-            ("style", self.llm.style().describe().to_owned()),
-            ("payload", pretty(&formatted)),
-            ("format:OpenAI", pretty(&crate::llm::openai::tools(&specs))),
-            (
-                "format:Anthropic",
-                pretty(&crate::llm::formats::anthropic(&specs)),
-            ),
-            (
-                "format:Gemini",
-                pretty(&crate::llm::formats::gemini(&specs)),
-            ),
-            (
-                "format:system prompt",
-                crate::llm::prompt_style::system_prompt(&specs),
-            ),
-        ];
-        *self.tools.borrow_mut() = specs;
-        self.done("d1-8", values);
+        let sent = match &formatted {
+            Value::String(text) => text.clone(),
+            other => serde_json::to_string_pretty(other).unwrap_or_default(),
+        };
+        *self.tools.borrow_mut() = specs.clone();
+        self.done(
+            Row::ToolsToLlm,
+            Some(Payload::ToolsForLlm {
+                llm: self.llm.label(),
+                style: self.llm.style(),
+                sent,
+                tools: specs,
+            }),
+        );
         Ok(())
     }
 
-    async fn complete(&self, row: &str, messages: &[ChatMessage]) -> Result<LlmReply, Stopped> {
+    async fn complete(&self, row: Row, messages: &[ChatMessage]) -> Result<LlmReply, Stopped> {
         let tools = self.tools.borrow().clone();
         let (reply, exchange) = self.llm.complete(messages, &tools).await;
-        (self.emit)(RunEvent::Llm(Box::new(exchange)));
+        self.record(RunEvent::Llm(Box::new(exchange)));
         reply.map_err(|e| self.fail(row, format!("LLM error: {e}")))
+    }
+
+    fn llm_call(&self) -> Option<Payload> {
+        Some(Payload::LlmCall {
+            llm: self.llm.label(),
+            style: self.llm.style(),
+        })
     }
 
     /// Diagram 2: ask a question, run the tool the model picks, and show the answer.
     pub async fn ask(&self, question: &str) -> Result<String, Stopped> {
-        self.begin("d2-1").await;
-        self.done("d2-1", vec![("question", question.to_owned())]);
+        self.begin(Row::Question).await;
+        self.done(
+            Row::Question,
+            Some(Payload::Question {
+                text: question.to_owned(),
+            }),
+        );
         let mut messages = vec![ChatMessage::User(question.to_owned())];
 
-        self.begin("d2-2").await;
-        let reply = self.complete("d2-2", &messages).await?;
-        self.done(
-            "d2-2",
-            vec![
-                ("llm", self.llm.label()),
-                ("style", self.llm.style().describe().to_owned()),
-            ],
-        );
+        self.begin(Row::AskLlm).await;
+        let reply = self.complete(Row::AskLlm, &messages).await?;
+        self.done(Row::AskLlm, self.llm_call());
 
-        self.begin("d2-3").await;
+        self.begin(Row::LlmChoice).await;
         let call = match reply {
             LlmReply::Text(text) => {
-                self.done("d2-3", vec![("text", text.clone())]);
-                let why = "the model answered without a tool";
-                for row in [
-                    "d2-4", "d2-5", "d2-6", "d2-7", "d2-exec", "d2-8", "d2-9", "d2-10", "d2-11",
-                ] {
-                    self.skip(row, why);
-                }
+                self.done(Row::LlmChoice, Some(Payload::Text { text: text.clone() }));
+                self.skip(
+                    &[
+                        Row::Confirm,
+                        Row::Confirmed,
+                        Row::CallToolAsk,
+                        Row::CallTool,
+                        Row::Execute,
+                        Row::CallToolResult,
+                        Row::ResultToHost,
+                        Row::ResultToLlm,
+                        Row::LlmAnswer,
+                    ],
+                    SkipReason::NoToolCall,
+                );
                 return self.show(text).await;
             }
             LlmReply::ToolCalls(calls) => match calls.into_iter().next() {
                 Some(c) => c,
                 None => {
                     return Err(self.fail(
-                        "d2-3",
+                        Row::LlmChoice,
                         "the model asked for an empty list of tool calls".into(),
                     ));
                 }
             },
         };
-        self.done(
-            "d2-3",
-            vec![
-                ("tool", call.name.clone()),
-                ("arguments", call.arguments.to_string()),
-            ],
-        );
+        self.done(Row::LlmChoice, Some(tool_call(&call, 1)));
         // The tool loop (seed 004): rows 4 to 11 run once per round, at most MAX_TOOL_ROUNDS.
         let mut round = 1;
         let mut call = call;
@@ -329,13 +344,20 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 text: String::new(),
                 tool_calls: vec![call.clone()],
             });
-            let approved = self.approve(&call).await;
+            let approved = self.approve(&call, round).await;
             let (content, is_error) = if approved {
                 self.call_tool(&call, round).await?
             } else {
-                for row in ["d2-6", "d2-7", "d2-exec", "d2-8", "d2-9"] {
-                    self.skip(row, "the user declined the tool call");
-                }
+                self.skip(
+                    &[
+                        Row::CallToolAsk,
+                        Row::CallTool,
+                        Row::Execute,
+                        Row::CallToolResult,
+                        Row::ResultToHost,
+                    ],
+                    SkipReason::Declined,
+                );
                 (
                     format!("The user declined to run the tool '{}'.", call.name),
                     true,
@@ -348,28 +370,19 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 is_error,
             });
 
-            self.begin("d2-10").await;
-            let reply = self.complete("d2-10", &messages).await?;
-            self.done(
-                "d2-10",
-                vec![("style", self.llm.style().describe().to_owned())],
-            );
-            self.begin("d2-11").await;
+            self.begin(Row::ResultToLlm).await;
+            let reply = self.complete(Row::ResultToLlm, &messages).await?;
+            self.done(Row::ResultToLlm, self.llm_call());
+            self.begin(Row::LlmAnswer).await;
             match reply {
                 LlmReply::Text(text) => {
-                    self.done("d2-11", vec![("text", text.clone())]);
+                    self.done(Row::LlmAnswer, Some(Payload::Text { text: text.clone() }));
                     return self.show(text).await;
                 }
                 LlmReply::ToolCalls(calls) if round < MAX_TOOL_ROUNDS && !calls.is_empty() => {
                     round += 1;
                     call = calls.into_iter().next().unwrap_or(call);
-                    self.done(
-                        "d2-11",
-                        vec![(
-                            "next tool call",
-                            format!("round {round}: {} {}", call.name, call.arguments),
-                        )],
-                    );
+                    self.done(Row::LlmAnswer, Some(tool_call(&call, round)));
                 }
                 LlmReply::ToolCalls(calls) => {
                     let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
@@ -377,7 +390,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         "Stopped after {MAX_TOOL_ROUNDS} tool rounds: the model still asked for {}.",
                         names.join(", ")
                     );
-                    self.done("d2-11", vec![("text", text.clone())]);
+                    self.done(Row::LlmAnswer, Some(Payload::Text { text: text.clone() }));
                     return self.show(text).await;
                 }
             }
@@ -385,52 +398,43 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     }
 
     async fn show(&self, text: String) -> Result<String, Stopped> {
-        self.begin("d2-12").await;
-        (self.emit)(RunEvent::Answer(text.clone()));
-        self.done("d2-12", vec![("answer", text.clone())]);
+        self.begin(Row::ShowAnswer).await;
+        self.done(
+            Row::ShowAnswer,
+            Some(Payload::Answer { text: text.clone() }),
+        );
         Ok(text)
     }
 
     /// Rows 4 and 5: ask the user, or skip them when approval is off.
-    async fn approve(&self, call: &ToolCall) -> bool {
+    async fn approve(&self, call: &ToolCall, round: u32) -> bool {
         if self.approval.get() == Approval::Auto {
-            self.skip("d2-4", "approval is off in settings");
-            self.skip("d2-5", "approval is off in settings");
+            self.skip(&[Row::Confirm, Row::Confirmed], SkipReason::ApprovalOff);
             return true;
         }
-        self.begin("d2-4").await;
+        self.begin(Row::Confirm).await;
         let (tx, rx) = oneshot::channel();
         *self.decision.borrow_mut() = Some(tx);
-        (self.emit)(RunEvent::ApprovalAsked {
+        (self.emit)(HostEvent::Approval(Some(ApprovalRequest {
             tool: call.name.clone(),
             arguments: call.arguments.clone(),
-        });
-        self.done("d2-4", vec![("tool", call.name.clone())]);
-        (self.emit)(RunEvent::Active {
-            row: "d2-5".into(),
+        })));
+        self.done(Row::Confirm, Some(tool_call(call, round)));
+        self.record(RunEvent::Active {
+            row: Row::Confirmed,
             at_ms: now_ms(),
         });
-        let yes = rx.await.unwrap_or(false);
-        (self.emit)(RunEvent::ApprovalGiven(yes));
-        self.done(
-            "d2-5",
-            vec![("answer", if yes { "Yes".into() } else { "No".into() })],
-        );
-        yes
+        let approved = rx.await.unwrap_or(false);
+        (self.emit)(HostEvent::Approval(None));
+        self.done(Row::Confirmed, Some(Payload::Decision { approved }));
+        approved
     }
 
     /// Rows 6 to 9: the tool call through the MCP client.
-    async fn call_tool(&self, call: &ToolCall, round: usize) -> Result<(String, bool), Stopped> {
-        self.begin("d2-6").await;
-        self.done(
-            "d2-6",
-            vec![
-                ("tool", call.name.clone()),
-                ("arguments", call.arguments.to_string()),
-                ("round", round.to_string()),
-            ],
-        );
-        self.begin("d2-7").await;
+    async fn call_tool(&self, call: &ToolCall, round: u32) -> Result<(String, bool), Stopped> {
+        self.begin(Row::CallToolAsk).await;
+        self.done(Row::CallToolAsk, Some(tool_call(call, round)));
+        self.begin(Row::CallTool).await;
         let result = match self
             .client
             .call_tool(
@@ -442,37 +446,36 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         {
             Ok(r) => r,
             Err(e) => {
-                let stopped = self.fail_pair("d2-7", "d2-8", e);
-                if stopped.row == "d2-8" {
+                let stopped = self.fail_pair((Row::CallTool, None), Row::CallToolResult, e);
+                if stopped.row == Row::CallToolResult {
                     // The request went out but no valid result came back.
-                    self.skip("d2-exec", "no valid result came back from the server");
+                    self.skip(&[Row::Execute], SkipReason::NoValidResult);
                 }
                 return Err(stopped);
             }
         };
-        self.done("d2-7", vec![]);
-        self.begin("d2-exec").await;
-        self.done("d2-exec", vec![]);
-        self.begin("d2-8").await;
+        self.done(Row::CallTool, None);
+        self.begin(Row::Execute).await;
+        self.done(Row::Execute, None);
+        self.begin(Row::CallToolResult).await;
         let text = result_text(&result);
         let is_error = result.is_error == Some(true);
-        self.done(
-            "d2-8",
-            vec![
-                ("text", text.clone()),
-                ("isError", is_error.to_string()),
-                (
-                    "structured",
-                    result
-                        .structured_content
-                        .as_ref()
-                        .map(|v| v.to_string())
-                        .unwrap_or_default(),
-                ),
-            ],
-        );
-        self.begin("d2-9").await;
-        self.done("d2-9", vec![("text", text.clone())]);
+        let payload = Payload::ToolResult {
+            text: text.clone(),
+            is_error,
+            structured: result.structured_content.clone(),
+        };
+        self.done(Row::CallToolResult, Some(payload.clone()));
+        self.begin(Row::ResultToHost).await;
+        self.done(Row::ResultToHost, Some(payload));
         Ok((text, is_error))
+    }
+}
+
+fn tool_call(call: &ToolCall, round: u32) -> Payload {
+    Payload::ToolCall {
+        tool: call.name.clone(),
+        arguments: call.arguments.clone(),
+        round,
     }
 }

@@ -2,7 +2,9 @@
 //! ("get_weather", `{"location": "Tokyo"}`, "Sunny", the question and the answer), so a run
 //! against another server or question reads true on the arrows themselves.
 
-use super::run::{RowStatus, Run};
+use super::payload::Payload;
+use super::run::Run;
+use crate::diagram::Row;
 
 /// Longest value shown in a label; the inspector has the whole.
 const MAX_CHARS: usize = 60;
@@ -24,37 +26,39 @@ fn clip(s: &str) -> String {
 impl LiveValues {
     /// The values of the rows that finished.
     pub fn from_run(run: &Run) -> Self {
-        let value = |row: &str, key: &str| {
-            run.row(row)
-                .filter(|r| r.status == RowStatus::Done)
-                .and_then(|r| r.value(key))
-                .map(clip)
-        };
-        Self {
-            question: value("d2-1", "question"),
-            tools: run
-                .row("d1-6")
-                .filter(|r| r.status == RowStatus::Done)
-                .and_then(|r| r.value("tools"))
-                .map(|t| t.split(", ").filter(|s| !s.is_empty()).map(clip).collect())
-                .unwrap_or_default(),
-            tool: value("d2-3", "tool"),
-            arguments: value("d2-3", "arguments"),
-            result: value("d2-8", "text"),
-            answer: value("d2-11", "text"),
+        let mut live = Self::default();
+        if let Some(Payload::Question { text }) = run.payload(Row::Question) {
+            live.question = Some(clip(text));
         }
+        if let Some(Payload::Tools { names }) = run.payload(Row::ListToolsResult) {
+            live.tools = names.iter().map(|n| clip(n)).collect();
+        }
+        if let Some(Payload::ToolCall {
+            tool, arguments, ..
+        }) = run.payload(Row::LlmChoice)
+        {
+            live.tool = Some(clip(tool));
+            live.arguments = Some(clip(&arguments.to_string()));
+        }
+        if let Some(Payload::ToolResult { text, .. }) = run.payload(Row::CallToolResult) {
+            live.result = Some(clip(text));
+        }
+        if let Some(Payload::Text { text }) = run.payload(Row::LlmAnswer) {
+            live.answer = Some(clip(text));
+        }
+        live
     }
 
-    /// The label of row `id` with the seed's example values replaced by these.
-    pub fn label(&self, id: &str, seed: &str) -> String {
+    /// The label of `row` with the seed's example values replaced by these.
+    pub fn label(&self, row: Row, seed: &str) -> String {
         let mut text = seed.to_owned();
         let mut swap = |from: &str, to: &Option<String>| {
             if let Some(to) = to {
                 text = text.replace(from, to);
             }
         };
-        match id {
-            "d1-6" if !self.tools.is_empty() => {
+        match row {
+            Row::ListToolsResult if !self.tools.is_empty() => {
                 let list = self
                     .tools
                     .iter()
@@ -66,13 +70,13 @@ impl LiveValues {
                     &list,
                 );
             }
-            "d1-7" if !self.tools.is_empty() => {
+            Row::ToolsToHost if !self.tools.is_empty() => {
                 swap(
                     "'get_weather'",
                     &Some(format!("'{}'", self.tools.join("', '"))),
                 );
             }
-            _ if id.starts_with("d2-") => {
+            _ if row.id().starts_with("d2-") => {
                 swap("What's the weather in Tokyo?", &self.question);
                 swap("东京的天气怎么样？", &self.question);
                 swap(r#"{"location": "Tokyo"}"#, &self.arguments);
@@ -97,63 +101,96 @@ mod tests {
     use super::*;
     use crate::diagram::{Lang, find_row};
     use crate::flow::run::RunEvent;
+    use serde_json::json;
 
-    fn done(run: &mut Run, row: &str, values: &[(&str, &str)]) {
+    fn done(run: &mut Run, row: Row, payload: Payload) {
         run.apply(RunEvent::Done {
-            row: row.into(),
+            row,
             at_ms: 0.0,
-            values: values
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-                .collect(),
+            payload: Some(payload),
         });
     }
 
-    fn seed(id: &str, lang: Lang) -> &'static str {
-        find_row(id).expect("row").1.label.get(lang)
+    fn seed(row: Row, lang: Lang) -> &'static str {
+        find_row(row).expect("row").1.label.get(lang)
     }
 
     #[test]
     fn a_calculator_run_reads_true_on_the_arrows() {
-        let mut run = Run::new(["d1-6", "d1-7", "d2-1", "d2-3", "d2-8", "d2-11"]);
+        let mut run = Run::new(Row::ALL.iter().copied());
         let live = LiveValues::from_run(&run);
         assert_eq!(
-            live.label("d2-7", seed("d2-7", Lang::En)),
-            seed("d2-7", Lang::En)
+            live.label(Row::CallTool, seed(Row::CallTool, Lang::En)),
+            seed(Row::CallTool, Lang::En)
         );
 
-        done(&mut run, "d1-6", &[("tools", "add, multiply")]);
-        done(&mut run, "d2-1", &[("question", "What is 3 times 111?")]);
+        let tools = ["add", "multiply"].map(String::from).to_vec();
         done(
             &mut run,
-            "d2-3",
-            &[
-                ("tool", "multiply"),
-                ("arguments", r#"{"a":3.0,"b":111.0}"#),
-            ],
+            Row::ListToolsResult,
+            Payload::Tools { names: tools },
         );
-        done(&mut run, "d2-8", &[("text", "333")]);
-        done(&mut run, "d2-11", &[("text", "multiply returned: 333")]);
+        done(
+            &mut run,
+            Row::Question,
+            Payload::Question {
+                text: "What is 3 times 111?".into(),
+            },
+        );
+        done(
+            &mut run,
+            Row::LlmChoice,
+            Payload::ToolCall {
+                tool: "multiply".into(),
+                arguments: json!({"a": 3.0, "b": 111.0}),
+                round: 1,
+            },
+        );
+        done(
+            &mut run,
+            Row::CallToolResult,
+            Payload::ToolResult {
+                text: "333".into(),
+                is_error: false,
+                structured: None,
+            },
+        );
+        done(
+            &mut run,
+            Row::LlmAnswer,
+            Payload::Text {
+                text: "3 times 111 is 333.".into(),
+            },
+        );
         let live = LiveValues::from_run(&run);
-        let label = |id: &str, lang| live.label(id, seed(id, lang));
-        assert_eq!(label("d2-1", Lang::En), "\"What is 3 times 111?\"");
+        let label = |row: Row, lang| live.label(row, seed(row, lang));
+        assert_eq!(label(Row::Question, Lang::En), "\"What is 3 times 111?\"");
         assert_eq!(
-            label("d2-7", Lang::En),
+            label(Row::CallTool, Lang::En),
             "tools/call (Request)\n[name: \"multiply\", arguments: {\"a\":3.0,\"b\":111.0}]"
         );
-        assert!(label("d2-8", Lang::En).contains(r#"text: "333""#));
-        assert!(label("d2-10", Lang::Zh).contains("工具'multiply'返回：'333'"));
-        assert!(label("d2-11", Lang::En).ends_with("\"multiply returned: 333\""));
-        assert!(label("d1-6", Lang::En).contains(r#"{"name": "add", …}, {"name": "multiply", …}"#));
-        assert!(label("d1-7", Lang::En).contains("'add', 'multiply'"));
-        assert!(!label("d2-6", Lang::En).contains("get_weather"));
+        assert!(label(Row::CallToolResult, Lang::En).contains(r#"text: "333""#));
+        assert!(label(Row::ResultToLlm, Lang::Zh).contains("工具'multiply'返回：'333'"));
+        assert!(label(Row::LlmAnswer, Lang::En).ends_with("\"3 times 111 is 333.\""));
+        assert!(
+            label(Row::ListToolsResult, Lang::En)
+                .contains(r#"{"name": "add", …}, {"name": "multiply", …}"#)
+        );
+        assert!(label(Row::ToolsToHost, Lang::En).contains("'add', 'multiply'"));
+        assert!(!label(Row::CallToolAsk, Lang::En).contains("get_weather"));
     }
 
     #[test]
     fn long_values_are_clipped() {
-        let mut run = Run::new(["d2-1"]);
-        done(&mut run, "d2-1", &[("question", &"why ".repeat(100))]);
-        let text = LiveValues::from_run(&run).label("d2-1", seed("d2-1", Lang::En));
+        let mut run = Run::new([Row::Question]);
+        done(
+            &mut run,
+            Row::Question,
+            Payload::Question {
+                text: "why ".repeat(100),
+            },
+        );
+        let text = LiveValues::from_run(&run).label(Row::Question, seed(Row::Question, Lang::En));
         assert!(text.chars().count() < 80, "{text}");
     }
 }

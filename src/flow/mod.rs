@@ -2,8 +2,11 @@
 
 pub mod explain;
 pub mod gate;
+pub mod history;
 pub mod host;
+pub mod lifetime;
 pub mod live;
+pub mod payload;
 pub mod run;
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::payload::{Field, Payload, Shown, SkipReason};
+use crate::diagram::Row;
 use crate::llm::LlmExchange;
 use crate::mcp::record::{Log, Update};
 
@@ -37,10 +39,12 @@ impl RowStatus {
 /// What happened at one diagram row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RowRecord {
-    pub id: String,
+    pub id: Row,
     pub status: RowStatus,
-    /// Live values for the explanation and the inspector, e.g. ("version", "2025-11-25").
-    pub values: Vec<(String, String)>,
+    /// What the row carried when it finished.
+    pub payload: Option<Payload>,
+    /// Why the row was skipped.
+    pub skipped: Option<SkipReason>,
     /// Sequence numbers of the MCP exchanges made while this row was active.
     pub mcp: Vec<usize>,
     /// Indices of the LLM calls made while this row was active.
@@ -51,101 +55,132 @@ pub struct RowRecord {
 }
 
 impl RowRecord {
-    pub fn value(&self, key: &str) -> Option<&str> {
-        self.values
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+    fn pending(id: Row) -> Self {
+        Self {
+            id,
+            status: RowStatus::Pending,
+            payload: None,
+            skipped: None,
+            mcp: Vec::new(),
+            llm: Vec::new(),
+            error: None,
+            started_ms: None,
+            finished_ms: None,
+        }
+    }
+
+    /// The payload's value of `field`, if the row finished with one.
+    pub fn field(&self, field: Field) -> Option<Shown> {
+        self.payload.as_ref().and_then(|p| p.field(field))
     }
 }
 
-/// A change to the run.
+/// A change to the run record.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunEvent {
     Active {
-        row: String,
+        row: Row,
         at_ms: f64,
     },
     Done {
-        row: String,
+        row: Row,
         at_ms: f64,
-        values: Vec<(String, String)>,
+        payload: Option<Payload>,
     },
     Failed {
-        row: String,
+        row: Row,
         at_ms: f64,
         error: String,
     },
     Skipped {
-        row: String,
-        why: String,
+        row: Row,
+        why: SkipReason,
     },
     Mcp(Update),
     /// A message the server sent before a response (log, progress).
     Notification(Value),
     Llm(Box<LlmExchange>),
-    /// The host waits for the user to allow a tool call.
-    ApprovalAsked {
-        tool: String,
-        arguments: Value,
-    },
-    ApprovalGiven(bool),
-    Answer(String),
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// The record of one run: what happened, nothing about what is shown.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Run {
     pub rows: Vec<RowRecord>,
     pub mcp: Log,
     pub llm: Vec<LlmExchange>,
     pub notifications: Vec<Value>,
-    /// The row that exchanges are attributed to.
-    pub active: Option<String>,
-    pub approval: Option<(String, Value)>,
-    pub answer: Option<String>,
+    /// The row that became active last: exchanges made from now on belong to it.
+    #[serde(skip)]
+    current: Option<Row>,
+}
+
+/// Two records are equal when they hold the same rows and exchanges (the fold's cursor aside).
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        self.rows == other.rows
+            && self.mcp == other.mcp
+            && self.llm == other.llm
+            && self.notifications == other.notifications
+    }
 }
 
 impl Run {
-    /// A run with every row of `ids` pending.
-    pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Self {
+    /// The row that became active last (it may have finished since): exchanges made now are
+    /// attributed to it.
+    pub fn current(&self) -> Option<Row> {
+        self.current
+    }
+
+    /// A run with every row of `rows` pending.
+    pub fn new(rows: impl IntoIterator<Item = Row>) -> Self {
         Self {
-            rows: ids
-                .into_iter()
-                .map(|id| RowRecord {
-                    id: id.to_owned(),
-                    status: RowStatus::Pending,
-                    values: Vec::new(),
-                    mcp: Vec::new(),
-                    llm: Vec::new(),
-                    error: None,
-                    started_ms: None,
-                    finished_ms: None,
-                })
-                .collect(),
+            rows: rows.into_iter().map(RowRecord::pending).collect(),
             ..Self::default()
         }
     }
 
-    /// Makes the rows whose id starts with `prefix` pending again (a new question on the same
-    /// connection), and clears the answer. The exchange logs keep their history.
-    pub fn reset_rows(&mut self, prefix: &str) {
-        for r in self.rows.iter_mut().filter(|r| r.id.starts_with(prefix)) {
-            *r = Self::new([r.id.as_str()]).rows.remove(0);
+    /// Makes `rows` pending again (a new question on the same connection). The exchange logs
+    /// keep their history.
+    pub fn reset(&mut self, rows: impl IntoIterator<Item = Row>) {
+        for id in rows {
+            if let Some(r) = self.row_mut(id) {
+                *r = RowRecord::pending(id);
+            }
         }
-        self.answer = None;
-        self.approval = None;
     }
 
-    pub fn row(&self, id: &str) -> Option<&RowRecord> {
+    pub fn row(&self, id: Row) -> Option<&RowRecord> {
         self.rows.iter().find(|r| r.id == id)
     }
 
-    fn row_mut(&mut self, id: &str) -> Option<&mut RowRecord> {
+    fn row_mut(&mut self, id: Row) -> Option<&mut RowRecord> {
         self.rows.iter_mut().find(|r| r.id == id)
     }
 
-    pub fn status(&self, id: &str) -> RowStatus {
+    pub fn status(&self, id: Row) -> RowStatus {
         self.row(id).map_or(RowStatus::Pending, |r| r.status)
+    }
+
+    /// The payload `row` finished with.
+    pub fn payload(&self, row: Row) -> Option<&Payload> {
+        self.row(row)
+            .filter(|r| r.status == RowStatus::Done)
+            .and_then(|r| r.payload.as_ref())
+    }
+
+    /// The answer shown to the user, once the last row has shown it.
+    pub fn answer(&self) -> Option<&str> {
+        match self.payload(Row::ShowAnswer) {
+            Some(Payload::Answer { text }) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The first row that failed, with its error.
+    pub fn first_error(&self) -> Option<(Row, &str)> {
+        self.rows
+            .iter()
+            .find_map(|r| r.error.as_deref().map(|e| (r.id, e)))
     }
 
     /// Rows finished (done, failed or skipped) out of all.
@@ -157,35 +192,41 @@ impl Run {
     pub fn apply(&mut self, event: RunEvent) {
         match event {
             RunEvent::Active { row, at_ms } => {
-                if let Some(r) = self.row_mut(&row) {
+                if let Some(r) = self.row_mut(row) {
                     r.status = RowStatus::Active;
                     r.started_ms = Some(at_ms);
+                    r.error = None;
+                    r.skipped = None;
                 }
-                self.active = Some(row);
+                self.current = Some(row);
             }
-            RunEvent::Done { row, at_ms, values } => {
-                if let Some(r) = self.row_mut(&row) {
+            RunEvent::Done {
+                row,
+                at_ms,
+                payload,
+            } => {
+                if let Some(r) = self.row_mut(row) {
                     r.status = RowStatus::Done;
                     r.finished_ms = Some(at_ms);
-                    r.values.extend(values);
+                    r.payload = payload;
                 }
             }
             RunEvent::Failed { row, at_ms, error } => {
-                if let Some(r) = self.row_mut(&row) {
+                if let Some(r) = self.row_mut(row) {
                     r.status = RowStatus::Failed;
                     r.finished_ms = Some(at_ms);
                     r.error = Some(error);
                 }
             }
             RunEvent::Skipped { row, why } => {
-                if let Some(r) = self.row_mut(&row) {
+                if let Some(r) = self.row_mut(row) {
                     r.status = RowStatus::Skipped;
-                    r.values.push(("skipped".into(), why));
+                    r.skipped = Some(why);
                 }
             }
             RunEvent::Mcp(update) => {
-                if let (Update::Sent(x), Some(active)) = (&update, self.active.clone())
-                    && let Some(r) = self.row_mut(&active)
+                if let (Update::Sent(x), Some(current)) = (&update, self.current)
+                    && let Some(r) = self.row_mut(current)
                 {
                     r.mcp.push(x.seq);
                 }
@@ -195,17 +236,12 @@ impl Run {
             RunEvent::Llm(exchange) => {
                 let index = self.llm.len();
                 self.llm.push(*exchange);
-                if let Some(active) = self.active.clone()
-                    && let Some(r) = self.row_mut(&active)
+                if let Some(current) = self.current
+                    && let Some(r) = self.row_mut(current)
                 {
                     r.llm.push(index);
                 }
             }
-            RunEvent::ApprovalAsked { tool, arguments } => {
-                self.approval = Some((tool, arguments));
-            }
-            RunEvent::ApprovalGiven(_) => self.approval = None,
-            RunEvent::Answer(text) => self.answer = Some(text),
         }
     }
 }

@@ -8,18 +8,18 @@ use futures_util::task::LocalSpawnExt;
 use serde_json::json;
 
 use super::gate::{Gate, Mode};
-use super::host::{Approval, Host};
-use super::run::{RowStatus, Run};
+use super::host::{Approval, ApprovalRequest, Emit, Host, HostEvent};
+use super::payload::{Field, Payload, Shown, fits};
+use super::run::{RowStatus, Run, RunEvent};
+use crate::diagram::Row;
 use crate::llm::offline::OfflineModel;
 use crate::llm::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec};
 use crate::mcp::client::McpClient;
 use crate::mcp::scripted::*;
 
-const ROWS: [&str; 23] = [
-    "d1-prep", "d1-1", "d1-2", "d1-3", "d1-ready", "d1-4", "d1-5", "d1-6", "d1-7", "d1-8", "d2-1",
-    "d2-2", "d2-3", "d2-4", "d2-5", "d2-6", "d2-7", "d2-exec", "d2-8", "d2-9", "d2-10", "d2-11",
-    "d2-12",
-];
+fn rows() -> impl Iterator<Item = Row> {
+    crate::diagram::diagrams().iter().flat_map(|d| d.rows())
+}
 
 fn weather_server_script() -> Vec<Script> {
     let log = json!({"jsonrpc":"2.0","method":"notifications/message",
@@ -38,6 +38,29 @@ fn weather_server_script() -> Vec<Script> {
 }
 
 type TestHost = Host<Rc<Scripted>, OfflineModel>;
+
+thread_local! {
+    /// The approval the host asked for last (the page's dialog).
+    static DIALOG: RefCell<Option<ApprovalRequest>> = const { RefCell::new(None) };
+}
+
+/// An emitter that folds record events into `run`, checks each finished row's payload, and
+/// keeps the host's question for the user where the page would.
+fn recorder(run: Rc<RefCell<Run>>) -> Emit {
+    Rc::new(move |event: HostEvent| match event {
+        HostEvent::Run(event) => {
+            if let RunEvent::Done { row, payload, .. } = &event {
+                assert!(
+                    fits(*row, payload.as_ref()),
+                    "{row} finished with {payload:?}"
+                );
+            }
+            run.borrow_mut().apply(event);
+        }
+        HostEvent::Approval(request) => DIALOG.with(|d| *d.borrow_mut() = request),
+    })
+}
+
 /// A host, its scripted server and the run record it writes.
 type Fixture<L> = (Rc<Host<Rc<Scripted>, L>>, Rc<Scripted>, Rc<RefCell<Run>>);
 
@@ -52,14 +75,14 @@ fn host(
 fn host_with<L: Llm>(script: Vec<Script>, mode: Mode, approval: Approval, llm: L) -> Fixture<L> {
     let http = Rc::new(Scripted::default());
     *http.script.borrow_mut() = script.into();
-    let run = Rc::new(RefCell::new(Run::new(ROWS)));
+    let run = Rc::new(RefCell::new(Run::new(rows())));
     let sink = run.clone();
-    let emit: Rc<dyn Fn(super::run::RunEvent)> = Rc::new(move |e| sink.borrow_mut().apply(e));
+    let emit = recorder(sink);
     let mcp_emit = emit.clone();
     let client = Rc::new(McpClient::new(
         http.clone(),
         "http://127.0.0.1:8000/mcp",
-        Rc::new(move |u| mcp_emit(super::run::RunEvent::Mcp(u))),
+        Rc::new(move |u| mcp_emit(RunEvent::Mcp(u).into())),
     ));
     let gate = Rc::new(Gate::new(mode, None));
     let h = Rc::new(Host::new(client, llm, gate, approval, emit));
@@ -76,19 +99,16 @@ fn an_instant_run_lights_every_row_and_answers_from_the_real_result() {
     assert_eq!(answer, "The weather in Tokyo is sunny.");
     let run = run.borrow();
     for row in &run.rows {
-        let expected = if row.id == "d2-4" || row.id == "d2-5" {
+        let expected = if row.id == Row::Confirm || row.id == Row::Confirmed {
             RowStatus::Skipped
         } else {
             RowStatus::Done
         };
         assert_eq!(row.status, expected, "{}", row.id);
     }
-    assert_eq!(
-        run.answer.as_deref(),
-        Some("The weather in Tokyo is sunny.")
-    );
+    assert_eq!(run.answer(), Some("The weather in Tokyo is sunny."));
     // Exchanges are attributed to the rows that made them.
-    let method = |row: &str| -> Vec<String> {
+    let method = |row: Row| -> Vec<String> {
         run.row(row)
             .unwrap()
             .mcp
@@ -96,42 +116,40 @@ fn an_instant_run_lights_every_row_and_answers_from_the_real_result() {
             .map(|s| run.mcp.exchanges[*s].rpc_method.clone().unwrap_or_default())
             .collect()
     };
-    assert_eq!(method("d1-1"), ["initialize"]);
-    assert_eq!(method("d1-3"), ["notifications/initialized"]);
-    assert_eq!(method("d1-ready"), ["logging/setLevel"]);
-    assert_eq!(method("d1-5"), ["tools/list"]);
-    assert_eq!(method("d2-7"), ["tools/call"]);
-    assert_eq!(run.row("d2-2").unwrap().llm.len(), 1);
-    assert_eq!(run.row("d2-10").unwrap().llm.len(), 1);
+    assert_eq!(method(Row::Initialize), ["initialize"]);
+    assert_eq!(method(Row::Initialized), ["notifications/initialized"]);
+    assert_eq!(method(Row::Ready), ["logging/setLevel"]);
+    assert_eq!(method(Row::ListTools), ["tools/list"]);
+    assert_eq!(method(Row::CallTool), ["tools/call"]);
+    assert_eq!(run.row(Row::AskLlm).unwrap().llm.len(), 1);
+    assert_eq!(run.row(Row::ResultToLlm).unwrap().llm.len(), 1);
+    let field = |row: Row, field: Field| run.row(row).and_then(|r| r.field(field));
+    let value = |v: &str| Some(Shown::Value(v.to_owned()));
     assert_eq!(
-        run.row("d1-2").unwrap().value("version"),
-        Some("2025-11-25")
+        field(Row::InitializeResult, Field::Version),
+        value("2025-11-25")
     );
     assert_eq!(
-        run.row("d2-3").unwrap().value("arguments"),
-        Some(r#"{"location":"Tokyo"}"#)
+        field(Row::LlmChoice, Field::Arguments),
+        value(r#"{"location":"Tokyo"}"#)
     );
-    assert_eq!(run.row("d2-8").unwrap().value("text"), Some("Sunny"));
+    assert_eq!(field(Row::CallToolResult, Field::Text), value("Sunny"));
     assert_eq!(
-        run.row("d2-2").unwrap().value("style"),
-        Some("native function calling")
+        field(Row::CallToolResult, Field::Structured),
+        value(r#"{"condition":"Sunny"}"#)
     );
-    let d18 = run.row("d1-8").unwrap();
-    assert!(
-        d18.value("format:Anthropic")
-            .unwrap()
-            .contains("input_schema")
+    assert_eq!(
+        field(Row::AskLlm, Field::Style),
+        value("native function calling")
     );
-    assert!(
-        d18.value("format:Gemini")
-            .unwrap()
-            .contains("functionDeclarations")
-    );
-    assert!(
-        d18.value("format:system prompt")
-            .unwrap()
-            .contains("Tool: get_weather")
-    );
+    match run.payload(Row::ToolsToLlm) {
+        Some(Payload::ToolsForLlm { tools, sent, .. }) => {
+            assert_eq!(tools.len(), 1);
+            assert_eq!(tools[0].name, "get_weather");
+            assert!(sent.contains("\"get_weather\""), "{sent}");
+        }
+        other => panic!("d1-8 carried {other:?}"),
+    }
     assert!(
         run.notifications
             .iter()
@@ -169,8 +187,8 @@ fn in_step_mode_no_tools_call_is_sent_before_the_user_reaches_its_row() {
     let mut presses = 0;
     loop {
         pool.run_until_stalled();
-        let active = run.borrow().active.clone();
-        if active.as_deref() == Some("d2-6") && h.gate.is_waiting() {
+        let active = run.borrow().current();
+        if active == Some(Row::CallToolAsk) && h.gate.is_waiting() {
             // The next Next starts d2-7: until then, no tools/call.
             assert!(!sent_methods(&http).contains(&"tools/call".to_owned()));
             h.gate.next();
@@ -188,7 +206,7 @@ fn in_step_mode_no_tools_call_is_sent_before_the_user_reaches_its_row() {
         pool.run_until_stalled();
     }
     assert_eq!(
-        run.borrow().answer.as_deref(),
+        run.borrow().answer(),
         Some("The weather in Tokyo is sunny.")
     );
 }
@@ -209,11 +227,16 @@ fn declining_the_tool_call_skips_the_call_and_the_model_says_so() {
         .unwrap();
     pool.run_until_stalled();
     assert_eq!(
-        run.borrow().approval.as_ref().map(|a| a.0.as_str()),
-        Some("get_weather")
+        DIALOG.with(|d| d.borrow().as_ref().map(|a| a.tool.clone())),
+        Some("get_weather".to_owned())
     );
     h.decide(false);
     pool.run_until_stalled();
+    assert_eq!(
+        DIALOG.with(|d| d.borrow().clone()),
+        None,
+        "the dialog closes"
+    );
     let answer = answer
         .borrow()
         .clone()
@@ -221,11 +244,23 @@ fn declining_the_tool_call_skips_the_call_and_the_model_says_so() {
         .expect("answered");
     assert!(answer.contains("declined"), "{answer}");
     let run = run.borrow();
-    for row in ["d2-6", "d2-7", "d2-exec", "d2-8", "d2-9"] {
+    for row in [
+        Row::CallToolAsk,
+        Row::CallTool,
+        Row::Execute,
+        Row::CallToolResult,
+        Row::ResultToHost,
+    ] {
         assert_eq!(run.status(row), RowStatus::Skipped, "{row}");
+        assert_eq!(
+            run.row(row).unwrap().skipped,
+            Some(super::payload::SkipReason::Declined)
+        );
     }
-    assert_eq!(run.status("d2-5"), RowStatus::Done);
-    assert_eq!(run.row("d2-5").unwrap().value("answer"), Some("No"));
+    assert_eq!(
+        run.payload(Row::Confirmed),
+        Some(&Payload::Decision { approved: false })
+    );
     assert_eq!(http.sent.borrow().len(), 4, "no tools/call went out");
 }
 
@@ -233,18 +268,18 @@ fn declining_the_tool_call_skips_the_call_and_the_model_says_so() {
 fn a_server_that_is_down_fails_the_initialize_row() {
     let (h, _, run) = host(vec![Script::NoResponse], Mode::Play, Approval::Auto);
     let stopped = block_on(h.discover()).unwrap_err();
-    assert_eq!(stopped.row, "d1-1");
+    assert_eq!(stopped.row, Row::Initialize);
     let run = run.borrow();
-    assert_eq!(run.status("d1-1"), RowStatus::Failed);
+    assert_eq!(run.status(Row::Initialize), RowStatus::Failed);
     assert!(
-        run.row("d1-1")
+        run.row(Row::Initialize)
             .unwrap()
             .error
             .as_deref()
             .unwrap()
             .contains("no HTTP response")
     );
-    assert_eq!(run.status("d1-2"), RowStatus::Pending);
+    assert_eq!(run.status(Row::InitializeResult), RowStatus::Pending);
 }
 
 #[test]
@@ -255,9 +290,9 @@ fn an_http_error_fails_the_response_row_with_the_status() {
         Approval::Auto,
     );
     let stopped = block_on(h.discover()).unwrap_err();
-    assert_eq!(stopped.row, "d1-2");
+    assert_eq!(stopped.row, Row::InitializeResult);
     assert!(stopped.error.contains("403"));
-    assert_eq!(run.borrow().status("d1-1"), RowStatus::Done);
+    assert_eq!(run.borrow().status(Row::Initialize), RowStatus::Done);
 }
 
 #[test]
@@ -276,21 +311,21 @@ fn a_server_url_that_is_not_http_fails_the_first_row_without_sending() {
         assert!(check_server_url(bad).is_err(), "{bad:?}");
     }
     let http = Rc::new(Scripted::default());
-    let run = Rc::new(RefCell::new(Run::new(ROWS)));
+    let run = Rc::new(RefCell::new(Run::new(rows())));
     let sink = run.clone();
-    let emit: Rc<dyn Fn(super::run::RunEvent)> = Rc::new(move |e| sink.borrow_mut().apply(e));
+    let emit = recorder(sink);
     let client = Rc::new(McpClient::new(http.clone(), "foo", Rc::new(|_| {})));
     let gate = Rc::new(Gate::new(Mode::Play, None));
     let h = Host::new(client, OfflineModel, gate, Approval::Auto, emit);
     let stopped = block_on(h.discover()).unwrap_err();
-    assert_eq!(stopped.row, "d1-prep");
+    assert_eq!(stopped.row, Row::Prepare);
     assert!(
         stopped.error.contains("absolute http://"),
         "{}",
         stopped.error
     );
     assert!(http.sent.borrow().is_empty(), "nothing is sent");
-    assert_eq!(run.borrow().status("d1-1"), RowStatus::Pending);
+    assert_eq!(run.borrow().status(Row::Initialize), RowStatus::Pending);
 }
 
 #[test]
@@ -303,12 +338,12 @@ fn a_bad_tool_result_fails_row_8_and_leaves_no_row_pending() {
         h.discover().await.expect("discover");
         h.ask("What's the weather in Tokyo?").await.unwrap_err()
     });
-    assert_eq!(stopped.row, "d2-8");
+    assert_eq!(stopped.row, Row::CallToolResult);
     let run = run.borrow();
-    assert_eq!(run.status("d2-7"), RowStatus::Done);
-    assert_eq!(run.status("d2-exec"), RowStatus::Skipped);
+    assert_eq!(run.status(Row::CallTool), RowStatus::Done);
+    assert_eq!(run.status(Row::Execute), RowStatus::Skipped);
     assert!(
-        run.row("d2-8")
+        run.row(Row::CallToolResult)
             .unwrap()
             .error
             .as_deref()
@@ -326,18 +361,18 @@ fn resetting_diagram_two_keeps_diagram_one_and_the_history() {
     });
     let mut run = run.borrow().clone();
     let exchanges = run.mcp.exchanges.len();
-    run.reset_rows("d2-");
-    assert!(run.answer.is_none());
+    run.reset(crate::diagram::execution().rows());
+    assert!(run.answer().is_none());
     assert!(
         run.rows
             .iter()
-            .filter(|r| r.id.starts_with("d2-"))
+            .filter(|r| r.id.id().starts_with("d2-"))
             .all(|r| r.status == RowStatus::Pending && r.mcp.is_empty())
     );
     assert!(
         run.rows
             .iter()
-            .filter(|r| r.id.starts_with("d1-"))
+            .filter(|r| r.id.id().starts_with("d1-"))
             .all(|r| r.status == RowStatus::Done)
     );
     assert_eq!(run.mcp.exchanges.len(), exchanges);
@@ -423,12 +458,11 @@ fn the_tool_loop_runs_further_rounds_and_stops_after_three() {
     assert_eq!(answer, "answered after 2 results");
     let r = run.borrow();
     assert_eq!(tools_calls(&r), 2);
-    assert_eq!(r.row("d2-7").unwrap().mcp.len(), 2);
-    assert!(
-        r.row("d2-11")
-            .unwrap()
-            .value("next tool call")
-            .is_some_and(|v| v.starts_with("round 2: get_weather"))
+    assert_eq!(r.row(Row::CallTool).unwrap().mcp.len(), 2);
+    assert_eq!(
+        r.row(Row::CallToolAsk).unwrap().field(Field::Round),
+        Some(Shown::Value("2".into())),
+        "row 6 of the second round says so"
     );
     drop(r);
 
@@ -449,6 +483,6 @@ fn the_tool_loop_runs_further_rounds_and_stops_after_three() {
     );
     let r = run.borrow();
     assert_eq!(tools_calls(&r), 3);
-    assert_eq!(r.status("d2-12"), RowStatus::Done);
+    assert_eq!(r.status(Row::ShowAnswer), RowStatus::Done);
     assert_eq!(r.llm.len(), 4, "the question plus one completion per round");
 }

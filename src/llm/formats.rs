@@ -69,6 +69,18 @@ pub fn gemini_schema(schema: &Value) -> Value {
     }
 }
 
+/// The tools in every provider's format and the system-prompt style, pretty-printed, for the
+/// inspector's "same tools, other formats".
+pub fn all(tools: &[ToolSpec]) -> Vec<(&'static str, String)> {
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    vec![
+        ("OpenAI", pretty(&super::openai::tools(tools))),
+        ("Anthropic", pretty(&anthropic(tools))),
+        ("Gemini", pretty(&gemini(tools))),
+        ("system prompt", super::prompt_style::system_prompt(tools)),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,3 +122,4 @@ mod tests {
         assert_eq!(params["required"], json!(["location"]));
     }
 }
+

@@ -110,6 +110,29 @@ impl Http for Fetch {
     }
 }
 
+/// Sends `request` without waiting for an answer, with `keepalive` so the browser delivers it
+/// even while the page unloads (the DELETE that closes a session on `pagehide`).
+pub fn send_keepalive(request: &HttpRequest) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let init = web_sys::RequestInit::new();
+    init.set_method(request.method);
+    // web-sys has no setter for `keepalive` on RequestInit yet.
+    let _ = Reflect::set(&init, &"keepalive".into(), &JsValue::TRUE);
+    if let Ok(headers) = web_sys::Headers::new() {
+        for (name, value) in &request.headers {
+            let _ = headers.set(name, value);
+        }
+        init.set_headers(&headers);
+    }
+    if let Some(body) = &request.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    // The promise is dropped: nobody is left to read the answer.
+    let _ = window.fetch_with_str_and_init(&request.url, &init);
+}
+
 fn js_text(value: JsValue) -> String {
     value
         .as_string()

@@ -419,17 +419,22 @@ impl<H: Http> Transport<H> {
         }
     }
 
-    /// DELETE the session (MCP "Session Management"). A 405 means the server does not allow
-    /// clients to end sessions, which is fine.
-    pub async fn delete_session(&self) -> Result<u16, TransportError> {
-        if self.session.borrow().is_none() {
-            return Ok(0);
-        }
-        let request = HttpRequest {
+    /// The DELETE that ends this connection's session, if it has one.
+    pub fn delete_request(&self) -> Option<HttpRequest> {
+        self.session.borrow().as_ref()?;
+        Some(HttpRequest {
             method: "DELETE",
             url: self.url.clone(),
             headers: self.headers(ACCEPT_POST, false),
             body: None,
+        })
+    }
+
+    /// DELETE the session (MCP "Session Management"). A 405 means the server does not allow
+    /// clients to end sessions, which is fine.
+    pub async fn delete_session(&self) -> Result<u16, TransportError> {
+        let Some(request) = self.delete_request() else {
+            return Ok(0);
         };
         let (seq, mut response) = self.send(request, None).await?;
         let status = response.status;

@@ -4,9 +4,11 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::diagram::{seeds, spec::Lang};
+use crate::diagram::{Row, seeds, spec::Lang};
 use crate::flow::gate::{Gate, Mode};
-use crate::flow::host::{Approval, Host};
+use crate::flow::history::{self, Cursor, Next};
+use crate::flow::host::{Approval, ApprovalRequest, Host, HostEvent};
+use crate::flow::lifetime::Lifetime;
 use crate::flow::run::{RowStatus, Run, RunEvent};
 use crate::llm::choice::{AnyLlm, LlmSettings};
 use crate::mcp::browser::Fetch;
@@ -14,24 +16,33 @@ use crate::mcp::client::McpClient;
 
 type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
 
-/// Every row id of both diagrams, in order.
-pub fn all_rows() -> Vec<&'static str> {
-    seeds::diagrams()
-        .iter()
-        .flat_map(|d| d.messages().map(|m| m.id).collect::<Vec<_>>())
-        .collect()
+/// Longest wait for the DELETE that closes an ended run's session.
+const CLOSE_WAIT_MS: u32 = 2_000;
+
+/// Every row of both diagrams, in order.
+pub fn all_rows() -> impl Iterator<Item = Row> {
+    seeds::diagrams().iter().flat_map(|d| d.rows())
+}
+
+/// The run in progress: its lifetime and the host doing its steps.
+#[derive(Clone)]
+struct Live {
+    lifetime: Rc<Lifetime>,
+    host: Rc<BrowserHost>,
 }
 
 #[derive(Clone, Copy)]
 pub struct Controller {
+    /// The record of the run shown (live, or loaded from a recording).
     pub run: RwSignal<Run>,
     pub lang: RwSignal<Lang>,
-    pub selected: RwSignal<Option<String>>,
-    /// The selection follows the active row until the user picks one.
-    pub follow: RwSignal<bool>,
+    /// The row the inspector shows, and whether it follows the run.
+    pub cursor: RwSignal<Cursor>,
     pub mode: RwSignal<Mode>,
     pub speed: RwSignal<Option<f64>>,
     pub approval: RwSignal<Approval>,
+    /// The tool call waiting for the user's yes or no.
+    pub dialog: RwSignal<Option<ApprovalRequest>>,
     pub server: RwSignal<String>,
     pub question: RwSignal<String>,
     pub running: RwSignal<bool>,
@@ -42,8 +53,7 @@ pub struct Controller {
     pub recording: RwSignal<Option<String>>,
     /// How long the MCP client waits for each response; see [`Controller::set_request_timeout_ms`].
     timeout_ms: RwSignal<u32>,
-    generation: RwSignal<u32>,
-    host: StoredValue<Option<Rc<BrowserHost>>, LocalStorage>,
+    live: StoredValue<Option<Live>, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
 }
 
@@ -59,11 +69,11 @@ impl Controller {
         Self {
             run: RwSignal::new(Run::new(all_rows())),
             lang: RwSignal::new(lang),
-            selected: RwSignal::new(None),
-            follow: RwSignal::new(true),
+            cursor: RwSignal::new(Cursor::default()),
             mode: RwSignal::new(mode),
             speed: RwSignal::new(speed),
             approval: RwSignal::new(approval),
+            dialog: RwSignal::new(None),
             server: RwSignal::new(server),
             question: RwSignal::new(question),
             running: RwSignal::new(false),
@@ -71,8 +81,7 @@ impl Controller {
             llm: RwSignal::new(LlmSettings::default()),
             recording: RwSignal::new(None),
             timeout_ms: RwSignal::new(crate::mcp::client::DEFAULT_TIMEOUT_MS),
-            generation: RwSignal::new(0),
-            host: StoredValue::new_local(None),
+            live: StoredValue::new_local(None),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
         }
     }
@@ -81,11 +90,16 @@ impl Controller {
         self.gate.get_value()
     }
 
+    /// The selected row.
+    pub fn selected(&self) -> Option<Row> {
+        self.cursor.with(|c| c.selected)
+    }
+
     /// The MCP client's per-request timeout, for this connection and every later one.
     pub fn set_request_timeout_ms(&self, ms: u32) {
         self.timeout_ms.set(ms);
-        if let Some(host) = self.host.get_value() {
-            host.client.set_timeout_ms(ms);
+        if let Some(live) = self.live.get_value() {
+            live.host.client.set_timeout_ms(ms);
         }
     }
 
@@ -99,12 +113,61 @@ impl Controller {
         self.begin(mode, false);
     }
 
-    /// Whether diagram 1 finished, so questions can be asked on this connection.
+    /// Whether diagram 1 finished on a run that is still alive, so questions can be asked on
+    /// its connection.
     pub fn connected(&self) -> bool {
-        self.host.with_value(|h| h.is_some())
+        self.live.with_value(|l| l.is_some())
             && self
                 .run
-                .with_untracked(|r| r.status("d1-8") == RowStatus::Done)
+                .with_untracked(|r| r.status(Row::ToolsToLlm) == RowStatus::Done)
+    }
+
+    /// Ends the run in progress: its tasks are dropped (fetches aborted, the gate and any
+    /// dialog released), nothing more of it reaches the page, and its session is closed with
+    /// DELETE in the background. `why` marks the row that was active, if any.
+    pub fn end_run(&self, why: Option<&str>) {
+        let Some(live) = self.live.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        live.lifetime.end();
+        self.dialog.set(None);
+        self.running.set(false);
+        if let Some(why) = why {
+            self.run.update(|run| {
+                let active: Vec<Row> = run
+                    .rows
+                    .iter()
+                    .filter(|r| r.status == RowStatus::Active)
+                    .map(|r| r.id)
+                    .collect();
+                for row in active {
+                    run.apply(RunEvent::Failed {
+                        row,
+                        at_ms: crate::clock::now_ms(),
+                        error: why.to_owned(),
+                    });
+                }
+            });
+        }
+        let client = live.host.client.clone();
+        // Not bound to any run, but bounded in time: nothing it does is recorded.
+        leptos::task::spawn_local(async move {
+            let close = std::pin::pin!(client.close());
+            let timer = std::pin::pin!(gloo_timers::future::TimeoutFuture::new(CLOSE_WAIT_MS));
+            let _ = futures_util::future::select(close, timer).await;
+        });
+    }
+
+    /// The page is going away: end the run, and close its session with a request the browser
+    /// sends even as the page unloads.
+    pub fn on_page_hide(&self) {
+        let Some(live) = self.live.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        live.lifetime.end();
+        if let Some(request) = live.host.client.transport.delete_request() {
+            crate::mcp::browser::send_keepalive(&request);
+        }
     }
 
     /// Diagram 2 again on the current connection with the current question (Ask). Connects
@@ -113,33 +176,35 @@ impl Controller {
         if self.running.get_untracked() {
             return;
         }
-        let Some(host) = self.host.get_value().filter(|_| self.connected()) else {
+        let Some(live) = self.live.get_value().filter(|_| self.connected()) else {
             self.start(mode);
             return;
         };
-        let generation = self.generation.get_untracked();
         self.mode.set(mode);
         self.gate().set_mode(mode);
-        host.set_approval(self.approval.get_untracked());
-        self.run.update(|r| r.reset_rows("d2-"));
-        self.follow.set(true);
+        live.host.set_approval(self.approval.get_untracked());
+        self.run.update(|r| r.reset(seeds::execution().rows()));
+        self.cursor.update(|c| c.follow = true);
         self.running.set(true);
         let question = self.question.get_untracked();
         let this = *self;
+        let task = live.lifetime.bind({
+            let host = live.host.clone();
+            async move {
+                let _ = host.ask(&question).await;
+            }
+        });
         leptos::task::spawn_local(async move {
-            let _ = host.ask(&question).await;
-            if this.generation.get_untracked() == generation {
+            if task.await.is_some() {
                 this.running.set(false);
             }
         });
     }
 
     /// Shows a recorded run in the same player and inspector. Nothing is sent; a live run in
-    /// progress is abandoned, and Restart starts a new live one.
+    /// progress is ended, and Restart starts a new live one.
     pub fn load_recording(&self, rec: crate::export::recording::Recording) {
-        self.generation.update(|g| *g += 1);
-        self.host.set_value(None);
-        self.running.set(false);
+        self.end_run(None);
         self.recording.set(Some(format!(
             "Recording of a run against {} ({}), exported {}",
             rec.server, rec.llm, rec.created
@@ -150,36 +215,33 @@ impl Controller {
         self.server.set(rec.server);
         self.question.set(rec.question);
         self.run.set(rec.run);
-        self.follow.set(false);
         self.select_first();
     }
 
     fn begin(&self, mode: Mode, ask: bool) {
-        let generation = self.generation.get_untracked() + 1;
-        self.generation.set(generation);
+        self.end_run(None);
         self.recording.set(None);
         self.run.set(Run::new(all_rows()));
-        self.follow.set(true);
+        self.cursor.set(Cursor::default());
         self.mode.set(mode);
         let gate = Rc::new(Gate::new(mode, self.speed.get_untracked()));
         self.gate.set_value(gate.clone());
+        let lifetime = Lifetime::new();
         let this = *self;
-        let emit: Rc<dyn Fn(RunEvent)> = Rc::new(move |event: RunEvent| {
-            if this.generation.get_untracked() != generation {
-                return; // a restarted run's leftovers
+        let emit = lifetime.guard(Rc::new(move |event: HostEvent| match event {
+            HostEvent::Run(event) => {
+                if let RunEvent::Active { row, .. } = &event {
+                    this.cursor.update(|c| c.on_active(*row));
+                }
+                this.run.update(|r| r.apply(event));
             }
-            if let RunEvent::Active { row, .. } = &event
-                && this.follow.get_untracked()
-            {
-                this.selected.set(Some(row.clone()));
-            }
-            this.run.update(|r| r.apply(event));
-        });
+            HostEvent::Approval(request) => this.dialog.set(request),
+        }));
         let mcp_emit = emit.clone();
         let client = Rc::new(McpClient::new(
             Fetch,
             self.server.get_untracked(),
-            Rc::new(move |u| mcp_emit(RunEvent::Mcp(u))),
+            Rc::new(move |u| mcp_emit(HostEvent::Run(RunEvent::Mcp(u)))),
         ));
         client.set_timeout_ms(self.timeout_ms.get_untracked());
         let host = Rc::new(Host::new(
@@ -189,19 +251,21 @@ impl Controller {
             self.approval.get_untracked(),
             emit,
         ));
-        self.host.set_value(Some(host.clone()));
+        self.live.set_value(Some(Live {
+            lifetime: lifetime.clone(),
+            host: host.clone(),
+        }));
         self.running.set(true);
         let question = self.question.get_untracked();
-        leptos::task::spawn_local(async move {
-            let _ = async {
-                host.discover().await?;
-                if ask {
-                    host.ask(&question).await?;
-                }
-                Ok::<(), crate::flow::host::Stopped>(())
+        let task = lifetime.bind(async move {
+            host.discover().await?;
+            if ask {
+                host.ask(&question).await?;
             }
-            .await;
-            if this.generation.get_untracked() == generation {
+            Ok::<(), crate::flow::host::Stopped>(())
+        });
+        leptos::task::spawn_local(async move {
+            if task.await.is_some() {
                 this.running.set(false);
             }
         });
@@ -229,27 +293,23 @@ impl Controller {
         }
     }
 
+    fn visited(&self) -> Vec<Row> {
+        self.run.with_untracked(history::visited)
+    }
+
     /// → : after going back, step forward through the rows that have happened; at the newest
     /// one, advance the host one row (starting a run in Step mode if none is going).
     pub fn next(&self) {
-        if !self.follow.get_untracked() {
-            let rows = self.visited();
-            let at = self
-                .selected
-                .with_untracked(|s| s.as_ref().and_then(|s| rows.iter().position(|r| r == s)));
-            if let Some(at) = at
-                && at + 1 < rows.len()
-            {
-                self.selected.set(Some(rows[at + 1].clone()));
-                self.follow.set(at + 2 == rows.len());
-                return;
+        let visited = self.visited();
+        let mut cursor = self.cursor.get_untracked();
+        let next = cursor.next(&visited);
+        self.cursor.set(cursor);
+        if next == Next::Advance {
+            if !self.running.get_untracked() {
+                self.start(Mode::Step);
             }
+            self.gate().next();
         }
-        if !self.running.get_untracked() {
-            self.start(Mode::Step);
-        }
-        self.follow.set(true);
-        self.gate().next();
     }
 
     pub fn set_speed(&self, speed: Option<f64>) {
@@ -259,74 +319,41 @@ impl Controller {
 
     /// The user's answer to the approval dialog.
     pub fn decide(&self, yes: bool) {
-        if let Some(host) = self.host.get_value() {
-            host.decide(yes);
+        if let Some(live) = self.live.get_value() {
+            live.host.decide(yes);
         }
-    }
-
-    /// Rows that have happened (done, failed, active), in order.
-    fn visited(&self) -> Vec<String> {
-        self.run
-            .get_untracked()
-            .rows
-            .iter()
-            .filter(|r| r.status != RowStatus::Pending && r.status != RowStatus::Skipped)
-            .map(|r| r.id.clone())
-            .collect()
     }
 
     /// ← / Home / End: move the selection through rows that have happened (history only).
     pub fn select_step(&self, delta: i32) {
-        let rows = self.visited();
-        if rows.is_empty() {
-            return;
-        }
-        let current = self.selected.get_untracked();
-        let at = current
-            .and_then(|c| rows.iter().position(|r| *r == c))
-            .unwrap_or(rows.len() - 1);
-        let to = (at as i32 + delta).clamp(0, rows.len() as i32 - 1) as usize;
-        self.follow.set(false);
-        self.selected.set(Some(rows[to].clone()));
+        let visited = self.visited();
+        self.cursor.update(|c| c.step(&visited, delta));
     }
 
     pub fn select_first(&self) {
-        if let Some(first) = self.visited().first() {
-            self.follow.set(false);
-            self.selected.set(Some(first.clone()));
-        }
+        let visited = self.visited();
+        self.cursor.update(|c| c.first(&visited));
     }
 
     pub fn select_last(&self) {
-        if let Some(last) = self.visited().last() {
-            self.follow.set(true);
-            self.selected.set(Some(last.clone()));
-        }
+        let visited = self.visited();
+        self.cursor.update(|c| c.last(&visited));
     }
 
-    pub fn select(&self, row: &str) {
-        self.follow.set(false);
-        self.selected.set(Some(row.to_owned()));
+    pub fn select(&self, row: Row) {
+        self.cursor.update(|c| c.select(row));
+    }
+
+    /// Follow the run again (the "follow" toggle).
+    pub fn follow(&self) {
+        let visited = self.visited();
+        self.cursor.update(|c| c.resume(&visited));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flow::run::RunEvent;
-
-    fn finished(ctl: &Controller, rows: &[&str]) {
-        ctl.run.update(|r| {
-            for row in rows {
-                r.apply(RunEvent::Done {
-                    row: (*row).into(),
-                    at_ms: 0.0,
-                    values: vec![],
-                });
-            }
-        });
-        ctl.selected.set(rows.last().map(|r| (*r).to_owned()));
-    }
 
     fn controller() -> Controller {
         Controller::new(
@@ -340,36 +367,21 @@ mod tests {
     }
 
     #[test]
-    fn back_and_forward_move_through_history_without_traffic() {
+    fn moving_through_history_sends_nothing() {
         let ctl = controller();
-        finished(&ctl, &["d1-prep", "d1-1", "d1-2"]);
+        ctl.run.update(|r| {
+            for row in [Row::Prepare, Row::Initialize] {
+                r.apply(RunEvent::Done {
+                    row,
+                    at_ms: 0.0,
+                    payload: None,
+                });
+            }
+        });
         ctl.select_step(-1);
-        ctl.select_step(-1);
-        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-prep"));
-        ctl.select_step(-1);
-        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-prep"));
+        assert_eq!(ctl.selected(), Some(Row::Prepare));
         ctl.next();
-        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-1"));
-        assert!(!ctl.follow.get_untracked());
-        ctl.next();
-        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-2"));
-        assert!(
-            ctl.follow.get_untracked(),
-            "back at the newest row, → advances the host again"
-        );
-        assert!(
-            !ctl.running.get_untracked(),
-            "moving through history sends nothing"
-        );
-    }
-
-    #[test]
-    fn home_and_end_jump_to_the_first_and_newest_rows() {
-        let ctl = controller();
-        finished(&ctl, &["d1-prep", "d1-1", "d1-2"]);
-        ctl.select_first();
-        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-prep"));
-        ctl.select_last();
-        assert_eq!(ctl.selected.get_untracked().as_deref(), Some("d1-2"));
+        assert_eq!(ctl.selected(), Some(Row::Initialize));
+        assert!(!ctl.running.get_untracked());
     }
 }

@@ -33,7 +33,7 @@ fn points(row: &RowGeom) -> String {
 fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
     let id = row.id;
     let state = move || ctl.run.with(|r| r.status(id)).as_str();
-    let selected = move || ctl.selected.with(|s| s.as_deref() == Some(id));
+    let selected = move || ctl.selected() == Some(id);
     let error = move || ctl.run.with(|r| r.row(id).and_then(|x| x.error.clone()));
     let motion = {
         let p = &row.path;
@@ -48,7 +48,7 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
         }
         d
     };
-    let head = format!("url(#mf-head-{})", &id[..2]);
+    let head = format!("url(#mf-head-{})", &id.id()[..2]);
     let dashed = row.kind == ArrowKind::Dashed;
     let badge = row.badge;
     let pts = points(&row);
@@ -60,7 +60,7 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
             class="mf-row"
             class:mf-optional=row.optional
             class:mf-selected=selected
-            data-row=id
+            data-row=id.id()
             data-state=state
             tabindex="0"
             role="button"

@@ -5,9 +5,10 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::controller::Controller;
-use crate::diagram::find_row;
+use crate::diagram::{Row, find_row};
 use crate::flow::explain::explain;
-use crate::llm::LlmExchange;
+use crate::flow::payload::{Payload, Shown};
+use crate::llm::{LlmExchange, formats};
 use crate::mcp::record::{Exchange, curl};
 
 fn pretty(text: &str) -> String {
@@ -128,26 +129,40 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 "Wire detail"
             </label>
             {move || {
-                let Some(id) = ctl.selected.get() else {
+                let Some(id) = ctl.selected() else {
                     return view! { <p class="mf-hint">"Press Play (Space) or Next (→) to start a real run. Click any row to inspect it."</p> }.into_any();
                 };
                 let lang = ctl.lang.get();
                 let wire = ctl.wire_detail.get();
                 let run = ctl.run.get();
-                let record = run.row(&id).cloned();
-                let label = find_row(&id).map(|(_, m)| m.label.get(lang).to_owned()).unwrap_or_default();
-                let values = record.as_ref().map(|r| r.values.clone()).unwrap_or_default();
-                let (text, link) = explain(&id, lang, &values).unwrap_or_default();
+                let record = run.row(id).cloned();
+                let label = find_row(id).map(|(_, m)| m.label.get(lang).to_owned()).unwrap_or_default();
+                let (text, link) = explain(id, lang, record.as_ref());
                 let href = link.clone();
-                let shown_values = values
-                    .iter()
-                    .filter(|(k, _)| k != "payload" && !k.starts_with("format:"))
-                    .map(|(k, v)| view! { <dt>{k.clone()}</dt><dd>{v.clone()}</dd> })
+                let shown_values = record
+                    .as_ref()
+                    .and_then(|r| r.payload.as_ref())
+                    .map(|p| p.fields())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(field, value)| {
+                        let value = match value {
+                            Shown::Value(v) => v,
+                            Shown::Absent => "(none)".to_owned(),
+                        };
+                        view! { <dt>{field.name()}</dt><dd>{value}</dd> }
+                    })
                     .collect_view();
-                let payload = values.iter().find(|(k, _)| k == "payload").map(|(_, v)| v.clone());
-                let formats = values
-                    .iter()
-                    .filter_map(|(k, v)| k.strip_prefix("format:").map(|name| (name.to_owned(), v.clone())))
+                let skipped = record
+                    .as_ref()
+                    .and_then(|r| r.skipped)
+                    .map(|why| view! { <p class="mf-note-line">{format!("skipped: {}", why.describe(lang))}</p> });
+                let (payload, formats) = match record.as_ref().and_then(|r| r.payload.clone()) {
+                    Some(Payload::ToolsForLlm { sent, tools, .. }) => (Some(sent), formats::all(&tools)),
+                    _ => (None, Vec::new()),
+                };
+                let formats = formats
+                    .into_iter()
                     .map(|(name, v)| view! {
                         <details class="mf-format"><summary>{format!("Same tools, {name} format")}</summary><pre class="mf-json">{v}</pre></details>
                     })
@@ -162,12 +177,13 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                     .as_ref()
                     .map(|r| r.llm.iter().filter_map(|i| run.llm.get(*i).cloned()).collect::<Vec<_>>())
                     .unwrap_or_default();
-                let notifications = if id == "d2-exec" { run.notifications.clone() } else { Vec::new() };
+                let notifications = if id == Row::Execute { run.notifications.clone() } else { Vec::new() };
                 view! {
-                    <div class="mf-inspect" data-row=id.clone()>
-                        <h3><span class="mf-row-id">{id.clone()}</span>" "<span class="mf-state" data-state=status>{status}</span></h3>
+                    <div class="mf-inspect" data-row=id.id()>
+                        <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status>{status}</span></h3>
                         <p class="mf-row-label">{label}</p>
                         {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
+                        {skipped}
                         <p class="mf-explain">{text}</p>
                         <p><a href=href target="_blank" rel="noopener noreferrer">"Specification: "{link}</a></p>
                         <dl class="mf-values">{shown_values}</dl>

@@ -18,7 +18,7 @@ use inspector::Inspector;
 use llm_settings::LlmSettingsView;
 use share::Share;
 
-use crate::diagram::Lang;
+use crate::diagram::{Lang, Row};
 use crate::flow::gate::Mode;
 use crate::flow::host::Approval;
 use params::Preset;
@@ -76,7 +76,7 @@ pub fn App() -> impl IntoView {
         ctl.start(ctl.mode.get_untracked());
     }
     // After starting: a row named in the link stays selected while the run goes on.
-    if let Some(row) = hash.strip_prefix('#').filter(|h| h.starts_with('d')) {
+    if let Some(row) = hash.strip_prefix('#').and_then(Row::from_id) {
         ctl.select(row);
     }
     view! { <Page ctl=ctl /> }
@@ -87,10 +87,13 @@ pub fn App() -> impl IntoView {
 pub fn Page(ctl: Controller) -> impl IntoView {
     // Keep the hash on the selected row, so a link opens the same view.
     Effect::new(move |_| {
-        if let Some(row) = ctl.selected.get() {
-            let _ = window().location().set_hash(&row);
+        if let Some(row) = ctl.selected() {
+            let _ = window().location().set_hash(row.id());
         }
     });
+    // Leaving the page ends the run and closes its session.
+    let hide = window_event_listener(ev::pagehide, move |_| ctl.on_page_hide());
+    on_cleanup(move || hide.remove());
     let handle = window_event_listener(ev::keydown, move |e| {
         if in_text_field(&e) {
             return;
@@ -197,19 +200,19 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                     ". Nothing is sent while it is shown; Restart starts a live run."
                 </p>
             </Show>
-            <Show when=move || ctl.run.with(|r| r.approval.is_some())>
+            <Show when=move || ctl.dialog.with(Option::is_some)>
                 <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
-                    <h2 id="mf-dialog-title">{move || ctl.run.with(|r| r.approval.as_ref().map(|(t, _)| format!("Execute '{t}' on Tool Server?")).unwrap_or_default())}</h2>
-                    <pre>{move || ctl.run.with(|r| r.approval.as_ref().map(|(_, a)| serde_json::to_string_pretty(a).unwrap_or_default()).unwrap_or_default())}</pre>
+                    <h2 id="mf-dialog-title">{move || ctl.dialog.with(|d| d.as_ref().map(|d| format!("Execute '{}' on Tool Server?", d.tool)).unwrap_or_default())}</h2>
+                    <pre>{move || ctl.dialog.with(|d| d.as_ref().map(|d| serde_json::to_string_pretty(&d.arguments).unwrap_or_default()).unwrap_or_default())}</pre>
                     <button id="mf-yes" on:click=move |_| ctl.decide(true)>"Yes"</button>
                     <button id="mf-no" on:click=move |_| ctl.decide(false)>"Decline"</button>
                 </div>
             </Show>
             <section class="mf-answer" aria-live="polite">
                 <h2>"Answer"</h2>
-                <p id="mf-answer">{move || ctl.run.with(|r| r.answer.clone()).unwrap_or_default()}</p>
+                <p id="mf-answer">{move || ctl.run.with(|r| r.answer().map(str::to_owned)).unwrap_or_default()}</p>
                 <p id="mf-error" class="mf-error-line">
-                    {move || ctl.run.with(|r| r.rows.iter().find(|x| x.error.is_some()).map(|x| format!("{}: {}", x.id, x.error.clone().unwrap_or_default()))).unwrap_or_default()}
+                    {move || ctl.run.with(|r| r.first_error().map(|(row, e)| format!("{row}: {e}"))).unwrap_or_default()}
                 </p>
             </section>
             <div class="mf-stage">

@@ -1,0 +1,131 @@
+//! Row ids as a type. Every message row of every diagram is one [`Row`]; its text id (`d1-1`,
+//! `d2-exec`, …) is what the DOM, links (`#d2-8`) and exports carry. A misspelt row is a compile
+//! error; a text id from outside (a link, a recording) goes through [`Row::from_id`].
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+macro_rules! rows {
+    ($($(#[$doc:meta])* $variant:ident = $id:literal,)*) => {
+        /// One message row of the diagrams.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Row {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Row {
+            /// Every row, in the order the diagrams draw them.
+            pub const ALL: &'static [Row] = &[$(Row::$variant,)*];
+
+            /// The row's text id, as in the DOM and in links.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $(Row::$variant => $id,)*
+                }
+            }
+
+            /// The row with this text id.
+            pub fn from_id(id: &str) -> Option<Row> {
+                match id {
+                    $($id => Some(Row::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+rows! {
+    /// d1: the host prepares a client for the server.
+    Prepare = "d1-prep",
+    /// d1-1: `initialize` request.
+    Initialize = "d1-1",
+    /// d1-2: `initialize` response.
+    InitializeResult = "d1-2",
+    /// d1-3: `notifications/initialized`.
+    Initialized = "d1-3",
+    /// d1: the client tells the host the server is ready.
+    Ready = "d1-ready",
+    /// d1-4: the host asks its client for the tools.
+    ListToolsAsk = "d1-4",
+    /// d1-5: `tools/list` request.
+    ListTools = "d1-5",
+    /// d1-6: `tools/list` response.
+    ListToolsResult = "d1-6",
+    /// d1-7: the client hands the tools to the host.
+    ToolsToHost = "d1-7",
+    /// d1-8: the host hands the tools to the LLM.
+    ToolsToLlm = "d1-8",
+    /// d2-1: the user's question.
+    Question = "d2-1",
+    /// d2-2: the host sends the question and tools to the LLM.
+    AskLlm = "d2-2",
+    /// d2-3: the LLM answers, asking for a tool (or in text).
+    LlmChoice = "d2-3",
+    /// d2-4: the host asks the user to confirm the tool call (optional).
+    Confirm = "d2-4",
+    /// d2-5: the user's answer (optional).
+    Confirmed = "d2-5",
+    /// d2-6: the host tells its client to call the tool.
+    CallToolAsk = "d2-6",
+    /// d2-7: `tools/call` request.
+    CallTool = "d2-7",
+    /// d2: the server runs the tool.
+    Execute = "d2-exec",
+    /// d2-8: `tools/call` response.
+    CallToolResult = "d2-8",
+    /// d2-9: the client hands the result to the host.
+    ResultToHost = "d2-9",
+    /// d2-10: the host sends the result to the LLM.
+    ResultToLlm = "d2-10",
+    /// d2-11: the LLM writes the answer.
+    LlmAnswer = "d2-11",
+    /// d2-12: the host shows the answer.
+    ShowAnswer = "d2-12",
+}
+
+impl std::fmt::Display for Row {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl Serialize for Row {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for Row {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(d)?;
+        Row::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("unknown row {id:?}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_read_back() {
+        let mut seen = std::collections::HashSet::new();
+        for row in Row::ALL {
+            assert!(seen.insert(row.id()), "{} twice", row.id());
+            assert_eq!(Row::from_id(row.id()), Some(*row));
+        }
+        assert_eq!(Row::from_id("d2-99"), None);
+        assert_eq!(Row::from_id("D2-8"), None);
+    }
+
+    #[test]
+    fn rows_serialise_as_their_text_id() {
+        let json = serde_json::to_string(&Row::CallToolResult).unwrap();
+        assert_eq!(json, "\"d2-8\"");
+        assert_eq!(
+            serde_json::from_str::<Row>("\"d1-prep\"").unwrap(),
+            Row::Prepare
+        );
+        let err = serde_json::from_str::<Row>("\"d9-1\"").unwrap_err();
+        assert!(err.to_string().contains("unknown row \"d9-1\""), "{err}");
+    }
+}
