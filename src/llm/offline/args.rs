@@ -1,0 +1,135 @@
+//! Filling a tool's required arguments from the question, by the tool's input schema: numbers
+//! for `number` and `integer` parameters, the place for a string parameter that names a place.
+
+use serde_json::{Map, Value, json};
+
+use super::place::place;
+use super::text::{Question, Token};
+use crate::llm::ToolSpec;
+
+/// Parameter names that hold a place.
+const PLACE_PARAMS: &[&str] = &["location", "city", "place", "town", "region", "area"];
+
+/// Words in a parameter's description that say it holds a place.
+const PLACE_WORDS: &[&str] = &["city", "location", "place", "town"];
+
+/// Whether the parameter `name` (with its schema `property`) holds a place.
+pub fn is_place_param(name: &str, property: Option<&Value>) -> bool {
+    let described = property
+        .and_then(|p| p.get("description"))
+        .and_then(Value::as_str)
+        .map(super::pick::words_of)
+        .is_some_and(|words| words.iter().any(|w| PLACE_WORDS.contains(&w.as_str())));
+    PLACE_PARAMS.contains(&name.to_lowercase().as_str()) || described
+}
+
+/// The schema's required parameter names, in order.
+pub fn required(schema: &Value) -> Vec<&str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// The question's numbers in the order the operation takes them: as written, except that
+/// "5 from 9" (subtract 5 from 9, take 5 away from 9) is 9 then 5.
+pub fn operands(question: &Question) -> Vec<f64> {
+    let tokens = question.tokens();
+    let numbers: Vec<(usize, f64)> = tokens
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| match t.kind {
+            super::text::Kind::Number(n) => Some((i, n)),
+            _ => None,
+        })
+        .collect();
+    let mut out: Vec<f64> = numbers.iter().map(|&(_, n)| n).collect();
+    let word = |i: usize| tokens.get(i).and_then(Token::word);
+    for (k, pair) in numbers.windows(2).enumerate() {
+        let (first, second) = (pair[0].0, pair[1].0);
+        let between: Vec<String> = (first + 1..second).filter_map(word).collect();
+        let from = match between.as_slice() {
+            [from] => from == "from",
+            [away, from] => away == "away" && from == "from",
+            _ => false,
+        };
+        if from {
+            out.swap(k, k + 1);
+            break;
+        }
+    }
+    out
+}
+
+/// Why the question does not give a tool's arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gap {
+    /// This required argument is missing.
+    Missing(String),
+    /// The question has more numbers than the tool takes ("3 times 4 times 5"): one call
+    /// cannot answer it.
+    ExtraNumbers { given: usize, taken: usize },
+}
+
+/// The arguments for `tool`, or what the question lacks for them.
+pub fn arguments(question: &Question, tool: &ToolSpec, anchors: &[usize]) -> Result<Value, Gap> {
+    let properties = tool.input_schema.get("properties");
+    let given = operands(question);
+    let mut numbers = given.iter().copied();
+    let mut args = Map::new();
+    for name in required(&tool.input_schema) {
+        let property = properties.and_then(|p| p.get(name));
+        let kind = property
+            .and_then(|p| p.get("type"))
+            .and_then(Value::as_str)
+            .unwrap_or("string");
+        let value = match kind {
+            "number" => numbers.next().map(|n| json!(n)),
+            "integer" => numbers
+                .next()
+                .filter(|n| n.fract() == 0.0 && n.abs() < 9.0e15)
+                .map(|n| json!(n as i64)),
+            "string" if is_place_param(name, property) => place(question, anchors).map(Value::from),
+            _ => None,
+        };
+        let Some(value) = value else {
+            return Err(Gap::Missing(name.to_owned()));
+        };
+        args.insert(name.to_owned(), value);
+    }
+    let taken = given.len() - numbers.len();
+    if taken > 0 && numbers.len() > 0 {
+        return Err(Gap::ExtraNumbers {
+            given: given.len(),
+            taken,
+        });
+    }
+    Ok(Value::Object(args))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_puts_the_number_taken_away_second() {
+        assert_eq!(operands(&Question::new("Subtract 5 from 9")), [9.0, 5.0]);
+        assert_eq!(operands(&Question::new("take 3 away from 10")), [10.0, 3.0]);
+        assert_eq!(operands(&Question::new("What is 10 minus 4?")), [10.0, 4.0]);
+        assert_eq!(operands(&Question::new("5-3")), [5.0, 3.0]);
+    }
+
+    #[test]
+    fn a_place_parameter_is_known_by_its_name_or_its_description() {
+        assert!(is_place_param("location", None));
+        assert!(is_place_param(
+            "q",
+            Some(&json!({"type": "string", "description": "City name"}))
+        ));
+        assert!(!is_place_param(
+            "q",
+            Some(&json!({"type": "string", "description": "Search query"}))
+        ));
+    }
+}

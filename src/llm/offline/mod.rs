@@ -1,0 +1,158 @@
+//! The built-in offline model: a deterministic rules model that stands in for an LLM, with no
+//! network. It reads the tools' names, descriptions and schemas, picks the one tool that fits
+//! the question best (a tie or no match means no tool), fills the required arguments from the
+//! question by the schema, and phrases the final answer from the tool result in the question's
+//! language (English, Chinese, or Japanese when the question has kana). It answers in the OpenAI
+//! chat-completions wire shape so the inspector shows what a real provider would exchange.
+//!
+//! - [`text`]: the question's language and tokens;
+//! - [`pick`]: which tool fits;
+//! - [`args`] and [`place`]: the arguments, and the place in the sentence;
+//! - [`answer`]: everything the model says.
+
+mod answer;
+mod args;
+mod pick;
+mod place;
+#[cfg(test)]
+mod table;
+#[cfg(test)]
+mod tests;
+mod text;
+
+use serde_json::{Value, json};
+
+use super::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec, openai};
+use crate::clock::now_ms;
+use args::Gap;
+use pick::Pick;
+use text::{Lang, Question};
+
+pub const MODEL: &str = "mcp-flow-offline";
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OfflineModel;
+
+/// What the model decided for a question, before it is phrased.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// Call this tool.
+    Call(ToolCall),
+    /// No tool fits; `tie` names the tools that fit equally well, if that was the reason.
+    NoTool { tie: Vec<String> },
+    /// The best tool needs an argument the question does not give.
+    Missing { tool: String, argument: String },
+    /// The question has more numbers than the best tool takes: one call cannot answer it.
+    TooManyNumbers { tool: String, taken: usize },
+}
+
+/// The decision for a question, given the tools.
+pub fn choose(question: &str, tools: &[ToolSpec]) -> Decision {
+    let question = Question::new(question);
+    match pick::pick(&question, tools) {
+        Pick::Nothing => Decision::NoTool { tie: Vec::new() },
+        Pick::Tie(names) => Decision::NoTool {
+            tie: names.into_iter().map(str::to_owned).collect(),
+        },
+        Pick::Tool { tool, anchors } => match args::arguments(&question, tool, &anchors) {
+            Ok(arguments) => Decision::Call(ToolCall {
+                id: "call_1".into(),
+                name: tool.name.clone(),
+                arguments,
+            }),
+            Err(Gap::Missing(argument)) => Decision::Missing {
+                tool: tool.name.clone(),
+                argument,
+            },
+            Err(Gap::ExtraNumbers { taken, .. }) => Decision::TooManyNumbers {
+                tool: tool.name.clone(),
+                taken,
+            },
+        },
+    }
+}
+
+fn last_user_question(messages: &[ChatMessage]) -> &str {
+    messages
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ChatMessage::User(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
+/// The model's reply to a conversation: after a tool result, the answer from it; otherwise a
+/// tool call, or text when no tool fits or an argument is missing.
+pub fn decide(messages: &[ChatMessage], tools: &[ToolSpec]) -> LlmReply {
+    let question = last_user_question(messages);
+    let lang = Lang::of(question);
+    if let Some(ChatMessage::ToolResult {
+        call_id,
+        content,
+        is_error,
+        ..
+    }) = messages.last()
+    {
+        let call = messages.iter().rev().find_map(|m| match m {
+            ChatMessage::Assistant { tool_calls, .. } => {
+                tool_calls.iter().find(|c| &c.id == call_id).cloned()
+            }
+            _ => None,
+        });
+        if let Some(call) = call {
+            let tool = tools.iter().find(|t| t.name == call.name);
+            return LlmReply::Text(answer::from_result(lang, &call, tool, content, *is_error));
+        }
+    }
+    match choose(question, tools) {
+        Decision::Call(call) => LlmReply::ToolCalls(vec![call]),
+        Decision::NoTool { tie } => {
+            let tie: Vec<&str> = tie.iter().map(String::as_str).collect();
+            LlmReply::Text(answer::no_tool(lang, tools, &tie))
+        }
+        Decision::Missing { tool, argument } => {
+            LlmReply::Text(answer::missing(lang, &tool, &argument))
+        }
+        Decision::TooManyNumbers { tool, taken } => {
+            LlmReply::Text(answer::too_many_numbers(lang, &tool, taken))
+        }
+    }
+}
+
+impl Llm for OfflineModel {
+    fn label(&self) -> String {
+        "Built-in offline model".into()
+    }
+
+    fn format_tools(&self, tools: &[ToolSpec]) -> Value {
+        openai::tools(tools)
+    }
+
+    async fn complete(
+        &self,
+        messages: &[ChatMessage],
+        tools: &[ToolSpec],
+    ) -> (Result<LlmReply, String>, LlmExchange) {
+        let started_ms = now_ms();
+        let request = json!({
+            "model": MODEL,
+            "messages": openai::messages(messages),
+            "tools": openai::tools(tools),
+        });
+        let reply = decide(messages, tools);
+        let response = openai::response("offline-1", MODEL, &reply);
+        let exchange = LlmExchange {
+            provider: "offline".into(),
+            url: "in-page (no network)".into(),
+            request,
+            response: Some(response),
+            status: None,
+            started_ms,
+            finished_ms: now_ms(),
+            error: None,
+        };
+        (Ok(reply), exchange)
+    }
+}
