@@ -345,7 +345,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 tool_calls: vec![call.clone()],
             });
             let approved = self.approve(&call, round).await;
-            let (content, is_error) = if approved {
+            let (content, is_error, structured) = if approved {
                 self.call_tool(&call, round).await?
             } else {
                 self.skip(
@@ -361,6 +361,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 (
                     format!("The user declined to run the tool '{}'.", call.name),
                     true,
+                    None,
                 )
             };
             messages.push(ChatMessage::ToolResult {
@@ -368,6 +369,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 name: call.name.clone(),
                 content,
                 is_error,
+                structured,
             });
 
             self.begin(Row::ResultToLlm).await;
@@ -431,7 +433,11 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     }
 
     /// Rows 6 to 9: the tool call through the MCP client.
-    async fn call_tool(&self, call: &ToolCall, round: u32) -> Result<(String, bool), Stopped> {
+    async fn call_tool(
+        &self,
+        call: &ToolCall,
+        round: u32,
+    ) -> Result<(String, bool, Option<Value>), Stopped> {
         self.begin(Row::CallToolAsk).await;
         self.done(Row::CallToolAsk, Some(tool_call(call, round)));
         self.begin(Row::CallTool).await;
@@ -460,15 +466,16 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.begin(Row::CallToolResult).await;
         let text = result_text(&result);
         let is_error = result.is_error == Some(true);
+        let structured = result.structured_content.clone();
         let payload = Payload::ToolResult {
             text: text.clone(),
             is_error,
-            structured: result.structured_content.clone(),
+            structured: structured.clone(),
         };
         self.done(Row::CallToolResult, Some(payload.clone()));
         self.begin(Row::ResultToHost).await;
         self.done(Row::ResultToHost, Some(payload));
-        Ok((text, is_error))
+        Ok((text, is_error, structured))
     }
 }
 

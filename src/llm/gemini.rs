@@ -50,6 +50,7 @@ pub fn request_body(conversation: &[ChatMessage], tools: &[ToolSpec]) -> Value {
                 name,
                 content,
                 is_error,
+                ..
             } => {
                 let key = if *is_error { "error" } else { "result" };
                 let part = json!({"functionResponse": {"id": call_id, "name": name,

@@ -69,8 +69,11 @@ pub enum ChatMessage {
     ToolResult {
         call_id: String,
         name: String,
+        /// The result's text blocks (what providers receive, as the seeds do).
         content: String,
         is_error: bool,
+        /// The result's `structuredContent`, if the tool returned one.
+        structured: Option<Value>,
     },
 }
 
@@ -144,6 +147,7 @@ pub(crate) fn tokyo_conversation() -> Vec<ChatMessage> {
             name: "get_weather".into(),
             content: "Sunny".into(),
             is_error: false,
+            structured: None,
         },
     ]
 }

@@ -1,12 +1,12 @@
 //! What the model says, in the question's language: the final answer from a tool result, and
 //! the replies without a tool (no tool fits, a tie, a missing argument).
 //!
-//! The final answer reads the tool result the host passes: today the host passes the result's
-//! text blocks only (`ChatMessage::ToolResult::content`, from `mcp::client::result_text`), which
-//! for `get_weather` is the bare condition ("Sunny"). So the weather answer names the place as
-//! the tool call did (the model capitalises a lower-case place, so "new york" is asked for and
-//! answered as "New York"). When the text is the structured report as JSON (a host that passes
-//! `structuredContent`), the answer takes the condition and the canonical place from it.
+//! The final answer reads the tool result the host passes: the text blocks
+//! (`ChatMessage::ToolResult::content`, for `get_weather` the bare condition "Sunny") and the
+//! result's `structuredContent`. With structured content the answer takes the condition and the
+//! place as the server names it ("New York" for "new york"); without it (a server that sends
+//! text only, or a text that is itself the JSON report) it names the place as the tool call did,
+//! capitalising a lower-case place.
 
 use serde_json::Value;
 
@@ -97,6 +97,7 @@ pub fn from_result(
     call: &ToolCall,
     tool: Option<&ToolSpec>,
     content: &str,
+    structured: Option<&Value>,
     is_error: bool,
 ) -> String {
     let content = content.trim();
@@ -110,9 +111,10 @@ pub fn from_result(
             ),
         };
     }
-    let structured: Option<Value> = serde_json::from_str(content).ok().filter(Value::is_object);
-    weather_answer(lang, call, tool, content, structured.as_ref())
-        .or_else(|| calculator_answer(lang, call, tool, content, structured.as_ref()))
+    let parsed: Option<Value> = serde_json::from_str(content).ok().filter(Value::is_object);
+    let structured = structured.filter(|v| v.is_object()).or(parsed.as_ref());
+    weather_answer(lang, call, tool, content, structured)
+        .or_else(|| calculator_answer(lang, call, tool, content, structured))
         .unwrap_or_else(|| match lang {
             Lang::En => format!("The tool {} answered: {content}", call.name),
             Lang::Zh => format!("工具 {} 的结果：{content}", call.name),

@@ -92,6 +92,7 @@ pub fn decide(messages: &[ChatMessage], tools: &[ToolSpec]) -> LlmReply {
         call_id,
         content,
         is_error,
+        structured,
         ..
     }) = messages.last()
     {
@@ -103,7 +104,14 @@ pub fn decide(messages: &[ChatMessage], tools: &[ToolSpec]) -> LlmReply {
         });
         if let Some(call) = call {
             let tool = tools.iter().find(|t| t.name == call.name);
-            return LlmReply::Text(answer::from_result(lang, &call, tool, content, *is_error));
+            return LlmReply::Text(answer::from_result(
+                lang,
+                &call,
+                tool,
+                content,
+                structured.as_ref(),
+                *is_error,
+            ));
         }
     }
     match choose(question, tools) {

@@ -42,6 +42,17 @@ fn server_conditions() -> Vec<String> {
 /// The whole conversation: the question, the model's tool call, the tool's result as the host
 /// passes it (text content and error flag), and the model's final answer.
 fn converse(question: &str, tools: &[ToolSpec], result: &str, is_error: bool) -> (Value, String) {
+    converse_with(question, tools, result, None, is_error)
+}
+
+/// [`converse`], with the result's `structuredContent` passed as the host passes it.
+fn converse_with(
+    question: &str,
+    tools: &[ToolSpec],
+    result: &str,
+    structured: Option<Value>,
+    is_error: bool,
+) -> (Value, String) {
     let mut messages = vec![ChatMessage::User(question.into())];
     let call = match decide(&messages, tools) {
         LlmReply::ToolCalls(calls) => calls[0].clone(),
@@ -57,6 +68,7 @@ fn converse(question: &str, tools: &[ToolSpec], result: &str, is_error: bool) ->
         name: call.name,
         content: result.into(),
         is_error,
+        structured,
     });
     match decide(&messages, tools) {
         LlmReply::Text(answer) => (arguments, answer),
@@ -106,22 +118,22 @@ fn the_answer_names_the_place_as_the_call_did_or_as_the_structured_result_does()
     let (args, answer) = converse("what's the weather in new york", &tools, "Cloudy", false);
     assert_eq!(args, json!({"location": "New York"}));
     assert_eq!(answer, "The weather in New York is cloudy.");
-    // A host that passes the structured report as JSON text: its canonical name wins, except
-    // over a place the user wrote in CJK script.
+    // The host passes the result's structuredContent: its canonical name wins, except over a
+    // place the user wrote in CJK script.
     let report = json!({"location": "New York", "condition": "Cloudy", "temperature_c": 15.0,
-        "humidity_pct": 62, "wind_kph": 18.0})
-    .to_string();
+        "humidity_pct": 62, "wind_kph": 18.0});
+    let ask = |q: &str| converse_with(q, &tools, "Cloudy", Some(report.clone()), false).1;
     assert_eq!(
-        converse("NYC weather?", &tools, &report, false).1,
+        ask("new york weather?"),
         "The weather in New York is cloudy."
     );
+    assert_eq!(ask("NYC weather?"), "The weather in New York is cloudy.");
+    assert_eq!(ask("NYC的天气怎么样？"), "New York的天气是多云。");
+    assert_eq!(ask("纽约的天气怎么样？"), "纽约的天气是多云。");
+    // A server that puts the report in the text block instead is read the same way.
     assert_eq!(
-        converse("NYC的天气怎么样？", &tools, &report, false).1,
-        "New York的天气是多云。"
-    );
-    assert_eq!(
-        converse("纽约的天气怎么样？", &tools, &report, false).1,
-        "纽约的天气是多云。"
+        converse("NYC weather?", &tools, &report.to_string(), false).1,
+        "The weather in New York is cloudy."
     );
 }
 
