@@ -52,6 +52,11 @@ pub struct Config {
     #[arg(long, value_name = "N", default_value_t = 1024 * 1024,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_body_bytes: u64,
+
+    /// Keep a journal of every request received (method, path, session, JSON-RPC method) and
+    /// serve it at `GET /journal`. For tests that check what a client really sent.
+    #[arg(long)]
+    pub journal: bool,
 }
 
 impl Default for Config {

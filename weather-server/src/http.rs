@@ -10,6 +10,7 @@ use axum::{
     http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
+    routing::get,
 };
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService,
@@ -37,7 +38,11 @@ use rmcp::{
 };
 
 use crate::{
-    calc::CalculatorServer, config::Config, streams::RoutingSessionManager, tool::WeatherServer,
+    calc::CalculatorServer,
+    config::Config,
+    journal::{self, Journal},
+    streams::RoutingSessionManager,
+    tool::WeatherServer,
 };
 
 /// Path of the MCP endpoint.
@@ -89,15 +94,24 @@ const TYPED_METHODS: &[&str] = &[
 /// `local_addr` is the address actually bound (its port joins the Origin and
 /// Host allow-lists); cancelling `cancel` ends every session and SSE stream.
 pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken) -> Router {
-    let mcp = endpoint(MCP_PATH, WeatherServer::new, config, local_addr, &cancel)
-        .merge(endpoint(
+    let mut mcp =
+        endpoint(MCP_PATH, WeatherServer::new, config, local_addr, &cancel).merge(endpoint(
             CALC_PATH,
             CalculatorServer::default,
             config,
             local_addr,
             &cancel,
-        ))
-        .layer(cors_layer());
+        ));
+    if config.journal {
+        let journal = Journal::default();
+        mcp = mcp
+            .layer(middleware::from_fn_with_state(
+                (journal.clone(), config.max_body()),
+                journal::record,
+            ))
+            .route("/journal", get(journal::read).with_state(journal));
+    }
+    let mcp = mcp.layer(cors_layer());
     match &config.static_dir {
         Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
         None => mcp,

@@ -8,6 +8,7 @@ pub mod calc;
 pub mod cities;
 pub mod config;
 pub mod http;
+pub mod journal;
 pub mod streams;
 pub mod tool;
 

@@ -308,3 +308,59 @@ async fn without_static_dir_root_is_404() {
     assert_eq!(response.status(), 404);
     server.stop().await.expect("clean shutdown");
 }
+
+#[tokio::test]
+async fn the_journal_records_what_clients_sent_and_is_off_by_default() {
+    let server = TestServer::start(&["--journal"]).await;
+    let client = client();
+    let session = open_session(&client, &server.url).await;
+    let journal_url = server.url.replace("/mcp", "/journal");
+    client
+        .delete(&server.url)
+        .header("mcp-session-id", &session)
+        .header("accept", "application/json, text/event-stream")
+        .send()
+        .await
+        .expect("delete");
+    let entries: Vec<Value> = client
+        .get(&journal_url)
+        .send()
+        .await
+        .expect("journal")
+        .json()
+        .await
+        .expect("json");
+    let seen: Vec<(String, Option<String>)> = entries
+        .iter()
+        .map(|e| {
+            (
+                e["http_method"].as_str().unwrap_or("").to_owned(),
+                e["rpc_method"].as_str().map(str::to_owned),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("POST".to_owned(), Some("initialize".to_owned())),
+            (
+                "POST".to_owned(),
+                Some("notifications/initialized".to_owned())
+            ),
+            ("DELETE".to_owned(), None),
+        ]
+    );
+    assert_eq!(entries[2]["session"], json!(session));
+    assert_eq!(entries[0]["session"], Value::Null);
+    server.stop().await.expect("stop");
+
+    let plain = TestServer::start(&[]).await;
+    let status = client
+        .get(plain.url.replace("/mcp", "/journal"))
+        .send()
+        .await
+        .expect("get")
+        .status();
+    assert_eq!(status, 404, "no journal without --journal");
+    plain.stop().await.expect("stop");
+}
