@@ -1,7 +1,8 @@
 //! A model behind an HTTP API: OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp
 //! server, LM Studio, vLLM, OpenRouter, Groq), Anthropic Messages or Google Gemini. Every call
 //! goes through the same [`Http`] the MCP client uses, in either tool-calling style, and is
-//! recorded without its key.
+//! recorded without its key. The wire formats live in one module per provider (`openai`,
+//! `anthropic`, `gemini`); this module picks one and makes the call.
 
 use serde_json::Value;
 
@@ -30,8 +31,44 @@ impl Api {
     pub fn tools(self, tools: &[ToolSpec]) -> Value {
         match self {
             Self::OpenAi => openai::tools(tools),
-            Self::Anthropic => super::formats::anthropic(tools),
-            Self::Gemini => super::formats::gemini(tools),
+            Self::Anthropic => anthropic::tools(tools),
+            Self::Gemini => gemini::tools(tools),
+        }
+    }
+
+    /// The URL of one completion.
+    pub fn url(self, base_url: &str, model: &str) -> String {
+        match self {
+            Self::OpenAi => openai::url(base_url, model),
+            Self::Anthropic => anthropic::url(base_url, model),
+            Self::Gemini => gemini::url(base_url, model),
+        }
+    }
+
+    /// The request headers, with the key (if any) where this API wants it.
+    pub fn headers(self, key: Option<&str>) -> Vec<(String, String)> {
+        match self {
+            Self::OpenAi => openai::headers(key),
+            Self::Anthropic => anthropic::headers(key),
+            Self::Gemini => gemini::headers(key),
+        }
+    }
+
+    /// The request body of one completion.
+    pub fn request_body(self, model: &str, messages: &[ChatMessage], tools: &[ToolSpec]) -> Value {
+        match self {
+            Self::OpenAi => openai::request_body(model, messages, tools),
+            Self::Anthropic => anthropic::request_body(model, messages, tools),
+            Self::Gemini => gemini::request_body(model, messages, tools),
+        }
+    }
+
+    /// Reads a response body: tool calls or text, or the provider's error.
+    pub fn parse_response(self, response: &Value) -> Result<LlmReply, String> {
+        match self {
+            Self::OpenAi => openai::parse_response(response),
+            Self::Anthropic => anthropic::parse_response(response),
+            Self::Gemini => gemini::parse_response(response),
         }
     }
 }
@@ -45,57 +82,6 @@ pub struct Remote<H: Http> {
     /// Kept in memory only; sent in the API's key header, never recorded.
     pub key: Option<String>,
     pub style: Style,
-}
-
-/// A provider's error object as one line: its `message`, or the whole object.
-pub fn error_message(error: &Value) -> String {
-    error
-        .get("message")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| error.to_string())
-}
-
-/// The tool calls among `calls` (objects with `id`, `name` and the arguments under
-/// `arguments_key`) or, when there are none, the joined `text` of `parts`.
-pub fn calls_or_text<'a>(
-    calls: impl Iterator<Item = &'a Value>,
-    arguments_key: &str,
-    parts: &[Value],
-) -> Result<LlmReply, String> {
-    let calls = calls
-        .enumerate()
-        .map(|(i, c)| {
-            Ok(super::ToolCall {
-                id: call_id(c.get("id"), i),
-                name: c["name"]
-                    .as_str()
-                    .ok_or_else(|| format!("a tool call without a name: {c}"))?
-                    .to_owned(),
-                arguments: c
-                    .get(arguments_key)
-                    .cloned()
-                    .unwrap_or_else(|| serde_json::json!({})),
-            })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    if !calls.is_empty() {
-        return Ok(LlmReply::ToolCalls(calls));
-    }
-    Ok(LlmReply::Text(
-        parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-    ))
-}
-
-/// A tool call's id as the provider gave it, or `call_N` when it gave none.
-pub fn call_id(id: Option<&Value>, index: usize) -> String {
-    id.and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| format!("call_{}", index + 1))
 }
 
 impl<H: Http> Remote<H> {
@@ -114,32 +100,16 @@ impl<H: Http> Remote<H> {
             }
         };
         let key = self.key.as_deref().filter(|k| !k.is_empty());
-        match self.api {
-            Api::OpenAi => (
-                openai::url(&self.base_url),
-                openai::headers(key),
-                openai::request_body(&self.model, messages, tools),
-            ),
-            Api::Anthropic => (
-                anthropic::url(&self.base_url),
-                anthropic::headers(key),
-                anthropic::request_body(&self.model, messages, tools),
-            ),
-            Api::Gemini => (
-                gemini::url(&self.base_url, &self.model),
-                gemini::headers(key),
-                gemini::request_body(messages, tools),
-            ),
-        }
+        (
+            self.api.url(&self.base_url, &self.model),
+            self.api.headers(key),
+            self.api.request_body(&self.model, messages, tools),
+        )
     }
 
     /// Reads a response body; in the system-prompt style a text reply may carry a tool call.
     pub fn parse(&self, response: &Value) -> Result<LlmReply, String> {
-        let reply = match self.api {
-            Api::OpenAi => openai::parse_response(response),
-            Api::Anthropic => anthropic::parse_response(response),
-            Api::Gemini => gemini::parse_response(response),
-        }?;
+        let reply = self.api.parse_response(response)?;
         Ok(match reply {
             LlmReply::Text(text) if self.style == Style::SystemPrompt => {
                 match prompt_style::extract_tool_call(&text) {
@@ -258,22 +228,8 @@ mod tests {
         "message":{"role":"assistant","content":"```json\n{\"tool_name\": \"get_weather\", \"arguments\": {\"location\": \"Tokyo\"}}\n```"},
         "finish_reason":"stop"}]}"#;
 
-    const OPENAI_ERROR: &str = r#"{"error":{"message":"Incorrect API key provided: sk-...","type":"invalid_request_error","code":"invalid_api_key"}}"#;
-
     fn value(s: &str) -> Value {
         serde_json::from_str(s).unwrap()
-    }
-
-    #[test]
-    fn native_tool_calls_are_read() {
-        match openai::parse_response(&value(OPENAI_TOOL_CALL)).unwrap() {
-            LlmReply::ToolCalls(calls) => {
-                assert_eq!(calls[0].id, "call_Q1");
-                assert_eq!(calls[0].name, "get_weather");
-                assert_eq!(calls[0].arguments, json!({"location": "Tokyo"}));
-            }
-            other => panic!("{other:?}"),
-        }
     }
 
     #[test]
@@ -302,23 +258,6 @@ mod tests {
         assert_eq!(
             prompt.parse(&answer).unwrap(),
             LlmReply::Text("The weather in Tokyo is sunny.".into())
-        );
-    }
-
-    #[test]
-    fn provider_errors_and_malformed_replies_say_what_is_wrong() {
-        assert!(
-            openai::parse_response(&value(OPENAI_ERROR))
-                .unwrap_err()
-                .contains("Incorrect API key")
-        );
-        assert!(openai::parse_response(&json!({"choices": []})).is_err());
-        let bad_args = json!({"choices":[{"message":{"tool_calls":[{"id":"c","type":"function",
-            "function":{"name":"get_weather","arguments":"{location: Tokyo"}}]}}]});
-        assert!(
-            openai::parse_response(&bad_args)
-                .unwrap_err()
-                .contains("not JSON")
         );
     }
 
