@@ -4,11 +4,20 @@
 //! recorded without its key. The wire formats live in one module per provider (`openai`,
 //! `anthropic`, `gemini`); this module picks one and makes the call.
 
+use std::pin::pin;
+
+use futures_util::future::{Either, select};
 use serde_json::Value;
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec};
 use super::{anthropic, gemini, openai, prompt_style};
+use crate::mcp::error::clip;
 use crate::mcp::http::{BodyStream, Http, HttpRequest};
+use crate::mcp::transport::{MAX_BODY, recorded_text};
+
+/// How long a model may take to answer (head and body), unless [`Remote::timeout_ms`] says
+/// otherwise. Longer than MCP requests get: a model on a laptop can be slow.
+pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
 
 /// Which HTTP API the model speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +91,9 @@ pub struct Remote<H: Http> {
     /// Kept in memory only; sent in the API's key header, never recorded.
     pub key: Option<String>,
     pub style: Style,
+    /// How long to wait for the whole answer, in milliseconds ([`DEFAULT_TIMEOUT_MS`]). When it
+    /// passes, the request is dropped, which in a browser aborts the fetch.
+    pub timeout_ms: u32,
 }
 
 impl<H: Http> Remote<H> {
@@ -160,41 +172,105 @@ impl<H: Http> Llm for Remote<H> {
             headers,
             body: Some(body.to_string()),
         };
-        let result = async {
-            let mut response = self.http.send(&request).await.map_err(|e| {
-                format!("no response from the model's endpoint (network or CORS): {e}")
-            })?;
-            exchange.status = Some(response.status);
-            let mut bytes = Vec::new();
-            while let Some(chunk) = response.body.chunk().await? {
-                bytes.extend_from_slice(&chunk);
+        let ms = self.timeout_ms.max(1);
+        let mut status = None;
+        let mut arrived = Vec::new();
+        let finished = {
+            // Whichever of the two loses is dropped at the end of this block: on a timeout that
+            // is the request with its body, which aborts the fetch in a browser.
+            let read = pin!(self.read_answer(&request, &mut status, &mut arrived));
+            let timer = pin!(self.http.sleep(ms));
+            match select(read, timer).await {
+                Either::Left((read, _)) => Some(read),
+                Either::Right(((), _)) => None,
             }
-            let text = String::from_utf8_lossy(&bytes);
+        };
+        let read = finished.unwrap_or_else(|| {
+            Err(format!(
+                "the model did not answer within {}{}",
+                duration(ms),
+                match status {
+                    Some(status) => format!(
+                        " (HTTP {status} came, then {} bytes of the answer)",
+                        arrived.len()
+                    ),
+                    None => String::new(),
+                }
+            ))
+        });
+        exchange.status = status;
+        let result = read.and_then(|()| {
+            let status = status.unwrap_or(0);
+            let text = String::from_utf8_lossy(&arrived);
             let value: Value = serde_json::from_str(&text).map_err(|e| {
                 format!(
-                    "HTTP {}: the reply is not JSON ({e}): {}",
-                    response.status,
-                    crate::mcp::error::clip(&text, 200)
+                    "HTTP {status}: the reply is not JSON ({e}): {}",
+                    clip(&text, 200)
                 )
             })?;
             exchange.response = Some(value.clone());
             match self.parse(&value) {
-                Err(e) => Err(format!("HTTP {}: {e}", response.status)),
-                Ok(r) if (200..300).contains(&response.status) => Ok(r),
-                Ok(_) => Err(format!("HTTP {}", response.status)),
+                Err(e) => Err(format!("HTTP {status}: {e}")),
+                Ok(r) if (200..300).contains(&status) => Ok(r),
+                Ok(_) => Err(format!("HTTP {status}")),
             }
+        });
+        // Whatever arrived stays in the record, as text when it is not (whole) JSON.
+        if exchange.response.is_none() && !arrived.is_empty() {
+            exchange.response = Some(Value::String(recorded_text(&arrived)));
         }
-        .await;
         exchange.finished_ms = self.http.now_ms();
         exchange.error = result.as_ref().err().cloned();
         (result, exchange)
     }
 }
 
+impl<H: Http> Remote<H> {
+    /// Sends the request and reads the answer into `arrived` (at most [`MAX_BODY`] bytes),
+    /// noting the status as soon as the head is in.
+    async fn read_answer(
+        &self,
+        request: &HttpRequest,
+        status: &mut Option<u16>,
+        arrived: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        let mut response =
+            self.http.send(request).await.map_err(|e| {
+                format!("no response from the model's endpoint (network or CORS): {e}")
+            })?;
+        *status = Some(response.status);
+        while let Some(chunk) = response
+            .body
+            .chunk()
+            .await
+            .map_err(|e| format!("the model's answer broke off: {e}"))?
+        {
+            arrived.extend_from_slice(&chunk);
+            if arrived.len() > MAX_BODY {
+                return Err(format!(
+                    "the model's answer passed {} MiB, the most this app reads, so it stopped \
+                     reading",
+                    MAX_BODY / (1024 * 1024)
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `60 s` for whole seconds, `1500 ms` otherwise.
+fn duration(ms: u32) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::scripted::{Scripted, json_reply};
+    use crate::mcp::scripted::{Script, Scripted, json_reply};
     use serde_json::json;
     use std::rc::Rc;
 
@@ -211,6 +287,7 @@ mod tests {
             model: "qwen2.5".into(),
             key: Some("sk-secret".into()),
             style,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
         };
         (http, remote)
     }
@@ -360,5 +437,107 @@ mod tests {
                     .contains("sk-secret")
             );
         }
+    }
+
+    #[test]
+    fn a_slow_model_times_out_and_the_request_is_dropped() {
+        let messages = [ChatMessage::User("What's the weather in Tokyo?".into())];
+        // No response head at all.
+        let (http, mut llm) = remote(Api::OpenAi, Style::FunctionCalling);
+        llm.timeout_ms = 60_000;
+        http.script.borrow_mut().push_back(Script::Hang);
+        let (reply, exchange) = futures_executor::block_on(llm.complete(&messages, &[weather()]));
+        assert_eq!(
+            reply,
+            Err("the model did not answer within 60 s".to_owned())
+        );
+        assert_eq!(*http.sleeps.borrow(), [60_000]);
+        assert_eq!(http.alive.get(), 0, "the hanging request was dropped");
+        assert_eq!(exchange.error, reply.err());
+        assert_eq!(exchange.request["messages"][0]["content"], messages_text());
+        assert_eq!((exchange.status, exchange.response), (None, None));
+
+        // The head and the start of the body, then nothing: what came stays in the record.
+        let (http, mut llm) = remote(Api::Anthropic, Style::FunctionCalling);
+        llm.timeout_ms = 1_500;
+        http.script.borrow_mut().push_back(Script::Stall {
+            status: 200,
+            headers: vec![("content-type", "application/json".into())],
+            chunks: vec![br#"{"content": [{"type": "te"#.to_vec()],
+        });
+        let (reply, exchange) = futures_executor::block_on(llm.complete(&messages, &[weather()]));
+        let err = reply.unwrap_err();
+        assert!(
+            err.starts_with("the model did not answer within 1500 ms (HTTP 200 came"),
+            "{err}"
+        );
+        assert_eq!(http.alive.get(), 0, "the stalled body was dropped");
+        assert_eq!(exchange.status, Some(200));
+        assert_eq!(
+            exchange.response,
+            Some(Value::String(r#"{"content": [{"type": "te"#.into()))
+        );
+        assert_eq!(exchange.error, Some(err));
+        assert_eq!(exchange.request["messages"][0]["content"], messages_text());
+    }
+
+    fn messages_text() -> &'static str {
+        "What's the weather in Tokyo?"
+    }
+
+    #[test]
+    fn a_huge_answer_is_cut_at_4_mib() {
+        let (http, llm) = remote(Api::Gemini, Style::FunctionCalling);
+        let mib = vec![b'x'; 1024 * 1024];
+        http.script.borrow_mut().push_back(Script::Respond {
+            status: 200,
+            headers: vec![("content-type", "application/json".into())],
+            chunks: vec![mib; 6],
+        });
+        let messages = [ChatMessage::User("What's the weather in Tokyo?".into())];
+        let (reply, exchange) = futures_executor::block_on(llm.complete(&messages, &[weather()]));
+        let err = reply.unwrap_err();
+        assert!(err.starts_with("the model's answer passed 4 MiB"), "{err}");
+        assert_eq!(http.alive.get(), 0);
+        assert_eq!(exchange.status, Some(200));
+        assert_eq!(exchange.error, Some(err));
+        assert_eq!(
+            exchange.request["contents"][0]["parts"][0]["text"],
+            messages_text()
+        );
+        // The record keeps the first MiB of what arrived, and says how much more came.
+        let Some(Value::String(kept)) = &exchange.response else {
+            panic!("{:?}", exchange.response.map(|_| "not text"));
+        };
+        assert!(kept.starts_with("xxxx"));
+        assert!(
+            kept.ends_with(&format!(
+                "[… {} more bytes not kept in the record]",
+                5 * 1024 * 1024 - crate::mcp::transport::MAX_RECORDED_BODY
+            )),
+            "{}",
+            clip(&kept[kept.len() - 80..], 80)
+        );
+    }
+
+    #[test]
+    fn a_reply_that_is_not_json_is_kept_as_text() {
+        let (http, llm) = remote(Api::OpenAi, Style::FunctionCalling);
+        http.script.borrow_mut().push_back(Script::Respond {
+            status: 502,
+            headers: vec![("content-type", "text/html".into())],
+            chunks: vec![b"<html>Bad Gateway</html>".to_vec()],
+        });
+        let messages = [ChatMessage::User("hi".into())];
+        let (reply, exchange) = futures_executor::block_on(llm.complete(&messages, &[]));
+        assert!(
+            reply
+                .unwrap_err()
+                .starts_with("HTTP 502: the reply is not JSON")
+        );
+        assert_eq!(
+            exchange.response,
+            Some(Value::String("<html>Bad Gateway</html>".into()))
+        );
     }
 }
