@@ -70,11 +70,19 @@ impl<H: Http> McpClient<H> {
     async fn post(&self, message: &Value) -> Result<Posted, McpError> {
         let ms = self.timeout_ms.get();
         let mut deliver = |m: Value| self.deliver(m);
-        let exchange = pin!(self.transport.post(message, &mut deliver));
-        let timer = pin!(self.transport.http.sleep(ms));
-        let posted = match select(exchange, timer).await {
-            Either::Left((result, _)) => result?,
-            Either::Right(((), _)) => {
+        let finished = {
+            // The loser is dropped at the end of this block: on a timeout, the request and its
+            // body (in a browser that aborts the fetch) before the cancellation goes out.
+            let exchange = pin!(self.transport.post(message, &mut deliver));
+            let timer = pin!(self.transport.http.sleep(ms));
+            match select(exchange, timer).await {
+                Either::Left((result, _)) => Some(result),
+                Either::Right(((), _)) => None,
+            }
+        };
+        let posted = match finished {
+            Some(result) => result?,
+            None => {
                 self.transport.abandon(&format!("timed out after {ms} ms"));
                 if let Some(id) = message.get("id") {
                     let cancel = json!({

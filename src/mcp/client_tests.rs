@@ -196,6 +196,10 @@ fn timeout_fails_the_exchange_and_sends_cancelled() {
     let cancel: Value = serde_json::from_str(sent[1].body.as_deref().unwrap()).unwrap();
     assert_eq!(cancel["method"], "notifications/cancelled");
     assert_eq!(cancel["params"]["requestId"], 1);
+    // The timed-out request was dropped (in a browser: its fetch aborted) before the
+    // cancellation went out, not after.
+    assert_eq!(*http.alive_at_send.borrow(), [0, 0]);
+    assert_eq!(http.alive.get(), 0);
     let log = log.borrow();
     assert!(
         log.exchanges[0]
