@@ -4,10 +4,12 @@
 
 use std::cell::{Cell, RefCell};
 
+use rmcp::model::InitializeResultMethod;
 use serde_json::Value;
 
 use super::error::{TransportError, clip};
 use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
+use super::jsonrpc;
 use super::record::{Exchange, RecordedEvent, Update};
 use super::sse::SseParser;
 
@@ -242,7 +244,7 @@ impl<H: Http> Transport<H> {
         }
         if status == 200
             && let Some(id) = response.header("mcp-session-id")
-            && message.get("method").and_then(Value::as_str) == Some("initialize")
+            && jsonrpc::is(message, InitializeResultMethod)
         {
             self.set_session_id(Some(id.to_owned()));
         }
