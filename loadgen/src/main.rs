@@ -20,62 +20,64 @@ mod stats;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use clap::Parser;
+use clap::builder::RangedU64ValueParser;
 use mcp::Session;
 
+/// Drives a Streamable HTTP MCP server with concurrent sessions making tools/call, and prints
+/// throughput and latency percentiles. Loopback targets only.
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcp-flow-load",
+    after_help = "Closed loop (default): every session sends its next call when the previous \
+                  answer arrived, until --calls in total. With --rate R: calls start on a fixed \
+                  schedule of R per second spread over the sessions, and latency counts from the \
+                  scheduled start. The last line is machine-readable: `load: key=value ...`."
+)]
 struct Options {
+    /// The server's endpoint: http:// to 127.0.0.1, localhost or [::1] only
+    #[arg(long, value_name = "URL", value_parser = loopback_url)]
     url: String,
+    /// How many sessions to open
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     sessions: usize,
+    /// How many tools/call in total
+    #[arg(long, value_name = "N", default_value_t = 1000)]
     calls: usize,
+    /// Open loop: start this many calls per second (default: closed loop)
+    #[arg(long, value_name = "R")]
     rate: Option<f64>,
+    /// The tool to call
+    #[arg(long, value_name = "NAME", default_value = "get_weather")]
     tool: String,
+    /// The tool's arguments as JSON
+    #[arg(long, value_name = "JSON", default_value = r#"{"location":"Tokyo"}"#,
+          value_parser = json_value)]
     args: serde_json::Value,
-    expect: Option<String>,
+    /// Text the first content block of each answer must hold; empty to accept any
+    #[arg(long, value_name = "TEXT", default_value = "Sunny")]
+    expect: String,
+    /// Open the sessions and stop (for measuring per-session memory)
+    #[arg(long)]
     open_only: bool,
+    /// Leave the sessions open at the end instead of closing them with DELETE
+    #[arg(long)]
     keep_open: bool,
 }
 
-fn parse() -> Result<Options, String> {
-    let mut o = Options {
-        url: String::new(),
-        sessions: 10,
-        calls: 1000,
-        rate: None,
-        tool: "get_weather".into(),
-        args: serde_json::json!({"location": "Tokyo"}),
-        expect: Some("Sunny".into()),
-        open_only: false,
-        keep_open: false,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--url" => o.url = value()?,
-            "--sessions" => {
-                o.sessions = value()?.parse().map_err(|e| format!("--sessions: {e}"))?
-            }
-            "--calls" => o.calls = value()?.parse().map_err(|e| format!("--calls: {e}"))?,
-            "--rate" => o.rate = Some(value()?.parse().map_err(|e| format!("--rate: {e}"))?),
-            "--tool" => o.tool = value()?,
-            "--args" => {
-                o.args = serde_json::from_str(&value()?).map_err(|e| format!("--args: {e}"))?
-            }
-            "--expect" => o.expect = Some(value()?).filter(|s| !s.is_empty()),
-            "--open-only" => o.open_only = true,
-            "--keep-open" => o.keep_open = true,
-            other => return Err(format!("unknown flag {other}")),
-        }
+/// `--url`: only loopback targets.
+fn loopback_url(url: &str) -> Result<String, String> {
+    if is_loopback_url(url) {
+        Ok(url.to_owned())
+    } else {
+        Err("must be an http:// loopback address (127.0.0.1, localhost or [::1])".into())
     }
-    if !is_loopback_url(&o.url) {
-        return Err(format!(
-            "--url must be an http:// loopback address (127.0.0.1, localhost or [::1]), got {:?}",
-            o.url
-        ));
-    }
-    if o.sessions == 0 {
-        return Err("--sessions must be at least 1".into());
-    }
-    Ok(o)
+}
+
+/// `--args`: any JSON value.
+fn json_value(text: &str) -> Result<serde_json::Value, String> {
+    serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))
 }
 
 /// Whether `url` is `http://` to 127.0.0.1, localhost or [::1] (this tool sends load nowhere else).
@@ -94,13 +96,8 @@ fn is_loopback_url(url: &str) -> bool {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let o = match parse() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("mcp-flow-load: {e}");
-            return std::process::ExitCode::from(2);
-        }
-    };
+    // A usage error exits with status 2, --help with 0.
+    let o = Options::parse();
     match run(o).await {
         Ok(true) => std::process::ExitCode::SUCCESS,
         Ok(false) => std::process::ExitCode::FAILURE,
@@ -134,7 +131,7 @@ async fn run(o: Options) -> Result<bool, String> {
     let call = Arc::new(mcp::Call {
         tool: o.tool.clone(),
         args: o.args.clone(),
-        expect: o.expect.clone(),
+        expect: Some(o.expect.clone()).filter(|s| !s.is_empty()),
     });
     let started = Instant::now();
     let (latencies, errors) = match o.rate {
@@ -241,7 +238,12 @@ async fn gather(tasks: Vec<tokio::task::JoinHandle<Outcome>>) -> Outcome {
 
 #[cfg(test)]
 mod tests {
-    use super::is_loopback_url;
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Result<Options, clap::Error> {
+        Options::try_parse_from(std::iter::once("mcp-flow-load").chain(args.iter().copied()))
+    }
 
     #[test]
     fn only_loopback_targets_are_accepted() {
@@ -251,6 +253,7 @@ mod tests {
             "http://[::1]:9/mcp",
         ] {
             assert!(is_loopback_url(ok), "{ok}");
+            assert!(parse(&["--url", ok]).is_ok(), "{ok}");
         }
         for bad in [
             "https://127.0.0.1/mcp",
@@ -260,6 +263,54 @@ mod tests {
             "http://localhost@example.com/",
         ] {
             assert!(!is_loopback_url(bad), "{bad}");
+            let err = parse(&["--url", bad]).unwrap_err();
+            assert_eq!(err.exit_code(), 2);
+            assert!(err.to_string().contains("loopback"), "{bad}: {err}");
         }
+        assert!(parse(&[]).unwrap_err().to_string().contains("--url"));
+    }
+
+    #[test]
+    fn flags_and_defaults() {
+        let o = parse(&["--url", "http://127.0.0.1:1/mcp"]).unwrap();
+        assert_eq!(
+            (o.sessions, o.calls, o.rate, o.tool.as_str()),
+            (10, 1000, None, "get_weather")
+        );
+        assert_eq!(o.args, serde_json::json!({"location": "Tokyo"}));
+        assert_eq!(o.expect, "Sunny");
+        assert!(!o.open_only && !o.keep_open);
+        let o = parse(&[
+            "--url",
+            "http://localhost/mcp",
+            "--sessions",
+            "50",
+            "--calls",
+            "20000",
+            "--rate",
+            "1000",
+            "--tool",
+            "add",
+            "--args",
+            r#"{"a":1}"#,
+            "--expect",
+            "",
+            "--open-only",
+            "--keep-open",
+        ])
+        .unwrap();
+        assert_eq!((o.sessions, o.calls, o.rate), (50, 20000, Some(1000.0)));
+        assert_eq!((o.tool.as_str(), o.expect.as_str()), ("add", ""));
+        assert_eq!(o.args, serde_json::json!({"a": 1}));
+        assert!(o.open_only && o.keep_open);
+        for bad in [
+            &["--url", "http://localhost/", "--sessions", "0"][..],
+            &["--url", "http://localhost/", "--args", "{"],
+            &["--url", "http://localhost/", "--calls", "x"],
+            &["--url", "http://localhost/", "--verbose"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+        Options::command().debug_assert();
     }
 }

@@ -138,38 +138,35 @@ async fn read_answer(response: reqwest::Response, id: u64) -> Result<Value, Stri
             text.chars().take(200).collect::<String>()
         ));
     }
-    let messages: Vec<Value> = if sse {
-        sse_data(&text)
+    answer_in(&text, sse, id)
+}
+
+/// The JSON-RPC response with `id` in a body: the JSON object, or the data of one of the SSE
+/// events. Only events ended by their blank line count, as the SSE specification says: a
+/// stream that stops inside an event has not delivered it.
+fn answer_in(text: &str, sse: bool, id: u64) -> Result<Value, String> {
+    let (messages, unfinished): (Vec<Value>, _) = if sse {
+        let parsed = mcp_flow_sse::parse(text.as_bytes());
+        let messages = parsed
+            .events
             .iter()
-            .filter_map(|d| serde_json::from_str(d).ok())
-            .collect()
+            .filter(|e| !e.is_empty())
+            .filter_map(|e| serde_json::from_str(&e.data).ok())
+            .collect();
+        (messages, parsed.unfinished)
     } else {
-        vec![serde_json::from_str(&text).map_err(|e| format!("not JSON ({e}): {text}"))?]
+        let message = serde_json::from_str(text).map_err(|e| format!("not JSON ({e}): {text}"))?;
+        (vec![message], None)
     };
     messages
         .into_iter()
         .find(|m| m.get("id").and_then(Value::as_u64) == Some(id))
-        .ok_or_else(|| format!("no response with id {id} in: {text}"))
-}
-
-/// The `data` of each SSE event (multi-line data joined with newlines).
-pub fn sse_data(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut data: Vec<&str> = Vec::new();
-    for line in text.lines() {
-        if line.is_empty() {
-            if !data.is_empty() {
-                out.push(data.join("\n"));
-                data.clear();
+        .ok_or_else(|| match unfinished {
+            Some(part) => {
+                format!("no response with id {id}; the stream ended inside an event: {part}")
             }
-        } else if let Some(rest) = line.strip_prefix("data:") {
-            data.push(rest.strip_prefix(' ').unwrap_or(rest));
-        }
-    }
-    if !data.is_empty() {
-        out.push(data.join("\n"));
-    }
-    out
+            None => format!("no response with id {id} in: {text}"),
+        })
 }
 
 #[cfg(test)]
@@ -177,8 +174,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sse_events_are_split_and_priming_events_have_no_data() {
-        let text = "id: 0\nretry: 3000\ndata:\n\nid: 1\ndata: {\"id\":1}\n\ndata: a\ndata: b\n";
-        assert_eq!(sse_data(text), ["", "{\"id\":1}", "a\nb"]);
+    fn sse_events_are_split_and_priming_events_are_skipped() {
+        let text = "id: 0\nretry: 3000\ndata:\n\nid: 1\ndata: {\"id\":1}\n\n\
+                    data: {\"id\":\ndata: 2}\n\n";
+        assert_eq!(answer_in(text, true, 1), Ok(json!({"id": 1})));
+        assert_eq!(answer_in(text, true, 2), Ok(json!({"id": 2})));
+        assert_eq!(answer_in("{\"id\":3}", false, 3), Ok(json!({"id": 3})));
+    }
+
+    #[test]
+    fn a_response_in_an_unterminated_final_event_is_not_taken() {
+        // SSE dispatches an event only on a blank line: a stream that ends right after the
+        // response's data line has not delivered it (this tool used to accept it).
+        let text = "id: 0\nretry: 3000\ndata:\n\nid: 1\ndata: {\"id\":1,\"result\":{}}\n";
+        let err = answer_in(text, true, 1).unwrap_err();
+        assert!(err.contains("ended inside an event"), "{err}");
+        assert!(err.contains("\"result\""), "{err}");
+        assert_eq!(
+            answer_in(&format!("{text}\n"), true, 1),
+            Ok(json!({"id": 1, "result": {}}))
+        );
     }
 }

@@ -7,27 +7,62 @@
 
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use mcp_cli::http::Native;
 use mcp_cli::report;
 use mcp_flow::mcp::client::{McpClient, result_text};
 use mcp_flow::mcp::error::clip;
 use serde_json::{Value, json};
 
-const USAGE: &str = "\
-usage: mcp-flow-cli [--scenario NAME] [--call TOOL [--args JSON]] [--timeout MS] URL
-
-  URL              the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp
-  --call TOOL      call TOOL after listing the tools and print its result
-  --args JSON      the tool's arguments as a JSON object (default {})
-  --timeout MS     how long to wait for each response (default 30000)
-  --scenario NAME  act as the client of a conformance scenario: initialize, tools_call,
-                   sse-retry (default: $MCP_CONFORMANCE_SCENARIO, if set)
-
-Results go to stdout; each HTTP exchange (method, status, JSON-RPC method, time) and each
-server notification go to stderr. Exits 1 on any failure, 2 on a usage error.";
-
 /// The conformance scenarios this client knows.
 const SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
+
+/// The mcp-flow MCP client on the command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcp-flow-cli",
+    about = "The mcp-flow MCP client on the command line",
+    after_help = "Results go to stdout; each HTTP exchange (method, status, JSON-RPC method, time) \
+                  and each server notification go to stderr. Exits 1 on any failure, 2 on a \
+                  usage error."
+)]
+struct Cli {
+    /// The server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp
+    #[arg(value_name = "URL")]
+    url: String,
+    /// Call TOOL after listing the tools and print its result
+    #[arg(long, value_name = "TOOL")]
+    call: Option<String>,
+    /// The tool's arguments as a JSON object (default {})
+    #[arg(long, value_name = "JSON", requires = "call", value_parser = json_object)]
+    args: Option<Value>,
+    /// How long to wait for each response, in milliseconds (default 30000)
+    #[arg(long, value_name = "MS", value_parser = milliseconds)]
+    timeout: Option<u32>,
+    /// Act as the client of a conformance scenario: initialize, tools_call, sse-retry
+    /// (default: $MCP_CONFORMANCE_SCENARIO, if set)
+    #[arg(long, value_name = "NAME")]
+    scenario: Option<String>,
+}
+
+/// `--args`: a JSON object.
+fn json_object(text: &str) -> Result<Value, String> {
+    let parsed: Value = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
+    if parsed.is_object() {
+        Ok(parsed)
+    } else {
+        Err(format!("must be a JSON object, got {parsed}"))
+    }
+}
+
+/// `--timeout`: milliseconds above zero.
+fn milliseconds(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|ms| *ms > 0)
+        .ok_or_else(|| "wants a number of milliseconds above 0".to_owned())
+}
 
 #[derive(Debug, PartialEq)]
 struct Options {
@@ -37,60 +72,29 @@ struct Options {
     timeout_ms: Option<u32>,
 }
 
-/// Reads the command line; `Ok(None)` means help was asked for.
+/// Reads the command line (without the program name). `--help` comes back as an error of kind
+/// [`ErrorKind::DisplayHelp`], which `exit()` prints to stdout with status 0.
 fn parse(
     args: impl IntoIterator<Item = String>,
     env_scenario: Option<String>,
-) -> Result<Option<Options>, String> {
-    let mut url = None;
-    let mut scenario = None;
-    let mut call = None;
-    let mut call_args = None;
-    let mut timeout_ms = None;
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--scenario" => scenario = Some(value("--scenario")?),
-            "--call" => call = Some(value("--call")?),
-            "--args" => {
-                let text = value("--args")?;
-                let parsed: Value = serde_json::from_str(&text)
-                    .map_err(|e| format!("--args is not JSON ({e}): {text}"))?;
-                if !parsed.is_object() {
-                    return Err(format!("--args must be a JSON object, got {parsed}"));
-                }
-                call_args = Some(parsed);
-            }
-            "--timeout" => {
-                let text = value("--timeout")?;
-                let ms = text
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|ms| *ms > 0)
-                    .ok_or_else(|| format!("--timeout wants milliseconds, got {text}"))?;
-                timeout_ms = Some(ms);
-            }
-            flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
-            _ if url.is_some() => return Err(format!("more than one URL: {arg}")),
-            _ => url = Some(arg),
-        }
+) -> Result<Options, clap::Error> {
+    let cli = Cli::try_parse_from(std::iter::once("mcp-flow-cli".to_owned()).chain(args))?;
+    // The flag wins over the environment; an empty variable is no scenario.
+    let scenario = cli.scenario.or(env_scenario.filter(|s| !s.is_empty()));
+    if scenario.is_some() && cli.call.is_some() {
+        return Err(Cli::command().error(
+            ErrorKind::ArgumentConflict,
+            "--call does not go with a scenario (--scenario or $MCP_CONFORMANCE_SCENARIO)",
+        ));
     }
-    let url = url.ok_or("no server URL given")?;
-    if call.is_none() && call_args.is_some() {
-        return Err("--args without --call".into());
-    }
-    let scenario = scenario.or(env_scenario.filter(|s| !s.is_empty()));
-    if scenario.is_some() && call.is_some() {
-        return Err("--call does not go with a scenario".into());
-    }
-    Ok(Some(Options {
-        url,
+    Ok(Options {
+        url: cli.url,
         scenario,
-        call: call.map(|name| (name, call_args.unwrap_or_else(|| json!({})))),
-        timeout_ms,
-    }))
+        call: cli
+            .call
+            .map(|name| (name, cli.args.unwrap_or_else(|| json!({})))),
+        timeout_ms: cli.timeout,
+    })
 }
 
 fn main() -> ExitCode {
@@ -98,15 +102,9 @@ fn main() -> ExitCode {
         std::env::args().skip(1),
         std::env::var("MCP_CONFORMANCE_SCENARIO").ok(),
     ) {
-        Ok(Some(options)) => options,
-        Ok(None) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("mcp-flow-cli: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        Ok(options) => options,
+        // Help on stdout with status 0; a usage error on stderr with status 2.
+        Err(e) => e.exit(),
     };
     // The client's futures are not Send: everything runs on this one thread.
     let runtime = match tokio::runtime::Builder::new_current_thread()
@@ -269,23 +267,19 @@ mod tests {
 
     #[test]
     fn the_suite_appends_the_url_and_names_the_scenario_in_the_environment() {
-        let options = parse(args(&["http://localhost:1234"]), Some("sse-retry".into()))
-            .unwrap()
-            .unwrap();
+        let options = parse(args(&["http://localhost:1234"]), Some("sse-retry".into())).unwrap();
         assert_eq!(options.url, "http://localhost:1234");
         assert_eq!(options.scenario.as_deref(), Some("sse-retry"));
         assert_eq!(options.call, None);
+        assert_eq!(options.timeout_ms, None);
         // The flag wins over the environment; an empty variable is no scenario.
         let flag = parse(
             args(&["--scenario", "initialize", "http://x/mcp"]),
             Some("tools_call".into()),
         )
-        .unwrap()
         .unwrap();
         assert_eq!(flag.scenario.as_deref(), Some("initialize"));
-        let empty = parse(args(&["http://x/mcp"]), Some(String::new()))
-            .unwrap()
-            .unwrap();
+        let empty = parse(args(&["http://x/mcp"]), Some(String::new())).unwrap();
         assert_eq!(empty.scenario, None);
     }
 
@@ -303,35 +297,65 @@ mod tests {
             ]),
             None,
         )
-        .unwrap()
         .unwrap();
         assert_eq!(
             options.call,
             Some(("get_weather".into(), json!({"location": "Tokyo"})))
         );
         assert_eq!(options.timeout_ms, Some(500));
-        let bare = parse(args(&["u", "--call", "t"]), None).unwrap().unwrap();
+        let bare = parse(args(&["u", "--call", "t"]), None).unwrap();
         assert_eq!(bare.call, Some(("t".into(), json!({}))));
     }
 
     #[test]
     fn usage_errors_say_what_is_wrong() {
         let cases: [(&[&str], &str); 8] = [
-            (&[], "no server URL"),
-            (&["u", "v"], "more than one URL"),
-            (&["u", "--call"], "--call needs a value"),
+            (&[], "<URL>"),
+            (&["u", "v"], "unexpected argument 'v'"),
+            (&["u", "--call"], "--call <TOOL>"),
             (&["u", "--call", "t", "--args", "[1]"], "JSON object"),
             (&["u", "--call", "t", "--args", "{"], "not JSON"),
-            (&["u", "--args", "{}"], "--args without --call"),
+            (&["u", "--args", "{}"], "--call <TOOL>"),
             (&["u", "--timeout", "0"], "milliseconds"),
-            (&["u", "--verbose"], "unknown option --verbose"),
+            (&["u", "--verbose"], "unexpected argument '--verbose'"),
         ];
         for (list, expected) in cases {
             let err = parse(args(list), None).unwrap_err();
-            assert!(err.contains(expected), "{list:?}: {err}");
+            assert_eq!(err.exit_code(), 2, "{list:?}");
+            let text = err.to_string();
+            assert!(text.contains(expected), "{list:?}: {text}");
         }
         let err = parse(args(&["u", "--call", "t"]), Some("initialize".into())).unwrap_err();
-        assert!(err.contains("scenario"), "{err}");
-        assert_eq!(parse(args(&["--help"]), None), Ok(None));
+        assert!(err.to_string().contains("scenario"), "{err}");
+        let err = parse(
+            args(&["u", "--scenario", "initialize", "--call", "t"]),
+            None,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("scenario"), "{err}");
+    }
+
+    #[test]
+    fn help_lists_every_option_and_exits_0() {
+        let help = parse(args(&["--help"]), None).unwrap_err();
+        assert_eq!(help.kind(), ErrorKind::DisplayHelp);
+        assert_eq!(help.exit_code(), 0);
+        let text = help.render().to_string();
+        for part in [
+            "mcp-flow-cli [OPTIONS] <URL>",
+            "--call <TOOL>",
+            "--args <JSON>",
+            "--timeout <MS>",
+            "--scenario <NAME>",
+            "MCP_CONFORMANCE_SCENARIO",
+            "Exits 1 on any failure, 2 on a usage error",
+        ] {
+            assert!(text.contains(part), "{part}: {text}");
+        }
+        assert_eq!(
+            parse(args(&["-h"]), None).unwrap_err().kind(),
+            ErrorKind::DisplayHelp
+        );
+        Cli::command().debug_assert();
     }
 }

@@ -3,35 +3,43 @@
 
 use serde_json::{Value, json};
 
-use super::{ChatMessage, LlmReply, ToolSpec, formats, remote};
+use super::{ChatMessage, LlmReply, ToolSpec, wire};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com/v1";
 pub const API_VERSION: &str = "2023-06-01";
 const MAX_TOKENS: u32 = 1024;
 
-pub fn url(base_url: &str) -> String {
-    format!("{}/messages", base_url.trim_end_matches('/'))
+/// The tools in Anthropic's format: `{"name", "description", "input_schema"}`.
+pub fn tools(tools: &[ToolSpec]) -> Value {
+    Value::Array(
+        tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
+            .collect(),
+    )
+}
+
+/// `POST {base}/messages` (the model goes in the body).
+pub fn url(base_url: &str, _model: &str) -> String {
+    wire::endpoint(base_url, "messages")
 }
 
 /// The request headers, including the one that lets a browser page call the API directly.
 pub fn headers(key: Option<&str>) -> Vec<(String, String)> {
-    let mut headers = vec![
-        ("Content-Type".to_owned(), "application/json".to_owned()),
-        ("anthropic-version".to_owned(), API_VERSION.to_owned()),
-        (
-            "anthropic-dangerous-direct-browser-access".to_owned(),
-            "true".to_owned(),
-        ),
-    ];
-    if let Some(key) = key {
-        headers.push(("x-api-key".to_owned(), key.to_owned()));
-    }
-    headers
+    wire::json_headers(
+        &[
+            ("anthropic-version", API_VERSION),
+            ("anthropic-dangerous-direct-browser-access", "true"),
+        ],
+        key,
+        "x-api-key",
+        "",
+    )
 }
 
 /// System messages go to the top-level `system`; tool results are user messages made of
 /// `tool_result` blocks, consecutive ones merged into one message.
-pub fn request_body(model: &str, conversation: &[ChatMessage], tools: &[ToolSpec]) -> Value {
+pub fn request_body(model: &str, conversation: &[ChatMessage], tool_list: &[ToolSpec]) -> Value {
     let mut system = Vec::new();
     let mut messages: Vec<Value> = Vec::new();
     for m in conversation {
@@ -74,8 +82,8 @@ pub fn request_body(model: &str, conversation: &[ChatMessage], tools: &[ToolSpec
     if !system.is_empty() {
         body["system"] = Value::String(system.join("\n\n"));
     }
-    if !tools.is_empty() {
-        body["tools"] = formats::anthropic(tools);
+    if !tool_list.is_empty() {
+        body["tools"] = tools(tool_list);
     }
     body
 }
@@ -83,13 +91,13 @@ pub fn request_body(model: &str, conversation: &[ChatMessage], tools: &[ToolSpec
 /// Reads a Messages response: `tool_use` blocks become tool calls, otherwise the text blocks.
 pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
     if let Some(error) = response.get("error") {
-        return Err(remote::error_message(error));
+        return Err(wire::error_message(error));
     }
     let blocks = response
         .get("content")
         .and_then(Value::as_array)
         .ok_or("the response has no content array")?;
-    remote::calls_or_text(
+    wire::calls_or_text(
         blocks.iter().filter(|b| b["type"] == "tool_use"),
         "input",
         blocks,
@@ -114,6 +122,14 @@ mod tests {
 
     const ERROR: &str =
         r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#;
+
+    #[test]
+    fn tools_use_input_schema() {
+        let t = tools(&[weather_tool()]);
+        assert_eq!(t[0]["name"], "get_weather");
+        assert_eq!(t[0]["input_schema"]["required"], json!(["location"]));
+        assert!(t[0].get("parameters").is_none());
+    }
 
     #[test]
     fn tool_use_blocks_become_tool_calls_and_text_blocks_text() {
@@ -157,5 +173,10 @@ mod tests {
             "true".into()
         )));
         assert!(h.contains(&("x-api-key".into(), "sk-ant".into())));
+        assert!(h.contains(&("anthropic-version".into(), API_VERSION.into())));
+        assert_eq!(
+            url("https://a.example/v1/", "claude"),
+            "https://a.example/v1/messages"
+        );
     }
 }

@@ -221,6 +221,7 @@ impl LlmSettings {
                 model: self.model.clone(),
                 key: Some(self.key.clone()).filter(|k| !k.is_empty()),
                 style: self.style,
+                timeout_ms: super::remote::DEFAULT_TIMEOUT_MS,
             }),
         }
     }

@@ -1,72 +1,93 @@
-//! MCP tools in each provider's format (seed `001_…`): OpenAI `parameters`, Anthropic
-//! `input_schema`, Gemini `functionDeclarations` (with the schema keywords Gemini rejects removed).
+//! MCP tools in every format a model may receive them (seeds `001_…` and `004_…`), side by side
+//! for the row that shows them. Each format lives with its provider (`openai::tools`,
+//! `anthropic::tools`, `gemini::tools`) and the system-prompt style in
+//! `prompt_style::system_prompt`; this module lists them.
 
-use serde_json::{Map, Value, json};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::ToolSpec;
 
-/// Anthropic Messages API: `{"name", "description", "input_schema"}`.
-pub fn anthropic(tools: &[ToolSpec]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
-            .collect(),
-    )
+/// A form in which tools reach a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ToolFormat {
+    /// OpenAI chat completions: `{"type": "function", "function": {…, "parameters"}}`.
+    OpenAi,
+    /// Anthropic Messages: `{"name", "description", "input_schema"}`.
+    Anthropic,
+    /// Google Gemini: `functionDeclarations` with a trimmed schema.
+    Gemini,
+    /// No tools in the request: a system prompt describes them (seed `004_…`).
+    SystemPrompt,
 }
 
-/// Google Gemini: `[{"functionDeclarations": [{"name", "description", "parameters"}]}]`.
-pub fn gemini(tools: &[ToolSpec]) -> Value {
-    let declarations: Vec<Value> = tools
-        .iter()
-        .map(|t| {
-            json!({"name": t.name, "description": t.description,
-                   "parameters": gemini_schema(&t.input_schema)})
-        })
-        .collect();
-    json!([{ "functionDeclarations": declarations }])
-}
+impl ToolFormat {
+    /// Every format, in the order they are shown.
+    pub const ALL: [ToolFormat; 4] = [
+        Self::OpenAi,
+        Self::Anthropic,
+        Self::Gemini,
+        Self::SystemPrompt,
+    ];
 
-/// Keywords of JSON Schema that Gemini's OpenAPI-subset schema refuses.
-const GEMINI_DROPS: [&str; 7] = [
-    "$schema",
-    "additionalProperties",
-    "$id",
-    "$defs",
-    "definitions",
-    "default",
-    "examples",
-];
-
-/// A copy of `schema` without the keywords Gemini rejects, recursively.
-pub fn gemini_schema(schema: &Value) -> Value {
-    match schema {
-        Value::Object(map) => {
-            let mut out = Map::new();
-            for (k, v) in map {
-                if GEMINI_DROPS.contains(&k.as_str()) {
-                    continue;
-                }
-                let v = if k == "properties" {
-                    match v {
-                        Value::Object(props) => Value::Object(
-                            props
-                                .iter()
-                                .map(|(name, s)| (name.clone(), gemini_schema(s)))
-                                .collect(),
-                        ),
-                        other => other.clone(),
-                    }
-                } else {
-                    gemini_schema(v)
-                };
-                out.insert(k.clone(), v);
-            }
-            Value::Object(out)
+    /// The display name: "OpenAI", "Anthropic", "Gemini" or "system prompt".
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::OpenAi => "OpenAI",
+            Self::Anthropic => "Anthropic",
+            Self::Gemini => "Gemini",
+            Self::SystemPrompt => "system prompt",
         }
-        Value::Array(items) => Value::Array(items.iter().map(gemini_schema).collect()),
-        other => other.clone(),
     }
+
+    /// The tools in this format: the JSON a provider receives, or the system prompt as a string.
+    pub fn value(self, tools: &[ToolSpec]) -> Value {
+        match self {
+            Self::OpenAi => super::openai::tools(tools),
+            Self::Anthropic => super::anthropic::tools(tools),
+            Self::Gemini => super::gemini::tools(tools),
+            Self::SystemPrompt => Value::String(super::prompt_style::system_prompt(tools)),
+        }
+    }
+
+    /// The tools in this format as text to show: pretty-printed JSON, or the prompt itself.
+    pub fn render(self, tools: &[ToolSpec]) -> String {
+        match self.value(tools) {
+            Value::String(prompt) => prompt,
+            json => serde_json::to_string_pretty(&json).unwrap_or_default(),
+        }
+    }
+}
+
+impl fmt::Display for ToolFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The tools in every format, each rendered as text ([`ToolFormat::render`]).
+pub fn all(tools: &[ToolSpec]) -> Vec<(ToolFormat, String)> {
+    ToolFormat::ALL
+        .iter()
+        .map(|format| (*format, format.render(tools)))
+        .collect()
+}
+
+/// Anthropic's format; the same as [`super::anthropic::tools`] (kept for existing callers).
+pub fn anthropic(tools: &[ToolSpec]) -> Value {
+    super::anthropic::tools(tools)
+}
+
+/// Gemini's format; the same as [`super::gemini::tools`] (kept for existing callers).
+pub fn gemini(tools: &[ToolSpec]) -> Value {
+    super::gemini::tools(tools)
+}
+
+/// Gemini's trimmed schema; the same as [`super::gemini::schema`] (kept for existing callers).
+pub fn gemini_schema(schema: &Value) -> Value {
+    super::gemini::schema(schema)
 }
 
 /// The tools in every provider's format and the system-prompt style, pretty-printed, for the
@@ -84,41 +105,22 @@ pub fn all(tools: &[ToolSpec]) -> Vec<(&'static str, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llm::weather_tool;
 
-    fn weather() -> ToolSpec {
-        ToolSpec {
-            name: "get_weather".into(),
-            description: "Get the weather".into(),
-            input_schema: json!({
-                "$schema": "https://json-schema.org/draft/2020-12/schema",
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                    "location": {"type": "string", "default": "Tokyo"},
-                    "default": {"type": "string"}
-                },
-                "required": ["location"]
-            }),
+    #[test]
+    fn every_format_is_listed_once_with_its_name() {
+        let tools = [weather_tool()];
+        let listed = all(&tools);
+        let names: Vec<String> = listed.iter().map(|(f, _)| f.to_string()).collect();
+        assert_eq!(names, ["OpenAI", "Anthropic", "Gemini", "system prompt"]);
+        for (format, text) in &listed {
+            assert!(text.contains("get_weather"), "{format}");
+            assert_eq!(*text, format.render(&tools));
         }
-    }
-
-    #[test]
-    fn anthropic_uses_input_schema() {
-        let t = anthropic(&[weather()]);
-        assert_eq!(t[0]["name"], "get_weather");
-        assert_eq!(t[0]["input_schema"]["required"], json!(["location"]));
-        assert!(t[0].get("parameters").is_none());
-    }
-
-    #[test]
-    fn gemini_wraps_declarations_and_strips_rejected_keywords() {
-        let t = gemini(&[weather()]);
-        let params = &t[0]["functionDeclarations"][0]["parameters"];
-        assert!(params.get("$schema").is_none());
-        assert!(params.get("additionalProperties").is_none());
-        assert!(params["properties"]["location"].get("default").is_none());
-        // A property that happens to be named like a keyword stays.
-        assert_eq!(params["properties"]["default"]["type"], "string");
-        assert_eq!(params["required"], json!(["location"]));
+        let json = |i: usize| serde_json::from_str::<Value>(&listed[i].1).unwrap();
+        assert_eq!(json(0), crate::llm::openai::tools(&tools));
+        assert_eq!(json(1), anthropic(&tools));
+        assert_eq!(json(2), gemini(&tools));
+        assert_eq!(listed[3].1, crate::llm::prompt_style::system_prompt(&tools));
     }
 }

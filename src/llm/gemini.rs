@@ -2,31 +2,80 @@
 //! `x-goog-api-key`, tools as `functionDeclarations`, `functionCall` parts in the reply and
 //! `functionResponse` parts going back.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use super::{ChatMessage, LlmReply, ToolSpec, formats, remote};
+use super::{ChatMessage, LlmReply, ToolSpec, wire};
 
 pub const DEFAULT_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
 
+/// The tools in Gemini's format: `[{"functionDeclarations": [{"name", "description",
+/// "parameters"}]}]`, each schema without the keywords Gemini rejects.
+pub fn tools(tools: &[ToolSpec]) -> Value {
+    let declarations: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            json!({"name": t.name, "description": t.description,
+                   "parameters": schema(&t.input_schema)})
+        })
+        .collect();
+    json!([{ "functionDeclarations": declarations }])
+}
+
+/// Keywords of JSON Schema that Gemini's OpenAPI-subset schema refuses.
+const DROPPED_KEYWORDS: [&str; 7] = [
+    "$schema",
+    "additionalProperties",
+    "$id",
+    "$defs",
+    "definitions",
+    "default",
+    "examples",
+];
+
+/// A copy of a JSON Schema without the keywords Gemini rejects, recursively.
+pub fn schema(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (k, v) in map {
+                if DROPPED_KEYWORDS.contains(&k.as_str()) {
+                    continue;
+                }
+                let v = if k == "properties" {
+                    match v {
+                        Value::Object(props) => Value::Object(
+                            props
+                                .iter()
+                                .map(|(name, s)| (name.clone(), schema(s)))
+                                .collect(),
+                        ),
+                        other => other.clone(),
+                    }
+                } else {
+                    schema(v)
+                };
+                out.insert(k.clone(), v);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(schema).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `POST {base}/models/{model}:generateContent`.
 pub fn url(base_url: &str, model: &str) -> String {
-    format!(
-        "{}/models/{model}:generateContent",
-        base_url.trim_end_matches('/')
-    )
+    wire::endpoint(base_url, &format!("models/{model}:generateContent"))
 }
 
 /// The key travels in a header, never in the URL (which the record keeps).
 pub fn headers(key: Option<&str>) -> Vec<(String, String)> {
-    let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
-    if let Some(key) = key {
-        headers.push(("x-goog-api-key".to_owned(), key.to_owned()));
-    }
-    headers
+    wire::json_headers(&[], key, "x-goog-api-key", "")
 }
 
 /// System messages become `systemInstruction`; the assistant is the `model` role; tool results
-/// are `functionResponse` parts of a user turn.
-pub fn request_body(conversation: &[ChatMessage], tools: &[ToolSpec]) -> Value {
+/// are `functionResponse` parts of a user turn. The model is named in the URL, not the body.
+pub fn request_body(_model: &str, conversation: &[ChatMessage], tool_list: &[ToolSpec]) -> Value {
     let mut system = Vec::new();
     let mut contents: Vec<Value> = Vec::new();
     for m in conversation {
@@ -73,8 +122,8 @@ pub fn request_body(conversation: &[ChatMessage], tools: &[ToolSpec]) -> Value {
     if !system.is_empty() {
         body["systemInstruction"] = json!({"parts": [{"text": system.join("\n\n")}]});
     }
-    if !tools.is_empty() {
-        body["tools"] = formats::gemini(tools);
+    if !tool_list.is_empty() {
+        body["tools"] = tools(tool_list);
     }
     body
 }
@@ -83,7 +132,7 @@ pub fn request_body(conversation: &[ChatMessage], tools: &[ToolSpec]) -> Value {
 /// text parts; a blocked prompt says why.
 pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
     if let Some(error) = response.get("error") {
-        return Err(remote::error_message(error));
+        return Err(wire::error_message(error));
     }
     let Some(parts) = response
         .pointer("/candidates/0/content/parts")
@@ -94,7 +143,7 @@ pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
             None => "the response has no candidates[0].content.parts".into(),
         });
     };
-    remote::calls_or_text(
+    wire::calls_or_text(
         parts.iter().filter_map(|p| p.get("functionCall")),
         "args",
         parts,
@@ -117,6 +166,32 @@ mod tests {
 
     const ERROR: &str = r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.",
         "status":"INVALID_ARGUMENT"}}"#;
+
+    #[test]
+    fn tools_are_wrapped_in_declarations_without_rejected_keywords() {
+        let weather = ToolSpec {
+            name: "get_weather".into(),
+            description: "Get the weather".into(),
+            input_schema: json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "location": {"type": "string", "default": "Tokyo"},
+                    "default": {"type": "string"}
+                },
+                "required": ["location"]
+            }),
+        };
+        let t = tools(&[weather]);
+        let params = &t[0]["functionDeclarations"][0]["parameters"];
+        assert!(params.get("$schema").is_none());
+        assert!(params.get("additionalProperties").is_none());
+        assert!(params["properties"]["location"].get("default").is_none());
+        // A property that happens to be named like a keyword stays.
+        assert_eq!(params["properties"]["default"]["type"], "string");
+        assert_eq!(params["required"], json!(["location"]));
+    }
 
     #[test]
     fn function_calls_text_errors_and_blocks_are_read() {
@@ -148,7 +223,7 @@ mod tests {
     fn requests_use_contents_model_role_and_function_responses() {
         let mut conversation = crate::llm::tokyo_conversation();
         conversation.insert(0, ChatMessage::System("be brief".into()));
-        let body = request_body(&conversation, &[weather_tool()]);
+        let body = request_body("gemini-2.5-flash", &conversation, &[weather_tool()]);
         assert_eq!(body["systemInstruction"]["parts"][0]["text"], "be brief");
         assert_eq!(body["contents"][1]["role"], "model");
         assert_eq!(

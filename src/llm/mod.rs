@@ -1,5 +1,12 @@
 //! The LLM participant: one interface (messages and tools in, tool calls or text out), with every
 //! call recorded so the inspector can show the real request and response.
+//!
+//! - `openai`, `anthropic`, `gemini`: one module per provider, each with its tool format, URL,
+//!   headers, request body and response parser, built on the shared pieces in `wire`.
+//! - `prompt_style`: the system-prompt style of tool calling (seed `004_…`).
+//! - `formats`: every tool format side by side ([`formats::all`]).
+//! - `remote`: a model behind an HTTP API; picks the provider module and makes the call.
+//! - `offline`: the built-in model; `choice`: the settings that pick a backend.
 
 pub mod anthropic;
 pub mod choice;
@@ -9,6 +16,7 @@ pub mod offline;
 pub mod openai;
 pub mod prompt_style;
 pub mod remote;
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,11 +1,14 @@
-//! The OpenAI chat-completions wire format: tools as `{"type":"function","function":{...}}`,
-//! messages with `tool_calls` and `role: "tool"` results. Used by the offline model to answer in
-//! the same shape a real provider would.
+//! OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp server, LM Studio, vLLM,
+//! OpenRouter, Groq): `POST {base}/chat/completions` with `Authorization: Bearer`, tools as
+//! `{"type":"function","function":{...}}`, messages with `tool_calls` and `role: "tool"`
+//! results. The offline model also answers in this shape, as a real provider would.
 
 use serde_json::{Value, json};
 
-use super::{ChatMessage, LlmReply, ToolSpec};
+use super::{ChatMessage, LlmReply, ToolCall, ToolSpec, wire};
 
+/// The tools in OpenAI's format: `{"type": "function", "function": {"name", "description",
+/// "parameters"}}`.
 pub fn tools(tools: &[ToolSpec]) -> Value {
     Value::Array(
         tools
@@ -18,6 +21,7 @@ pub fn tools(tools: &[ToolSpec]) -> Value {
     )
 }
 
+/// The conversation as chat-completion messages.
 pub fn messages(messages: &[ChatMessage]) -> Value {
     Value::Array(
         messages
@@ -62,18 +66,14 @@ pub fn response(id: &str, model: &str, reply: &LlmReply) -> Value {
            "choices": [{"index": 0, "message": message, "finish_reason": finish}]})
 }
 
-/// `POST {base}/chat/completions`.
-pub fn url(base_url: &str) -> String {
-    format!("{}/chat/completions", base_url.trim_end_matches('/'))
+/// `POST {base}/chat/completions` (the model goes in the body).
+pub fn url(base_url: &str, _model: &str) -> String {
+    wire::endpoint(base_url, "chat/completions")
 }
 
 /// The request headers; the key goes in `Authorization: Bearer …`.
 pub fn headers(key: Option<&str>) -> Vec<(String, String)> {
-    let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
-    if let Some(key) = key {
-        headers.push(("Authorization".to_owned(), format!("Bearer {key}")));
-    }
-    headers
+    wire::json_headers(&[], key, "Authorization", "Bearer ")
 }
 
 /// A chat-completions request; `tools` is left out when there are none.
@@ -88,7 +88,7 @@ pub fn request_body(model: &str, conversation: &[ChatMessage], tool_list: &[Tool
 /// Reads a chat-completion response: `tool_calls` (arguments as a JSON string) or text.
 pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
     if let Some(error) = response.get("error") {
-        return Err(super::remote::error_message(error));
+        return Err(wire::error_message(error));
     }
     let message = response
         .pointer("/choices/0/message")
@@ -111,8 +111,8 @@ pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
                     Some(v @ Value::Object(_)) => v.clone(),
                     _ => json!({}),
                 };
-                Ok(super::ToolCall {
-                    id: super::remote::call_id(c.get("id"), i),
+                Ok(ToolCall {
+                    id: wire::call_id(c.get("id"), i),
                     name: name.to_owned(),
                     arguments,
                 })
@@ -127,4 +127,66 @@ pub fn parse_response(response: &Value) -> Result<LlmReply, String> {
             .unwrap_or("")
             .to_owned(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::weather_tool;
+
+    /// The documented OpenAI shape of a tool-call reply.
+    const TOOL_CALL: &str = r#"{"id":"chatcmpl-abc","object":"chat.completion","created":1700000000,
+        "model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":null,
+        "tool_calls":[{"id":"call_Q1","type":"function","function":{"name":"get_weather",
+        "arguments":"{\"location\":\"Tokyo\"}"}}]},"finish_reason":"tool_calls"}],
+        "usage":{"prompt_tokens":80,"completion_tokens":17,"total_tokens":97}}"#;
+
+    const ERROR: &str = r#"{"error":{"message":"Incorrect API key provided: sk-...","type":"invalid_request_error","code":"invalid_api_key"}}"#;
+
+    fn value(s: &str) -> Value {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn native_tool_calls_are_read() {
+        match parse_response(&value(TOOL_CALL)).unwrap() {
+            LlmReply::ToolCalls(calls) => {
+                assert_eq!(calls[0].id, "call_Q1");
+                assert_eq!(calls[0].name, "get_weather");
+                assert_eq!(calls[0].arguments, json!({"location": "Tokyo"}));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn provider_errors_and_malformed_replies_say_what_is_wrong() {
+        assert!(
+            parse_response(&value(ERROR))
+                .unwrap_err()
+                .contains("Incorrect API key")
+        );
+        assert!(parse_response(&json!({"choices": []})).is_err());
+        let bad_args = json!({"choices":[{"message":{"tool_calls":[{"id":"c","type":"function",
+            "function":{"name":"get_weather","arguments":"{location: Tokyo"}}]}}]});
+        assert!(parse_response(&bad_args).unwrap_err().contains("not JSON"));
+    }
+
+    #[test]
+    fn requests_carry_the_tools_in_function_objects() {
+        let body = request_body("gpt", &crate::llm::tokyo_conversation(), &[weather_tool()]);
+        assert_eq!(body["model"], "gpt");
+        assert_eq!(body["tools"][0]["type"], "function");
+        assert_eq!(
+            body["tools"][0]["function"]["parameters"]["required"][0],
+            "location"
+        );
+        assert_eq!(body["messages"][2]["role"], "tool");
+        assert!(request_body("gpt", &[], &[]).get("tools").is_none());
+        assert_eq!(
+            url("http://127.0.0.1:11434/v1/", "qwen"),
+            "http://127.0.0.1:11434/v1/chat/completions"
+        );
+        assert!(headers(Some("sk")).contains(&("Authorization".into(), "Bearer sk".into())));
+    }
 }

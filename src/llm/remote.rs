@@ -1,13 +1,23 @@
 //! A model behind an HTTP API: OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp
 //! server, LM Studio, vLLM, OpenRouter, Groq), Anthropic Messages or Google Gemini. Every call
 //! goes through the same [`Http`] the MCP client uses, in either tool-calling style, and is
-//! recorded without its key.
+//! recorded without its key. The wire formats live in one module per provider (`openai`,
+//! `anthropic`, `gemini`); this module picks one and makes the call.
 
+use std::pin::pin;
+
+use futures_util::future::{Either, select};
 use serde_json::Value;
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec};
 use super::{anthropic, gemini, openai, prompt_style};
+use crate::mcp::error::clip;
 use crate::mcp::http::{BodyStream, Http, HttpRequest};
+use crate::mcp::transport::{MAX_BODY, recorded_text};
+
+/// How long a model may take to answer (head and body), unless [`Remote::timeout_ms`] says
+/// otherwise. Longer than MCP requests get: a model on a laptop can be slow.
+pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;
 
 /// Which HTTP API the model speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,8 +40,44 @@ impl Api {
     pub fn tools(self, tools: &[ToolSpec]) -> Value {
         match self {
             Self::OpenAi => openai::tools(tools),
-            Self::Anthropic => super::formats::anthropic(tools),
-            Self::Gemini => super::formats::gemini(tools),
+            Self::Anthropic => anthropic::tools(tools),
+            Self::Gemini => gemini::tools(tools),
+        }
+    }
+
+    /// The URL of one completion.
+    pub fn url(self, base_url: &str, model: &str) -> String {
+        match self {
+            Self::OpenAi => openai::url(base_url, model),
+            Self::Anthropic => anthropic::url(base_url, model),
+            Self::Gemini => gemini::url(base_url, model),
+        }
+    }
+
+    /// The request headers, with the key (if any) where this API wants it.
+    pub fn headers(self, key: Option<&str>) -> Vec<(String, String)> {
+        match self {
+            Self::OpenAi => openai::headers(key),
+            Self::Anthropic => anthropic::headers(key),
+            Self::Gemini => gemini::headers(key),
+        }
+    }
+
+    /// The request body of one completion.
+    pub fn request_body(self, model: &str, messages: &[ChatMessage], tools: &[ToolSpec]) -> Value {
+        match self {
+            Self::OpenAi => openai::request_body(model, messages, tools),
+            Self::Anthropic => anthropic::request_body(model, messages, tools),
+            Self::Gemini => gemini::request_body(model, messages, tools),
+        }
+    }
+
+    /// Reads a response body: tool calls or text, or the provider's error.
+    pub fn parse_response(self, response: &Value) -> Result<LlmReply, String> {
+        match self {
+            Self::OpenAi => openai::parse_response(response),
+            Self::Anthropic => anthropic::parse_response(response),
+            Self::Gemini => gemini::parse_response(response),
         }
     }
 }
@@ -45,57 +91,9 @@ pub struct Remote<H: Http> {
     /// Kept in memory only; sent in the API's key header, never recorded.
     pub key: Option<String>,
     pub style: Style,
-}
-
-/// A provider's error object as one line: its `message`, or the whole object.
-pub fn error_message(error: &Value) -> String {
-    error
-        .get("message")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| error.to_string())
-}
-
-/// The tool calls among `calls` (objects with `id`, `name` and the arguments under
-/// `arguments_key`) or, when there are none, the joined `text` of `parts`.
-pub fn calls_or_text<'a>(
-    calls: impl Iterator<Item = &'a Value>,
-    arguments_key: &str,
-    parts: &[Value],
-) -> Result<LlmReply, String> {
-    let calls = calls
-        .enumerate()
-        .map(|(i, c)| {
-            Ok(super::ToolCall {
-                id: call_id(c.get("id"), i),
-                name: c["name"]
-                    .as_str()
-                    .ok_or_else(|| format!("a tool call without a name: {c}"))?
-                    .to_owned(),
-                arguments: c
-                    .get(arguments_key)
-                    .cloned()
-                    .unwrap_or_else(|| serde_json::json!({})),
-            })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    if !calls.is_empty() {
-        return Ok(LlmReply::ToolCalls(calls));
-    }
-    Ok(LlmReply::Text(
-        parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-    ))
-}
-
-/// A tool call's id as the provider gave it, or `call_N` when it gave none.
-pub fn call_id(id: Option<&Value>, index: usize) -> String {
-    id.and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| format!("call_{}", index + 1))
+    /// How long to wait for the whole answer, in milliseconds ([`DEFAULT_TIMEOUT_MS`]). When it
+    /// passes, the request is dropped, which in a browser aborts the fetch.
+    pub timeout_ms: u32,
 }
 
 impl<H: Http> Remote<H> {
@@ -114,32 +112,16 @@ impl<H: Http> Remote<H> {
             }
         };
         let key = self.key.as_deref().filter(|k| !k.is_empty());
-        match self.api {
-            Api::OpenAi => (
-                openai::url(&self.base_url),
-                openai::headers(key),
-                openai::request_body(&self.model, messages, tools),
-            ),
-            Api::Anthropic => (
-                anthropic::url(&self.base_url),
-                anthropic::headers(key),
-                anthropic::request_body(&self.model, messages, tools),
-            ),
-            Api::Gemini => (
-                gemini::url(&self.base_url, &self.model),
-                gemini::headers(key),
-                gemini::request_body(messages, tools),
-            ),
-        }
+        (
+            self.api.url(&self.base_url, &self.model),
+            self.api.headers(key),
+            self.api.request_body(&self.model, messages, tools),
+        )
     }
 
     /// Reads a response body; in the system-prompt style a text reply may carry a tool call.
     pub fn parse(&self, response: &Value) -> Result<LlmReply, String> {
-        let reply = match self.api {
-            Api::OpenAi => openai::parse_response(response),
-            Api::Anthropic => anthropic::parse_response(response),
-            Api::Gemini => gemini::parse_response(response),
-        }?;
+        let reply = self.api.parse_response(response)?;
         Ok(match reply {
             LlmReply::Text(text) if self.style == Style::SystemPrompt => {
                 match prompt_style::extract_tool_call(&text) {
@@ -190,41 +172,105 @@ impl<H: Http> Llm for Remote<H> {
             headers,
             body: Some(body.to_string()),
         };
-        let result = async {
-            let mut response = self.http.send(&request).await.map_err(|e| {
-                format!("no response from the model's endpoint (network or CORS): {e}")
-            })?;
-            exchange.status = Some(response.status);
-            let mut bytes = Vec::new();
-            while let Some(chunk) = response.body.chunk().await? {
-                bytes.extend_from_slice(&chunk);
+        let ms = self.timeout_ms.max(1);
+        let mut status = None;
+        let mut arrived = Vec::new();
+        let finished = {
+            // Whichever of the two loses is dropped at the end of this block: on a timeout that
+            // is the request with its body, which aborts the fetch in a browser.
+            let read = pin!(self.read_answer(&request, &mut status, &mut arrived));
+            let timer = pin!(self.http.sleep(ms));
+            match select(read, timer).await {
+                Either::Left((read, _)) => Some(read),
+                Either::Right(((), _)) => None,
             }
-            let text = String::from_utf8_lossy(&bytes);
+        };
+        let read = finished.unwrap_or_else(|| {
+            Err(format!(
+                "the model did not answer within {}{}",
+                duration(ms),
+                match status {
+                    Some(status) => format!(
+                        " (HTTP {status} came, then {} bytes of the answer)",
+                        arrived.len()
+                    ),
+                    None => String::new(),
+                }
+            ))
+        });
+        exchange.status = status;
+        let result = read.and_then(|()| {
+            let status = status.unwrap_or(0);
+            let text = String::from_utf8_lossy(&arrived);
             let value: Value = serde_json::from_str(&text).map_err(|e| {
                 format!(
-                    "HTTP {}: the reply is not JSON ({e}): {}",
-                    response.status,
-                    crate::mcp::error::clip(&text, 200)
+                    "HTTP {status}: the reply is not JSON ({e}): {}",
+                    clip(&text, 200)
                 )
             })?;
             exchange.response = Some(value.clone());
             match self.parse(&value) {
-                Err(e) => Err(format!("HTTP {}: {e}", response.status)),
-                Ok(r) if (200..300).contains(&response.status) => Ok(r),
-                Ok(_) => Err(format!("HTTP {}", response.status)),
+                Err(e) => Err(format!("HTTP {status}: {e}")),
+                Ok(r) if (200..300).contains(&status) => Ok(r),
+                Ok(_) => Err(format!("HTTP {status}")),
             }
+        });
+        // Whatever arrived stays in the record, as text when it is not (whole) JSON.
+        if exchange.response.is_none() && !arrived.is_empty() {
+            exchange.response = Some(Value::String(recorded_text(&arrived)));
         }
-        .await;
         exchange.finished_ms = self.http.now_ms();
         exchange.error = result.as_ref().err().cloned();
         (result, exchange)
     }
 }
 
+impl<H: Http> Remote<H> {
+    /// Sends the request and reads the answer into `arrived` (at most [`MAX_BODY`] bytes),
+    /// noting the status as soon as the head is in.
+    async fn read_answer(
+        &self,
+        request: &HttpRequest,
+        status: &mut Option<u16>,
+        arrived: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        let mut response =
+            self.http.send(request).await.map_err(|e| {
+                format!("no response from the model's endpoint (network or CORS): {e}")
+            })?;
+        *status = Some(response.status);
+        while let Some(chunk) = response
+            .body
+            .chunk()
+            .await
+            .map_err(|e| format!("the model's answer broke off: {e}"))?
+        {
+            arrived.extend_from_slice(&chunk);
+            if arrived.len() > MAX_BODY {
+                return Err(format!(
+                    "the model's answer passed {} MiB, the most this app reads, so it stopped \
+                     reading",
+                    MAX_BODY / (1024 * 1024)
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `60 s` for whole seconds, `1500 ms` otherwise.
+fn duration(ms: u32) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::scripted::{Scripted, json_reply};
+    use crate::mcp::scripted::{Script, Scripted, json_reply};
     use serde_json::json;
     use std::rc::Rc;
 
@@ -241,6 +287,7 @@ mod tests {
             model: "qwen2.5".into(),
             key: Some("sk-secret".into()),
             style,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
         };
         (http, remote)
     }
@@ -258,22 +305,8 @@ mod tests {
         "message":{"role":"assistant","content":"```json\n{\"tool_name\": \"get_weather\", \"arguments\": {\"location\": \"Tokyo\"}}\n```"},
         "finish_reason":"stop"}]}"#;
 
-    const OPENAI_ERROR: &str = r#"{"error":{"message":"Incorrect API key provided: sk-...","type":"invalid_request_error","code":"invalid_api_key"}}"#;
-
     fn value(s: &str) -> Value {
         serde_json::from_str(s).unwrap()
-    }
-
-    #[test]
-    fn native_tool_calls_are_read() {
-        match openai::parse_response(&value(OPENAI_TOOL_CALL)).unwrap() {
-            LlmReply::ToolCalls(calls) => {
-                assert_eq!(calls[0].id, "call_Q1");
-                assert_eq!(calls[0].name, "get_weather");
-                assert_eq!(calls[0].arguments, json!({"location": "Tokyo"}));
-            }
-            other => panic!("{other:?}"),
-        }
     }
 
     #[test]
@@ -302,23 +335,6 @@ mod tests {
         assert_eq!(
             prompt.parse(&answer).unwrap(),
             LlmReply::Text("The weather in Tokyo is sunny.".into())
-        );
-    }
-
-    #[test]
-    fn provider_errors_and_malformed_replies_say_what_is_wrong() {
-        assert!(
-            openai::parse_response(&value(OPENAI_ERROR))
-                .unwrap_err()
-                .contains("Incorrect API key")
-        );
-        assert!(openai::parse_response(&json!({"choices": []})).is_err());
-        let bad_args = json!({"choices":[{"message":{"tool_calls":[{"id":"c","type":"function",
-            "function":{"name":"get_weather","arguments":"{location: Tokyo"}}]}}]});
-        assert!(
-            openai::parse_response(&bad_args)
-                .unwrap_err()
-                .contains("not JSON")
         );
     }
 
@@ -421,5 +437,107 @@ mod tests {
                     .contains("sk-secret")
             );
         }
+    }
+
+    #[test]
+    fn a_slow_model_times_out_and_the_request_is_dropped() {
+        let messages = [ChatMessage::User("What's the weather in Tokyo?".into())];
+        // No response head at all.
+        let (http, mut llm) = remote(Api::OpenAi, Style::FunctionCalling);
+        llm.timeout_ms = 60_000;
+        http.script.borrow_mut().push_back(Script::Hang);
+        let (reply, exchange) = futures_executor::block_on(llm.complete(&messages, &[weather()]));
+        assert_eq!(
+            reply,
+            Err("the model did not answer within 60 s".to_owned())
+        );
+        assert_eq!(*http.sleeps.borrow(), [60_000]);
+        assert_eq!(http.alive.get(), 0, "the hanging request was dropped");
+        assert_eq!(exchange.error, reply.err());
+        assert_eq!(exchange.request["messages"][0]["content"], messages_text());
+        assert_eq!((exchange.status, exchange.response), (None, None));
+
+        // The head and the start of the body, then nothing: what came stays in the record.
+        let (http, mut llm) = remote(Api::Anthropic, Style::FunctionCalling);
+        llm.timeout_ms = 1_500;
+        http.script.borrow_mut().push_back(Script::Stall {
+            status: 200,
+            headers: vec![("content-type", "application/json".into())],
+            chunks: vec![br#"{"content": [{"type": "te"#.to_vec()],
+        });
+        let (reply, exchange) = futures_executor::block_on(llm.complete(&messages, &[weather()]));
+        let err = reply.unwrap_err();
+        assert!(
+            err.starts_with("the model did not answer within 1500 ms (HTTP 200 came"),
+            "{err}"
+        );
+        assert_eq!(http.alive.get(), 0, "the stalled body was dropped");
+        assert_eq!(exchange.status, Some(200));
+        assert_eq!(
+            exchange.response,
+            Some(Value::String(r#"{"content": [{"type": "te"#.into()))
+        );
+        assert_eq!(exchange.error, Some(err));
+        assert_eq!(exchange.request["messages"][0]["content"], messages_text());
+    }
+
+    fn messages_text() -> &'static str {
+        "What's the weather in Tokyo?"
+    }
+
+    #[test]
+    fn a_huge_answer_is_cut_at_4_mib() {
+        let (http, llm) = remote(Api::Gemini, Style::FunctionCalling);
+        let mib = vec![b'x'; 1024 * 1024];
+        http.script.borrow_mut().push_back(Script::Respond {
+            status: 200,
+            headers: vec![("content-type", "application/json".into())],
+            chunks: vec![mib; 6],
+        });
+        let messages = [ChatMessage::User("What's the weather in Tokyo?".into())];
+        let (reply, exchange) = futures_executor::block_on(llm.complete(&messages, &[weather()]));
+        let err = reply.unwrap_err();
+        assert!(err.starts_with("the model's answer passed 4 MiB"), "{err}");
+        assert_eq!(http.alive.get(), 0);
+        assert_eq!(exchange.status, Some(200));
+        assert_eq!(exchange.error, Some(err));
+        assert_eq!(
+            exchange.request["contents"][0]["parts"][0]["text"],
+            messages_text()
+        );
+        // The record keeps the first MiB of what arrived, and says how much more came.
+        let Some(Value::String(kept)) = &exchange.response else {
+            panic!("{:?}", exchange.response.map(|_| "not text"));
+        };
+        assert!(kept.starts_with("xxxx"));
+        assert!(
+            kept.ends_with(&format!(
+                "[… {} more bytes not kept in the record]",
+                5 * 1024 * 1024 - crate::mcp::transport::MAX_RECORDED_BODY
+            )),
+            "{}",
+            clip(&kept[kept.len() - 80..], 80)
+        );
+    }
+
+    #[test]
+    fn a_reply_that_is_not_json_is_kept_as_text() {
+        let (http, llm) = remote(Api::OpenAi, Style::FunctionCalling);
+        http.script.borrow_mut().push_back(Script::Respond {
+            status: 502,
+            headers: vec![("content-type", "text/html".into())],
+            chunks: vec![b"<html>Bad Gateway</html>".to_vec()],
+        });
+        let messages = [ChatMessage::User("hi".into())];
+        let (reply, exchange) = futures_executor::block_on(llm.complete(&messages, &[]));
+        assert!(
+            reply
+                .unwrap_err()
+                .starts_with("HTTP 502: the reply is not JSON")
+        );
+        assert_eq!(
+            exchange.response,
+            Some(Value::String("<html>Bad Gateway</html>".into()))
+        );
     }
 }

@@ -7,8 +7,15 @@ use std::cell::{Cell, RefCell};
 use std::pin::pin;
 
 use futures_util::future::{Either, select};
-use rmcp::model::{CallToolResult, ListToolsResult, Tool};
-use serde_json::{Value, json};
+use rmcp::model::{
+    CallToolRequestMethod, CallToolRequestParams, CallToolResult, CancelledNotificationMethod,
+    CancelledNotificationParam, ConstString, EmptyObject, InitializeResultMethod,
+    InitializedNotificationMethod, ListToolsRequestMethod, ListToolsResult, NumberOrString,
+    PaginatedRequestParams, PingRequestMethod, ProgressToken, RequestId, RequestParamsMeta,
+    SetLevelRequestMethod, Tool,
+};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::error::{McpError, TransportError};
 use super::http::Http;
@@ -70,18 +77,31 @@ impl<H: Http> McpClient<H> {
     async fn post(&self, message: &Value) -> Result<Posted, McpError> {
         let ms = self.timeout_ms.get();
         let mut deliver = |m: Value| self.deliver(m);
-        let exchange = pin!(self.transport.post(message, &mut deliver));
-        let timer = pin!(self.transport.http.sleep(ms));
-        let posted = match select(exchange, timer).await {
-            Either::Left((result, _)) => result?,
-            Either::Right(((), _)) => {
+        let finished = {
+            // The loser is dropped at the end of this block: on a timeout, the request and its
+            // body (in a browser that aborts the fetch) before the cancellation goes out.
+            let exchange = pin!(self.transport.post(message, &mut deliver));
+            let timer = pin!(self.transport.http.sleep(ms));
+            match select(exchange, timer).await {
+                Either::Left((result, _)) => Some(result),
+                Either::Right(((), _)) => None,
+            }
+        };
+        let posted = match finished {
+            Some(result) => result?,
+            None => {
                 self.transport.abandon(&format!("timed out after {ms} ms"));
-                if let Some(id) = message.get("id") {
-                    let cancel = json!({
-                        "jsonrpc": "2.0",
-                        "method": "notifications/cancelled",
-                        "params": {"requestId": id, "reason": format!("timed out after {ms} ms")}
-                    });
+                if let Some(id) = message
+                    .get("id")
+                    .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+                {
+                    let cancel = jsonrpc::notification_with(
+                        CancelledNotificationMethod,
+                        &CancelledNotificationParam::new(
+                            Some(id),
+                            Some(format!("timed out after {ms} ms")),
+                        ),
+                    );
                     // Best effort: the request already failed, whatever this returns. Bounded
                     // too, since a server that stopped answering may not take this either.
                     let wait = ms.min(CANCEL_WAIT_MS);
@@ -116,11 +136,10 @@ impl<H: Http> McpClient<H> {
         let pending = std::mem::take(&mut *self.server_requests.borrow_mut());
         for request in pending {
             let id = request.get("id").cloned().unwrap_or(Value::Null);
-            let reply = if request.get("method").and_then(Value::as_str) == Some("ping") {
-                json!({"jsonrpc": "2.0", "id": id, "result": {}})
+            let reply = if jsonrpc::is(&request, PingRequestMethod) {
+                jsonrpc::result(&id, &EmptyObject {})
             } else {
-                json!({"jsonrpc": "2.0", "id": id,
-                       "error": {"code": -32601, "message": "Method not found"}})
+                jsonrpc::method_not_found(&id)
             };
             let _ = self.transport.post(&reply, &mut |_| {}).await;
         }
@@ -131,10 +150,11 @@ impl<H: Http> McpClient<H> {
     pub async fn initialize(&self) -> Result<Handshake, McpError> {
         self.transport.set_session_id(None);
         self.transport.set_protocol_version(None);
+        // rmcp names the marker of the `initialize` request `InitializeResultMethod`.
         let msg = jsonrpc::request(
             self.next_id(),
-            "initialize",
-            json!(jsonrpc::initialize_params()),
+            InitializeResultMethod,
+            &jsonrpc::initialize_params(),
         );
         let result = self.expect_result(self.post(&msg).await?)?;
         let handshake = jsonrpc::read_initialize(result).map_err(McpError::Invalid)?;
@@ -147,7 +167,7 @@ impl<H: Http> McpClient<H> {
     /// Sends `notifications/initialized`; the server must accept it with 202.
     pub async fn initialized(&self) -> Result<(), McpError> {
         match self
-            .post(&jsonrpc::notification("notifications/initialized"))
+            .post(&jsonrpc::notification(InitializedNotificationMethod))
             .await?
         {
             Posted::Accepted => Ok(()),
@@ -187,11 +207,16 @@ impl<H: Http> McpClient<H> {
         }
     }
 
-    /// Sends a request and returns its result. A 404 on a request that carried a session id
-    /// means the session is gone: re-initialize once and retry.
-    pub async fn request(&self, method: &str, params: Value) -> Result<Value, McpError> {
+    /// Sends a request for `method` (an rmcp method marker such as [`PingRequestMethod`]) and
+    /// returns its result. A 404 on a request that carried a session id means the session is
+    /// gone: re-initialize once and retry.
+    pub async fn request<M: ConstString>(
+        &self,
+        method: M,
+        params: &impl Serialize,
+    ) -> Result<Value, McpError> {
         let had_session = self.transport.session_id().is_some();
-        let msg = jsonrpc::request(self.next_id(), method, params.clone());
+        let msg = jsonrpc::request(self.next_id(), method, params);
         match self.post(&msg).await {
             Err(McpError::Transport(TransportError::Status { status: 404, .. })) if had_session => {
                 self.transport.note_next(
@@ -200,8 +225,8 @@ impl<H: Http> McpClient<H> {
                 );
                 self.connect().await?;
                 self.transport
-                    .note_next(format!("retry of {method} in the new session"));
-                let retry = jsonrpc::request(self.next_id(), method, params);
+                    .note_next(format!("retry of {} in the new session", M::VALUE));
+                let retry = jsonrpc::request(self.next_id(), M::default(), params);
                 self.expect_result(self.post(&retry).await?)
             }
             other => self.expect_result(other?),
@@ -213,11 +238,8 @@ impl<H: Http> McpClient<H> {
         let mut tools = Vec::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
-            let params = match &cursor {
-                Some(c) => json!({ "cursor": c }),
-                None => json!({}),
-            };
-            let result = self.request("tools/list", params).await?;
+            let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
+            let result = self.request(ListToolsRequestMethod, &params).await?;
             let page: ListToolsResult = serde_json::from_value(result)
                 .map_err(|e| McpError::Invalid(format!("tools/list result does not parse: {e}")))?;
             tools.extend(page.tools);
@@ -231,29 +253,47 @@ impl<H: Http> McpClient<H> {
         )))
     }
 
-    /// tools/call. A tool that failed is a normal result with `is_error == Some(true)`.
+    /// tools/call with `arguments`, a JSON object (`null` sends none). A tool that failed is a
+    /// normal result with `is_error == Some(true)`.
     pub async fn call_tool(
         &self,
         name: &str,
         arguments: Value,
         progress_token: Option<&str>,
     ) -> Result<CallToolResult, McpError> {
-        let mut params = json!({ "name": name, "arguments": arguments });
-        if let Some(token) = progress_token {
-            params["_meta"] = json!({ "progressToken": token });
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        match arguments {
+            Value::Object(arguments) => params = params.with_arguments(arguments),
+            Value::Null => {}
+            other => {
+                return Err(McpError::Invalid(format!(
+                    "the arguments of {name} must be a JSON object, not {other}"
+                )));
+            }
         }
-        let result = self.request("tools/call", params).await?;
+        if let Some(token) = progress_token {
+            params.set_progress_token(ProgressToken(NumberOrString::String(token.into())));
+        }
+        let result = self.request(CallToolRequestMethod, &params).await?;
         serde_json::from_value(result)
             .map_err(|e| McpError::Invalid(format!("tools/call result does not parse: {e}")))
     }
 
     pub async fn ping(&self) -> Result<(), McpError> {
-        self.request("ping", json!({})).await.map(|_| ())
+        self.request(PingRequestMethod, &EmptyObject {})
+            .await
+            .map(|_| ())
     }
 
-    /// logging/setLevel: ask the server to send log notifications at `level` and above.
+    /// logging/setLevel: ask the server to send log notifications at `level` ("debug", "info",
+    /// … "emergency") and above.
+    // rmcp 3.11 marks logging deprecated (SEP-2577, a later revision); 2025-11-25 has it.
+    #[allow(deprecated)]
     pub async fn set_level(&self, level: &str) -> Result<(), McpError> {
-        self.request("logging/setLevel", json!({ "level": level }))
+        use rmcp::model::{LoggingLevel, SetLevelRequestParams};
+        let level: LoggingLevel = serde_json::from_value(Value::String(level.to_owned()))
+            .map_err(|_| McpError::Invalid(format!("{level:?} is not an MCP logging level")))?;
+        self.request(SetLevelRequestMethod, &SetLevelRequestParams::new(level))
             .await
             .map(|_| ())
     }

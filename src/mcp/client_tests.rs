@@ -196,6 +196,10 @@ fn timeout_fails_the_exchange_and_sends_cancelled() {
     let cancel: Value = serde_json::from_str(sent[1].body.as_deref().unwrap()).unwrap();
     assert_eq!(cancel["method"], "notifications/cancelled");
     assert_eq!(cancel["params"]["requestId"], 1);
+    // The timed-out request was dropped (in a browser: its fetch aborted) before the
+    // cancellation went out, not after.
+    assert_eq!(*http.alive_at_send.borrow(), [0, 0]);
+    assert_eq!(http.alive.get(), 0);
     let log = log.borrow();
     assert!(
         log.exchanges[0]
@@ -408,4 +412,87 @@ fn close_sends_delete_with_the_session() {
     assert_eq!(sent[2].method, "DELETE");
     assert_eq!(header(&sent[2], "mcp-session-id"), Some("sess-1"));
     assert_eq!(c.transport.session_id(), None);
+}
+
+#[test]
+fn every_message_the_client_sends_has_this_wire_form() {
+    let unknown = json!({"jsonrpc":"2.0","id":"s1","method":"roots/list"}).to_string();
+    let ping = json!({"jsonrpc":"2.0","id":"s2","method":"ping"}).to_string();
+    let empty = |id: u64| json!({"jsonrpc":"2.0","id":id,"result":{}}).to_string();
+    let call = |id: u64| json!({"jsonrpc":"2.0","id":id,"result":{"content":[]}}).to_string();
+    let (c, http, _) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&tools_page(2, "get_weather", Some("p2"))]),
+        sse(&[&tools_page(3, "other", None)]),
+        sse(&[&tools_page(4, "get_weather", None)]),
+        sse(&[&call(5)]),
+        sse(&[&unknown, &ping, &empty(6)]),
+        status(202, "", ""),
+        status(202, "", ""),
+        sse(&[&empty(7)]),
+        sse(&[&call(8)]),
+        Script::Hang,
+        status(202, "", ""),
+    ]);
+    block_on(async {
+        c.connect().await.unwrap();
+        c.list_tools().await.unwrap();
+        c.list_tools().await.unwrap();
+        c.call_tool("get_weather", json!({"location": "Tokyo"}), Some("tok-1"))
+            .await
+            .unwrap();
+        c.ping().await.unwrap();
+        c.set_level("info").await.unwrap();
+        c.call_tool("list_all", json!({}), None).await.unwrap();
+        c.set_timeout_ms(50);
+        c.ping().await.unwrap_err();
+    });
+    let bodies: Vec<String> = http
+        .sent
+        .borrow()
+        .iter()
+        .map(|r| r.body.clone().unwrap_or_default())
+        .collect();
+    let version = env!("CARGO_PKG_VERSION");
+    let expected = [
+        format!(
+            r#"{{"id":1,"jsonrpc":"2.0","method":"initialize","params":{{"capabilities":{{}},"clientInfo":{{"name":"mcp-flow","version":"{version}"}},"protocolVersion":"2025-11-25"}}}}"#
+        ),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#.to_owned(),
+        r#"{"id":3,"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"p2"}}"#.to_owned(),
+        r#"{"id":4,"jsonrpc":"2.0","method":"tools/list","params":{}}"#.to_owned(),
+        r#"{"id":5,"jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"progressToken":"tok-1"},"arguments":{"location":"Tokyo"},"name":"get_weather"}}"#.to_owned(),
+        r#"{"id":6,"jsonrpc":"2.0","method":"ping","params":{}}"#.to_owned(),
+        r#"{"error":{"code":-32601,"message":"Method not found"},"id":"s1","jsonrpc":"2.0"}"#
+            .to_owned(),
+        r#"{"id":"s2","jsonrpc":"2.0","result":{}}"#.to_owned(),
+        r#"{"id":7,"jsonrpc":"2.0","method":"logging/setLevel","params":{"level":"info"}}"#
+            .to_owned(),
+        r#"{"id":8,"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{},"name":"list_all"}}"#
+            .to_owned(),
+        r#"{"id":9,"jsonrpc":"2.0","method":"ping","params":{}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"timed out after 50 ms","requestId":9}}"#.to_owned(),
+    ];
+    for (i, (sent, want)) in bodies.iter().zip(&expected).enumerate() {
+        assert_eq!(sent, want, "message {i}");
+    }
+    assert_eq!(bodies.len(), expected.len(), "{bodies:#?}");
+}
+
+#[test]
+fn arguments_and_levels_that_have_no_wire_form_are_refused_before_sending() {
+    let (c, http, _) = client(vec![]);
+    let err = block_on(c.call_tool("get_weather", json!(["Tokyo"]), None)).unwrap_err();
+    assert!(
+        matches!(&err, McpError::Invalid(m) if m.contains("must be a JSON object")),
+        "{err}"
+    );
+    let err = block_on(c.set_level("verbose")).unwrap_err();
+    assert!(
+        matches!(&err, McpError::Invalid(m) if m.contains("\"verbose\"")),
+        "{err}"
+    );
+    assert!(http.sent.borrow().is_empty());
 }

@@ -1,19 +1,51 @@
 //! JSON-RPC envelopes for the MCP messages this client sends, and reading the replies.
-//! Parameters and results use the official SDK's wire types (`rmcp::model`).
+//! Method names, parameters and results use the official SDK's wire types (`rmcp::model`): a
+//! method is named by its marker type (`CallToolRequestMethod`, …), whose `VALUE` is the wire
+//! name, and parameters are serialised from rmcp's parameter structs.
 
-use rmcp::model::{ClientCapabilities, Implementation, InitializeRequestParams, InitializeResult};
+use rmcp::model::{
+    ClientCapabilities, ConstString, ErrorCode, Implementation, InitializeRequestParams,
+    InitializeResult, JsonRpcVersion2_0,
+};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::version;
 
-/// A JSON-RPC request object.
-pub fn request(id: u64, method: &str, params: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+/// A JSON-RPC request for `method` (an rmcp method marker) with these parameters.
+pub fn request<M: ConstString>(id: u64, _method: M, params: &impl Serialize) -> Value {
+    json!({ "jsonrpc": JsonRpcVersion2_0, "id": id, "method": M::VALUE, "params": params })
 }
 
-/// A JSON-RPC notification object (no id, no reply).
-pub fn notification(method: &str) -> Value {
-    json!({ "jsonrpc": "2.0", "method": method })
+/// A JSON-RPC notification without parameters (no id, no reply).
+pub fn notification<M: ConstString>(_method: M) -> Value {
+    json!({ "jsonrpc": JsonRpcVersion2_0, "method": M::VALUE })
+}
+
+/// A JSON-RPC notification with parameters.
+pub fn notification_with<M: ConstString>(_method: M, params: &impl Serialize) -> Value {
+    json!({ "jsonrpc": JsonRpcVersion2_0, "method": M::VALUE, "params": params })
+}
+
+/// The answer to a request the server sent: `result`.
+pub fn result(id: &Value, result: &impl Serialize) -> Value {
+    json!({ "jsonrpc": JsonRpcVersion2_0, "id": id, "result": result })
+}
+
+/// The answer to a request the server sent for a method this client does not offer.
+pub fn method_not_found(id: &Value) -> Value {
+    json!({ "jsonrpc": JsonRpcVersion2_0, "id": id,
+            "error": { "code": ErrorCode::METHOD_NOT_FOUND.0, "message": "Method not found" } })
+}
+
+/// The method a JSON-RPC message names, if any.
+pub fn method(message: &Value) -> Option<&str> {
+    message.get("method").and_then(Value::as_str)
+}
+
+/// Whether `message` is a request or notification for `method`.
+pub fn is<M: ConstString>(message: &Value, _method: M) -> bool {
+    method(message) == Some(M::VALUE)
 }
 
 /// The `initialize` parameters this client sends.
@@ -81,9 +113,13 @@ pub fn read_initialize(result: Value) -> Result<Handshake, String> {
 mod tests {
     use super::*;
 
+    use rmcp::model::{InitializeResultMethod, LoggingMessageNotificationMethod};
+
     #[test]
     fn initialize_request_asks_for_the_newest_version() {
-        let msg = request(1, "initialize", json!(initialize_params()));
+        let msg = request(1, InitializeResultMethod, &initialize_params());
+        assert_eq!(msg["method"], "initialize");
+        assert!(is(&msg, InitializeResultMethod));
         assert_eq!(msg["params"]["protocolVersion"], version::REQUESTED);
         assert_eq!(msg["params"]["clientInfo"]["name"], "mcp-flow");
         assert_eq!(msg["jsonrpc"], "2.0");
@@ -98,7 +134,7 @@ mod tests {
             reply(&err),
             Some(Reply::Error { code: -32601, .. })
         ));
-        assert_eq!(reply(&notification("notifications/message")), None);
+        assert_eq!(reply(&notification(LoggingMessageNotificationMethod)), None);
     }
 
     #[test]

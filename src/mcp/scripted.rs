@@ -14,6 +14,12 @@ pub enum Script {
         headers: Vec<(&'static str, String)>,
         chunks: Vec<Vec<u8>>,
     },
+    /// The response head and these chunks, then a body that never ends.
+    Stall {
+        status: u16,
+        headers: Vec<(&'static str, String)>,
+        chunks: Vec<Vec<u8>>,
+    },
     NoResponse,
     Hang,
 }
@@ -23,14 +29,44 @@ pub struct Scripted {
     pub script: RefCell<VecDeque<Script>>,
     pub sent: RefCell<Vec<HttpRequest>>,
     pub sleeps: RefCell<Vec<u32>>,
+    /// Requests still waiting for their head and bodies not dropped yet. Dropping either is
+    /// what aborts a fetch in the browser (`browser.rs`), so 0 means nothing is left in flight.
+    pub alive: Rc<Cell<usize>>,
+    /// [`Scripted::alive`] as each request was sent (before it).
+    pub alive_at_send: RefCell<Vec<usize>>,
     clock: Cell<f64>,
 }
 
-pub struct Chunks(VecDeque<Vec<u8>>);
+/// Counts itself in [`Scripted::alive`] until dropped.
+struct Alive(Rc<Cell<usize>>);
+
+impl Alive {
+    fn new(count: &Rc<Cell<usize>>) -> Self {
+        count.set(count.get() + 1);
+        Self(count.clone())
+    }
+}
+
+impl Drop for Alive {
+    fn drop(&mut self) {
+        self.0.set(self.0.get() - 1);
+    }
+}
+
+pub struct Chunks {
+    chunks: VecDeque<Vec<u8>>,
+    /// After the chunks, wait forever instead of ending.
+    stall: bool,
+    _alive: Alive,
+}
 
 impl BodyStream for Chunks {
     async fn chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
-        Ok(self.0.pop_front())
+        match self.chunks.pop_front() {
+            Some(chunk) => Ok(Some(chunk)),
+            None if self.stall => std::future::pending().await,
+            None => Ok(None),
+        }
     }
 }
 
@@ -38,23 +74,37 @@ impl Http for Rc<Scripted> {
     type Body = Chunks;
     async fn send(&self, request: &HttpRequest) -> Result<HttpResponse<Chunks>, String> {
         self.sent.borrow_mut().push(request.clone());
+        self.alive_at_send.borrow_mut().push(self.alive.get());
         let next = self.script.borrow_mut().pop_front();
-        match next {
+        let (status, headers, chunks, stall) = match next {
             Some(Script::Respond {
                 status,
                 headers,
                 chunks,
-            }) => Ok(HttpResponse {
+            }) => (status, headers, chunks, false),
+            Some(Script::Stall {
                 status,
-                headers: headers
-                    .into_iter()
-                    .map(|(k, v)| (k.to_owned(), v))
-                    .collect(),
-                body: Chunks(chunks.into()),
-            }),
-            Some(Script::NoResponse) | None => Err("connection refused".into()),
-            Some(Script::Hang) => std::future::pending().await,
-        }
+                headers,
+                chunks,
+            }) => (status, headers, chunks, true),
+            Some(Script::NoResponse) | None => return Err("connection refused".into()),
+            Some(Script::Hang) => {
+                let _waiting = Alive::new(&self.alive);
+                std::future::pending().await
+            }
+        };
+        Ok(HttpResponse {
+            status,
+            headers: headers
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+            body: Chunks {
+                chunks: chunks.into(),
+                stall,
+                _alive: Alive::new(&self.alive),
+            },
+        })
     }
     async fn sleep(&self, ms: u32) {
         self.sleeps.borrow_mut().push(ms);

@@ -4,10 +4,12 @@
 
 use std::cell::{Cell, RefCell};
 
+use rmcp::model::InitializeResultMethod;
 use serde_json::Value;
 
 use super::error::{TransportError, clip};
 use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
+use super::jsonrpc;
 use super::record::{Exchange, RecordedEvent, Update};
 use super::sse::SseParser;
 
@@ -17,7 +19,7 @@ const MAX_RESUMES: u32 = 3;
 /// Wait before resuming when the server sent no `retry`.
 const DEFAULT_RETRY_MS: u64 = 1000;
 /// Bodies kept in the record are cut at this size.
-const MAX_RECORDED_BODY: usize = 1024 * 1024;
+pub const MAX_RECORDED_BODY: usize = 1024 * 1024;
 /// The most this client reads of one response body, or of one SSE event: more would freeze the
 /// page for seconds, or exhaust its memory, before the timeout could fire.
 pub const MAX_BODY: usize = 4 * 1024 * 1024;
@@ -201,15 +203,10 @@ impl<H: Http> Transport<H> {
     }
 
     fn record_body(&self, seq: usize, bytes: &[u8]) {
-        let mut text =
-            String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_RECORDED_BODY)]).into_owned();
-        if bytes.len() > MAX_RECORDED_BODY {
-            text.push_str(&format!(
-                "\n[… {} more bytes not kept in the record]",
-                bytes.len() - MAX_RECORDED_BODY
-            ));
-        }
-        self.emit(Update::Body { seq, text });
+        self.emit(Update::Body {
+            seq,
+            text: recorded_text(bytes),
+        });
     }
 
     /// POSTs one JSON-RPC message. Messages that arrive on an SSE answer before the response
@@ -247,7 +244,7 @@ impl<H: Http> Transport<H> {
         }
         if status == 200
             && let Some(id) = response.header("mcp-session-id")
-            && message.get("method").and_then(Value::as_str) == Some("initialize")
+            && jsonrpc::is(message, InitializeResultMethod)
         {
             self.set_session_id(Some(id.to_owned()));
         }
@@ -449,6 +446,20 @@ impl<H: Http> Transport<H> {
             Err(err)
         }
     }
+}
+
+/// A body as the record keeps it: text, cut at [`MAX_RECORDED_BODY`] bytes with a note of what
+/// was left out.
+pub fn recorded_text(bytes: &[u8]) -> String {
+    let mut text =
+        String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_RECORDED_BODY)]).into_owned();
+    if bytes.len() > MAX_RECORDED_BODY {
+        text.push_str(&format!(
+            "\n[… {} more bytes not kept in the record]",
+            bytes.len() - MAX_RECORDED_BODY
+        ));
+    }
+    text
 }
 
 /// The media type without parameters, lower case.

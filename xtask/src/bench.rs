@@ -3,6 +3,7 @@
 
 use std::process::Stdio;
 
+use crate::figures::{self, field};
 use crate::peers::Peers;
 use crate::server::{self, Server};
 use crate::sh::{self, Result};
@@ -19,14 +20,6 @@ const RATE: usize = 1_000;
 const RATE_CALLS: usize = 10_000;
 /// Sessions opened and left idle to measure memory per session.
 const IDLE_SESSIONS: usize = 200;
-
-/// `key=value` from a figures line.
-pub fn field(line: &str, key: &str) -> Result<f64> {
-    line.split_whitespace()
-        .find_map(|w| w.strip_prefix(&format!("{key}=")))
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| format!("no {key} in: {line}").into())
-}
 
 /// Resident memory of a process in KiB.
 fn rss_kib(pid: u32) -> Result<f64> {
@@ -52,10 +45,7 @@ fn load(loadgen: &std::path::Path, url: &str, args: &[&str]) -> Result<Load> {
             .args(["--url", url])
             .args(args),
     )?;
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("load:"))
-        .ok_or_else(|| format!("the load generator printed no figures: {out}"))?;
+    let line = figures::line(&out, "load", "the load generator")?;
     println!("  {}", out.lines().next().unwrap_or_default());
     Ok(Load {
         throughput: field(line, "throughput")?,
@@ -95,10 +85,7 @@ fn web(tools: &Tools, url: &str, ready: &str, name: &str) -> Result<Web> {
             ]),
     )?;
     print!("{out}");
-    let line = out
-        .lines()
-        .find(|l| l.starts_with("web:"))
-        .ok_or("the page benchmark printed no figures")?;
+    let line = figures::line(&out, "web", "the page benchmark")?;
     Ok(Web {
         gz: field(line, "bytes_gz")?,
         tti: field(line, "tti_ms")?,

@@ -2,6 +2,7 @@
 //! `cargo xtask test`: set up what is missing and run every test.
 
 mod bench;
+mod figures;
 mod peers;
 mod run;
 mod server;

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::figures;
 use crate::server::{self, Server};
 use crate::sh::{self, Result};
 use crate::tools::Tools;
@@ -86,13 +87,10 @@ impl Peers {
                 .arg(self.npm.join("ts-client.mjs"))
                 .args([url, &runs.to_string(), "3"]),
         )?;
-        let line = out
-            .lines()
-            .find(|l| l.starts_with("node:"))
-            .ok_or_else(|| format!("the TypeScript client printed no figures: {out}"))?;
+        let line = figures::line(&out, "node", "the TypeScript client")?;
         Ok((
-            crate::bench::field(line, "median_ms")?,
-            crate::bench::field(line, "p95_ms")?,
+            figures::field(line, "median_ms")?,
+            figures::field(line, "p95_ms")?,
         ))
     }
 }

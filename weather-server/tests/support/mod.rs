@@ -1,5 +1,6 @@
 //! Shared helpers for the integration tests: an in-process server on
-//! 127.0.0.1:0, raw MCP-over-HTTP requests and a tiny SSE parser.
+//! 127.0.0.1:0, raw MCP-over-HTTP requests and SSE bodies read with the
+//! workspace's parser (`mcp-flow-sse`).
 
 #![allow(dead_code)]
 
@@ -125,18 +126,16 @@ pub async fn open_session(client: &reqwest::Client, url: &str) -> String {
     session
 }
 
-/// One server-sent event.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SseEvent {
-    pub id: Option<String>,
-    pub event: Option<String>,
-    pub data: String,
-    pub retry: Option<u64>,
+pub use mcp_flow_sse::SseEvent;
+
+/// The JSON-RPC message an event carries.
+pub trait EventJson {
+    /// The message in `data`, if any (priming events have none).
+    fn json(&self) -> Option<Value>;
 }
 
-impl SseEvent {
-    /// The JSON-RPC message in `data`, if any (priming events have none).
-    pub fn json(&self) -> Option<Value> {
+impl EventJson for SseEvent {
+    fn json(&self) -> Option<Value> {
         if self.data.trim().is_empty() {
             None
         } else {
@@ -145,44 +144,12 @@ impl SseEvent {
     }
 }
 
-/// Parses an SSE body. Events are kept even when their data is empty, so the
-/// priming event can be checked; comment lines (keep-alives) are skipped.
+/// Parses an SSE body with the workspace's parser (the one the app uses). Events are kept even
+/// when their data is empty, so the priming event can be checked; comment lines (keep-alives)
+/// are skipped. A final event without its blank line is not an event (the SSE specification
+/// dispatches only on a blank line), so a body cut short loses it.
 pub fn parse_sse(body: &str) -> Vec<SseEvent> {
-    let mut events = Vec::new();
-    let mut current = SseEvent::default();
-    let mut has_fields = false;
-    let mut data_lines: Vec<String> = Vec::new();
-    for line in body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)) {
-        if line.is_empty() {
-            if has_fields {
-                current.data = data_lines.join("\n");
-                events.push(std::mem::take(&mut current));
-                data_lines.clear();
-                has_fields = false;
-            }
-            continue;
-        }
-        if line.starts_with(':') {
-            continue;
-        }
-        let (field, value) = match line.split_once(':') {
-            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
-            None => (line, ""),
-        };
-        has_fields = true;
-        match field {
-            "data" => data_lines.push(value.to_string()),
-            "id" => current.id = Some(value.to_string()),
-            "event" => current.event = Some(value.to_string()),
-            "retry" => current.retry = value.parse().ok(),
-            _ => {}
-        }
-    }
-    if has_fields {
-        current.data = data_lines.join("\n");
-        events.push(current);
-    }
-    events
+    mcp_flow_sse::parse(body.as_bytes()).events
 }
 
 /// Reads a whole SSE response and returns its JSON-RPC messages in order.
