@@ -75,33 +75,6 @@ pub fn all(tools: &[ToolSpec]) -> Vec<(ToolFormat, String)> {
         .collect()
 }
 
-/// Anthropic's format; the same as [`super::anthropic::tools`] (kept for existing callers).
-pub fn anthropic(tools: &[ToolSpec]) -> Value {
-    super::anthropic::tools(tools)
-}
-
-/// Gemini's format; the same as [`super::gemini::tools`] (kept for existing callers).
-pub fn gemini(tools: &[ToolSpec]) -> Value {
-    super::gemini::tools(tools)
-}
-
-/// Gemini's trimmed schema; the same as [`super::gemini::schema`] (kept for existing callers).
-pub fn gemini_schema(schema: &Value) -> Value {
-    super::gemini::schema(schema)
-}
-
-/// The tools in every provider's format and the system-prompt style, pretty-printed, for the
-/// inspector's "same tools, other formats".
-pub fn all(tools: &[ToolSpec]) -> Vec<(&'static str, String)> {
-    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-    vec![
-        ("OpenAI", pretty(&super::openai::tools(tools))),
-        ("Anthropic", pretty(&anthropic(tools))),
-        ("Gemini", pretty(&gemini(tools))),
-        ("system prompt", super::prompt_style::system_prompt(tools)),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,8 +92,8 @@ mod tests {
         }
         let json = |i: usize| serde_json::from_str::<Value>(&listed[i].1).unwrap();
         assert_eq!(json(0), crate::llm::openai::tools(&tools));
-        assert_eq!(json(1), anthropic(&tools));
-        assert_eq!(json(2), gemini(&tools));
+        assert_eq!(json(1), super::super::anthropic::tools(&tools));
+        assert_eq!(json(2), super::super::gemini::tools(&tools));
         assert_eq!(listed[3].1, crate::llm::prompt_style::system_prompt(&tools));
     }
 }

@@ -163,8 +163,8 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 };
                 let formats = formats
                     .into_iter()
-                    .map(|(name, v)| view! {
-                        <details class="mf-format"><summary>{format!("Same tools, {name} format")}</summary><pre class="mf-json">{v}</pre></details>
+                    .map(|(format, v)| view! {
+                        <details class="mf-format"><summary>{format!("Same tools, {} format", format.name())}</summary><pre class="mf-json">{v}</pre></details>
                     })
                     .collect_view();
                 let status = record.as_ref().map(|r| r.status.as_str()).unwrap_or("pending");
