@@ -81,6 +81,13 @@ pub fn test() -> Result<()> {
         &common(&["--stateless", "--json-response"]),
     )?;
     let stateless = server::start("server-stateless", &binary, &common(&["--stateless"]))?;
+    // Keeps a journal of every request and allows two sessions: the lifecycle tests check that
+    // an ended run sends nothing more and closes its session.
+    let lifecycle = server::start(
+        "server-lifecycle",
+        &binary,
+        &common(&["--journal", "--max-sessions", "2"]),
+    )?;
     let llm = server::start("server-llm", &fixtures, &["llm".into()])?;
     let faulty = server::start("server-faulty", &fixtures, &["faulty".into()])?;
     // Started without the test page's origin on its allow-list.
@@ -111,9 +118,10 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TEST_STATELESS_URL", &stateless.url)
             .env("MCP_FLOW_TEST_FOREIGN_URL", &foreign.url)
             .env("MCP_FLOW_TEST_LLM_URL", &llm.url)
+            .env("MCP_FLOW_TEST_LIFECYCLE_URL", &lifecycle.url)
             .env("MCP_FLOW_TEST_FAULTY_URL", &faulty.url),
     )?;
-    drop((sse, json, stateless, foreign, llm, faulty));
+    drop((sse, json, stateless, foreign, llm, faulty, lifecycle));
 
     sh::step(
         "end to end: the release build served by weather-server --static, in Chromium (Playwright)",
