@@ -177,8 +177,9 @@ const scenarios = {
     };
     const json = await save('#mf-export-json');
     const rec = JSON.parse(json.text);
-    check(rec.format === 'mcp-flow-recording' && rec.version === 1, 'recording envelope');
+    check(rec.format === 'mcp-flow-recording' && rec.version === 2, 'recording envelope');
     check(rec.run.mcp.exchanges.some((x) => x.rpc_method === 'tools/call'), 'no tools/call in the JSON');
+    check(rec.run.rows.some((r) => r.id === 'd2-8' && r.payload?.kind === 'tool_result'), 'no typed tool_result payload on d2-8');
     const har = JSON.parse((await save('#mf-export-har')).text);
     check(har.log.version === '1.2', 'HAR version');
     check(har.log.entries.some((e) => e.request.postData?.text.includes('tools/call')), 'HAR lacks tools/call');
