@@ -1,17 +1,38 @@
-//! Milliseconds on a monotonic clock: `performance.now()` in the browser, process time natively.
+//! Time for the protocol logic: milliseconds on a monotonic clock, and waiting. One [`Clock`]
+//! serves a whole run (rows, exchanges, timeouts, the gate's pacing), so a test can drive all of
+//! them with one fake clock.
 
-#[cfg(target_arch = "wasm32")]
-pub fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+/// A wait that a [`Clock`] hands out.
+pub type Sleep = Pin<Box<dyn Future<Output = ()>>>;
+
+pub trait Clock {
+    /// Milliseconds on a monotonic clock.
+    fn now_ms(&self) -> f64;
+    /// Waits `ms` milliseconds.
+    fn sleep(&self, ms: u32) -> Sleep;
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-pub fn now_ms() -> f64 {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static START: OnceLock<Instant> = OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
+/// The clock a run shares.
+pub type SharedClock = Rc<dyn Clock>;
+
+/// The page's clock: `performance.now()` and `setTimeout` (it compiles natively, for the
+/// native tests of code that names it, but only works in a browser).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BrowserClock;
+
+impl Clock for BrowserClock {
+    fn now_ms(&self) -> f64 {
+        web_sys::window()
+            .and_then(|w| w.performance())
+            .map(|p| p.now())
+            .unwrap_or(0.0)
+    }
+
+    fn sleep(&self, ms: u32) -> Sleep {
+        Box::pin(gloo_timers::future::TimeoutFuture::new(ms))
+    }
 }

@@ -5,7 +5,8 @@
 
 use std::rc::Rc;
 
-use mcp_flow::clock::now_ms;
+use mcp_flow::clock::BrowserClock;
+use mcp_flow::clock::Clock;
 use mcp_flow::mcp::browser::Fetch;
 use mcp_flow::mcp::client::{McpClient, result_text};
 use serde_json::json;
@@ -17,15 +18,15 @@ const RUNS: usize = 20;
 const WARMUP: usize = 3;
 
 async fn one_exchange(url: &str) -> f64 {
-    let client = McpClient::new(Fetch, url, Rc::new(|_| {}));
-    let start = now_ms();
+    let client = McpClient::new(Fetch, Rc::new(BrowserClock), url, Rc::new(|_| {}));
+    let start = BrowserClock.now_ms();
     client.connect().await.expect("handshake");
     client.list_tools().await.expect("tools/list");
     let result = client
         .call_tool("get_weather", json!({"location": "Tokyo"}), None)
         .await
         .expect("tools/call");
-    let elapsed = now_ms() - start;
+    let elapsed = BrowserClock.now_ms() - start;
     assert_eq!(result_text(&result), "Sunny");
     // Not timed: end the session so the server does not accumulate them.
     let _ = client.close().await;

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use mcp_flow::clock::BrowserClock;
 use mcp_flow::mcp::browser::Fetch;
 use mcp_flow::mcp::client::{McpClient, result_text};
 use mcp_flow::mcp::error::{McpError, TransportError};
@@ -29,7 +30,7 @@ fn url(configured: Option<&'static str>) -> &'static str {
 
 fn client(url: &str) -> (McpClient<Fetch>, Rc<RefCell<Log>>) {
     let (log, recorder) = shared_log();
-    let c = McpClient::new(Fetch, url, recorder);
+    let c = McpClient::new(Fetch, Rc::new(BrowserClock), url, recorder);
     c.set_timeout_ms(10_000);
     (c, log)
 }

@@ -529,6 +529,7 @@ async fn restart_against_a_healthy_server_recovers_after_a_failed_run() {
 
 #[wasm_bindgen_test]
 async fn requests_given_up_on_do_not_tie_up_the_browsers_connections() {
+    use mcp_flow::clock::BrowserClock;
     use mcp_flow::mcp::browser::Fetch;
     use mcp_flow::mcp::client::McpClient;
     use mcp_flow::mcp::error::{McpError, TransportError};
@@ -538,7 +539,12 @@ async fn requests_given_up_on_do_not_tie_up_the_browsers_connections() {
     // out of the server.
     for round in 0..8 {
         let (_, recorder) = mcp_flow::mcp::record::shared_log();
-        let c = McpClient::new(Fetch, fault("sse-silent"), recorder);
+        let c = McpClient::new(
+            Fetch,
+            std::rc::Rc::new(BrowserClock),
+            fault("sse-silent"),
+            recorder,
+        );
         c.set_timeout_ms(400);
         c.connect()
             .await

@@ -1,12 +1,13 @@
 //! The native HTTP for the transport: reqwest with the response body read as a stream (each
-//! chunk as the connection delivers it), waiting with tokio's timer and the time from an
-//! [`Instant`]. The model is the browser's `Fetch` in `mcp_flow::mcp::browser`.
+//! chunk as the connection delivers it); and the native clock, an [`Instant`] with tokio's
+//! timer. The model is the browser's `Fetch` in `mcp_flow::mcp::browser`.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use futures_util::{Stream, StreamExt};
+use mcp_flow::clock::{Clock, Sleep};
 use mcp_flow::mcp::http::{BodyStream, Http, HttpRequest, HttpResponse};
 use reqwest::Method;
 
@@ -17,7 +18,6 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone, Debug)]
 pub struct Native {
     client: reqwest::Client,
-    started: Instant,
 }
 
 impl Native {
@@ -30,10 +30,7 @@ impl Native {
             .resolve("localhost", SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .build()
             .map_err(|e| error_text(&e))?;
-        Ok(Self {
-            client,
-            started: Instant::now(),
-        })
+        Ok(Self { client })
     }
 }
 
@@ -99,13 +96,35 @@ impl Http for Native {
             },
         })
     }
+}
 
-    async fn sleep(&self, ms: u32) {
-        tokio::time::sleep(Duration::from_millis(ms.into())).await;
+/// The native clock: an [`Instant`] and tokio's timer.
+#[derive(Clone, Copy, Debug)]
+pub struct TokioClock {
+    started: Instant,
+}
+
+impl TokioClock {
+    pub fn new() -> Self {
+        Self {
+            started: Instant::now(),
+        }
     }
+}
 
+impl Default for TokioClock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clock for TokioClock {
     fn now_ms(&self) -> f64 {
         self.started.elapsed().as_secs_f64() * 1000.0
+    }
+
+    fn sleep(&self, ms: u32) -> Sleep {
+        Box::pin(tokio::time::sleep(Duration::from_millis(ms.into())))
     }
 }
 

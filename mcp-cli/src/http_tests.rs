@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::http::Native;
+use crate::http::{Native, TokioClock};
+use mcp_flow::clock::Clock;
 
 /// One request as the peer read it.
 struct Received {
@@ -245,12 +246,12 @@ async fn no_server_is_an_error_that_says_why() {
 
 #[tokio::test]
 async fn sleep_waits_and_the_clock_moves() {
-    let http = Native::new().unwrap();
-    let before = http.now_ms();
+    let clock = TokioClock::new();
+    let before = clock.now_ms();
     let started = Instant::now();
-    http.sleep(40).await;
+    clock.sleep(40).await;
     assert!(started.elapsed() >= Duration::from_millis(40));
-    assert!(http.now_ms() - before >= 40.0);
+    assert!(clock.now_ms() - before >= 40.0);
 }
 
 /// The conformance suite's `sse-retry` case over a real socket: the server closes the
@@ -262,7 +263,12 @@ async fn a_closed_stream_is_resumed_after_the_retry_time() {
     const RETRY_MS: u64 = 300;
     let (listener, url) = listen().await;
     let (log, recorder) = shared_log();
-    let client = McpClient::new(Native::new().unwrap(), url, recorder);
+    let client = McpClient::new(
+        Native::new().unwrap(),
+        Rc::new(TokioClock::new()),
+        url,
+        recorder,
+    );
     let client_side = async {
         client.connect().await.expect("connect");
         let result = client

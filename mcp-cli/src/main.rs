@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use mcp_cli::http::Native;
+use mcp_cli::http::{Native, TokioClock};
 use mcp_cli::report;
 use mcp_flow::mcp::client::{McpClient, result_text};
 use mcp_flow::mcp::error::clip;
@@ -129,6 +129,7 @@ fn main() -> ExitCode {
 async fn run(options: Options) -> Result<(), String> {
     let client = McpClient::new(
         Native::new()?,
+        std::rc::Rc::new(TokioClock::new()),
         options.url.clone(),
         report::printer(|line| eprintln!("{line}")),
     );

@@ -10,7 +10,6 @@ use serde_json::Value;
 use super::gate::{Gate, Wait};
 use super::payload::{Payload, SkipReason};
 use super::run::RunEvent;
-use crate::clock::now_ms;
 use crate::diagram::Row;
 use crate::llm::{ChatMessage, Llm, LlmReply, ToolCall, ToolSpec};
 use crate::mcp::client::{McpClient, result_text};
@@ -123,12 +122,17 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     async fn pass_gate(&self) {
         match self.gate.plan() {
             Wait::Now => {}
-            Wait::Sleep(ms) => self.client.transport.http.sleep(ms).await,
+            Wait::Sleep(ms) => self.client.transport.clock.sleep(ms).await,
             Wait::UntilNext => {
                 let rx = self.gate.arm();
                 let _ = rx.await;
             }
         }
+    }
+
+    /// The run's clock, shared with the client's exchanges.
+    fn now_ms(&self) -> f64 {
+        self.client.transport.clock.now_ms()
     }
 
     fn record(&self, event: RunEvent) {
@@ -139,14 +143,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.pass_gate().await;
         self.record(RunEvent::Active {
             row,
-            at_ms: now_ms(),
+            at_ms: self.now_ms(),
         });
     }
 
     fn done(&self, row: Row, payload: Option<Payload>) {
         self.record(RunEvent::Done {
             row,
-            at_ms: now_ms(),
+            at_ms: self.now_ms(),
             payload,
         });
     }
@@ -154,7 +158,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     fn fail(&self, row: Row, error: String) -> Stopped {
         self.record(RunEvent::Failed {
             row,
-            at_ms: now_ms(),
+            at_ms: self.now_ms(),
             error: error.clone(),
         });
         Stopped { row, error }
@@ -424,7 +428,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.done(Row::Confirm, Some(tool_call(call, round)));
         self.record(RunEvent::Active {
             row: Row::Confirmed,
-            at_ms: now_ms(),
+            at_ms: self.now_ms(),
         });
         let approved = rx.await.unwrap_or(false);
         (self.emit)(HostEvent::Approval(None));

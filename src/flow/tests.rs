@@ -69,17 +69,26 @@ fn host(
     mode: Mode,
     approval: Approval,
 ) -> (Rc<TestHost>, Rc<Scripted>, Rc<RefCell<Run>>) {
-    host_with(script, mode, approval, OfflineModel)
+    host_with(script, mode, approval, |http| {
+        OfflineModel::new(http.clone())
+    })
 }
 
-fn host_with<L: Llm>(script: Vec<Script>, mode: Mode, approval: Approval, llm: L) -> Fixture<L> {
+fn host_with<L: Llm>(
+    script: Vec<Script>,
+    mode: Mode,
+    approval: Approval,
+    llm: impl FnOnce(&Rc<Scripted>) -> L,
+) -> Fixture<L> {
     let http = Rc::new(Scripted::default());
+    let llm = llm(&http);
     *http.script.borrow_mut() = script.into();
     let run = Rc::new(RefCell::new(Run::new(rows())));
     let sink = run.clone();
     let emit = recorder(sink);
     let mcp_emit = emit.clone();
     let client = Rc::new(McpClient::new(
+        http.clone(),
         http.clone(),
         "http://127.0.0.1:8000/mcp",
         Rc::new(move |u| mcp_emit(RunEvent::Mcp(u).into())),
@@ -121,6 +130,18 @@ fn an_instant_run_lights_every_row_and_answers_from_the_real_result() {
     assert_eq!(method(Row::Ready), ["logging/setLevel"]);
     assert_eq!(method(Row::ListTools), ["tools/list"]);
     assert_eq!(method(Row::CallTool), ["tools/call"]);
+    // Rows and exchanges read one clock: each exchange falls inside the row that made it.
+    for row in [Row::Initialize, Row::ListTools, Row::CallTool] {
+        let r = run.row(row).unwrap();
+        let x = &run.mcp.exchanges[r.mcp[0]];
+        let (start, end) = (r.started_ms.unwrap(), r.finished_ms.unwrap());
+        assert!(
+            start < x.started_ms && x.finished_ms.unwrap() < end,
+            "{row}: row {start}..{end}, exchange {}..{:?}",
+            x.started_ms,
+            x.finished_ms
+        );
+    }
     assert_eq!(run.row(Row::AskLlm).unwrap().llm.len(), 1);
     assert_eq!(run.row(Row::ResultToLlm).unwrap().llm.len(), 1);
     let field = |row: Row, field: Field| run.row(row).and_then(|r| r.field(field));
@@ -314,9 +335,15 @@ fn a_server_url_that_is_not_http_fails_the_first_row_without_sending() {
     let run = Rc::new(RefCell::new(Run::new(rows())));
     let sink = run.clone();
     let emit = recorder(sink);
-    let client = Rc::new(McpClient::new(http.clone(), "foo", Rc::new(|_| {})));
+    let client = Rc::new(McpClient::new(
+        http.clone(),
+        http.clone(),
+        "foo",
+        Rc::new(|_| {}),
+    ));
     let gate = Rc::new(Gate::new(Mode::Play, None));
-    let h = Host::new(client, OfflineModel, gate, Approval::Auto, emit);
+    let model = OfflineModel::new(http.clone());
+    let h = Host::new(client, model, gate, Approval::Auto, emit);
     let stopped = block_on(h.discover()).unwrap_err();
     assert_eq!(stopped.row, Row::Prepare);
     assert!(
@@ -445,12 +472,9 @@ fn the_tool_loop_runs_further_rounds_and_stops_after_three() {
             .count()
     };
     // Two rounds, then an answer: both calls run and the second round is shown on row 11.
-    let (h, _, run) = host_with(
-        rounds_script(2),
-        Mode::Play,
-        Approval::Auto,
-        Persistent { calls: 2 },
-    );
+    let (h, _, run) = host_with(rounds_script(2), Mode::Play, Approval::Auto, |_| {
+        Persistent { calls: 2 }
+    });
     let answer = block_on(async {
         h.discover().await.expect("discover");
         h.ask("What's the weather in Tokyo?").await.expect("ask")
@@ -467,12 +491,9 @@ fn the_tool_loop_runs_further_rounds_and_stops_after_three() {
     drop(r);
 
     // A model that never stops gets three rounds and a clear message.
-    let (h, _, run) = host_with(
-        rounds_script(3),
-        Mode::Play,
-        Approval::Auto,
-        Persistent { calls: 99 },
-    );
+    let (h, _, run) = host_with(rounds_script(3), Mode::Play, Approval::Auto, |_| {
+        Persistent { calls: 99 }
+    });
     let answer = block_on(async {
         h.discover().await.expect("discover");
         h.ask("What's the weather in Tokyo?").await.expect("ask")

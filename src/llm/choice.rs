@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::offline::OfflineModel;
 use super::remote::{Api, Remote};
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec, anthropic, gemini};
+use crate::clock::SharedClock;
 use crate::mcp::http::Http;
 
 /// The LLM participant.
@@ -206,16 +207,18 @@ impl LlmSettings {
     /// The LLM participant's subtitle.
     pub fn label(&self) -> String {
         match self.provider.api() {
-            None => OfflineModel.label(),
+            None => super::offline::LABEL.to_owned(),
             Some(api) => format!("{} ({})", self.model, api.name()),
         }
     }
 
-    pub fn build<H: Http>(&self, http: H) -> AnyLlm<H> {
+    /// The model these settings name, talking through `http` on the run's `clock`.
+    pub fn build<H: Http>(&self, http: H, clock: SharedClock) -> AnyLlm<H> {
         match self.provider.api() {
-            None => AnyLlm::Offline(OfflineModel),
+            None => AnyLlm::Offline(OfflineModel::new(clock)),
             Some(api) => AnyLlm::Remote(Remote {
                 http,
+                clock,
                 api,
                 base_url: self.base_url.clone(),
                 model: self.model.clone(),
@@ -285,10 +288,10 @@ mod tests {
     fn settings_build_the_chosen_backend() {
         let http = Rc::new(Scripted::default());
         assert!(matches!(
-            LlmSettings::default().build(http.clone()),
+            LlmSettings::default().build(http.clone(), http.clone()),
             AnyLlm::Offline(_)
         ));
-        match openai().build(http) {
+        match openai().build(http.clone(), http) {
             AnyLlm::Remote(m) => {
                 assert_eq!(m.key.as_deref(), Some("sk-secret"));
                 assert_eq!(m.api, Api::OpenAi);

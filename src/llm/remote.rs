@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec};
 use super::{anthropic, gemini, openai, prompt_style};
+use crate::clock::SharedClock;
 use crate::mcp::error::clip;
 use crate::mcp::http::{BodyStream, Http, HttpRequest};
 use crate::mcp::transport::{MAX_BODY, recorded_text};
@@ -84,6 +85,8 @@ impl Api {
 
 pub struct Remote<H: Http> {
     pub http: H,
+    /// The run's clock: the exchange's times and the timeout.
+    pub clock: SharedClock,
     pub api: Api,
     /// E.g. `http://127.0.0.1:11434/v1` for Ollama.
     pub base_url: String,
@@ -162,7 +165,7 @@ impl<H: Http> Llm for Remote<H> {
             request: body.clone(),
             response: None,
             status: None,
-            started_ms: self.http.now_ms(),
+            started_ms: self.clock.now_ms(),
             finished_ms: 0.0,
             error: None,
         };
@@ -179,7 +182,7 @@ impl<H: Http> Llm for Remote<H> {
             // Whichever of the two loses is dropped at the end of this block: on a timeout that
             // is the request with its body, which aborts the fetch in a browser.
             let read = pin!(self.read_answer(&request, &mut status, &mut arrived));
-            let timer = pin!(self.http.sleep(ms));
+            let timer = pin!(self.clock.sleep(ms));
             match select(read, timer).await {
                 Either::Left((read, _)) => Some(read),
                 Either::Right(((), _)) => None,
@@ -219,7 +222,7 @@ impl<H: Http> Llm for Remote<H> {
         if exchange.response.is_none() && !arrived.is_empty() {
             exchange.response = Some(Value::String(recorded_text(&arrived)));
         }
-        exchange.finished_ms = self.http.now_ms();
+        exchange.finished_ms = self.clock.now_ms();
         exchange.error = result.as_ref().err().cloned();
         (result, exchange)
     }
@@ -282,6 +285,7 @@ mod tests {
         let http = Rc::new(Scripted::default());
         let remote = Remote {
             http: http.clone(),
+            clock: http.clone(),
             api,
             base_url: "http://127.0.0.1:11434/v1/".into(),
             model: "qwen2.5".into(),

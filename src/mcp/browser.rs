@@ -1,6 +1,5 @@
 //! The browser's HTTP for the transport: fetch through gloo-net, with the response body read as
-//! a stream (each chunk as the network delivers it), the time from `performance.now()`, and
-//! waiting with `setTimeout`.
+//! a stream (each chunk as the network delivers it).
 
 use gloo_net::http::{Method, RequestBuilder};
 use js_sys::{Reflect, Uint8Array};
@@ -96,17 +95,6 @@ impl Http for Fetch {
                 _abort: abort,
             },
         })
-    }
-
-    async fn sleep(&self, ms: u32) {
-        gloo_timers::future::TimeoutFuture::new(ms).await;
-    }
-
-    fn now_ms(&self) -> f64 {
-        web_sys::window()
-            .and_then(|w| w.performance())
-            .map(|p| p.now())
-            .unwrap_or(0.0)
     }
 }
 

@@ -17,6 +17,8 @@ use rmcp::model::{
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::clock::SharedClock;
+
 use super::error::{McpError, TransportError};
 use super::http::Http;
 use super::jsonrpc::{self, Handshake, Reply};
@@ -42,9 +44,9 @@ pub struct McpClient<H: Http> {
 }
 
 impl<H: Http> McpClient<H> {
-    pub fn new(http: H, url: impl Into<String>, recorder: Recorder) -> Self {
+    pub fn new(http: H, clock: SharedClock, url: impl Into<String>, recorder: Recorder) -> Self {
         Self {
-            transport: Transport::new(http, url, recorder),
+            transport: Transport::new(http, clock, url, recorder),
             next_id: Cell::new(1),
             timeout_ms: Cell::new(DEFAULT_TIMEOUT_MS),
             handshake: RefCell::new(None),
@@ -81,7 +83,7 @@ impl<H: Http> McpClient<H> {
             // The loser is dropped at the end of this block: on a timeout, the request and its
             // body (in a browser that aborts the fetch) before the cancellation goes out.
             let exchange = pin!(self.transport.post(message, &mut deliver));
-            let timer = pin!(self.transport.http.sleep(ms));
+            let timer = pin!(self.transport.clock.sleep(ms));
             match select(exchange, timer).await {
                 Either::Left((result, _)) => Some(result),
                 Either::Right(((), _)) => None,
@@ -107,7 +109,7 @@ impl<H: Http> McpClient<H> {
                     let wait = ms.min(CANCEL_WAIT_MS);
                     let mut ignore = |_: Value| {};
                     let cancelled = pin!(self.transport.post(&cancel, &mut ignore));
-                    let timer = pin!(self.transport.http.sleep(wait));
+                    let timer = pin!(self.transport.clock.sleep(wait));
                     if let Either::Right(_) = select(cancelled, timer).await {
                         self.transport.abandon(&format!(
                             "the server did not take the cancellation within {wait} ms"

@@ -16,7 +16,12 @@ fn client(script: Vec<Script>) -> (McpClient<Rc<Scripted>>, Rc<Scripted>, Rc<Ref
     let http = Rc::new(Scripted::default());
     *http.script.borrow_mut() = script.into();
     let (log, recorder) = shared_log();
-    let c = McpClient::new(http.clone(), "http://127.0.0.1:8000/mcp", recorder);
+    let c = McpClient::new(
+        http.clone(),
+        http.clone(),
+        "http://127.0.0.1:8000/mcp",
+        recorder,
+    );
     (c, http, log)
 }
 

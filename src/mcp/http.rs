@@ -34,15 +34,11 @@ pub trait BodyStream {
     async fn chunk(&mut self) -> Result<Option<Vec<u8>>, String>;
 }
 
-/// Sending requests, waiting and telling the time.
+/// Sending requests. (Time is a [`crate::clock::Clock`]'s job.)
 #[allow(async_fn_in_trait)]
 pub trait Http {
     type Body: BodyStream;
     /// Sends a request and returns once the response headers are in. `Err` carries the reason
     /// there is no response at all.
     async fn send(&self, request: &HttpRequest) -> Result<HttpResponse<Self::Body>, String>;
-    /// Waits `ms` milliseconds.
-    async fn sleep(&self, ms: u32);
-    /// Milliseconds on a monotonic clock.
-    fn now_ms(&self) -> f64;
 }

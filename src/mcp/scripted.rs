@@ -28,13 +28,14 @@ pub enum Script {
 pub struct Scripted {
     pub script: RefCell<VecDeque<Script>>,
     pub sent: RefCell<Vec<HttpRequest>>,
-    pub sleeps: RefCell<Vec<u32>>,
+    /// Waits the code under test took (recorded when the wait runs, not when it is made).
+    pub sleeps: Rc<RefCell<Vec<u32>>>,
     /// Requests still waiting for their head and bodies not dropped yet. Dropping either is
     /// what aborts a fetch in the browser (`browser.rs`), so 0 means nothing is left in flight.
     pub alive: Rc<Cell<usize>>,
     /// [`Scripted::alive`] as each request was sent (before it).
     pub alive_at_send: RefCell<Vec<usize>>,
-    clock: Cell<f64>,
+    clock: Rc<Cell<f64>>,
 }
 
 /// Counts itself in [`Scripted::alive`] until dropped.
@@ -106,12 +107,21 @@ impl Http for Rc<Scripted> {
             },
         })
     }
-    async fn sleep(&self, ms: u32) {
-        self.sleeps.borrow_mut().push(ms);
-    }
+}
+
+/// The scripted peer is the test's clock too: waits end at once and are recorded in `sleeps`.
+impl crate::clock::Clock for Scripted {
     fn now_ms(&self) -> f64 {
         self.clock.set(self.clock.get() + 1.0);
         self.clock.get()
+    }
+    fn sleep(&self, ms: u32) -> crate::clock::Sleep {
+        let sleeps = self.sleeps.clone();
+        let clock = self.clock.clone();
+        Box::pin(async move {
+            sleeps.borrow_mut().push(ms);
+            clock.set(clock.get() + f64::from(ms));
+        })
     }
 }
 

@@ -7,6 +7,8 @@ use std::cell::{Cell, RefCell};
 use rmcp::model::InitializeResultMethod;
 use serde_json::Value;
 
+use crate::clock::SharedClock;
+
 use super::error::{TransportError, clip};
 use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
 use super::jsonrpc;
@@ -49,6 +51,8 @@ impl Posted {
 /// Session state shared by every request of one connection.
 pub struct Transport<H: Http> {
     pub http: H,
+    /// The run's clock: exchange times, and the wait before resuming a stream.
+    pub clock: SharedClock,
     pub url: String,
     session: RefCell<Option<String>>,
     version: RefCell<Option<String>>,
@@ -59,9 +63,10 @@ pub struct Transport<H: Http> {
 }
 
 impl<H: Http> Transport<H> {
-    pub fn new(http: H, url: impl Into<String>, recorder: Recorder) -> Self {
+    pub fn new(http: H, clock: SharedClock, url: impl Into<String>, recorder: Recorder) -> Self {
         Self {
             http,
+            clock,
             url: url.into(),
             session: RefCell::new(None),
             version: RefCell::new(None),
@@ -96,7 +101,7 @@ impl<H: Http> Transport<H> {
         for seq in open {
             self.emit(Update::Failed {
                 seq,
-                at_ms: self.http.now_ms(),
+                at_ms: self.clock.now_ms(),
                 error: why.to_owned(),
             });
         }
@@ -135,13 +140,13 @@ impl<H: Http> Transport<H> {
             &request,
             rpc,
             note,
-            self.http.now_ms(),
+            self.clock.now_ms(),
         ))));
         match self.http.send(&request).await {
             Ok(response) => {
                 self.emit(Update::Headers {
                     seq,
-                    at_ms: self.http.now_ms(),
+                    at_ms: self.clock.now_ms(),
                     status: response.status,
                     headers: response.headers.clone(),
                 });
@@ -162,7 +167,7 @@ impl<H: Http> Transport<H> {
         self.open.borrow_mut().retain(|s| *s != seq);
         self.emit(Update::Done {
             seq,
-            at_ms: self.http.now_ms(),
+            at_ms: self.clock.now_ms(),
         });
     }
 
@@ -170,7 +175,7 @@ impl<H: Http> Transport<H> {
         self.open.borrow_mut().retain(|s| *s != seq);
         self.emit(Update::Failed {
             seq,
-            at_ms: self.http.now_ms(),
+            at_ms: self.clock.now_ms(),
             error: err.to_string(),
         });
     }
@@ -327,7 +332,7 @@ impl<H: Http> Transport<H> {
                             self.emit(Update::Event {
                                 seq,
                                 event: RecordedEvent {
-                                    at_ms: self.http.now_ms(),
+                                    at_ms: self.clock.now_ms(),
                                     id: event.id.clone(),
                                     event: event.event.clone(),
                                     data: event.data.clone(),
@@ -384,7 +389,7 @@ impl<H: Http> Transport<H> {
             }
             self.done(seq);
             resumes += 1;
-            self.http.sleep(retry_ms.min(60_000) as u32).await;
+            self.clock.sleep(retry_ms.min(60_000) as u32).await;
             let mut headers = self.headers("text/event-stream", false);
             headers.push(("Last-Event-ID".to_owned(), last_id.clone()));
             self.note_next(format!(

@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::clock::{BrowserClock, SharedClock};
 use crate::diagram::{Row, seeds, spec::Lang};
 use crate::flow::gate::{Gate, Mode};
 use crate::flow::history::{self, Cursor, Next};
@@ -132,7 +133,9 @@ impl Controller {
         live.lifetime.end();
         self.dialog.set(None);
         self.running.set(false);
+        let client = live.host.client.clone();
         if let Some(why) = why {
+            let at_ms = client.transport.clock.now_ms();
             self.run.update(|run| {
                 let active: Vec<Row> = run
                     .rows
@@ -143,17 +146,16 @@ impl Controller {
                 for row in active {
                     run.apply(RunEvent::Failed {
                         row,
-                        at_ms: crate::clock::now_ms(),
+                        at_ms,
                         error: why.to_owned(),
                     });
                 }
             });
         }
-        let client = live.host.client.clone();
         // Not bound to any run, but bounded in time: nothing it does is recorded.
         leptos::task::spawn_local(async move {
             let close = std::pin::pin!(client.close());
-            let timer = std::pin::pin!(gloo_timers::future::TimeoutFuture::new(CLOSE_WAIT_MS));
+            let timer = std::pin::pin!(client.transport.clock.sleep(CLOSE_WAIT_MS));
             let _ = futures_util::future::select(close, timer).await;
         });
     }
@@ -238,15 +240,17 @@ impl Controller {
             HostEvent::Approval(request) => this.dialog.set(request),
         }));
         let mcp_emit = emit.clone();
+        let clock: SharedClock = Rc::new(BrowserClock);
         let client = Rc::new(McpClient::new(
             Fetch,
+            clock.clone(),
             self.server.get_untracked(),
             Rc::new(move |u| mcp_emit(HostEvent::Run(RunEvent::Mcp(u)))),
         ));
         client.set_timeout_ms(self.timeout_ms.get_untracked());
         let host = Rc::new(Host::new(
             client,
-            self.llm.get_untracked().build(Fetch),
+            self.llm.get_untracked().build(Fetch, clock),
             gate,
             self.approval.get_untracked(),
             emit,

@@ -23,15 +23,27 @@ mod text;
 use serde_json::{Value, json};
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec, openai};
-use crate::clock::now_ms;
+use crate::clock::SharedClock;
 use args::Gap;
 use pick::Pick;
 use text::{Lang, Question};
 
 pub const MODEL: &str = "mcp-flow-offline";
 
-#[derive(Debug, Clone, Copy, Default)]
-pub struct OfflineModel;
+/// How the page names this model.
+pub const LABEL: &str = "Built-in offline model";
+
+/// The rules model, with the run's clock for its exchange times.
+#[derive(Clone)]
+pub struct OfflineModel {
+    pub clock: SharedClock,
+}
+
+impl OfflineModel {
+    pub fn new(clock: SharedClock) -> Self {
+        Self { clock }
+    }
+}
 
 /// What the model decided for a question, before it is phrased.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,7 +143,7 @@ pub fn decide(messages: &[ChatMessage], tools: &[ToolSpec]) -> LlmReply {
 
 impl Llm for OfflineModel {
     fn label(&self) -> String {
-        "Built-in offline model".into()
+        LABEL.into()
     }
 
     fn format_tools(&self, tools: &[ToolSpec]) -> Value {
@@ -143,7 +155,7 @@ impl Llm for OfflineModel {
         messages: &[ChatMessage],
         tools: &[ToolSpec],
     ) -> (Result<LlmReply, String>, LlmExchange) {
-        let started_ms = now_ms();
+        let started_ms = self.clock.now_ms();
         let request = json!({
             "model": MODEL,
             "messages": openai::messages(messages),
@@ -158,7 +170,7 @@ impl Llm for OfflineModel {
             response: Some(response),
             status: None,
             started_ms,
-            finished_ms: now_ms(),
+            finished_ms: self.clock.now_ms(),
             error: None,
         };
         (Ok(reply), exchange)
