@@ -76,7 +76,7 @@ impl LiveValues {
                     &Some(format!("'{}'", self.tools.join("', '"))),
                 );
             }
-            _ if row.id().starts_with("d2-") => {
+            _ if crate::diagram::execution().message(row).is_some() => {
                 swap("What's the weather in Tokyo?", &self.question);
                 swap("东京的天气怎么样？", &self.question);
                 swap(r#"{"location": "Tokyo"}"#, &self.arguments);
