@@ -8,6 +8,7 @@ mod client_tests;
 pub mod error;
 pub mod http;
 pub mod jsonrpc;
+pub mod modern;
 pub mod record;
 #[cfg(test)]
 pub(crate) mod scripted;
