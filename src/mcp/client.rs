@@ -1,46 +1,68 @@
-//! The MCP client (MCP "Lifecycle", "Tools", "Utilities"): initialize with version negotiation,
-//! notifications/initialized, tools/list with pagination, tools/call with progress, ping,
-//! logging/setLevel, timeouts with notifications/cancelled, transparent re-initialize on 404,
-//! and DELETE on close.
+//! The MCP client core: one connection to one server, in one era.
+//!
+//! Legacy (2025-11-25 and older): initialize with version negotiation, notifications/initialized,
+//! a session, transparent re-initialize on 404, DELETE on close, server requests (ping,
+//! elicitation) answered while their stream is open. Modern (2026-07-28): no handshake and no
+//! session; every request carries `_meta` and the metadata headers, and the server's own errors
+//! come back as HTTP 400/404 with a JSON-RPC body. Both: timeouts with notifications/cancelled
+//! (legacy) or a dropped stream (modern). Discovery lives in `discover.rs`, tools in `tools.rs`.
 
 use std::cell::{Cell, RefCell};
-use std::pin::pin;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::{Pin, pin};
+use std::rc::Rc;
 
+use futures_util::future::FusedFuture;
 use futures_util::future::{Either, select};
+use futures_util::{FutureExt, StreamExt};
 use rmcp::model::{
-    CallToolRequestMethod, CallToolRequestParams, CallToolResult, CancelledNotificationMethod,
-    CancelledNotificationParam, ConstString, EmptyObject, InitializeResultMethod,
-    InitializedNotificationMethod, ListToolsRequestMethod, ListToolsResult, NumberOrString,
-    PaginatedRequestParams, PingRequestMethod, ProgressToken, RequestId, RequestParamsMeta,
-    SetLevelRequestMethod, Tool,
+    CancelledNotificationMethod, CancelledNotificationParam, ConstString, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ElicitationCreateRequestMethod, EmptyObject,
+    InitializeResultMethod, InitializedNotificationMethod, PingRequestMethod, RequestId,
+    SetLevelRequestMethod,
 };
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::clock::SharedClock;
 
+use super::era::Era;
 use super::error::{McpError, TransportError};
 use super::http::Http;
 use super::jsonrpc::{self, Handshake, Reply};
+use super::modern::{self, ParamHeader};
 use super::transport::{Posted, Recorder, Transport};
+
+pub use super::tools::result_text;
 
 /// Default time to wait for a response.
 pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
-/// tools/list stops following `nextCursor` after this many pages.
-const MAX_PAGES: usize = 100;
 /// Longest wait for the server to take `notifications/cancelled` after a timeout.
 const CANCEL_WAIT_MS: u32 = 2_000;
 
 /// A message the server sent that was not the response being waited for.
 pub type Listener = Box<dyn FnMut(&Value)>;
 
+/// Asks the user what a server's elicitation asks (a form), and gives the answer.
+pub type Elicitor = Rc<dyn Fn(ElicitRequestParams) -> Pin<Box<dyn Future<Output = ElicitResult>>>>;
+
 pub struct McpClient<H: Http> {
     pub transport: Transport<H>,
     next_id: Cell<u64>,
     timeout_ms: Cell<u32>,
+    pub(super) era: Cell<Era>,
+    /// The modern version this client sends (2026-07-28).
+    pub(super) modern_version: RefCell<String>,
+    /// The modern era's per-request log level (`_meta["io.modelcontextprotocol/logLevel"]`).
+    log_level: RefCell<Option<String>>,
+    /// Each tool's `x-mcp-header` annotations, from tools/list.
+    pub(super) annotations: RefCell<HashMap<String, Vec<ParamHeader>>>,
     handshake: RefCell<Option<Handshake>>,
     listener: RefCell<Option<Listener>>,
-    server_requests: RefCell<Vec<Value>>,
+    elicitor: RefCell<Option<Elicitor>>,
+    /// Elicitations waiting for the user: the request timeout does not run out meanwhile.
+    waiting_for_user: Cell<u32>,
 }
 
 impl<H: Http> McpClient<H> {
@@ -49,14 +71,33 @@ impl<H: Http> McpClient<H> {
             transport: Transport::new(http, clock, url, recorder),
             next_id: Cell::new(1),
             timeout_ms: Cell::new(DEFAULT_TIMEOUT_MS),
+            era: Cell::new(Era::Legacy),
+            modern_version: RefCell::new(modern::VERSION.to_owned()),
+            log_level: RefCell::new(None),
+            annotations: RefCell::new(HashMap::new()),
             handshake: RefCell::new(None),
             listener: RefCell::new(None),
-            server_requests: RefCell::new(Vec::new()),
+            elicitor: RefCell::new(None),
+            waiting_for_user: Cell::new(0),
         }
     }
 
     pub fn set_timeout_ms(&self, ms: u32) {
         self.timeout_ms.set(ms.max(1));
+    }
+
+    /// The era this connection speaks (legacy until told otherwise).
+    pub fn era(&self) -> Era {
+        self.era.get()
+    }
+
+    pub fn set_era(&self, era: Era) {
+        self.era.set(era);
+    }
+
+    /// The modern era's log level, sent with every request (`None`: no log lines).
+    pub fn set_log_level(&self, level: Option<&str>) {
+        *self.log_level.borrow_mut() = level.map(str::to_owned);
     }
 
     /// Receives notifications (and server requests) as they arrive, before the response they
@@ -65,91 +106,150 @@ impl<H: Http> McpClient<H> {
         *self.listener.borrow_mut() = listener;
     }
 
+    /// Answers the server's `elicitation/create` requests (legacy era). Without one, they are
+    /// declined.
+    pub fn set_elicitor(&self, elicitor: Option<Elicitor>) {
+        *self.elicitor.borrow_mut() = elicitor;
+    }
+
     pub fn handshake(&self) -> Option<Handshake> {
         self.handshake.borrow().clone()
     }
 
-    fn next_id(&self) -> u64 {
+    pub(super) fn next_id(&self) -> u64 {
         let id = self.next_id.get();
         self.next_id.set(id + 1);
         id
     }
 
-    /// POSTs `message` under the timeout, delivering earlier messages to the listener.
-    async fn post(&self, message: &Value) -> Result<Posted, McpError> {
+    /// POSTs `message` (with `extra_headers`) under the timeout. Messages that arrive before the
+    /// response go to the listener; requests among them (ping, elicitation) are answered while
+    /// the stream stays open, and the timeout does not run while the user answers one.
+    pub(super) async fn post_with(
+        &self,
+        message: &Value,
+        extra_headers: Vec<(String, String)>,
+    ) -> Result<Posted, McpError> {
         let ms = self.timeout_ms.get();
-        let mut deliver = |m: Value| self.deliver(m);
-        let finished = {
-            // The loser is dropped at the end of this block: on a timeout, the request and its
-            // body (in a browser that aborts the fetch) before the cancellation goes out.
-            let exchange = pin!(self.transport.post(message, &mut deliver));
-            let timer = pin!(self.transport.clock.sleep(ms));
-            match select(exchange, timer).await {
-                Either::Left((result, _)) => Some(result),
-                Either::Right(((), _)) => None,
+        let (requests, mut incoming) = futures_channel::mpsc::unbounded::<Value>();
+        let mut deliver = move |m: Value| {
+            if m.get("id").is_some() && m.get("method").is_some() {
+                let _ = requests.unbounded_send(m.clone());
+            }
+            if let Some(listener) = self.listener.borrow_mut().as_mut() {
+                listener(&m);
             }
         };
-        let posted = match finished {
-            Some(result) => result?,
+        // Answers the server's requests as they come; ends once the stream is done and every
+        // request that came on it is answered.
+        let mut answering = pin!(
+            async {
+                while let Some(request) = incoming.next().await {
+                    self.answer(request).await;
+                }
+            }
+            .fuse()
+        );
+        let finished = {
+            let mut exchange = pin!(
+                self.transport
+                    .post_with(message, extra_headers, &mut deliver)
+            );
+            loop {
+                let timer = pin!(self.transport.clock.sleep(ms));
+                let work = select(exchange.as_mut(), answering.as_mut());
+                match select(work, timer).await {
+                    Either::Left((Either::Left((result, _)), _)) => break Some(result),
+                    // Not before the stream ends (the channel stays open until then).
+                    Either::Left((Either::Right(((), _)), _)) => continue,
+                    Either::Right(((), _)) if self.waiting_for_user.get() > 0 => continue,
+                    Either::Right(((), _)) => break None,
+                }
+            }
+            // The exchange (and its borrow of `deliver`) ends here. On a timeout that drops the
+            // request and its body, which in a browser aborts the fetch.
+        };
+        match finished {
+            Some(result) => {
+                // Closing the channel lets the answering end after the last request.
+                drop(deliver);
+                if !answering.is_terminated() {
+                    answering.await;
+                }
+                Ok(result?)
+            }
             None => {
                 self.transport.abandon(&format!("timed out after {ms} ms"));
-                if let Some(id) = message
-                    .get("id")
-                    .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
-                {
-                    let cancel = jsonrpc::notification_with(
-                        CancelledNotificationMethod,
-                        &CancelledNotificationParam::new(
-                            Some(id),
-                            Some(format!("timed out after {ms} ms")),
-                        ),
-                    );
-                    // Best effort: the request already failed, whatever this returns. Bounded
-                    // too, since a server that stopped answering may not take this either.
-                    let wait = ms.min(CANCEL_WAIT_MS);
-                    let mut ignore = |_: Value| {};
-                    let cancelled = pin!(self.transport.post(&cancel, &mut ignore));
-                    let timer = pin!(self.transport.clock.sleep(wait));
-                    if let Either::Right(_) = select(cancelled, timer).await {
-                        self.transport.abandon(&format!(
-                            "the server did not take the cancellation within {wait} ms"
-                        ));
-                    }
-                }
-                return Err(TransportError::Timeout { ms }.into());
+                self.cancel(message, ms).await;
+                Err(TransportError::Timeout { ms }.into())
             }
+        }
+    }
+
+    pub(super) async fn post(&self, message: &Value) -> Result<Posted, McpError> {
+        self.post_with(message, Vec::new()).await
+    }
+
+    /// After a timeout: a legacy server is told with `notifications/cancelled` (best effort,
+    /// bounded); in the modern era closing the stream was the cancellation.
+    async fn cancel(&self, message: &Value, ms: u32) {
+        if self.era.get() == Era::Modern {
+            return;
+        }
+        let Some(id) = message
+            .get("id")
+            .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+        else {
+            return;
         };
-        self.answer_server_requests().await;
-        Ok(posted)
+        let cancel = jsonrpc::notification_with(
+            CancelledNotificationMethod,
+            &CancelledNotificationParam::new(Some(id), Some(format!("timed out after {ms} ms"))),
+        );
+        let wait = ms.min(CANCEL_WAIT_MS);
+        let mut ignore = |_: Value| {};
+        let cancelled = pin!(self.transport.post(&cancel, &mut ignore));
+        let timer = pin!(self.transport.clock.sleep(wait));
+        if let Either::Right(_) = select(cancelled, timer).await {
+            self.transport.abandon(&format!(
+                "the server did not take the cancellation within {wait} ms"
+            ));
+        }
     }
 
-    fn deliver(&self, message: Value) {
-        if message.get("id").is_some() && message.get("method").is_some() {
-            self.server_requests.borrow_mut().push(message.clone());
-        }
-        if let Some(listener) = self.listener.borrow_mut().as_mut() {
-            listener(&message);
-        }
-    }
-
-    /// Answers requests the server sent on a stream: `ping` with an empty result, anything else
-    /// with "method not found" (this client offers no sampling, roots or elicitation).
-    async fn answer_server_requests(&self) {
-        let pending = std::mem::take(&mut *self.server_requests.borrow_mut());
-        for request in pending {
-            let id = request.get("id").cloned().unwrap_or(Value::Null);
-            let reply = if jsonrpc::is(&request, PingRequestMethod) {
-                jsonrpc::result(&id, &EmptyObject {})
-            } else {
-                jsonrpc::method_not_found(&id)
+    /// Answers a request the server sent on a stream: `ping` with an empty result,
+    /// `elicitation/create` with the user's answer (declined when nobody can answer), anything
+    /// else with "method not found".
+    async fn answer(&self, request: Value) {
+        let id = request.get("id").cloned().unwrap_or(Value::Null);
+        let reply = if jsonrpc::is(&request, PingRequestMethod) {
+            jsonrpc::result(&id, &EmptyObject {})
+        } else if jsonrpc::is(&request, ElicitationCreateRequestMethod) {
+            let params = request
+                .get("params")
+                .cloned()
+                .and_then(|p| serde_json::from_value::<ElicitRequestParams>(p).ok());
+            let elicitor = self.elicitor.borrow().clone();
+            let answer = match (params, elicitor) {
+                (Some(params), Some(elicitor)) => {
+                    self.waiting_for_user.set(self.waiting_for_user.get() + 1);
+                    let answer = elicitor(params).await;
+                    self.waiting_for_user.set(self.waiting_for_user.get() - 1);
+                    answer
+                }
+                _ => ElicitResult::new(ElicitationAction::Decline),
             };
-            let _ = self.transport.post(&reply, &mut |_| {}).await;
-        }
+            jsonrpc::result(&id, &answer)
+        } else {
+            jsonrpc::method_not_found(&id)
+        };
+        let _ = self.transport.post(&reply, &mut |_| {}).await;
     }
 
     /// Sends `initialize` and checks the version the server chose. Does not send
     /// `notifications/initialized`: see [`McpClient::initialized`].
     pub async fn initialize(&self) -> Result<Handshake, McpError> {
+        self.era.set(Era::Legacy);
         self.transport.set_session_id(None);
         self.transport.set_protocol_version(None);
         // rmcp names the marker of the `initialize` request `InitializeResultMethod`.
@@ -186,7 +286,7 @@ impl<H: Http> McpClient<H> {
         Ok(hs)
     }
 
-    fn expect_result(&self, posted: Posted) -> Result<Value, McpError> {
+    pub(super) fn expect_result(&self, posted: Posted) -> Result<Value, McpError> {
         let Some(response) = posted.response() else {
             return Err(McpError::Invalid(
                 "the server answered a request with 202 Accepted and no response".into(),
@@ -202,6 +302,7 @@ impl<H: Http> McpClient<H> {
                 code,
                 message,
                 data,
+                status: None,
             }),
             None => Err(McpError::Invalid(format!(
                 "not a JSON-RPC response: {response}"
@@ -210,13 +311,19 @@ impl<H: Http> McpClient<H> {
     }
 
     /// Sends a request for `method` (an rmcp method marker such as [`PingRequestMethod`]) and
-    /// returns its result. A 404 on a request that carried a session id means the session is
-    /// gone: re-initialize once and retry.
+    /// returns its result, in the connection's era. Legacy: a 404 on a request that carried a
+    /// session id means the session is gone: re-initialize once and retry.
     pub async fn request<M: ConstString>(
         &self,
         method: M,
         params: &impl Serialize,
     ) -> Result<Value, McpError> {
+        if self.era.get() == Era::Modern {
+            let params = serde_json::to_value(params).map_err(|e| {
+                McpError::Invalid(format!("the {} params do not serialise: {e}", M::VALUE))
+            })?;
+            return self.modern_request(M::VALUE, params).await;
+        }
         let had_session = self.transport.session_id().is_some();
         let msg = jsonrpc::request(self.next_id(), method, params);
         match self.post(&msg).await {
@@ -235,56 +342,31 @@ impl<H: Http> McpClient<H> {
         }
     }
 
-    /// tools/list, following `nextCursor` until the last page.
-    pub async fn list_tools(&self) -> Result<Vec<Tool>, McpError> {
-        let mut tools = Vec::new();
-        let mut cursor: Option<String> = None;
-        for _ in 0..MAX_PAGES {
-            let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
-            let result = self.request(ListToolsRequestMethod, &params).await?;
-            let page: ListToolsResult = serde_json::from_value(result)
-                .map_err(|e| McpError::Invalid(format!("tools/list result does not parse: {e}")))?;
-            tools.extend(page.tools);
-            match page.next_cursor {
-                Some(next) if !next.is_empty() => cursor = Some(next),
-                _ => return Ok(tools),
-            }
-        }
-        Err(McpError::Invalid(format!(
-            "tools/list still had a nextCursor after {MAX_PAGES} pages"
-        )))
-    }
-
-    /// tools/call with `arguments`, a JSON object (`null` sends none). A tool that failed is a
-    /// normal result with `is_error == Some(true)`.
-    pub async fn call_tool(
+    /// A modern request: `_meta` merged into `params`, the metadata headers beside it, and the
+    /// server's 4xx JSON-RPC errors read as protocol errors.
+    pub(super) async fn modern_request(
         &self,
-        name: &str,
-        arguments: Value,
-        progress_token: Option<&str>,
-    ) -> Result<CallToolResult, McpError> {
-        let mut params = CallToolRequestParams::new(name.to_owned());
-        match arguments {
-            Value::Object(arguments) => params = params.with_arguments(arguments),
-            Value::Null => {}
-            other => {
-                return Err(McpError::Invalid(format!(
-                    "the arguments of {name} must be a JSON object, not {other}"
-                )));
-            }
+        method: &str,
+        params: Value,
+    ) -> Result<Value, McpError> {
+        let version = self.modern_version.borrow().clone();
+        let meta = modern::meta(&version, self.log_level.borrow().as_deref());
+        let params = modern::with_meta(params, meta);
+        let annotated = match (method, params.get("name").and_then(Value::as_str)) {
+            ("tools/call", Some(name)) => self
+                .annotations
+                .borrow()
+                .get(name)
+                .cloned()
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let headers = modern::headers(&version, method, &params, &annotated);
+        let msg = jsonrpc::request_for(self.next_id(), method, &params);
+        match self.post_with(&msg, headers).await {
+            Ok(posted) => self.expect_result(posted),
+            Err(e) => Err(protocol_in_status(e)),
         }
-        if let Some(token) = progress_token {
-            params.set_progress_token(ProgressToken(NumberOrString::String(token.into())));
-        }
-        let result = self.request(CallToolRequestMethod, &params).await?;
-        serde_json::from_value(result)
-            .map_err(|e| McpError::Invalid(format!("tools/call result does not parse: {e}")))
-    }
-
-    pub async fn ping(&self) -> Result<(), McpError> {
-        self.request(PingRequestMethod, &EmptyObject {})
-            .await
-            .map(|_| ())
     }
 
     /// logging/setLevel: ask the server to send log notifications at `level` ("debug", "info",
@@ -300,19 +382,53 @@ impl<H: Http> McpClient<H> {
             .map(|_| ())
     }
 
-    /// Ends the session with DELETE (if there is one).
+    pub async fn ping(&self) -> Result<(), McpError> {
+        self.request(PingRequestMethod, &EmptyObject {})
+            .await
+            .map(|_| ())
+    }
+
+    /// Ends the session with DELETE (if there is one: the modern era has none).
     pub async fn close(&self) -> Result<(), McpError> {
         self.transport.delete_session().await?;
         Ok(())
     }
 }
 
-/// The text blocks of a tool result, joined by newlines.
-pub fn result_text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
+/// A non-2xx answer whose body is a JSON-RPC error (how the modern era answers its own errors,
+/// with 400 or 404) as the protocol error it is; anything else unchanged.
+pub(super) fn protocol_in_status(e: McpError) -> McpError {
+    let McpError::Transport(TransportError::Status { status, body }) = &e else {
+        return e;
+    };
+    let reply = serde_json::from_str::<Value>(body)
+        .ok()
+        .and_then(|v| jsonrpc::reply(&v).or_else(|| id_less_error(&v)));
+    match reply {
+        Some(Reply::Error {
+            code,
+            message,
+            data,
+        }) => McpError::Protocol {
+            code,
+            message,
+            data,
+            status: Some(*status),
+        },
+        _ => e,
+    }
+}
+
+/// An error object without an `id` (allowed for errors a server cannot tie to a request).
+fn id_less_error(v: &Value) -> Option<Reply> {
+    let error = v.get("error")?;
+    Some(Reply::Error {
+        code: error.get("code")?.as_i64()?,
+        message: error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        data: error.get("data").cloned(),
+    })
 }

@@ -83,11 +83,13 @@ impl fmt::Display for TransportError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum McpError {
     Transport(TransportError),
-    /// The server answered with a JSON-RPC error object.
+    /// The server answered with a JSON-RPC error object (with the HTTP status when it was not
+    /// 200: the modern era answers its own errors with 400 or 404).
     Protocol {
         code: i64,
         message: String,
         data: Option<serde_json::Value>,
+        status: Option<u16>,
     },
     /// The reply was JSON-RPC but not what the method promises (a bad result shape, a version
     /// this client cannot speak).
@@ -98,12 +100,24 @@ impl fmt::Display for McpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Transport(e) => write!(f, "transport error: {e}"),
-            Self::Protocol { code, message, .. } => {
+            Self::Protocol {
+                code,
+                message,
+                data,
+                status,
+            } => {
+                if let Some(status) = status.filter(|s| *s != 200) {
+                    write!(f, "HTTP {status}, ")?;
+                }
                 write!(f, "JSON-RPC error {code}")?;
                 if let Some(name) = rpc_code_name(*code) {
                     write!(f, " ({name})")?;
                 }
-                write!(f, ": {message}")
+                write!(f, ": {message}")?;
+                if let Some(meaning) = meaning(*code, data.as_ref()) {
+                    write!(f, ". {meaning}")?;
+                }
+                Ok(())
             }
             Self::Invalid(detail) => write!(f, "unexpected reply: {detail}"),
         }
@@ -131,12 +145,52 @@ impl McpError {
 
 fn rpc_code_name(code: i64) -> Option<&'static str> {
     Some(match code {
+        -32020 => "header mismatch",
+        -32021 => "missing required client capability",
+        -32022 => "unsupported protocol version",
         -32700 => "parse error",
         -32600 => "invalid request",
         -32601 => "method not found",
         -32602 => "invalid params",
         -32603 => "internal error",
         -32002 => "resource not found",
+        _ => return None,
+    })
+}
+
+/// What a modern-era error means for the client, with the details its `data` carries.
+fn meaning(code: i64, data: Option<&serde_json::Value>) -> Option<String> {
+    let list = |v: Option<&serde_json::Value>| {
+        v.and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .unwrap_or_default()
+    };
+    Some(match code {
+        -32020 => "The request's HTTP headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name or an \
+                   Mcp-Param-*) do not match its body"
+            .to_owned(),
+        -32021 => format!(
+            "The server needs a client capability this request did not declare in \
+             _meta: {}",
+            data.and_then(|d| d.get("requiredCapabilities"))
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "(not named)".into())
+        ),
+        -32022 => format!(
+            "The server does not speak {} here; it supports {}",
+            data.and_then(|d| d.get("requested"))
+                .and_then(|v| v.as_str())
+                .unwrap_or("the requested version"),
+            match list(data.and_then(|d| d.get("supported"))) {
+                s if s.is_empty() => "(no list given)".to_owned(),
+                s => s,
+            }
+        ),
         _ => return None,
     })
 }
@@ -187,9 +241,45 @@ mod tests {
             code: -32601,
             message: "Method not found".into(),
             data: None,
+            status: Some(404),
         };
         assert_eq!(p.kind(), "protocol");
-        assert!(p.to_string().contains("method not found"));
+        assert_eq!(
+            p.to_string(),
+            "HTTP 404, JSON-RPC error -32601 (method not found): Method not found"
+        );
+    }
+
+    #[test]
+    fn modern_errors_say_what_they_mean() {
+        let e = |code, data| McpError::Protocol {
+            code,
+            message: "m".into(),
+            data,
+            status: Some(400),
+        };
+        let v = e(
+            -32022,
+            Some(serde_json::json!({"supported": ["2026-07-28", "2025-11-25"], "requested": "1900-01-01"})),
+        )
+        .to_string();
+        assert!(v.contains("(unsupported protocol version)"), "{v}");
+        assert!(
+            v.contains("does not speak 1900-01-01 here; it supports 2026-07-28, 2025-11-25"),
+            "{v}"
+        );
+        let c = e(
+            -32021,
+            Some(serde_json::json!({"requiredCapabilities": {"sampling": {}}})),
+        )
+        .to_string();
+        assert!(c.contains(r#"_meta: {"sampling":{}}"#), "{c}");
+        let h = e(-32020, None).to_string();
+        assert!(
+            h.starts_with("HTTP 400, JSON-RPC error -32020 (header mismatch)"),
+            "{h}"
+        );
+        assert!(h.contains("do not match its body"), "{h}");
     }
 
     #[test]

@@ -4,8 +4,7 @@
 //! name, and parameters are serialised from rmcp's parameter structs.
 
 use rmcp::model::{
-    ClientCapabilities, ConstString, ErrorCode, Implementation, InitializeRequestParams,
-    InitializeResult, JsonRpcVersion2_0,
+    ConstString, ErrorCode, InitializeRequestParams, InitializeResult, JsonRpcVersion2_0,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -14,7 +13,12 @@ use super::version;
 
 /// A JSON-RPC request for `method` (an rmcp method marker) with these parameters.
 pub fn request<M: ConstString>(id: u64, _method: M, params: &impl Serialize) -> Value {
-    json!({ "jsonrpc": JsonRpcVersion2_0, "id": id, "method": M::VALUE, "params": params })
+    request_for(id, M::VALUE, params)
+}
+
+/// [`request`] with the wire name of a marker already read (`M::VALUE`).
+pub(crate) fn request_for(id: u64, method: &str, params: &impl Serialize) -> Value {
+    json!({ "jsonrpc": JsonRpcVersion2_0, "id": id, "method": method, "params": params })
 }
 
 /// A JSON-RPC notification without parameters (no id, no reply).
@@ -48,13 +52,11 @@ pub fn is<M: ConstString>(message: &Value, _method: M) -> bool {
     method(message) == Some(M::VALUE)
 }
 
-/// The `initialize` parameters this client sends.
+/// The `initialize` parameters this client sends: it answers form elicitations in this era
+/// too (`elicitation/create` on the SSE stream).
 pub fn initialize_params() -> InitializeRequestParams {
-    InitializeRequestParams::new(
-        ClientCapabilities::default(),
-        Implementation::new("mcp-flow", env!("CARGO_PKG_VERSION")),
-    )
-    .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
+    InitializeRequestParams::new(super::modern::capabilities(), super::modern::client_info())
+        .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
 }
 
 /// What a JSON-RPC reply carried.

@@ -1,17 +1,23 @@
-//! The MCP client: wire messages, SSE, version negotiation, the Streamable HTTP transport and the
-//! exchange record. Free of Leptos; the browser's HTTP lives in `browser.rs`.
+//! The MCP client in both protocol eras: wire messages, SSE, version negotiation and era
+//! detection, the modern era's metadata rules, the Streamable HTTP transport and the exchange
+//! record. Free of Leptos; the browser's HTTP lives in `browser.rs`.
 
 pub mod browser;
 pub mod client;
 #[cfg(test)]
 mod client_tests;
+pub mod discover;
+pub mod era;
 pub mod error;
 pub mod http;
 pub mod jsonrpc;
 pub mod modern;
+#[cfg(test)]
+mod modern_tests;
 pub mod record;
 #[cfg(test)]
 pub(crate) mod scripted;
 pub mod sse;
+pub mod tools;
 pub mod transport;
 pub mod version;

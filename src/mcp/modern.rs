@@ -41,11 +41,7 @@ pub fn meta(version: &str, log_level: Option<&str>) -> Value {
     // rmcp reads any version string (unknown ones included) through serde.
     let version = serde_json::from_value(Value::String(version.to_owned()))
         .unwrap_or(ProtocolVersion::LATEST);
-    let meta = RequestMetaObject::with_client_context(
-        version,
-        client_info(),
-        capabilities(),
-    );
+    let meta = RequestMetaObject::with_client_context(version, client_info(), capabilities());
     let mut value = serde_json::to_value(&meta).unwrap_or_else(|_| Value::Object(Map::new()));
     if let (Some(level), Some(map)) = (log_level, value.as_object_mut()) {
         map.insert(
@@ -78,10 +74,10 @@ pub fn with_meta(params: Value, meta: Value) -> Value {
 /// space/tab-free run, else `=?base64?…?=` of the UTF-8 (also for a plain value that looks like
 /// the sentinel itself). Tabs are always encoded: browsers and proxies mangle them.
 pub fn encode_value(value: &str) -> String {
-    let plain = value.bytes().all(|b| (0x20..=0x7e).contains(&b))
-        && !value.starts_with(' ')
-        && !value.ends_with(' ')
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
+    let visible = value.bytes().all(|b| (0x20..=0x7e).contains(&b));
+    let padded = value.starts_with(' ') || value.ends_with(' ');
+    let looks_encoded = value.starts_with("=?base64?") && value.ends_with("?=");
+    let plain = visible && !padded && !looks_encoded;
     if plain {
         value.to_owned()
     } else {
@@ -194,18 +190,16 @@ fn collect(
                     }
                 }
             }
-            k if SUBSCHEMA_KEYWORDS.contains(&k) || k == "$ref" => {
-                if mentions_annotation(value) {
-                    let at = if path.is_empty() {
-                        "the schema root".to_owned()
-                    } else {
-                        format!("property `{}`", path.join("."))
-                    };
-                    return Err(format!(
-                        "{at}: an x-mcp-header under `{k}` is not statically reachable through \
-                         `properties` alone"
-                    ));
-                }
+            k if (SUBSCHEMA_KEYWORDS.contains(&k) || k == "$ref") && mentions_annotation(value) => {
+                let at = if path.is_empty() {
+                    "the schema root".to_owned()
+                } else {
+                    format!("property `{}`", path.join("."))
+                };
+                return Err(format!(
+                    "{at}: an x-mcp-header under `{k}` is not statically reachable through \
+                     `properties` alone"
+                ));
             }
             _ => {}
         }

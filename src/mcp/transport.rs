@@ -221,10 +221,22 @@ impl<H: Http> Transport<H> {
         message: &Value,
         on_message: &mut dyn FnMut(Value),
     ) -> Result<Posted, TransportError> {
+        self.post_with(message, Vec::new(), on_message).await
+    }
+
+    /// [`Transport::post`] with more request headers (the modern era's metadata headers).
+    pub async fn post_with(
+        &self,
+        message: &Value,
+        extra_headers: Vec<(String, String)>,
+        on_message: &mut dyn FnMut(Value),
+    ) -> Result<Posted, TransportError> {
+        let mut headers = self.headers(ACCEPT_POST, true);
+        headers.extend(extra_headers);
         let request = HttpRequest {
             method: "POST",
             url: self.url.clone(),
-            headers: self.headers(ACCEPT_POST, true),
+            headers,
             body: Some(message.to_string()),
         };
         let (seq, mut response) = self.send(request, Some(message)).await?;

@@ -1,0 +1,276 @@
+//! tools/list and tools/call in both eras. Modern answers carry caching hints on tools/list and
+//! may ask for input before a tool completes (`resultType: "input_required"`, MRTR): the caller
+//! gets the server's questions and retries with the answers under a new request id.
+
+use rmcp::model::{
+    CallToolRequestMethod, CallToolRequestParams, CallToolResult, ConstString, ElicitRequestParams,
+    InputRequest, InputRequiredResult, ListToolsRequestMethod, ListToolsResult, NumberOrString,
+    PaginatedRequestParams, ProgressToken, RequestParamsMeta, Tool,
+};
+use serde_json::{Map, Value};
+
+use super::client::McpClient;
+use super::era::Era;
+use super::error::McpError;
+use super::http::Http;
+use super::modern;
+
+/// tools/list stops following `nextCursor` after this many pages.
+const MAX_PAGES: usize = 100;
+
+/// What tools/list gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolList {
+    pub tools: Vec<Tool>,
+    /// Tools left out, with why (modern era: an invalid `x-mcp-header`).
+    pub dropped: Vec<(String, String)>,
+    /// The caching hints of the (first) page, modern era.
+    pub ttl_ms: Option<u64>,
+    pub cache_scope: Option<String>,
+}
+
+/// A question the server asks before a tool can complete.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Question {
+    /// A form for the user (`elicitation/create`).
+    Form(ElicitRequestParams),
+    /// Something this client did not declare it can do (sampling, roots).
+    Unsupported { method: String },
+}
+
+/// What an `input_required` result asks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRequired {
+    /// By the server's key, in key order.
+    pub questions: Vec<(String, Question)>,
+    /// Echoed back, byte for byte, with the answers.
+    pub state: Option<String>,
+}
+
+/// How a tools/call ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallOutcome {
+    Complete(CallToolResult),
+    /// The server needs answers first (modern era).
+    InputRequired(InputRequired),
+}
+
+/// The answers to an [`InputRequired`], for the retry.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Retry {
+    /// `inputResponses`: each key's answer (an `ElicitResult` for a form).
+    pub responses: Map<String, Value>,
+    /// `requestState`, exactly as the server sent it.
+    pub state: Option<String>,
+}
+
+impl<H: Http> McpClient<H> {
+    /// tools/list, following `nextCursor` until the last page.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, McpError> {
+        Ok(self.tool_list().await?.tools)
+    }
+
+    /// tools/list with what the modern era adds: tools with invalid `x-mcp-header` annotations
+    /// left out (and named), and the caching hints.
+    pub async fn tool_list(&self) -> Result<ToolList, McpError> {
+        let mut list = ToolList {
+            tools: Vec::new(),
+            dropped: Vec::new(),
+            ttl_ms: None,
+            cache_scope: None,
+        };
+        let mut cursor: Option<String> = None;
+        for page_number in 0..MAX_PAGES {
+            let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
+            let result = self.request(ListToolsRequestMethod, &params).await?;
+            if page_number == 0 {
+                list.ttl_ms = result.get("ttlMs").and_then(Value::as_u64);
+                list.cache_scope = result
+                    .get("cacheScope")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+            }
+            let page: ListToolsResult = serde_json::from_value(result)
+                .map_err(|e| McpError::Invalid(format!("tools/list result does not parse: {e}")))?;
+            for tool in page.tools {
+                self.admit(tool, &mut list);
+            }
+            match page.next_cursor {
+                Some(next) if !next.is_empty() => cursor = Some(next),
+                _ => return Ok(list),
+            }
+        }
+        Err(McpError::Invalid(format!(
+            "tools/list still had a nextCursor after {MAX_PAGES} pages"
+        )))
+    }
+
+    /// Keeps `tool` (remembering its header annotations) or, in the modern era, drops it when
+    /// its annotations break the spec's rules.
+    fn admit(&self, tool: Tool, list: &mut ToolList) {
+        if self.era() != Era::Modern {
+            list.tools.push(tool);
+            return;
+        }
+        match modern::param_headers(&tool.input_schema) {
+            Ok(annotated) => {
+                self.annotations
+                    .borrow_mut()
+                    .insert(tool.name.to_string(), annotated);
+                list.tools.push(tool);
+            }
+            Err(why) => list.dropped.push((tool.name.to_string(), why)),
+        }
+    }
+
+    /// tools/call with `arguments`, a JSON object (`null` sends none). A tool that failed is a
+    /// normal result with `is_error == Some(true)`. A server that asks for input first is an
+    /// error here: see [`McpClient::call`].
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+        progress_token: Option<&str>,
+    ) -> Result<CallToolResult, McpError> {
+        match self.call(name, arguments, progress_token, None).await? {
+            CallOutcome::Complete(result) => Ok(result),
+            CallOutcome::InputRequired(_) => Err(McpError::Invalid(format!(
+                "{name} asked for input (input_required) and this call cannot answer"
+            ))),
+        }
+    }
+
+    /// tools/call, or its retry with the answers to what the server asked. Every call has a new
+    /// request id.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: Value,
+        progress_token: Option<&str>,
+        retry: Option<Retry>,
+    ) -> Result<CallOutcome, McpError> {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        match arguments {
+            Value::Object(arguments) => params = params.with_arguments(arguments),
+            Value::Null => {}
+            other => {
+                return Err(McpError::Invalid(format!(
+                    "the arguments of {name} must be a JSON object, not {other}"
+                )));
+            }
+        }
+        if let Some(token) = progress_token {
+            params.set_progress_token(ProgressToken(NumberOrString::String(token.into())));
+        }
+        if let Some(retry) = retry {
+            params = params.with_input_responses(retry.responses.into_iter().collect());
+            if let Some(state) = retry.state {
+                params = params.with_request_state(state);
+            }
+        }
+        let result = self.request(CallToolRequestMethod, &params).await?;
+        read_call(result)
+    }
+}
+
+/// Reads a tools/call result by its `resultType` (absent means complete, as older servers send).
+pub fn read_call(result: Value) -> Result<CallOutcome, McpError> {
+    let method = CallToolRequestMethod::VALUE;
+    match result.get("resultType").and_then(Value::as_str) {
+        None | Some("complete") => serde_json::from_value(result)
+            .map(CallOutcome::Complete)
+            .map_err(|e| McpError::Invalid(format!("{method} result does not parse: {e}"))),
+        Some("input_required") => {
+            let asked: InputRequiredResult = serde_json::from_value(result).map_err(|e| {
+                McpError::Invalid(format!(
+                    "{method}: an input_required result that does not parse: {e}"
+                ))
+            })?;
+            let questions = asked
+                .input_requests
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(key, request)| {
+                    let question = match request {
+                        InputRequest::Elicitation(r) => Question::Form(r.params),
+                        InputRequest::CreateMessage(_) => Question::Unsupported {
+                            method: "sampling/createMessage".into(),
+                        },
+                        InputRequest::ListRoots(_) => Question::Unsupported {
+                            method: "roots/list".into(),
+                        },
+                        // rmcp's list is open (non_exhaustive): a kind added later.
+                        _ => Question::Unsupported {
+                            method: "an input request this client does not know".into(),
+                        },
+                    };
+                    (key, question)
+                })
+                .collect();
+            Ok(CallOutcome::InputRequired(InputRequired {
+                questions,
+                state: asked.request_state,
+            }))
+        }
+        Some(other) => Err(McpError::Invalid(format!(
+            "{method}: unrecognised resultType {other:?} (a client must treat it as invalid)"
+        ))),
+    }
+}
+
+/// The text blocks of a tool result, joined by newlines.
+pub fn result_text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn results_are_read_by_their_result_type() {
+        let done = json!({"content": [{"type": "text", "text": "Sunny"}]});
+        assert!(
+            matches!(read_call(done).unwrap(), CallOutcome::Complete(r) if result_text(&r) == "Sunny")
+        );
+        let explicit = json!({"resultType": "complete", "content": []});
+        assert!(matches!(
+            read_call(explicit).unwrap(),
+            CallOutcome::Complete(_)
+        ));
+        let asked = json!({"resultType": "input_required", "requestState": "s-1",
+            "inputRequests": {"city": {"method": "elicitation/create", "params": {
+                "mode": "form", "message": "Which Springfield?",
+                "requestedSchema": {"type": "object", "properties": {"city": {"type": "string",
+                    "enum": ["Springfield, IL", "Springfield, MA"]}}, "required": ["city"]}}},
+              "roots": {"method": "roots/list"}}});
+        let CallOutcome::InputRequired(ir) = read_call(asked).unwrap() else {
+            panic!("expected input_required");
+        };
+        assert_eq!(ir.state.as_deref(), Some("s-1"));
+        assert_eq!(ir.questions.len(), 2);
+        assert_eq!(ir.questions[0].0, "city");
+        assert!(
+            matches!(&ir.questions[0].1, Question::Form(ElicitRequestParams::FormElicitationParams { message, .. }) if message == "Which Springfield?")
+        );
+        assert_eq!(
+            ir.questions[1].1,
+            Question::Unsupported {
+                method: "roots/list".into()
+            }
+        );
+        let odd = read_call(json!({"resultType": "task", "content": []})).unwrap_err();
+        assert!(
+            odd.to_string().contains("unrecognised resultType \"task\""),
+            "{odd}"
+        );
+        let empty = read_call(json!({"resultType": "input_required"})).unwrap_err();
+        assert!(empty.to_string().contains("does not parse"), "{empty}");
+    }
+}
