@@ -4,6 +4,7 @@
 
 pub mod geometry;
 pub mod layout;
+pub mod modern;
 pub mod rows;
 pub mod seeds;
 pub mod spec;
@@ -16,8 +17,32 @@ pub use geometry::{
     Point, Rect, RowGeom, TextLine,
 };
 pub use layout::{layout, layout_labeled};
+pub use modern::modern_diagrams;
 pub use rows::Row;
 pub use seeds::{diagram, diagrams, discovery, execution, find_row};
+
+use crate::mcp::era::Era;
+
+/// The two diagrams of `era`: the seeds' for legacy, the 2026-07-28 ones for modern.
+pub fn diagrams_for(era: Era) -> &'static [Diagram; 2] {
+    match era {
+        Era::Legacy => diagrams(),
+        Era::Modern => modern_diagrams(),
+    }
+}
+
+/// Every row of both eras' diagrams, each once, in drawing order (legacy first).
+pub fn all_rows() -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    for d in diagrams().iter().chain(modern_diagrams()) {
+        for row in d.rows() {
+            if !rows.contains(&row) {
+                rows.push(row);
+            }
+        }
+    }
+    rows
+}
 pub use spec::{
     Actor, ArrowKind, Diagram, Item, Lang, Message, Note, NotePlacement, Participant, Text,
 };

@@ -37,6 +37,10 @@ macro_rules! rows {
 rows! {
     /// d1: the host prepares a client for the server.
     Prepare = "d1-prep",
+    /// d1: `server/discover` request (modern era; in `auto` the probe).
+    Discover = "d1-discover",
+    /// d1: `server/discover` answer (modern era), or the legacy fallback it led to.
+    DiscoverResult = "d1-discover-result",
     /// d1-1: `initialize` request.
     Initialize = "d1-1",
     /// d1-2: `initialize` response.
@@ -69,6 +73,15 @@ rows! {
     CallToolAsk = "d2-6",
     /// d2-7: `tools/call` request.
     CallTool = "d2-7",
+    /// d2: the server asks for input (legacy: `elicitation/create` on the stream; modern: an
+    /// `input_required` result).
+    Elicit = "d2-elicit",
+    /// d2: the host puts the server's question to the user.
+    ElicitAsk = "d2-elicit-ask",
+    /// d2: the user's answer.
+    ElicitAnswer = "d2-elicit-answer",
+    /// d2: the answer goes back (legacy: a POSTed response; modern: the retried tools/call).
+    ElicitReply = "d2-elicit-reply",
     /// d2: the server runs the tool.
     Execute = "d2-exec",
     /// d2-8: `tools/call` response.

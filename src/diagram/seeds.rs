@@ -11,7 +11,13 @@ use super::spec::{
     Actor, ArrowKind, Diagram, Item, Message, Note, NotePlacement, Participant, Text,
 };
 
-const fn solid(id: Row, from: Actor, to: Actor, en: &'static str, zh: &'static str) -> Message {
+pub(super) const fn solid(
+    id: Row,
+    from: Actor,
+    to: Actor,
+    en: &'static str,
+    zh: &'static str,
+) -> Message {
     Message {
         id,
         number: None,
@@ -22,16 +28,23 @@ const fn solid(id: Row, from: Actor, to: Actor, en: &'static str, zh: &'static s
         optional: false,
         activate: false,
         deactivate: false,
+        added: false,
     }
 }
 
-const fn dashed(id: Row, from: Actor, to: Actor, en: &'static str, zh: &'static str) -> Message {
+pub(super) const fn dashed(
+    id: Row,
+    from: Actor,
+    to: Actor,
+    en: &'static str,
+    zh: &'static str,
+) -> Message {
     let mut m = solid(id, from, to, en, zh);
     m.kind = ArrowKind::Dashed;
     m
 }
 
-const fn note(placement: NotePlacement, en: &'static str, zh: &'static str) -> Item {
+pub(super) const fn note(placement: NotePlacement, en: &'static str, zh: &'static str) -> Item {
     Item::Note(Note {
         placement,
         text: Text::new(en, zh),
@@ -39,30 +52,37 @@ const fn note(placement: NotePlacement, en: &'static str, zh: &'static str) -> I
 }
 
 impl Message {
-    const fn numbered(mut self, number: u8) -> Message {
+    pub(super) const fn numbered(mut self, number: u8) -> Message {
         self.number = Some(number);
         self
     }
 
     /// Mermaid `A->>+B`.
-    const fn activating(mut self) -> Message {
+    pub(super) const fn activating(mut self) -> Message {
         self.activate = true;
         self
     }
 
     /// Mermaid `B-->>-A`.
-    const fn deactivating(mut self) -> Message {
+    pub(super) const fn deactivating(mut self) -> Message {
         self.deactivate = true;
         self
     }
 
-    const fn optional(mut self) -> Message {
+    pub(super) const fn optional(mut self) -> Message {
         self.optional = true;
+        self
+    }
+
+    /// A row the seeds do not have, shown only when it happens (drawn as optional).
+    pub(super) const fn added(mut self) -> Message {
+        self.optional = true;
+        self.added = true;
         self
     }
 }
 
-const PARTICIPANTS: [Participant; 5] = [
+pub(super) const PARTICIPANTS: [Participant; 5] = [
     Participant {
         actor: User,
         name: "User",
@@ -94,10 +114,12 @@ const PARTICIPANTS: [Participant; 5] = [
 ];
 
 /// Diagram 1 of the seeds.
-static DISCOVERY_ITEMS: [Item; 20] = [
+static DISCOVERY_ITEMS: [Item; 22] = [
     note(Over(User, Server), "User starts ClientApp, initiating connection to MCPServer", "用户启动ClientApp，开始连接到MCPServer"),
     Item::Message(solid(Row::Prepare, Host, Client, "Instruct preparation to connect to a specific MCPServer", "指示准备连接到特定的MCPServer").activating()),
     note(RightOf(Host), "Host manages MCPClient instances per server", "主机管理每个服务器的MCPClient实例"),
+    Item::Message(solid(Row::Discover, Client, Server, "(auto) server/discover: is this a 2026-07-28 server?", "(自动) server/discover：这是 2026-07-28 服务器吗？").added()),
+    Item::Message(dashed(Row::DiscoverResult, Server, Client, "(auto) Not a modern answer: fall back to initialize", "(自动) 不是新版的应答：回退到 initialize").added()),
     Item::Message(solid(Row::Initialize, Client, Server, "initialize (Request)\n[protocol_version, client_capabilities]", "initialize (请求)\n[protocol_version, client_capabilities]").numbered(1).activating()),
     note(Over(Client, Server), "Start connection establishment and capability exchange (JSON-RPC)", "开始建立连接并交换能力（JSON-RPC）"),
     Item::Message(dashed(Row::InitializeResult, Server, Client, "initialize (Response)\n[selected_protocol_version, server_capabilities (tools, resources, etc.)]", "initialize (响应)\n[selected_protocol_version, server_capabilities (tools, resources, etc.)]").numbered(2).deactivating()),
@@ -118,7 +140,7 @@ static DISCOVERY_ITEMS: [Item; 20] = [
 ];
 
 /// Diagram 2 of the seeds.
-static EXECUTION_ITEMS: [Item; 23] = [
+static EXECUTION_ITEMS: [Item; 27] = [
     Item::Message(solid(Row::Question, User, Host, "\"What's the weather in Tokyo?\"", "“东京的天气怎么样？”").numbered(1)),
     note(RightOf(User), "User asks a question that might require a tool", "用户提出一个可能需要工具的问题"),
     Item::Message(solid(Row::AskLlm, Host, Llm, "Forward user's question with context\n[System Prompt (with tool info) + User Question]", "转发用户的问题和上下文\n[系统提示（带工具信息） + 用户问题]").numbered(2)),
@@ -132,6 +154,10 @@ static EXECUTION_ITEMS: [Item; 23] = [
     note(RightOf(Host), "Host instructs the MCP server via MCPClient", "主机通过MCPClient指示MCP服务器"),
     Item::Message(solid(Row::CallTool, Client, Server, "tools/call (Request)\n[name: \"get_weather\", arguments: {\"location\": \"Tokyo\"}]", "tools/call (请求)\n[name: \"get_weather\", arguments: {\"location\": \"Tokyo\"}]").numbered(7).activating()),
     note(Over(Client, Server), "Invoke server function with specified tool name and arguments (JSON-RPC)", "使用指定的工具名称和参数调用服务器函数（JSON-RPC）"),
+    Item::Message(dashed(Row::Elicit, Server, Client, "elicitation/create (Request on the tools/call SSE stream)", "elicitation/create（在 tools/call 的 SSE 流上的请求）").added()),
+    Item::Message(solid(Row::ElicitAsk, Host, User, "Ask the server's question (a form from its schema)", "向用户提出服务器的问题（按其 schema 生成的表单）").added()),
+    Item::Message(solid(Row::ElicitAnswer, User, Host, "Answer (accept / decline / cancel)", "回答（接受 / 拒绝 / 取消）").added()),
+    Item::Message(solid(Row::ElicitReply, Client, Server, "POST: the response to elicitation/create", "POST：对 elicitation/create 的响应").added()),
     Item::Message(solid(Row::Execute, Server, Server, "Internal processing (executes get_weather function)", "内部处理（执行get_weather函数）")),
     note(Over1(Server), "Logs execution, returns result (e.g., \"Sunny\")", "记录执行，返回结果（例如，“晴天”）"),
     Item::Message(dashed(Row::CallToolResult, Server, Client, "tools/call (Response)\n[result: {content: [{type: \"text\", text: \"Sunny\"}]}]", "tools/call (响应)\n[result: {content: [{type: \"text\", text: \"Sunny\"}]}]").numbered(8).deactivating()),

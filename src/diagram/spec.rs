@@ -165,6 +165,8 @@ pub struct Message {
     pub activate: bool,
     /// Mermaid `-` on the target side of the arrow: the *source* deactivates at this message.
     pub deactivate: bool,
+    /// A row the seeds do not have (the 2026-07-28 probe, elicitation); drawn as optional.
+    pub added: bool,
 }
 
 impl Message {

@@ -2,8 +2,13 @@
 
 use super::*;
 
+/// The seed's own message rows (without the rows added for the 2026-07-28 era).
+fn seed(d: &Diagram) -> impl Iterator<Item = &'static Message> + use<> {
+    d.messages().filter(|m| !m.added)
+}
+
 fn ids(d: &Diagram) -> Vec<&'static str> {
-    d.messages().map(|m| m.id.id()).collect()
+    seed(d).map(|m| m.id.id()).collect()
 }
 
 /// The row with this text id (the seeds name rows by text).
@@ -56,7 +61,7 @@ fn numbers_match_ids_and_run_from_one() {
     let unnumbered = ["d1-prep", "d1-ready", "d2-exec"];
     for d in diagrams() {
         let mut expected = 1u8;
-        for m in d.messages() {
+        for m in seed(d) {
             match m.number {
                 Some(n) => {
                     assert_eq!(n, expected, "{}", m.id);
@@ -146,15 +151,21 @@ fn note_counts_and_placements_match_seeds() {
     assert_eq!(d2[3], Over(Actor::Host, Actor::User));
     assert_eq!(d2[6], Over1(Actor::Server));
     assert_eq!(d2[9], RightOf(Actor::Host));
-    assert_eq!(discovery().items.len(), 20);
-    assert_eq!(execution().items.len(), 23);
+    let seed_items = |d: &Diagram| {
+        d.items
+            .iter()
+            .filter(|i| !i.as_message().is_some_and(|m| m.added))
+            .count()
+    };
+    assert_eq!(seed_items(discovery()), 20);
+    assert_eq!(seed_items(execution()), 23);
 }
 
 #[test]
 fn only_rows_four_and_five_of_execution_are_optional() {
     let optional: Vec<&str> = diagrams()
         .iter()
-        .flat_map(|d| d.messages())
+        .flat_map(seed)
         .filter(|m| m.optional)
         .map(|m| m.id.id())
         .collect();
@@ -170,7 +181,7 @@ fn only_rows_four_and_five_of_execution_are_optional() {
 fn arrows_kinds_and_ends_match_seeds() {
     let dashed: Vec<&str> = diagrams()
         .iter()
-        .flat_map(|d| d.messages())
+        .flat_map(seed)
         .filter(|m| m.kind == ArrowKind::Dashed)
         .map(|m| m.id.id())
         .collect();
@@ -419,7 +430,7 @@ fn wrap_breaks_at_newlines_spaces_and_between_cjk() {
 fn all_layouts() -> Vec<(&'static Diagram, Lang, Geometry)> {
     let opts = LayoutOptions::default();
     let mut out = Vec::new();
-    for d in diagrams() {
+    for d in diagrams().iter().chain(modern_diagrams()) {
         for lang in Lang::ALL {
             out.push((d, lang, layout(d, lang, &opts)));
         }
@@ -505,7 +516,8 @@ fn bands_follow_item_order_without_overlap() {
 fn rows_match_messages() {
     for (d, _, g) in all_layouts() {
         let row_ids: Vec<&str> = g.rows.iter().map(|r| r.id.id()).collect();
-        assert_eq!(row_ids, ids(d));
+        let message_ids: Vec<&str> = d.messages().map(|m| m.id.id()).collect();
+        assert_eq!(row_ids, message_ids);
         for (r, m) in g.rows.iter().zip(d.messages()) {
             assert_eq!(d.items[r.item].as_message(), Some(m));
             assert_eq!(
@@ -516,7 +528,7 @@ fn rows_match_messages() {
             assert!(!r.label.is_empty());
         }
         assert_eq!(g.notes.len(), d.notes().count());
-        assert!(g.row(r("d1-1")).is_some() == (d.id == "d1"));
+        assert!(g.row(r("d1-4")).is_some() == (d.id == "d1"));
     }
 }
 
@@ -614,6 +626,7 @@ fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
             optional: false,
             activate: true,
             deactivate: false,
+            added: false,
         }),
         Item::Message(Message {
             id: Row::Initialize,
@@ -625,6 +638,7 @@ fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
             optional: false,
             activate: true,
             deactivate: false,
+            added: false,
         }),
         Item::Message(Message {
             id: Row::InitializeResult,
@@ -636,6 +650,7 @@ fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
             optional: false,
             activate: false,
             deactivate: true,
+            added: false,
         }),
     ];
     let d = Diagram {
@@ -806,7 +821,7 @@ fn layout_is_deterministic_and_language_specific() {
 
 /// Each message back in the seeds' mermaid arrow syntax, e.g. `MCPServer-->>-MCPClient`.
 fn mermaid_arrows(d: &Diagram) -> Vec<String> {
-    d.messages()
+    seed(d)
         .map(|m| {
             let arrow = match m.kind {
                 ArrowKind::Solid => "->>",
@@ -858,4 +873,104 @@ fn arrows_read_back_as_the_seeds_mermaid() {
             "ClientApp->>User",
         ]
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 2026-07-28 diagrams and the rows added for the eras
+
+#[test]
+fn added_rows_are_optional_and_come_in_pairs_with_the_seeds() {
+    let added: Vec<&str> = diagrams()
+        .iter()
+        .flat_map(|d| d.messages())
+        .filter(|m| m.added)
+        .map(|m| m.id.id())
+        .collect();
+    assert_eq!(
+        added,
+        [
+            "d1-discover",
+            "d1-discover-result",
+            "d2-elicit",
+            "d2-elicit-ask",
+            "d2-elicit-answer",
+            "d2-elicit-reply"
+        ]
+    );
+    for d in diagrams().iter().chain(modern_diagrams()) {
+        for m in d.messages().filter(|m| m.added) {
+            assert!(m.optional && m.number.is_none(), "{}", m.id);
+        }
+    }
+}
+
+#[test]
+fn the_modern_diagrams_have_no_handshake_and_share_the_seed_ids() {
+    let [d1, d2] = modern_diagrams();
+    let rows: Vec<&str> = d1.rows().map(|r| r.id()).collect();
+    assert_eq!(
+        rows,
+        [
+            "d1-prep",
+            "d1-discover",
+            "d1-discover-result",
+            "d1-ready",
+            "d1-4",
+            "d1-5",
+            "d1-6",
+            "d1-7",
+            "d1-8"
+        ]
+    );
+    let labels: Vec<&str> = d1.messages().map(|m| m.label.en).collect();
+    assert!(
+        labels
+            .iter()
+            .all(|l| !l.starts_with("initialize") && !l.starts_with("notifications/initialized")),
+        "{labels:?}"
+    );
+    assert!(
+        labels
+            .iter()
+            .any(|l| l.starts_with("server/discover (Request"))
+    );
+    assert!(labels.iter().any(|l| l.contains("_meta")));
+    // Diagram 2 is the seed's with the metadata headers and the MRTR rows.
+    let seed_rows: Vec<Row> = execution().rows().collect();
+    let modern_rows: Vec<Row> = d2.rows().collect();
+    assert_eq!(seed_rows, modern_rows, "same rows, same order");
+    let (_, call) = (d2, d2.message(Row::CallTool).unwrap());
+    assert!(call.label.en.contains("Mcp-Name: get_weather"));
+    assert!(
+        d2.message(Row::Elicit)
+            .unwrap()
+            .label
+            .en
+            .contains("input_required")
+    );
+    let legacy_elicit = execution().message(Row::Elicit).unwrap();
+    assert!(legacy_elicit.label.en.contains("elicitation/create"));
+    // Numbers run from one in drawing order.
+    for d in modern_diagrams() {
+        let numbers: Vec<u8> = d.messages().filter_map(|m| m.number).collect();
+        let expected: Vec<u8> = (1..=numbers.len() as u8).collect();
+        assert_eq!(numbers, expected, "{}", d.id);
+    }
+    assert!(
+        all_texts(d2)
+            .iter()
+            .all(|t| !t.zh.is_empty() && t.zh != t.en || t.en.is_empty())
+    );
+}
+
+#[test]
+fn each_era_draws_its_own_pair() {
+    use crate::mcp::era::Era;
+    assert_eq!(diagrams_for(Era::Legacy), diagrams());
+    assert_eq!(diagrams_for(Era::Modern), modern_diagrams());
+    let all = all_rows();
+    for &row in Row::ALL {
+        assert!(all.contains(&row), "{row} is in no diagram");
+    }
+    assert_eq!(all.len(), Row::ALL.len(), "each row once");
 }

@@ -2,15 +2,17 @@
 //! followed by the values it really carried, and a note for rows that were skipped or failed.
 
 use super::row_summary;
-use crate::diagram::seeds::diagrams;
+use crate::diagram::diagrams_for;
 use crate::diagram::{ArrowKind, Lang};
 use crate::flow::run::{RowStatus, Run};
+use crate::mcp::era::Era;
 
 /// Markdown with both diagrams of `run`, each in its own ```` ```mermaid ```` block (a Mermaid
 /// source holds one diagram), which GitHub and most Markdown viewers render.
 pub fn mermaid(run: &Run, lang: Lang) -> String {
     let mut out = String::from("# MCP Flow run\n\n");
-    for diagram in diagrams() {
+    let era = run.era.as_ref().map_or(Era::Legacy, |d| d.era);
+    for diagram in diagrams_for(era) {
         out.push_str("```mermaid\nsequenceDiagram\n");
         out.push_str(&format!("    title {}\n", clean(diagram.title.get(lang))));
         for p in &diagram.participants {
@@ -40,7 +42,7 @@ pub fn mermaid(run: &Run, lang: Lang) -> String {
             let note = match row.status {
                 RowStatus::Skipped => Some(format!(
                     "skipped: {}",
-                    row.skipped.map(|w| w.describe(lang)).unwrap_or("")
+                    row.skipped.map(|w| w.describe(lang)).unwrap_or_default()
                 )),
                 RowStatus::Failed => {
                     Some(format!("FAILED: {}", row.error.as_deref().unwrap_or("")))

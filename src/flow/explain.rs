@@ -5,166 +5,307 @@ use super::payload::{Field, Shown};
 use super::run::RowRecord;
 use crate::diagram::Row;
 use crate::diagram::spec::Lang;
+use crate::mcp::era::Era;
 
-const SPEC: &str = "https://modelcontextprotocol.io/specification/2025-11-25";
+/// The spec each era's explanations link to.
+const SPEC_LEGACY: &str = "https://modelcontextprotocol.io/specification/2025-11-25";
+const SPEC_MODERN: &str = "https://modelcontextprotocol.io/specification/2026-07-28";
 
-/// (row, English, Chinese, spec path)
-const EXPLANATIONS: [(Row, &str, &str, &str); 23] = [
+/// (row, era it is written for (`None`: both), English, Chinese, spec path)
+type Entry = (Row, Option<Era>, &'static str, &'static str, &'static str);
+
+const EXPLANATIONS: &[Entry] = &[
     (
         Row::Prepare,
+        None,
         "The host creates one MCP client per server. This one will talk to {server}.",
         "主机为每个服务器创建一个 MCP 客户端。这个客户端将连接 {server}。",
         "/architecture",
     ),
     (
         Row::Initialize,
+        None,
         "The client POSTs `initialize` asking for protocol version {requested}, with its capabilities and name. Look at the Accept header: a Streamable HTTP client must accept both JSON and SSE.",
         "客户端以 POST 发送 `initialize`，请求协议版本 {requested}，并附上自身能力和名称。注意 Accept 头：Streamable HTTP 客户端必须同时接受 JSON 和 SSE。",
         "/basic/lifecycle#initialization",
     ),
     (
         Row::InitializeResult,
+        None,
         "The server answers with the version it chose ({version}), its capabilities and its name ({server}). Session id: {session}. The client checks that it can speak {version}.",
         "服务器返回它选择的版本（{version}）、能力和名称（{server}）。会话 ID：{session}。客户端确认自己支持 {version}。",
         "/basic/lifecycle#version-negotiation",
     ),
     (
         Row::Initialized,
+        None,
         "`notifications/initialized` ends the handshake. It is a notification (no id), so the server answers HTTP 202 with no body.",
         "`notifications/initialized` 结束握手。它是通知（没有 id），所以服务器以 HTTP 202 应答，没有正文。",
         "/basic/lifecycle#initialization",
     ),
     (
         Row::Ready,
+        None,
         "The awaited initialize has returned: the host now knows the server is ready. Logging: {logging} (the client asks for log lines so the tool call below can show the server at work).",
         "initialize 已返回：主机现在知道服务器就绪。日志：{logging}（客户端请求日志，以便下面的工具调用能显示服务器的工作）。",
         "/server/utilities/logging",
     ),
     (
         Row::ListToolsAsk,
+        None,
         "The host asks its client for the server's tools (session.list_tools()). Nothing goes over the wire yet.",
         "主机让客户端获取服务器的工具（session.list_tools()）。此时还没有网络通信。",
         "/server/tools#listing-tools",
     ),
     (
         Row::ListTools,
+        None,
         "`tools/list` goes out with the session id and the negotiated `MCP-Protocol-Version` header.",
         "`tools/list` 发出，带有会话 ID 和协商好的 `MCP-Protocol-Version` 头。",
         "/server/tools#listing-tools",
     ),
     (
         Row::ListToolsResult,
+        None,
         "The server lists {count} tool(s): {tools}. Each has a name, a description and a JSON Schema for its input; a `nextCursor` would mean more pages.",
         "服务器列出 {count} 个工具：{tools}。每个工具有名称、描述和输入的 JSON Schema；若有 `nextCursor` 则还有更多页。",
         "/server/tools#listing-tools",
     ),
     (
         Row::ToolsToHost,
+        None,
         "The client hands the tool list to the host: {tools}.",
         "客户端把工具列表交给主机：{tools}。",
         "/server/tools",
     ),
     (
         Row::ToolsToLlm,
+        None,
         "The host formats the tools for the model ({llm}). The payload below is exactly what the model receives.",
         "主机为模型（{llm}）格式化工具。下面的内容就是模型收到的原样数据。",
         "/server/tools#tool",
     ),
     (
         Row::Question,
+        None,
         "The user asks: {question}",
         "用户提问：{question}",
         "/architecture",
     ),
     (
         Row::AskLlm,
+        None,
         "The host sends the question and the tools to the model ({llm}). The model, not the host, decides whether a tool is needed.",
         "主机把问题和工具发送给模型（{llm}）。是否需要工具由模型决定，而不是主机。",
         "/server/tools#user-interaction-model",
     ),
     (
         Row::LlmChoice,
+        None,
         "The model asks for {tool} with arguments {arguments}.",
         "模型请求调用 {tool}，参数为 {arguments}。",
         "/server/tools#calling-tools",
     ),
     (
         Row::Confirm,
+        None,
         "Optional: the host asks the user before running {tool}. The spec says hosts SHOULD keep a human in the loop for tool calls.",
         "可选：主机在运行 {tool} 之前询问用户。规范建议工具调用应由人确认。",
         "/server/tools#security-considerations",
     ),
     (
         Row::Confirmed,
+        None,
         "The user answered: {answer}.",
         "用户回答：{answer}。",
         "/server/tools#security-considerations",
     ),
     (
         Row::CallToolAsk,
+        None,
         "The host tells its client to call {tool} with {arguments} (session.call_tool()).",
         "主机让客户端以 {arguments} 调用 {tool}（session.call_tool()）。",
         "/server/tools#calling-tools",
     ),
     (
         Row::CallTool,
+        None,
         "`tools/call` goes out. Its `_meta.progressToken` lets the server report progress on the same stream.",
         "`tools/call` 发出。其中的 `_meta.progressToken` 让服务器在同一流上报告进度。",
         "/server/tools#calling-tools",
     ),
     (
         Row::Execute,
+        None,
         "The server runs the tool. Its log line and progress arrive as SSE events on the tools/call stream, before the result.",
         "服务器执行工具。它的日志和进度作为 SSE 事件在 tools/call 流上、在结果之前到达。",
         "/basic/utilities/progress",
     ),
     (
         Row::CallToolResult,
+        None,
         "The result: {text} (isError: {isError}). Structured content: {structured}. A failing tool is a result with isError, not a JSON-RPC error.",
         "结果：{text}（isError：{isError}）。结构化内容：{structured}。工具失败是带 isError 的结果，而不是 JSON-RPC 错误。",
         "/server/tools#tool-result",
     ),
     (
         Row::ResultToHost,
+        None,
         "The client hands the result to the host: {text}.",
         "客户端把结果交给主机：{text}。",
         "/server/tools#tool-result",
     ),
     (
         Row::ResultToLlm,
+        None,
         "The host sends the tool result back to the model so it can write the answer.",
         "主机把工具结果发回模型，以便它写出答案。",
         "/server/tools#calling-tools",
     ),
     (
         Row::LlmAnswer,
+        None,
         "The model writes the final answer: {text}",
         "模型写出最终答案：{text}",
         "/server/tools",
     ),
     (
         Row::ShowAnswer,
+        None,
         "The host shows the answer: {answer}",
         "主机显示答案：{answer}",
         "/architecture",
     ),
+    (
+        Row::Discover,
+        Some(Era::Modern),
+        "The client asks `server/discover` what the server supports. There is no handshake in 2026-07-28: this request, like every other, carries protocolVersion {requested}, clientInfo and clientCapabilities in `params._meta`, and mirrors its method in the headers MCP-Protocol-Version and Mcp-Method.",
+        "客户端用 `server/discover` 询问服务器支持什么。2026-07-28 没有握手：这个请求和其他请求一样，在 `params._meta` 中携带 protocolVersion {requested}、clientInfo 和 clientCapabilities，并在请求头 MCP-Protocol-Version 和 Mcp-Method 中镜像方法名。",
+        "/basic/versioning",
+    ),
+    (
+        Row::Discover,
+        Some(Era::Legacy),
+        "In auto, the client first sends a 2026-07-28 request ({requested}), as the revision's backward-compatibility rule says: a modern server answers it; a legacy one does not.",
+        "在自动模式下，客户端先按新版（{requested}）的向后兼容规则发送一个 2026-07-28 请求：新版服务器会回答它，旧版服务器则不会。",
+        "/basic/transports#backward-compatibility",
+    ),
+    (
+        Row::DiscoverResult,
+        Some(Era::Modern),
+        "The server speaks {versions} and names itself {server}. Capabilities: {capabilities}. The answer stays fresh for {ttlMs} ms ({cacheScope}). No session id comes back: each request stands alone.",
+        "服务器支持 {versions}，自称 {server}。能力：{capabilities}。这个应答在 {ttlMs} 毫秒内有效（{cacheScope}）。没有返回会话 ID：每个请求都是独立的。",
+        "/basic/versioning",
+    ),
+    (
+        Row::DiscoverResult,
+        Some(Era::Legacy),
+        "Not a modern answer: {why}.",
+        "不是新版的应答：{why}。",
+        "/basic/transports#backward-compatibility",
+    ),
+    (
+        Row::Ready,
+        Some(Era::Modern),
+        "Nothing to await: no initialize, no notifications/initialized, no session. Logging: {logging} (in 2026-07-28 the log level rides on each request's `_meta`; without it the server must not send log lines).",
+        "无需等待：没有 initialize、没有 notifications/initialized、没有会话。日志：{logging}（在 2026-07-28 中，日志级别随每个请求的 `_meta` 发送；没有它服务器就不能发送日志）。",
+        "/basic/index",
+    ),
+    (
+        Row::ListTools,
+        Some(Era::Modern),
+        "`tools/list` goes out with `_meta` and the headers MCP-Protocol-Version and Mcp-Method: tools/list; there is no session id to send.",
+        "`tools/list` 发出，带有 `_meta` 以及请求头 MCP-Protocol-Version 和 Mcp-Method: tools/list；没有会话 ID 可发。",
+        "/basic/transports/streamable-http",
+    ),
+    (
+        Row::ListToolsResult,
+        Some(Era::Modern),
+        "The server lists {count} tool(s): {tools}. The list stays fresh for {ttlMs} ms, so a later run on this page may reuse it. Tools whose x-mcp-header annotations break the spec's rules are left out: {dropped}.",
+        "服务器列出 {count} 个工具：{tools}。列表在 {ttlMs} 毫秒内有效，本页面之后的运行可以复用它。x-mcp-header 注解违反规范的工具被排除：{dropped}。",
+        "/server/tools",
+    ),
+    (
+        Row::CallTool,
+        Some(Era::Modern),
+        "`tools/call` goes out with Mcp-Method: tools/call, Mcp-Name (the tool's name), and an Mcp-Param-* header for each argument the tool marks with x-mcp-header (Base64 when not plain ASCII); `_meta` carries the version, client info, capabilities and a progress token. Closing the stream would cancel it.",
+        "`tools/call` 发出，带有 Mcp-Method: tools/call、Mcp-Name（工具名），以及工具用 x-mcp-header 标记的每个参数对应的 Mcp-Param-* 请求头（非纯 ASCII 时用 Base64）；`_meta` 携带版本、客户端信息、能力和进度令牌。关闭流即取消请求。",
+        "/basic/transports/streamable-http",
+    ),
+    (
+        Row::Execute,
+        Some(Era::Modern),
+        "The server runs the tool. Log lines come only because this request's `_meta` asked for a logLevel; they and any progress arrive on this request's own stream, before the result.",
+        "服务器执行工具。只有请求的 `_meta` 要求了 logLevel，服务器才会发送日志；日志和进度在这个请求自己的流上、在结果之前到达。",
+        "/basic/utilities/progress",
+    ),
+    (
+        Row::Elicit,
+        Some(Era::Legacy),
+        "The server needs an answer from the user. In 2025-11-25 it asks by sending a request, `elicitation/create`, on the open tools/call SSE stream: {message}",
+        "服务器需要用户的回答。在 2025-11-25 中，它在尚未关闭的 tools/call SSE 流上发送一个请求 `elicitation/create` 来提问：{message}",
+        "/client/elicitation",
+    ),
+    (
+        Row::Elicit,
+        Some(Era::Modern),
+        "The server needs an answer from the user. In 2026-07-28 it never sends a request on a stream: it answers tools/call with resultType input_required, listing its questions (inputRequests) and an opaque requestState ({requestState}) to echo back: {message}",
+        "服务器需要用户的回答。在 2026-07-28 中它从不在流上发请求：它以 resultType 为 input_required 的结果回答 tools/call，列出问题（inputRequests）和要原样回传的 requestState（{requestState}）：{message}",
+        "/basic/patterns/mrtr",
+    ),
+    (
+        Row::ElicitAsk,
+        None,
+        "The host shows the server's question as a form built from its schema: {message}",
+        "主机把服务器的问题显示为按其 schema 生成的表单：{message}",
+        "/client/elicitation",
+    ),
+    (
+        Row::ElicitAnswer,
+        None,
+        "The user answered: {action} {content}.",
+        "用户回答：{action} {content}。",
+        "/client/elicitation",
+    ),
+    (
+        Row::ElicitReply,
+        Some(Era::Legacy),
+        "The client POSTs the answer ({action}) as the JSON-RPC response to elicitation/create; the server then finishes the tool and the result arrives on the still-open tools/call stream.",
+        "客户端把回答（{action}）作为对 elicitation/create 的 JSON-RPC 响应 POST 回去；服务器随后完成工具，结果在仍然打开的 tools/call 流上到达。",
+        "/client/elicitation",
+    ),
+    (
+        Row::ElicitReply,
+        Some(Era::Modern),
+        "The client calls tools/call again with a new request id, the same name and arguments, the answers in inputResponses ({action}) and the requestState exactly as the server sent it.",
+        "客户端以新的请求 ID 再次调用 tools/call，名称和参数不变，回答放在 inputResponses 中（{action}），并原样附上服务器发来的 requestState。",
+        "/basic/patterns/mrtr",
+    ),
 ];
 
-/// The row's explanation in `lang`, with `{field}` filled from what the row carried, and the
-/// spec link. A value the row has not carried yet reads "…"; one the run did not carry at all
-/// says so.
-pub fn explain(row: Row, lang: Lang, record: Option<&RowRecord>) -> (String, String) {
-    let (template, path) = template(row, lang);
+/// The row's explanation in `lang` for `era`, with `{field}` filled from what the row carried,
+/// and the spec link of that era. A value the row has not carried yet reads "…"; one the run did
+/// not carry at all says so.
+pub fn explain(row: Row, lang: Lang, era: Era, record: Option<&RowRecord>) -> (String, String) {
+    let (template, path) = template(row, lang, era);
     let text = fill(template, lang, |field| record.and_then(|r| r.field(field)));
-    (text, format!("{SPEC}{path}"))
+    let base = match era {
+        Era::Legacy => SPEC_LEGACY,
+        Era::Modern => SPEC_MODERN,
+    };
+    (text, format!("{base}{path}"))
 }
 
-/// The template and spec path of `row`.
-fn template(row: Row, lang: Lang) -> (&'static str, &'static str) {
-    EXPLANATIONS
-        .iter()
-        .find(|(id, ..)| *id == row)
-        .map(|(_, en, zh, path)| (if lang == Lang::Zh { *zh } else { *en }, *path))
+/// The template and spec path of `row` in `era` (an era's own entry first).
+fn template(row: Row, lang: Lang, era: Era) -> (&'static str, &'static str) {
+    let pick = |e: Option<Era>| {
+        EXPLANATIONS
+            .iter()
+            .find(|(r, for_era, ..)| *r == row && *for_era == e)
+    };
+    pick(Some(era))
+        .or_else(|| pick(None))
+        .map(|(_, _, en, zh, path)| (if lang == Lang::Zh { *zh } else { *en }, *path))
         .unwrap_or(("", ""))
 }
 
@@ -201,7 +342,6 @@ fn fill(template: &str, lang: Lang, value: impl Fn(Field) -> Option<Shown>) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagram::seeds;
     use crate::flow::payload::{Payload, fits};
     use crate::flow::run::RowStatus;
     use serde_json::json;
@@ -223,8 +363,8 @@ mod tests {
         out
     }
 
-    /// A payload of the kind each row finishes with.
-    fn sample(row: Row) -> Option<Payload> {
+    /// A payload of the kind each row finishes with, in `era`.
+    fn sample(row: Row, era: Era) -> Option<Payload> {
         let call = Payload::ToolCall {
             tool: "get_weather".into(),
             arguments: json!({"location": "Tokyo"}),
@@ -241,11 +381,33 @@ mod tests {
         };
         let tools = Payload::Tools {
             names: vec!["get_weather".into()],
+            dropped: Vec::new(),
+            ttl_ms: Some(1000),
+        };
+        let form = Payload::Form {
+            message: "Which Springfield?".into(),
+            schema: json!({}),
+            state: Some("s".into()),
+            round: 1,
+        };
+        let answer = Payload::FormAnswer {
+            action: "accept".into(),
+            content: Some(json!({"city": "Springfield, Illinois"})),
         };
         Some(match row {
             Row::Prepare => Payload::Server { url: "u".into() },
-            Row::Initialize => Payload::Requested {
+            Row::Initialize | Row::Discover => Payload::Requested {
                 version: "2025-11-25".into(),
+            },
+            Row::DiscoverResult if era == Era::Legacy => Payload::Fallback {
+                why: "HTTP 400".into(),
+            },
+            Row::DiscoverResult => Payload::Discovered {
+                versions: vec!["2026-07-28".into()],
+                server: Some("s 1".into()),
+                capabilities: json!({}),
+                ttl_ms: 0,
+                cache_scope: Some("public".into()),
             },
             Row::InitializeResult => Payload::Handshake {
                 version: "2025-11-25".into(),
@@ -265,6 +427,8 @@ mod tests {
             Row::AskLlm | Row::ResultToLlm => llm,
             Row::LlmChoice | Row::Confirm | Row::CallToolAsk => call,
             Row::Confirmed => Payload::Decision { approved: true },
+            Row::Elicit | Row::ElicitAsk => form,
+            Row::ElicitAnswer | Row::ElicitReply => answer,
             Row::CallToolResult | Row::ResultToHost => result,
             Row::LlmAnswer => Payload::Text { text: "t".into() },
             Row::ShowAnswer => Payload::Answer { text: "a".into() },
@@ -278,65 +442,90 @@ mod tests {
         })
     }
 
-    fn record(row: Row) -> RowRecord {
+    fn record(row: Row, era: Era) -> RowRecord {
         let mut run = crate::flow::run::Run::new([row]);
         run.apply(crate::flow::run::RunEvent::Done {
             row,
             at_ms: 0.0,
-            payload: sample(row),
+            payload: sample(row, era),
         });
         run.row(row).cloned().expect("row")
     }
 
+    const ERAS: [Era; 2] = [Era::Legacy, Era::Modern];
+
     #[test]
     fn every_diagram_row_has_an_explanation_in_both_languages() {
-        for diagram in seeds::diagrams() {
-            for row in diagram.rows() {
-                for lang in Lang::ALL {
-                    let (text, link) = explain(row, lang, None);
-                    assert!(!text.trim().is_empty(), "no explanation for {row}");
-                    assert!(link.starts_with("https://modelcontextprotocol.io/"));
+        for era in ERAS {
+            for diagram in crate::diagram::diagrams_for(era) {
+                for row in diagram.rows() {
+                    for lang in Lang::ALL {
+                        let (text, link) = explain(row, lang, era, None);
+                        assert!(!text.trim().is_empty(), "no explanation for {row}");
+                        let base = if era == Era::Modern {
+                            SPEC_MODERN
+                        } else {
+                            SPEC_LEGACY
+                        };
+                        assert!(link.starts_with(base), "{link}");
+                    }
+                    assert_ne!(
+                        explain(row, Lang::En, era, None).0,
+                        explain(row, Lang::Zh, era, None).0,
+                        "{row}"
+                    );
                 }
-                assert_ne!(
-                    explain(row, Lang::En, None).0,
-                    explain(row, Lang::Zh, None).0,
-                    "{row}"
-                );
             }
         }
     }
 
     #[test]
     fn every_placeholder_is_a_value_its_row_carries() {
-        for &row in Row::ALL {
-            let sample = sample(row);
-            assert!(fits(row, sample.as_ref()), "sample for {row}");
-            let record = record(row);
-            assert_eq!(record.status, RowStatus::Done);
-            for lang in Lang::ALL {
-                let (template, _) = template(row, lang);
-                for name in placeholders(template) {
-                    let field = Field::from_name(name)
-                        .unwrap_or_else(|| panic!("{row} {lang:?}: unknown {{{name}}}"));
-                    assert!(
-                        record.field(field).is_some(),
-                        "{row} {lang:?}: {{{name}}} is not a value of its payload"
-                    );
+        for era in ERAS {
+            for row in crate::diagram::diagrams_for(era)
+                .iter()
+                .flat_map(|d| d.rows())
+            {
+                let sample = sample(row, era);
+                assert!(fits(row, sample.as_ref()), "sample for {row}");
+                let record = record(row, era);
+                assert_eq!(record.status, RowStatus::Done);
+                for lang in Lang::ALL {
+                    let (template, _) = template(row, lang, era);
+                    for name in placeholders(template) {
+                        let field = Field::from_name(name).unwrap_or_else(|| {
+                            panic!("{row} {era:?} {lang:?}: unknown {{{name}}}")
+                        });
+                        assert!(
+                            record.field(field).is_some(),
+                            "{row} {era:?} {lang:?}: {{{name}}} is not a value of its payload"
+                        );
+                    }
+                    let (text, _) = explain(row, lang, era, Some(&record));
+                    assert!(!text.contains('…'), "{row} {era:?} {lang:?}: {text}");
                 }
-                let (text, _) = explain(row, lang, Some(&record));
-                assert!(!text.contains('…'), "{row} {lang:?}: {text}");
             }
         }
     }
 
     #[test]
+    fn each_era_explains_its_own_rows() {
+        let modern = explain(Row::CallTool, Lang::En, Era::Modern, None).0;
+        let legacy = explain(Row::CallTool, Lang::En, Era::Legacy, None).0;
+        assert!(modern.contains("Mcp-Name"), "{modern}");
+        assert!(!legacy.contains("Mcp-Name"), "{legacy}");
+        let link = explain(Row::Elicit, Lang::En, Era::Modern, None).1;
+        assert_eq!(link, format!("{SPEC_MODERN}/basic/patterns/mrtr"));
+    }
+
+    #[test]
     fn placeholders_are_filled_from_live_values() {
-        let mut record = record(Row::InitializeResult);
-        let (text, _) = explain(Row::InitializeResult, Lang::En, Some(&record));
+        let mut record = record(Row::InitializeResult, Era::Legacy);
+        let (text, _) = explain(Row::InitializeResult, Lang::En, Era::Legacy, Some(&record));
         assert!(text.contains("chose (2025-11-25)"), "{text}");
         assert!(text.contains("Session id: (none)."), "{text}");
         record.payload = None;
-        let (text, _) = explain(Row::InitializeResult, Lang::En, Some(&record));
+        let (text, _) = explain(Row::InitializeResult, Lang::En, Era::Legacy, Some(&record));
         assert!(text.contains("chose (…)"), "{text}");
         assert_eq!(fill("{tool} {nope}", Lang::En, |_| None), "… …");
         assert_eq!(

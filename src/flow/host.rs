@@ -1,23 +1,31 @@
 //! The host (the seeds' "ClientApp"): performs each diagram row for real, passing the gate first,
-//! and reports every step to the run record.
+//! and reports every step to the run record. Diagram 1 (connecting, in either era) is in
+//! `connect.rs`; this file has the host itself and diagram 2 (asking).
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use futures_channel::oneshot;
-use serde_json::Value;
+use rmcp::model::ElicitResult;
+use serde_json::{Map, Value};
 
-use super::gate::{Gate, Wait};
+use super::forms::{Answers, answer_payload, ask_user, legacy_elicitor};
+use super::gate::Gate;
 use super::payload::{Payload, SkipReason};
 use super::run::RunEvent;
+use super::steps::Steps;
+pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, Stopped};
 use crate::diagram::Row;
 use crate::llm::{ChatMessage, Llm, LlmReply, ToolCall, ToolSpec};
 use crate::mcp::client::{McpClient, result_text};
+use crate::mcp::era::{EraCache, EraChoice};
 use crate::mcp::error::{McpError, TransportError};
 use crate::mcp::http::Http;
+use crate::mcp::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
 
 /// Tool rounds per question before the host stops the loop (seed `004_…`: `MAX_TOOL_CALLS`).
 pub const MAX_TOOL_ROUNDS: u32 = 3;
+/// Times a server may answer one tools/call with `input_required` before the host gives up.
+pub const MAX_INPUT_ROUNDS: u32 = 5;
 
 /// Whether the host asks the user before running a tool (diagram 2, rows 4 and 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,29 +33,6 @@ pub enum Approval {
     Ask,
     Auto,
 }
-
-/// A tool call waiting for the user's yes or no.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ApprovalRequest {
-    pub tool: String,
-    pub arguments: Value,
-}
-
-/// What the host reports: changes to the run record, and questions for the user.
-#[derive(Debug, Clone, PartialEq)]
-pub enum HostEvent {
-    Run(RunEvent),
-    /// The host waits for the user to allow a tool call (`None`: it no longer waits).
-    Approval(Option<ApprovalRequest>),
-}
-
-impl From<RunEvent> for HostEvent {
-    fn from(e: RunEvent) -> Self {
-        HostEvent::Run(e)
-    }
-}
-
-pub type Emit = Rc<dyn Fn(HostEvent)>;
 
 /// A Streamable HTTP endpoint is an absolute `http://` or `https://` URL with a host.
 pub fn check_server_url(url: &str) -> Result<(), String> {
@@ -67,21 +52,23 @@ pub fn check_server_url(url: &str) -> Result<(), String> {
     }
 }
 
-/// A run stopped at a row.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Stopped {
-    pub row: Row,
-    pub error: String,
+/// What the page remembers across runs: each server's era and fresh tool lists.
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    pub eras: EraCache,
+    pub tools: ToolsCache,
 }
 
 pub struct Host<H: Http, L: Llm> {
     pub client: Rc<McpClient<H>>,
     pub llm: L,
     pub gate: Rc<Gate>,
+    pub(super) steps: Rc<Steps>,
+    pub(super) answers: Rc<Answers>,
     approval: Cell<Approval>,
-    emit: Emit,
-    tools: RefCell<Vec<ToolSpec>>,
-    decision: RefCell<Option<oneshot::Sender<bool>>>,
+    pub(super) era_choice: Cell<EraChoice>,
+    pub(super) memory: Memory,
+    pub(super) tools: RefCell<Vec<ToolSpec>>,
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -96,15 +83,31 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         client.set_listener(Some(Box::new(move |m: &Value| {
             listener_emit(RunEvent::Notification(m.clone()).into())
         })));
+        let steps = Rc::new(Steps {
+            emit,
+            gate: gate.clone(),
+            clock: client.transport.clock.clone(),
+        });
+        let answers = Rc::new(Answers::default());
+        client.set_elicitor(Some(legacy_elicitor(steps.clone(), answers.clone())));
         Self {
             client,
             llm,
             gate,
+            steps,
+            answers,
             approval: Cell::new(approval),
-            emit,
+            era_choice: Cell::new(EraChoice::Auto),
+            memory: Memory::default(),
             tools: RefCell::new(Vec::new()),
-            decision: RefCell::new(None),
         }
+    }
+
+    /// The era setting and what the page remembers, for diagram 1.
+    pub fn with_era(mut self, choice: EraChoice, memory: Memory) -> Self {
+        self.era_choice.set(choice);
+        self.memory = memory;
+        self
     }
 
     /// Whether the next tool call asks the user first.
@@ -114,65 +117,37 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
     /// The user's answer to "Execute tool?".
     pub fn decide(&self, yes: bool) {
-        if let Some(tx) = self.decision.borrow_mut().take() {
-            let _ = tx.send(yes);
-        }
+        self.answers.decide(yes);
     }
 
-    async fn pass_gate(&self) {
-        match self.gate.plan() {
-            Wait::Now => {}
-            Wait::Sleep(ms) => self.client.transport.clock.sleep(ms).await,
-            Wait::UntilNext => {
-                let rx = self.gate.arm();
-                let _ = rx.await;
-            }
-        }
+    /// The user's answer to the server's form.
+    pub fn answer_form(&self, answer: ElicitResult) {
+        self.answers.answer_form(answer);
     }
 
-    /// The run's clock, shared with the client's exchanges.
-    fn now_ms(&self) -> f64 {
-        self.client.transport.clock.now_ms()
+    pub(super) async fn begin(&self, row: Row) {
+        self.steps.begin(row).await;
     }
 
-    fn record(&self, event: RunEvent) {
-        (self.emit)(HostEvent::Run(event));
+    pub(super) fn record(&self, event: RunEvent) {
+        self.steps.record(event);
     }
 
-    async fn begin(&self, row: Row) {
-        self.pass_gate().await;
-        self.record(RunEvent::Active {
-            row,
-            at_ms: self.now_ms(),
-        });
+    pub(super) fn done(&self, row: Row, payload: Option<Payload>) {
+        self.steps.done(row, payload);
     }
 
-    fn done(&self, row: Row, payload: Option<Payload>) {
-        self.record(RunEvent::Done {
-            row,
-            at_ms: self.now_ms(),
-            payload,
-        });
+    pub(super) fn fail(&self, row: Row, error: String) -> Stopped {
+        self.steps.fail(row, error)
     }
 
-    fn fail(&self, row: Row, error: String) -> Stopped {
-        self.record(RunEvent::Failed {
-            row,
-            at_ms: self.now_ms(),
-            error: error.clone(),
-        });
-        Stopped { row, error }
-    }
-
-    fn skip(&self, rows: &[Row], why: SkipReason) {
-        for &row in rows {
-            self.record(RunEvent::Skipped { row, why });
-        }
+    pub(super) fn skip(&self, rows: &[Row], why: SkipReason) {
+        self.steps.skip(rows, why);
     }
 
     /// A failed request/response pair: no response at all fails the request row; a response
     /// that was wrong fails the response row.
-    fn fail_pair(
+    pub(super) fn fail_pair(
         &self,
         (request_row, sent): (Row, Option<Payload>),
         response_row: Row,
@@ -187,97 +162,6 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 self.fail(response_row, e.to_string())
             }
         }
-    }
-
-    /// Diagram 1: connect and discover tools.
-    pub async fn discover(&self) -> Result<(), Stopped> {
-        self.begin(Row::Prepare).await;
-        let url = self.client.transport.url.clone();
-        if let Err(e) = check_server_url(&url) {
-            return Err(self.fail(Row::Prepare, e));
-        }
-        self.done(Row::Prepare, Some(Payload::Server { url }));
-
-        self.begin(Row::Initialize).await;
-        let requested = Some(Payload::Requested {
-            version: crate::mcp::version::REQUESTED.into(),
-        });
-        let hs = match self.client.initialize().await {
-            Ok(hs) => hs,
-            Err(e) => {
-                return Err(self.fail_pair((Row::Initialize, requested), Row::InitializeResult, e));
-            }
-        };
-        self.done(Row::Initialize, requested);
-        self.begin(Row::InitializeResult).await;
-        let capabilities = serde_json::to_value(&hs.result.capabilities).unwrap_or(Value::Null);
-        self.done(
-            Row::InitializeResult,
-            Some(Payload::Handshake {
-                version: hs.protocol_version.to_owned(),
-                server: format!("{} {}", hs.server_name, hs.server_version),
-                capabilities,
-                session: self.client.transport.session_id(),
-            }),
-        );
-
-        self.begin(Row::Initialized).await;
-        if let Err(e) = self.client.initialized().await {
-            return Err(self.fail(Row::Initialized, e.to_string()));
-        }
-        self.done(Row::Initialized, None);
-
-        self.begin(Row::Ready).await;
-        // Ask for the server's log lines, so the tool call can show the server at work.
-        let logging = hs.result.capabilities.logging.is_some();
-        if logging && let Err(e) = self.client.set_level("info").await {
-            return Err(self.fail(Row::Ready, e.to_string()));
-        }
-        self.done(
-            Row::Ready,
-            Some(Payload::Logging {
-                level: logging.then(|| "info".to_owned()),
-            }),
-        );
-
-        self.begin(Row::ListToolsAsk).await;
-        self.done(Row::ListToolsAsk, None);
-        self.begin(Row::ListTools).await;
-        let tools = match self.client.list_tools().await {
-            Ok(t) => t,
-            Err(e) => return Err(self.fail_pair((Row::ListTools, None), Row::ListToolsResult, e)),
-        };
-        self.done(Row::ListTools, None);
-        self.begin(Row::ListToolsResult).await;
-        let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
-        self.done(
-            Row::ListToolsResult,
-            Some(Payload::Tools {
-                names: names.clone(),
-            }),
-        );
-
-        self.begin(Row::ToolsToHost).await;
-        let specs: Vec<ToolSpec> = tools.iter().map(ToolSpec::from_mcp).collect();
-        self.done(Row::ToolsToHost, Some(Payload::Tools { names }));
-
-        self.begin(Row::ToolsToLlm).await;
-        let formatted = self.llm.format_tools(&specs);
-        let sent = match &formatted {
-            Value::String(text) => text.clone(),
-            other => serde_json::to_string_pretty(other).unwrap_or_default(),
-        };
-        *self.tools.borrow_mut() = specs.clone();
-        self.done(
-            Row::ToolsToLlm,
-            Some(Payload::ToolsForLlm {
-                llm: self.llm.label(),
-                style: self.llm.style(),
-                sent,
-                tools: specs,
-            }),
-        );
-        Ok(())
     }
 
     async fn complete(&self, row: Row, messages: &[ChatMessage]) -> Result<LlmReply, Stopped> {
@@ -419,24 +303,21 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             return true;
         }
         self.begin(Row::Confirm).await;
-        let (tx, rx) = oneshot::channel();
-        *self.decision.borrow_mut() = Some(tx);
-        (self.emit)(HostEvent::Approval(Some(ApprovalRequest {
+        let rx = self.answers.await_approval();
+        (self.steps.emit)(HostEvent::Approval(Some(ApprovalRequest {
             tool: call.name.clone(),
             arguments: call.arguments.clone(),
         })));
         self.done(Row::Confirm, Some(tool_call(call, round)));
-        self.record(RunEvent::Active {
-            row: Row::Confirmed,
-            at_ms: self.now_ms(),
-        });
+        self.steps.activate(Row::Confirmed);
         let approved = rx.await.unwrap_or(false);
-        (self.emit)(HostEvent::Approval(None));
+        (self.steps.emit)(HostEvent::Approval(None));
         self.done(Row::Confirmed, Some(Payload::Decision { approved }));
         approved
     }
 
-    /// Rows 6 to 9: the tool call through the MCP client.
+    /// Rows 6 to 9: the tool call through the MCP client, with the server's questions on the
+    /// way (legacy: answered on the open stream; modern: input_required, then a retry).
     async fn call_tool(
         &self,
         call: &ToolCall,
@@ -445,26 +326,66 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.begin(Row::CallToolAsk).await;
         self.done(Row::CallToolAsk, Some(tool_call(call, round)));
         self.begin(Row::CallTool).await;
-        let result = match self
+        let progress = Some("mcp-flow-progress");
+        let first = self
             .client
-            .call_tool(
-                &call.name,
-                call.arguments.clone(),
-                Some("mcp-flow-progress"),
-            )
-            .await
-        {
-            Ok(r) => r,
-            Err(e) => {
-                let stopped = self.fail_pair((Row::CallTool, None), Row::CallToolResult, e);
-                if stopped.row == Row::CallToolResult {
-                    // The request went out but no valid result came back.
-                    self.skip(&[Row::Execute], SkipReason::NoValidResult);
+            .call(&call.name, call.arguments.clone(), progress, None)
+            .await;
+        let mut outcome = match first {
+            Ok(outcome) => outcome,
+            Err(e) => return Err(self.no_result((Row::CallTool, None), e)),
+        };
+        // Legacy: the answers went out on the client's POSTs while the stream was open.
+        let answered_on_stream = self.answers.take_reply_pending();
+        if answered_on_stream {
+            self.done(Row::ElicitReply, self.answers.last_answer());
+        }
+        let mut input_rounds = 0;
+        let result = loop {
+            match outcome {
+                CallOutcome::Complete(result) => break result,
+                CallOutcome::InputRequired(asked) => {
+                    input_rounds += 1;
+                    if input_rounds >= MAX_INPUT_ROUNDS {
+                        return Err(self.fail(
+                            Row::Elicit,
+                            format!(
+                                "the server answered input_required {MAX_INPUT_ROUNDS} times in \
+                                 a row for one tools/call; stopped asking"
+                            ),
+                        ));
+                    }
+                    if input_rounds == 1 {
+                        self.done(Row::CallTool, None);
+                    }
+                    let (retry, answered) = self.answer_questions(asked, input_rounds).await?;
+                    self.begin(Row::ElicitReply).await;
+                    let retried = self
+                        .client
+                        .call(&call.name, call.arguments.clone(), progress, Some(retry))
+                        .await;
+                    outcome = match retried {
+                        Ok(outcome) => outcome,
+                        Err(e) => return Err(self.no_result((Row::ElicitReply, answered), e)),
+                    };
+                    self.done(Row::ElicitReply, answered);
                 }
-                return Err(stopped);
             }
         };
-        self.done(Row::CallTool, None);
+        if !answered_on_stream && input_rounds == 0 {
+            self.skip(
+                &[
+                    Row::Elicit,
+                    Row::ElicitAsk,
+                    Row::ElicitAnswer,
+                    Row::ElicitReply,
+                ],
+                SkipReason::NoInputNeeded,
+            );
+        }
+        if input_rounds == 0 {
+            self.done(Row::CallTool, None);
+        }
         self.begin(Row::Execute).await;
         self.done(Row::Execute, None);
         self.begin(Row::CallToolResult).await;
@@ -480,6 +401,75 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.begin(Row::ResultToHost).await;
         self.done(Row::ResultToHost, Some(payload));
         Ok((text, is_error, structured))
+    }
+
+    /// The request went out (or did not) and no valid result came back.
+    fn no_result(&self, request: (Row, Option<Payload>), e: McpError) -> Stopped {
+        let stopped = self.fail_pair(request, Row::CallToolResult, e);
+        if stopped.row == Row::CallToolResult {
+            self.skip(&[Row::Execute], SkipReason::NoValidResult);
+        }
+        stopped
+    }
+
+    /// Puts each of the server's questions to the user; the retry carries the answers and the
+    /// state, exactly as the server sent it.
+    async fn answer_questions(
+        &self,
+        asked: InputRequired,
+        round: u32,
+    ) -> Result<(Retry, Option<Payload>), Stopped> {
+        let mut responses = Map::new();
+        let mut answered = None;
+        for (key, question) in asked.questions {
+            match question {
+                Question::Form(params) => {
+                    let answer = ask_user(
+                        &self.steps,
+                        &self.answers,
+                        &params,
+                        asked.state.clone(),
+                        round,
+                    )
+                    .await;
+                    answered = Some(answer_payload(&answer));
+                    responses.insert(key, serde_json::to_value(&answer).unwrap_or(Value::Null));
+                }
+                Question::Unsupported { method } => {
+                    return Err(self.fail(
+                        Row::Elicit,
+                        format!(
+                            "the server asked for {method} (input {key:?}), which this client \
+                             did not declare it can do; a server must not ask for it"
+                        ),
+                    ));
+                }
+            }
+        }
+        if responses.is_empty() {
+            // Only a state to echo (the server shed load): no question for the user.
+            self.begin(Row::Elicit).await;
+            self.done(
+                Row::Elicit,
+                Some(Payload::Form {
+                    message: "(no question: the server only asked to be called again)".into(),
+                    schema: Value::Null,
+                    state: asked.state.clone(),
+                    round,
+                }),
+            );
+            self.skip(
+                &[Row::ElicitAsk, Row::ElicitAnswer],
+                SkipReason::NoInputNeeded,
+            );
+        }
+        Ok((
+            Retry {
+                responses,
+                state: asked.state,
+            },
+            answered,
+        ))
     }
 }
 

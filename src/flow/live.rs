@@ -30,7 +30,7 @@ impl LiveValues {
         if let Some(Payload::Question { text }) = run.payload(Row::Question) {
             live.question = Some(clip(text));
         }
-        if let Some(Payload::Tools { names }) = run.payload(Row::ListToolsResult) {
+        if let Some(Payload::Tools { names, .. }) = run.payload(Row::ListToolsResult) {
             live.tools = names.iter().map(|n| clip(n)).collect();
         }
         if let Some(Payload::ToolCall {
@@ -128,7 +128,11 @@ mod tests {
         done(
             &mut run,
             Row::ListToolsResult,
-            Payload::Tools { names: tools },
+            Payload::Tools {
+                names: tools,
+                dropped: Vec::new(),
+                ttl_ms: None,
+            },
         );
         done(
             &mut run,

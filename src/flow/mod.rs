@@ -1,6 +1,10 @@
 //! The host flow: runs the two diagrams step by step through a gate, recording every row.
 
+pub mod connect;
+#[cfg(test)]
+mod era_tests;
 pub mod explain;
+pub mod forms;
 pub mod gate;
 pub mod history;
 pub mod host;
@@ -8,5 +12,6 @@ pub mod lifetime;
 pub mod live;
 pub mod payload;
 pub mod run;
+pub mod steps;
 #[cfg(test)]
 mod tests;

@@ -26,8 +26,39 @@ pub enum Payload {
     },
     /// The log level the client asked for, if the server offers logging.
     Logging { level: Option<String> },
-    /// Tool names, in the server's order.
-    Tools { names: Vec<String> },
+    /// Tool names, in the server's order; in the modern era also the tools left out (with why)
+    /// and how long the list stays fresh.
+    Tools {
+        names: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dropped: Vec<(String, String)>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ttl_ms: Option<u64>,
+    },
+    /// What `server/discover` said (modern era).
+    Discovered {
+        versions: Vec<String>,
+        /// "name version", from `_meta` serverInfo.
+        server: Option<String>,
+        capabilities: Value,
+        ttl_ms: u64,
+        cache_scope: Option<String>,
+    },
+    /// The modern probe found a legacy server, and why.
+    Fallback { why: String },
+    /// A question the server asks the user (a form), in round `round` of a call.
+    Form {
+        message: String,
+        schema: Value,
+        /// The modern era's `requestState`, echoed back with the answer.
+        state: Option<String>,
+        round: u32,
+    },
+    /// The user's answer to a form: `accept` (with `content`), `decline` or `cancel`.
+    FormAnswer {
+        action: String,
+        content: Option<Value>,
+    },
     /// The tools as handed to the model.
     ToolsForLlm {
         llm: String,
@@ -82,10 +113,19 @@ pub enum Field {
     IsError,
     Structured,
     Answer,
+    Versions,
+    Ttl,
+    CacheScope,
+    Dropped,
+    Why,
+    Message,
+    Action,
+    Content,
+    State,
 }
 
 impl Field {
-    pub const ALL: [Field; 18] = [
+    pub const ALL: [Field; 27] = [
         Field::Server,
         Field::Requested,
         Field::Version,
@@ -104,6 +144,15 @@ impl Field {
         Field::IsError,
         Field::Structured,
         Field::Answer,
+        Field::Versions,
+        Field::Ttl,
+        Field::CacheScope,
+        Field::Dropped,
+        Field::Why,
+        Field::Message,
+        Field::Action,
+        Field::Content,
+        Field::State,
     ];
 
     /// The placeholder name in templates and the label in the inspector.
@@ -127,6 +176,15 @@ impl Field {
             Field::IsError => "isError",
             Field::Structured => "structured",
             Field::Answer => "answer",
+            Field::Versions => "versions",
+            Field::Ttl => "ttlMs",
+            Field::CacheScope => "cacheScope",
+            Field::Dropped => "dropped",
+            Field::Why => "why",
+            Field::Message => "message",
+            Field::Action => "action",
+            Field::Content => "content",
+            Field::State => "requestState",
         }
     }
 
@@ -165,9 +223,60 @@ impl Payload {
             Payload::Logging { level } => {
                 vec![(Field::Logging, level.as_deref().map_or(Absent, text))]
             }
-            Payload::Tools { names } => vec![
-                (Field::Count, V(names.len().to_string())),
-                (Field::Tools, V(names.join(", "))),
+            Payload::Tools {
+                names,
+                dropped,
+                ttl_ms,
+            } => {
+                let list: Vec<String> = dropped
+                    .iter()
+                    .map(|(n, why)| format!("{n} ({why})"))
+                    .collect();
+                let dropped = if list.is_empty() {
+                    Absent
+                } else {
+                    V(list.join("; "))
+                };
+                vec![
+                    (Field::Count, V(names.len().to_string())),
+                    (Field::Tools, V(names.join(", "))),
+                    (Field::Dropped, dropped),
+                    (Field::Ttl, ttl_ms.map_or(Absent, |t| V(t.to_string()))),
+                ]
+            }
+            Payload::Discovered {
+                versions,
+                server,
+                capabilities,
+                ttl_ms,
+                cache_scope,
+            } => vec![
+                (Field::Versions, V(versions.join(", "))),
+                (Field::Server, server.as_deref().map_or(Absent, text)),
+                (Field::Capabilities, V(capabilities.to_string())),
+                (Field::Ttl, V(ttl_ms.to_string())),
+                (
+                    Field::CacheScope,
+                    cache_scope.as_deref().map_or(Absent, text),
+                ),
+            ],
+            Payload::Fallback { why } => vec![(Field::Why, text(why))],
+            Payload::Form {
+                message,
+                schema: _,
+                state,
+                round,
+            } => vec![
+                (Field::Message, text(message)),
+                (Field::State, state.as_deref().map_or(Absent, text)),
+                (Field::Round, V(round.to_string())),
+            ],
+            Payload::FormAnswer { action, content } => vec![
+                (Field::Action, text(action)),
+                (
+                    Field::Content,
+                    content.as_ref().map_or(Absent, |c| V(c.to_string())),
+                ),
             ],
             Payload::ToolsForLlm { llm, style, .. } | Payload::LlmCall { llm, style } => vec![
                 (Field::Llm, text(llm)),
@@ -224,12 +333,31 @@ pub enum SkipReason {
     ApprovalOff,
     /// The tools/call request went out but no valid result came back.
     NoValidResult,
+    /// The legacy era is chosen in the settings: no modern probe.
+    LegacyChosen,
+    /// This server answered as a legacy one earlier on this page: no probe again.
+    KnownLegacy,
+    /// The server asked no question before the tool completed.
+    NoInputNeeded,
+    /// The tool list from earlier on this page is still fresh (its `ttlMs` has not passed).
+    FreshList { age_ms: u64, ttl_ms: u64 },
 }
 
 impl SkipReason {
-    pub fn describe(self, lang: crate::diagram::Lang) -> &'static str {
+    pub fn describe(self, lang: crate::diagram::Lang) -> String {
         use crate::diagram::Lang::{En, Zh};
-        match (self, lang) {
+        let text = match (self, lang) {
+            (SkipReason::FreshList { age_ms, ttl_ms }, En) => {
+                return format!(
+                    "reused the tool list from {age_ms} ms ago: the server said it stays fresh \
+                     for {ttl_ms} ms (ttlMs)"
+                );
+            }
+            (SkipReason::FreshList { age_ms, ttl_ms }, Zh) => {
+                return format!(
+                    "复用了 {age_ms} 毫秒前的工具列表：服务器说明它在 {ttl_ms} 毫秒内有效（ttlMs）"
+                );
+            }
             (SkipReason::NoToolCall, En) => "the model answered without a tool",
             (SkipReason::NoToolCall, Zh) => "模型没有调用工具，直接回答",
             (SkipReason::Declined, En) => "the user declined the tool call",
@@ -238,7 +366,18 @@ impl SkipReason {
             (SkipReason::ApprovalOff, Zh) => "设置中关闭了执行确认",
             (SkipReason::NoValidResult, En) => "no valid result came back from the server",
             (SkipReason::NoValidResult, Zh) => "服务器没有返回有效结果",
-        }
+            (SkipReason::LegacyChosen, En) => {
+                "the legacy era is chosen in settings: no modern probe"
+            }
+            (SkipReason::LegacyChosen, Zh) => "设置中选择了旧版协议：不做新版探测",
+            (SkipReason::KnownLegacy, En) => {
+                "this server answered as a legacy one earlier on this page: no probe again"
+            }
+            (SkipReason::KnownLegacy, Zh) => "本页面早先已确认该服务器为旧版：不再探测",
+            (SkipReason::NoInputNeeded, En) => "the server asked no question before answering",
+            (SkipReason::NoInputNeeded, Zh) => "服务器在回答前没有提出问题",
+        };
+        text.to_owned()
     }
 }
 
@@ -247,7 +386,10 @@ pub fn fits(row: Row, payload: Option<&Payload>) -> bool {
     use Payload as P;
     match row {
         Row::Prepare => matches!(payload, Some(P::Server { .. })),
-        Row::Initialize => matches!(payload, Some(P::Requested { .. })),
+        Row::Discover | Row::Initialize => matches!(payload, Some(P::Requested { .. })),
+        Row::DiscoverResult => matches!(payload, Some(P::Discovered { .. } | P::Fallback { .. })),
+        Row::Elicit | Row::ElicitAsk => matches!(payload, Some(P::Form { .. })),
+        Row::ElicitAnswer | Row::ElicitReply => matches!(payload, Some(P::FormAnswer { .. })),
         Row::InitializeResult => matches!(payload, Some(P::Handshake { .. })),
         Row::Initialized | Row::ListToolsAsk | Row::ListTools | Row::CallTool | Row::Execute => {
             payload.is_none()

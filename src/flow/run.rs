@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::payload::{Field, Payload, Shown, SkipReason};
 use crate::diagram::Row;
 use crate::llm::LlmExchange;
+use crate::mcp::era::Detection;
 use crate::mcp::record::{Log, Update};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,6 +101,8 @@ pub enum RunEvent {
     /// A message the server sent before a response (log, progress).
     Notification(Value),
     Llm(Box<LlmExchange>),
+    /// The era this run speaks to the server, and why.
+    Era(Detection),
 }
 
 /// The record of one run: what happened, nothing about what is shown.
@@ -109,6 +112,8 @@ pub struct Run {
     pub mcp: Log,
     pub llm: Vec<LlmExchange>,
     pub notifications: Vec<Value>,
+    /// The protocol era of this run, once known, and why it was chosen.
+    pub era: Option<Detection>,
     /// The row that became active last: exchanges made from now on belong to it.
     #[serde(skip)]
     current: Option<Row>,
@@ -121,6 +126,7 @@ impl PartialEq for Run {
             && self.mcp == other.mcp
             && self.llm == other.llm
             && self.notifications == other.notifications
+            && self.era == other.era
     }
 }
 
@@ -183,10 +189,13 @@ impl Run {
             .find_map(|r| r.error.as_deref().map(|e| (r.id, e)))
     }
 
-    /// Rows finished (done, failed or skipped) out of all.
-    pub fn progress(&self) -> (usize, usize) {
-        let finished = self.rows.iter().filter(|r| r.status.is_finished()).count();
-        (finished, self.rows.len())
+    /// Of `rows` (the diagrams shown), how many finished (done, failed or skipped).
+    pub fn progress(&self, rows: &[Row]) -> (usize, usize) {
+        let finished = rows
+            .iter()
+            .filter(|r| self.status(**r).is_finished())
+            .count();
+        (finished, rows.len())
     }
 
     pub fn apply(&mut self, event: RunEvent) {
@@ -233,6 +242,7 @@ impl Run {
                 self.mcp.apply(update);
             }
             RunEvent::Notification(value) => self.notifications.push(value),
+            RunEvent::Era(detection) => self.era = Some(detection),
             RunEvent::Llm(exchange) => {
                 let index = self.llm.len();
                 self.llm.push(*exchange);

@@ -7,6 +7,10 @@ use rmcp::model::{
     InputRequest, InputRequiredResult, ListToolsRequestMethod, ListToolsResult, NumberOrString,
     PaginatedRequestParams, ProgressToken, RequestParamsMeta, Tool,
 };
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
 use super::client::McpClient;
@@ -103,6 +107,17 @@ impl<H: Http> McpClient<H> {
         Err(McpError::Invalid(format!(
             "tools/list still had a nextCursor after {MAX_PAGES} pages"
         )))
+    }
+
+    /// Takes the header annotations of a list read earlier (reused from the page's cache).
+    pub fn remember_annotations(&self, list: &ToolList) {
+        for tool in &list.tools {
+            if let Ok(annotated) = modern::param_headers(&tool.input_schema) {
+                self.annotations
+                    .borrow_mut()
+                    .insert(tool.name.to_string(), annotated);
+            }
+        }
     }
 
     /// Keeps `tool` (remembering its header annotations) or, in the modern era, drops it when
@@ -218,6 +233,30 @@ pub fn read_call(result: Value) -> Result<CallOutcome, McpError> {
     }
 }
 
+/// tools/list answers that said how long they stay fresh (`ttlMs`), by server URL, for the
+/// page's lifetime: a later run within the time reuses the list instead of asking again.
+#[derive(Debug, Clone, Default)]
+pub struct ToolsCache(Rc<RefCell<HashMap<String, (f64, ToolList)>>>);
+
+impl ToolsCache {
+    /// The list `url` gave at most its `ttlMs` ago (`now_ms` on the same clock as [`Self::put`]),
+    /// with when it came.
+    pub fn fresh(&self, url: &str, now_ms: f64) -> Option<(f64, ToolList)> {
+        let cache = self.0.borrow();
+        let (at, list) = cache.get(url)?;
+        let ttl = list.ttl_ms.unwrap_or(0) as f64;
+        (ttl > 0.0 && now_ms - at < ttl).then(|| (*at, list.clone()))
+    }
+
+    pub fn put(&self, url: &str, now_ms: f64, list: &ToolList) {
+        if list.ttl_ms.unwrap_or(0) > 0 {
+            self.0
+                .borrow_mut()
+                .insert(url.to_owned(), (now_ms, list.clone()));
+        }
+    }
+}
+
 /// The text blocks of a tool result, joined by newlines.
 pub fn result_text(result: &CallToolResult) -> String {
     result
@@ -232,6 +271,24 @@ pub fn result_text(result: &CallToolResult) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_list_is_reused_only_within_its_ttl() {
+        let cache = ToolsCache::default();
+        let list = |ttl| ToolList {
+            tools: Vec::new(),
+            dropped: Vec::new(),
+            ttl_ms: ttl,
+            cache_scope: Some("public".into()),
+        };
+        cache.put("a", 1000.0, &list(Some(500)));
+        assert!(cache.fresh("a", 1499.0).is_some());
+        assert!(cache.fresh("a", 1500.0).is_none());
+        assert!(cache.fresh("b", 1000.0).is_none());
+        cache.put("z", 0.0, &list(Some(0)));
+        cache.put("n", 0.0, &list(None));
+        assert!(cache.fresh("z", 0.0).is_none() && cache.fresh("n", 0.0).is_none());
+    }
 
     #[test]
     fn results_are_read_by_their_result_type() {

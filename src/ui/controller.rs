@@ -5,24 +5,26 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::clock::{BrowserClock, SharedClock};
-use crate::diagram::{Row, seeds, spec::Lang};
+use crate::diagram::diagrams_for;
+use crate::diagram::{Row, spec::Lang};
 use crate::flow::gate::{Gate, Mode};
 use crate::flow::history::{self, Cursor, Next};
-use crate::flow::host::{Approval, ApprovalRequest, Host, HostEvent};
+use crate::flow::host::{Approval, ApprovalRequest, FormRequest, Host, HostEvent, Memory};
 use crate::flow::lifetime::Lifetime;
 use crate::flow::run::{RowStatus, Run, RunEvent};
 use crate::llm::choice::{AnyLlm, LlmSettings};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
+use crate::mcp::era::{Era, EraChoice};
 
 type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
 
 /// Longest wait for the DELETE that closes an ended run's session.
 const CLOSE_WAIT_MS: u32 = 2_000;
 
-/// Every row of both diagrams, in order.
-pub fn all_rows() -> impl Iterator<Item = Row> {
-    seeds::diagrams().iter().flat_map(|d| d.rows())
+/// Every row of every diagram (both eras), in order.
+pub fn all_rows() -> Vec<Row> {
+    crate::diagram::all_rows()
 }
 
 /// The run in progress: its lifetime and the host doing its steps.
@@ -44,6 +46,10 @@ pub struct Controller {
     pub approval: RwSignal<Approval>,
     /// The tool call waiting for the user's yes or no.
     pub dialog: RwSignal<Option<ApprovalRequest>>,
+    /// The server's form waiting for the user's answer.
+    pub form: RwSignal<Option<FormRequest>>,
+    /// The protocol era setting.
+    pub era: RwSignal<EraChoice>,
     pub server: RwSignal<String>,
     pub question: RwSignal<String>,
     pub running: RwSignal<bool>,
@@ -55,6 +61,8 @@ pub struct Controller {
     /// How long the MCP client waits for each response; see [`Controller::set_request_timeout_ms`].
     timeout_ms: RwSignal<u32>,
     live: StoredValue<Option<Live>, LocalStorage>,
+    /// Each server's era and fresh tool lists, for the page's lifetime.
+    memory: StoredValue<Memory, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
 }
 
@@ -75,6 +83,8 @@ impl Controller {
             speed: RwSignal::new(speed),
             approval: RwSignal::new(approval),
             dialog: RwSignal::new(None),
+            form: RwSignal::new(None),
+            era: RwSignal::new(EraChoice::Auto),
             server: RwSignal::new(server),
             question: RwSignal::new(question),
             running: RwSignal::new(false),
@@ -83,6 +93,7 @@ impl Controller {
             recording: RwSignal::new(None),
             timeout_ms: RwSignal::new(crate::mcp::client::DEFAULT_TIMEOUT_MS),
             live: StoredValue::new_local(None),
+            memory: StoredValue::new_local(Memory::default()),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
         }
     }
@@ -132,6 +143,7 @@ impl Controller {
         };
         live.lifetime.end();
         self.dialog.set(None);
+        self.form.set(None);
         self.running.set(false);
         let client = live.host.client.clone();
         if let Some(why) = why {
@@ -185,7 +197,11 @@ impl Controller {
         self.mode.set(mode);
         self.gate().set_mode(mode);
         live.host.set_approval(self.approval.get_untracked());
-        self.run.update(|r| r.reset(seeds::execution().rows()));
+        let asking: Vec<Row> = [Era::Legacy, Era::Modern]
+            .into_iter()
+            .flat_map(|era| diagrams_for(era)[1].rows())
+            .collect();
+        self.run.update(|r| r.reset(asking));
         self.cursor.update(|c| c.follow = true);
         self.running.set(true);
         let question = self.question.get_untracked();
@@ -238,6 +254,7 @@ impl Controller {
                 this.run.update(|r| r.apply(event));
             }
             HostEvent::Approval(request) => this.dialog.set(request),
+            HostEvent::Form(request) => this.form.set(request),
         }));
         let mcp_emit = emit.clone();
         let clock: SharedClock = Rc::new(BrowserClock);
@@ -248,13 +265,16 @@ impl Controller {
             Rc::new(move |u| mcp_emit(HostEvent::Run(RunEvent::Mcp(u)))),
         ));
         client.set_timeout_ms(self.timeout_ms.get_untracked());
-        let host = Rc::new(Host::new(
-            client,
-            self.llm.get_untracked().build(Fetch, clock),
-            gate,
-            self.approval.get_untracked(),
-            emit,
-        ));
+        let host = Rc::new(
+            Host::new(
+                client,
+                self.llm.get_untracked().build(Fetch, clock),
+                gate,
+                self.approval.get_untracked(),
+                emit,
+            )
+            .with_era(self.era.get_untracked(), self.memory.get_value()),
+        );
         self.live.set_value(Some(Live {
             lifetime: lifetime.clone(),
             host: host.clone(),
@@ -319,6 +339,29 @@ impl Controller {
     pub fn set_speed(&self, speed: Option<f64>) {
         self.speed.set(speed);
         self.gate().set_speed(speed);
+    }
+
+    /// The user's answer to the server's form.
+    pub fn answer_form(&self, answer: rmcp::model::ElicitResult) {
+        if let Some(live) = self.live.get_value() {
+            live.host.answer_form(answer);
+        }
+    }
+
+    /// The era shown: the run's once known, else the setting's (modern while `auto` probes).
+    pub fn shown_era(&self) -> Era {
+        self.run
+            .with(|r| r.era.as_ref().map(|d| d.era))
+            .or(self.era.get().forced())
+            .unwrap_or(Era::Modern)
+    }
+
+    /// The rows of the diagrams shown.
+    pub fn shown_rows(&self) -> Vec<Row> {
+        diagrams_for(self.shown_era())
+            .iter()
+            .flat_map(|d| d.rows())
+            .collect()
     }
 
     /// The user's answer to the approval dialog.

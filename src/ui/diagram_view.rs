@@ -4,7 +4,8 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use crate::diagram::{
-    Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams, layout_labeled,
+    Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams_for,
+    layout_labeled,
 };
 use crate::flow::live::LiveValues;
 use crate::llm::choice::{LlmSettings, Provider};
@@ -115,15 +116,14 @@ fn subtitle(actor: Actor, lang: Lang, seed: String, llm: &LlmSettings) -> String
 
 #[component]
 pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
-    let diagram = &diagrams()[index];
-    let id = diagram.id;
-    let title = diagram.title;
+    let diagram = move || &diagrams_for(ctl.shown_era())[index];
+    let id = diagram().id;
     // The labels carry the run's real values in place of the seed's examples.
     let live = Memo::new(move |_| ctl.run.with(LiveValues::from_run));
     let geometry = Memo::new(move |_| {
         live.with(|live| {
             layout_labeled(
-                &diagrams()[index],
+                diagram(),
                 ctl.lang.get(),
                 &LayoutOptions::default(),
                 &|m, seed| live.label(m.id, seed),
@@ -179,13 +179,13 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
             .collect_view();
         view! {
             <figure class="mf-figure" id=format!("mf-{id}")>
-                <figcaption>{title.get(lang)}</figcaption>
+                <figcaption>{diagram().title.get(lang)}</figcaption>
                 <svg
                     class="mf-diagram"
                     viewBox=format!("0 0 {:.0} {:.0}", g.width, g.height)
                     width=g.width
                     role="group"
-                    aria-label=title.get(lang)
+                    aria-label=diagram().title.get(lang)
                     font-size=g.font_px
                 >
                     <defs>

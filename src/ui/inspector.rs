@@ -137,7 +137,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 let run = ctl.run.get();
                 let record = run.row(id).cloned();
                 let label = find_row(id).map(|(_, m)| m.label.get(lang).to_owned()).unwrap_or_default();
-                let (text, link) = explain(id, lang, record.as_ref());
+                let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
                 let href = link.clone();
                 let shown_values = record
                     .as_ref()

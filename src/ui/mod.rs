@@ -110,7 +110,10 @@ pub fn Page(ctl: Controller) -> impl IntoView {
     });
     on_cleanup(move || handle.remove());
 
-    let progress = move || ctl.run.with(|r| r.progress());
+    let progress = move || {
+        let rows = ctl.shown_rows();
+        ctl.run.with(|r| r.progress(&rows))
+    };
     let playing = move || ctl.running.get() && ctl.mode.get() == Mode::Play;
 
     view! {

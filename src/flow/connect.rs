@@ -1,0 +1,255 @@
+//! Diagram 1 in either era: prepare a client, find out which era the server speaks (the modern
+//! probe in `auto`, or the era the settings fix), then connect the way that era does (legacy:
+//! initialize, notifications/initialized, logging/setLevel; modern: nothing to keep, the
+//! discover answer is enough), list the tools and hand them to the model.
+
+use serde_json::Value;
+
+use super::host::{Host, Stopped, check_server_url};
+use super::payload::{Payload, SkipReason};
+use super::run::RunEvent;
+use crate::diagram::Row;
+use crate::llm::{Llm, ToolSpec};
+use crate::mcp::discover::Discovery;
+use crate::mcp::era::{Detection, Era, EraChoice, Why, classify};
+use crate::mcp::error::McpError;
+use crate::mcp::http::Http;
+use crate::mcp::modern;
+
+impl<H: Http + 'static, L: Llm> Host<H, L> {
+    /// Diagram 1: connect and discover tools.
+    pub async fn discover(&self) -> Result<(), Stopped> {
+        self.begin(Row::Prepare).await;
+        let url = self.client.transport.url.clone();
+        if let Err(e) = check_server_url(&url) {
+            return Err(self.fail(Row::Prepare, e));
+        }
+        self.done(Row::Prepare, Some(Payload::Server { url: url.clone() }));
+
+        let (detection, discovery) = self.choose_era(&url).await?;
+        self.record(RunEvent::Era(detection.clone()));
+        match (detection.era, discovery) {
+            (Era::Modern, Some(found)) => self.ready_modern(&found).await,
+            (Era::Modern, None) => return Err(self.fail(Row::Ready, "no discover answer".into())),
+            (Era::Legacy, _) => self.connect_legacy(&url, &detection).await?,
+        }
+        self.list_tools(&url).await
+    }
+
+    /// Rows Discover and DiscoverResult: the era, and what `server/discover` said (modern).
+    async fn choose_era(&self, url: &str) -> Result<(Detection, Option<Discovery>), Stopped> {
+        let choice = self.era_choice.get();
+        let known = match choice {
+            EraChoice::Auto => self.memory.eras.get(url),
+            _ => None,
+        };
+        let legacy_without_probe = match (choice, &known) {
+            (EraChoice::Legacy, _) => Some(SkipReason::LegacyChosen),
+            (EraChoice::Auto, Some(d)) if d.era == Era::Legacy => Some(SkipReason::KnownLegacy),
+            _ => None,
+        };
+        if let Some(why) = legacy_without_probe {
+            self.skip(&[Row::Discover, Row::DiscoverResult], why);
+            let detection = known.unwrap_or(Detection {
+                era: Era::Legacy,
+                why: Why::Chosen,
+            });
+            return Ok((detection, None));
+        }
+
+        self.begin(Row::Discover).await;
+        let probing = choice == EraChoice::Auto && known.is_none();
+        let found = self.client.discover().await;
+        let detection = if probing {
+            classify(&found.as_ref().map(|_| ()).map_err(Clone::clone))
+        } else {
+            Detection {
+                era: Era::Modern,
+                why: known.map_or(Why::Chosen, |k| k.why),
+            }
+        };
+        self.done(
+            Row::Discover,
+            Some(Payload::Requested {
+                version: modern::VERSION.into(),
+            }),
+        );
+        self.begin(Row::DiscoverResult).await;
+        match (detection.era, found) {
+            (Era::Modern, Ok(found)) => {
+                self.done(Row::DiscoverResult, Some(discovered(&found)));
+                self.client.set_era(Era::Modern);
+                self.memory.eras.put(url, &detection);
+                Ok((detection, Some(found)))
+            }
+            (Era::Modern, Err(e)) => Err(self.fail(Row::DiscoverResult, not_modern(&e, probing))),
+            (Era::Legacy, _) => {
+                self.done(
+                    Row::DiscoverResult,
+                    Some(Payload::Fallback {
+                        why: detection.why.describe(),
+                    }),
+                );
+                Ok((detection, None))
+            }
+        }
+    }
+
+    /// Row Ready, modern era: nothing to await; ask for log lines on each request if the server
+    /// offers logging.
+    async fn ready_modern(&self, found: &Discovery) {
+        self.begin(Row::Ready).await;
+        let level = found.logging().then(|| "info".to_owned());
+        self.client.set_log_level(level.as_deref());
+        self.done(Row::Ready, Some(Payload::Logging { level }));
+    }
+
+    /// Rows 1 to 3 and Ready, legacy era: the handshake, then log lines for the session.
+    async fn connect_legacy(&self, url: &str, detection: &Detection) -> Result<(), Stopped> {
+        self.begin(Row::Initialize).await;
+        let requested = Some(Payload::Requested {
+            version: crate::mcp::version::REQUESTED.into(),
+        });
+        let hs = match self.client.initialize().await {
+            Ok(hs) => hs,
+            Err(e) => {
+                return Err(self.fail_pair((Row::Initialize, requested), Row::InitializeResult, e));
+            }
+        };
+        self.done(Row::Initialize, requested);
+        self.memory.eras.put(url, detection);
+        self.begin(Row::InitializeResult).await;
+        let capabilities = serde_json::to_value(&hs.result.capabilities).unwrap_or(Value::Null);
+        self.done(
+            Row::InitializeResult,
+            Some(Payload::Handshake {
+                version: hs.protocol_version.to_owned(),
+                server: format!("{} {}", hs.server_name, hs.server_version),
+                capabilities,
+                session: self.client.transport.session_id(),
+            }),
+        );
+
+        self.begin(Row::Initialized).await;
+        if let Err(e) = self.client.initialized().await {
+            return Err(self.fail(Row::Initialized, e.to_string()));
+        }
+        self.done(Row::Initialized, None);
+
+        self.begin(Row::Ready).await;
+        // Ask for the server's log lines, so the tool call can show the server at work.
+        let logging = hs.result.capabilities.logging.is_some();
+        if logging && let Err(e) = self.client.set_level("info").await {
+            return Err(self.fail(Row::Ready, e.to_string()));
+        }
+        self.done(
+            Row::Ready,
+            Some(Payload::Logging {
+                level: logging.then(|| "info".to_owned()),
+            }),
+        );
+        Ok(())
+    }
+
+    /// Rows 4 to 8: tools/list (or a list still fresh from earlier on this page, in the modern
+    /// era), to the host, to the model.
+    async fn list_tools(&self, url: &str) -> Result<(), Stopped> {
+        self.begin(Row::ListToolsAsk).await;
+        self.done(Row::ListToolsAsk, None);
+        let now = self.steps.now_ms();
+        let cached = match self.client.era() {
+            Era::Modern => self.memory.tools.fresh(url, now),
+            Era::Legacy => None,
+        };
+        let list = match cached {
+            Some((at, list)) => {
+                self.skip(
+                    &[Row::ListTools],
+                    SkipReason::FreshList {
+                        age_ms: (now - at).max(0.0) as u64,
+                        ttl_ms: list.ttl_ms.unwrap_or(0),
+                    },
+                );
+                self.client.remember_annotations(&list);
+                list
+            }
+            None => {
+                self.begin(Row::ListTools).await;
+                let list = match self.client.tool_list().await {
+                    Ok(list) => list,
+                    Err(e) => {
+                        return Err(self.fail_pair(
+                            (Row::ListTools, None),
+                            Row::ListToolsResult,
+                            e,
+                        ));
+                    }
+                };
+                self.done(Row::ListTools, None);
+                self.memory.tools.put(url, now, &list);
+                list
+            }
+        };
+        self.begin(Row::ListToolsResult).await;
+        let names: Vec<String> = list.tools.iter().map(|t| t.name.to_string()).collect();
+        self.done(
+            Row::ListToolsResult,
+            Some(Payload::Tools {
+                names: names.clone(),
+                dropped: list.dropped.clone(),
+                ttl_ms: list.ttl_ms,
+            }),
+        );
+
+        self.begin(Row::ToolsToHost).await;
+        let specs: Vec<ToolSpec> = list.tools.iter().map(ToolSpec::from_mcp).collect();
+        self.done(
+            Row::ToolsToHost,
+            Some(Payload::Tools {
+                names,
+                dropped: Vec::new(),
+                ttl_ms: None,
+            }),
+        );
+
+        self.begin(Row::ToolsToLlm).await;
+        let formatted = self.llm.format_tools(&specs);
+        let sent = match &formatted {
+            Value::String(text) => text.clone(),
+            other => serde_json::to_string_pretty(other).unwrap_or_default(),
+        };
+        *self.tools.borrow_mut() = specs.clone();
+        self.done(
+            Row::ToolsToLlm,
+            Some(Payload::ToolsForLlm {
+                llm: self.llm.label(),
+                style: self.llm.style(),
+                sent,
+                tools: specs,
+            }),
+        );
+        Ok(())
+    }
+}
+
+fn discovered(found: &Discovery) -> Payload {
+    Payload::Discovered {
+        versions: found.versions.clone(),
+        server: found.server.clone(),
+        capabilities: found.capabilities.clone(),
+        ttl_ms: found.ttl_ms,
+        cache_scope: found.cache_scope.clone(),
+    }
+}
+
+/// Why a server did not answer server/discover as a 2026-07-28 server.
+fn not_modern(e: &McpError, probing: bool) -> String {
+    if probing {
+        // A modern error that this client cannot get past (e.g. no version in common).
+        return format!("a 2026-07-28 server, but it refused server/discover: {e}");
+    }
+    format!(
+        "the server did not answer as a 2026-07-28 server ({e}); the era is fixed to modern in \
+         the settings: choose auto or legacy to talk to it"
+    )
+}

@@ -1,0 +1,545 @@
+//! The host in both eras against a scripted server: a modern run, the `auto` probe and its fall
+//! back (remembered for the page), a fixed era against the wrong server, the server's questions
+//! (MRTR in the modern era, `elicitation/create` on the stream in the legacy one), and a tool
+//! list reused within its `ttlMs`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures_executor::{LocalPool, block_on};
+use futures_util::task::LocalSpawnExt;
+use rmcp::model::{ElicitResult, ElicitationAction};
+use serde_json::{Value, json};
+
+use super::gate::{Gate, Mode};
+use super::host::{Approval, Emit, FormRequest, Host, HostEvent, Memory, Stopped};
+use super::payload::{Payload, SkipReason, fits};
+use super::run::{RowStatus, Run, RunEvent};
+use crate::diagram::Row;
+use crate::llm::offline::OfflineModel;
+use crate::mcp::client::McpClient;
+use crate::mcp::era::{Era, EraChoice, Why};
+use crate::mcp::http::HttpRequest;
+use crate::mcp::scripted::*;
+
+type TestHost = Host<Rc<Scripted>, OfflineModel>;
+
+struct Fixture {
+    host: Rc<TestHost>,
+    http: Rc<Scripted>,
+    run: Rc<RefCell<Run>>,
+    forms: Rc<RefCell<Vec<Option<FormRequest>>>>,
+}
+
+fn fixture(script: Vec<Script>, era: EraChoice, memory: Memory) -> Fixture {
+    let http = Rc::new(Scripted::default());
+    *http.script.borrow_mut() = script.into();
+    let run = Rc::new(RefCell::new(Run::new(crate::diagram::all_rows())));
+    let forms = Rc::new(RefCell::new(Vec::new()));
+    let (sink, seen) = (run.clone(), forms.clone());
+    let emit: Emit = Rc::new(move |event: HostEvent| match event {
+        HostEvent::Run(event) => {
+            if let RunEvent::Done { row, payload, .. } = &event {
+                assert!(
+                    fits(*row, payload.as_ref()),
+                    "{row} finished with {payload:?}"
+                );
+            }
+            sink.borrow_mut().apply(event);
+        }
+        HostEvent::Form(form) => seen.borrow_mut().push(form),
+        HostEvent::Approval(_) => {}
+    });
+    let mcp_emit = emit.clone();
+    let client = Rc::new(McpClient::new(
+        http.clone(),
+        http.clone(),
+        "http://127.0.0.1:8000/mcp",
+        Rc::new(move |u| mcp_emit(RunEvent::Mcp(u).into())),
+    ));
+    let gate = Rc::new(Gate::new(Mode::Play, None));
+    let model = OfflineModel::new(http.clone());
+    let host = Rc::new(Host::new(client, model, gate, Approval::Auto, emit).with_era(era, memory));
+    Fixture {
+        host,
+        http,
+        run,
+        forms,
+    }
+}
+
+fn json_at(status: u16, value: Value) -> Script {
+    Script::Respond {
+        status,
+        headers: vec![("content-type", "application/json".into())],
+        chunks: vec![value.to_string().into_bytes()],
+    }
+}
+
+fn discover(id: u64, ttl: u64) -> Script {
+    json_reply(
+        json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+        "supportedVersions": ["2026-07-28", "2025-11-25"], "capabilities": {"tools": {}, "logging": {}},
+        "ttlMs": ttl, "cacheScope": "public",
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "weather-server", "version": "0.1.0"}}}}),
+    )
+}
+
+fn tools(id: u64, ttl: u64) -> Script {
+    json_reply(
+        json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+        "ttlMs": ttl, "cacheScope": "public", "tools": [{"name": "get_weather",
+            "description": "Get the current weather for a city",
+            "inputSchema": {"type": "object", "properties": {"location": {"type": "string"}},
+                "required": ["location"]}}]}}),
+    )
+}
+
+fn weather(id: u64, condition: &str) -> Script {
+    json_reply(
+        json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+        "content": [{"type": "text", "text": condition}],
+        "structuredContent": {"location": "Springfield, Illinois", "condition": condition}}}),
+    )
+}
+
+fn springfield(id: u64, state: &str) -> Script {
+    json_reply(
+        json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "input_required",
+        "requestState": state,
+        "inputRequests": {"city": {"method": "elicitation/create", "params": {"mode": "form",
+            "message": "Which Springfield?", "requestedSchema": {"type": "object",
+                "properties": {"city": {"type": "string",
+                    "enum": ["Springfield, Illinois", "Springfield, Massachusetts"]}},
+                "required": ["city"]}}}}}}),
+    )
+}
+
+fn body(req: &HttpRequest) -> Value {
+    serde_json::from_str(req.body.as_deref().unwrap_or("null")).unwrap_or(Value::Null)
+}
+
+fn header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
+    req.headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+fn row_status(f: &Fixture, row: Row) -> RowStatus {
+    f.run.borrow().status(row)
+}
+
+fn run_to_end(f: &Fixture, question: &str) -> Result<String, Stopped> {
+    block_on(async {
+        f.host.discover().await?;
+        f.host.ask(question).await
+    })
+}
+
+#[test]
+fn a_modern_run_discovers_lists_and_calls_without_a_handshake() {
+    let f = fixture(
+        vec![discover(1, 0), tools(2, 0), weather(3, "Sunny")],
+        EraChoice::Auto,
+        Memory::default(),
+    );
+    let answer = run_to_end(&f, "What's the weather in Tokyo?").expect("run");
+    assert!(answer.contains("sunny"), "{answer}");
+    let run = f.run.borrow();
+    assert_eq!(
+        run.era.as_ref().map(|d| (d.era, d.why.clone())),
+        Some((Era::Modern, Why::Discovered))
+    );
+    for row in [
+        Row::Discover,
+        Row::DiscoverResult,
+        Row::Ready,
+        Row::ListTools,
+        Row::CallTool,
+    ] {
+        assert_eq!(run.status(row), RowStatus::Done, "{row}");
+    }
+    for row in [Row::Initialize, Row::InitializeResult, Row::Initialized] {
+        assert_eq!(
+            run.status(row),
+            RowStatus::Pending,
+            "{row} is not in this era"
+        );
+    }
+    match run.payload(Row::DiscoverResult) {
+        Some(Payload::Discovered {
+            versions, server, ..
+        }) => {
+            assert_eq!(versions[0], "2026-07-28");
+            assert_eq!(server.as_deref(), Some("weather-server 0.1.0"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        run.payload(Row::Ready),
+        Some(&Payload::Logging {
+            level: Some("info".into())
+        })
+    );
+    let sent = f.http.sent.borrow();
+    let methods: Vec<String> = sent
+        .iter()
+        .map(|r| body(r)["method"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(methods, ["server/discover", "tools/list", "tools/call"]);
+    assert!(sent.iter().all(|r| header(r, "Mcp-Session-Id").is_none()));
+    assert_eq!(header(&sent[2], "Mcp-Name"), Some("get_weather"));
+    assert_eq!(
+        body(&sent[2])["params"]["_meta"]["io.modelcontextprotocol/logLevel"],
+        "info"
+    );
+    // The probe's exchange belongs to the discover row.
+    let discover_row = run.row(Row::Discover).unwrap();
+    assert_eq!(discover_row.mcp.len(), 1);
+}
+
+fn legacy_server() -> Vec<Script> {
+    let result = json!({"jsonrpc": "2.0", "id": 5, "result": {
+        "content": [{"type": "text", "text": "Sunny"}]}})
+    .to_string();
+    vec![
+        sse(&[&init_result(2, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": 3, "result": {}}).to_string()]),
+        sse(&[&tools_page(4, "get_weather", None)]),
+        sse(&[&result]),
+    ]
+}
+
+#[test]
+fn auto_falls_back_to_initialize_says_why_and_remembers_the_server() {
+    let mut script = vec![status(
+        400,
+        "text/plain",
+        "Bad Request: No valid session ID provided",
+    )];
+    script.extend(legacy_server());
+    let memory = Memory::default();
+    let f = fixture(script, EraChoice::Auto, memory.clone());
+    let answer = run_to_end(&f, "What's the weather in Tokyo?").expect("run");
+    assert_eq!(answer, "The weather in Tokyo is sunny.");
+    {
+        let run = f.run.borrow();
+        let era = run.era.clone().expect("era");
+        assert_eq!(era.era, Era::Legacy);
+        assert!(
+            matches!(&era.why, Why::NotModern { answer } if answer.contains("No valid session ID"))
+        );
+        match run.payload(Row::DiscoverResult) {
+            Some(Payload::Fallback { why }) => assert!(why.contains("falling back"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(run.status(Row::Initialize), RowStatus::Done);
+        assert_eq!(run.status(Row::Elicit), RowStatus::Skipped);
+    }
+    // A second run against the same server on this page does not probe again.
+    let g = fixture(legacy_server_with_ids(1), EraChoice::Auto, memory);
+    run_to_end(&g, "What's the weather in Tokyo?").expect("second run");
+    let run = g.run.borrow();
+    assert_eq!(
+        run.row(Row::Discover).unwrap().skipped,
+        Some(SkipReason::KnownLegacy)
+    );
+    assert!(matches!(
+        run.era.as_ref().map(|d| &d.why),
+        Some(Why::Remembered { .. })
+    ));
+    assert_eq!(
+        body(&g.http.sent.borrow()[0])["method"],
+        "initialize",
+        "no probe"
+    );
+}
+
+/// The legacy server's script for a client whose first request has id `first`.
+fn legacy_server_with_ids(first: u64) -> Vec<Script> {
+    let result = json!({"jsonrpc": "2.0", "id": first + 3, "result": {
+        "content": [{"type": "text", "text": "Sunny"}]}})
+    .to_string();
+    vec![
+        sse(&[&init_result(first, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": first + 1, "result": {}}).to_string()]),
+        sse(&[&tools_page(first + 2, "get_weather", None)]),
+        sse(&[&result]),
+    ]
+}
+
+#[test]
+fn no_http_answer_to_the_probe_falls_back_and_names_cors() {
+    let mut script = vec![Script::NoResponse];
+    script.extend(legacy_server());
+    let f = fixture(script, EraChoice::Auto, Memory::default());
+    run_to_end(&f, "What's the weather in Tokyo?").expect("run");
+    let run = f.run.borrow();
+    match run.payload(Row::DiscoverResult) {
+        Some(Payload::Fallback { why }) => assert!(why.contains("CORS"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_fixed_modern_era_against_a_legacy_server_fails_at_the_discover_answer() {
+    let f = fixture(
+        vec![status(
+            400,
+            "text/plain",
+            "Bad Request: Server not initialized",
+        )],
+        EraChoice::Modern,
+        Memory::default(),
+    );
+    let stopped = block_on(f.host.discover()).unwrap_err();
+    assert_eq!(stopped.row, Row::DiscoverResult);
+    assert!(
+        stopped.error.contains("choose auto or legacy"),
+        "{}",
+        stopped.error
+    );
+    assert_eq!(row_status(&f, Row::Discover), RowStatus::Done);
+    assert_eq!(row_status(&f, Row::Initialize), RowStatus::Pending);
+}
+
+#[test]
+fn a_fixed_legacy_era_skips_the_probe() {
+    let f = fixture(
+        legacy_server_with_ids(1),
+        EraChoice::Legacy,
+        Memory::default(),
+    );
+    run_to_end(&f, "What's the weather in Tokyo?").expect("run");
+    let run = f.run.borrow();
+    assert_eq!(
+        run.row(Row::Discover).unwrap().skipped,
+        Some(SkipReason::LegacyChosen)
+    );
+    assert_eq!(run.era.as_ref().map(|d| d.why.clone()), Some(Why::Chosen));
+}
+
+/// Plays a run on a local pool, answering each form the host shows with `answer`.
+fn play_answering(
+    f: &Fixture,
+    question: &'static str,
+    answer: ElicitResult,
+) -> Result<String, Stopped> {
+    let mut pool = LocalPool::new();
+    let out = Rc::new(RefCell::new(None));
+    let (host, sink) = (f.host.clone(), out.clone());
+    pool.spawner()
+        .spawn_local(async move {
+            let result = async {
+                host.discover().await?;
+                host.ask(question).await
+            }
+            .await;
+            *sink.borrow_mut() = Some(result);
+        })
+        .unwrap();
+    for _ in 0..20 {
+        pool.run_until_stalled();
+        if out.borrow().is_some() {
+            break;
+        }
+        if f.forms.borrow().last().is_some_and(Option::is_some) {
+            f.host.answer_form(answer.clone());
+        }
+    }
+    out.borrow_mut().take().expect("the run ended")
+}
+
+fn illinois() -> ElicitResult {
+    ElicitResult::new(ElicitationAction::Accept)
+        .with_content(json!({"city": "Springfield, Illinois"}))
+}
+
+#[test]
+fn a_modern_question_is_asked_and_the_call_retried_with_the_answer() {
+    let f = fixture(
+        vec![
+            discover(1, 0),
+            tools(2, 0),
+            springfield(3, "state-1"),
+            weather(4, "Cloudy"),
+        ],
+        EraChoice::Modern,
+        Memory::default(),
+    );
+    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    assert_eq!(answer, "The weather in Springfield, Illinois is cloudy.");
+    let run = f.run.borrow();
+    for row in [
+        Row::Elicit,
+        Row::ElicitAsk,
+        Row::ElicitAnswer,
+        Row::ElicitReply,
+        Row::CallToolResult,
+    ] {
+        assert_eq!(run.status(row), RowStatus::Done, "{row}");
+    }
+    match run.payload(Row::Elicit) {
+        Some(Payload::Form { message, state, .. }) => {
+            assert_eq!(message, "Which Springfield?");
+            assert_eq!(state.as_deref(), Some("state-1"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let forms = f.forms.borrow();
+    assert_eq!(forms.len(), 2, "shown, then closed");
+    assert_eq!(forms[0].as_ref().unwrap().message, "Which Springfield?");
+    assert!(forms[1].is_none());
+    let sent = f.http.sent.borrow();
+    let retry = body(&sent[3]);
+    assert_ne!(retry["id"], body(&sent[2])["id"]);
+    assert_eq!(retry["params"]["requestState"], "state-1");
+    assert_eq!(
+        retry["params"]["inputResponses"]["city"]["content"]["city"],
+        "Springfield, Illinois"
+    );
+    // The retry belongs to the reply row, the first call to the request row.
+    assert_eq!(run.row(Row::ElicitReply).unwrap().mcp.len(), 1);
+    assert_eq!(run.row(Row::CallTool).unwrap().mcp.len(), 1);
+}
+
+#[test]
+fn a_server_that_keeps_asking_is_stopped_at_the_question_row() {
+    let mut script = vec![discover(1, 0), tools(2, 0)];
+    for id in 3..20 {
+        script.push(springfield(id, "again"));
+    }
+    let f = fixture(script, EraChoice::Modern, Memory::default());
+    let err = play_answering(&f, "What's the weather in Springfield?", illinois()).unwrap_err();
+    assert_eq!(err.row, Row::Elicit);
+    assert!(
+        err.error.contains("input_required 5 times"),
+        "{}",
+        err.error
+    );
+    let calls = f
+        .http
+        .sent
+        .borrow()
+        .iter()
+        .filter(|r| body(r)["method"] == "tools/call")
+        .count();
+    assert_eq!(calls, 5, "five answers of input_required, then it stops");
+}
+
+#[test]
+fn a_legacy_question_on_the_stream_is_answered_before_the_result() {
+    let ask = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create",
+        "params": {"message": "Which Springfield?", "requestedSchema": {"type": "object",
+            "properties": {"city": {"type": "string", "enum": ["Springfield, Illinois"]}}}}})
+    .to_string();
+    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
+        "content": [{"type": "text", "text": "Cloudy"}]}})
+    .to_string();
+    let script = vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
+        sse(&[&tools_page(3, "get_weather", None)]),
+        sse(&[&ask, &result]),
+        status(202, "", ""),
+    ];
+    let f = fixture(script, EraChoice::Legacy, Memory::default());
+    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    assert!(answer.contains("cloudy"), "{answer}");
+    let run = f.run.borrow();
+    for row in [
+        Row::Elicit,
+        Row::ElicitAsk,
+        Row::ElicitAnswer,
+        Row::ElicitReply,
+    ] {
+        assert_eq!(run.status(row), RowStatus::Done, "{row}");
+    }
+    let reply = run.row(Row::ElicitReply).unwrap();
+    assert_eq!(
+        reply.mcp.len(),
+        1,
+        "the POSTed answer belongs to the reply row"
+    );
+    let posted = &run.mcp.exchanges[reply.mcp[0]];
+    let posted: Value = serde_json::from_str(posted.request_body.as_deref().unwrap()).unwrap();
+    assert_eq!(posted["id"], "e1");
+    assert_eq!(posted["result"]["content"]["city"], "Springfield, Illinois");
+}
+
+#[test]
+fn a_fresh_tool_list_is_reused_by_the_next_run_on_the_page() {
+    let memory = Memory::default();
+    let f = fixture(
+        vec![discover(1, 0), tools(2, 600_000), weather(3, "Sunny")],
+        EraChoice::Modern,
+        memory.clone(),
+    );
+    run_to_end(&f, "What's the weather in Tokyo?").expect("first run");
+    // The clock is the scripted peer's: the second run shares it to compare times.
+    let g = fixture(
+        vec![discover(1, 0), weather(2, "Sunny")],
+        EraChoice::Modern,
+        memory,
+    );
+    run_to_end(&g, "What's the weather in Tokyo?").expect("second run");
+    let run = g.run.borrow();
+    assert!(matches!(
+        run.row(Row::ListTools).unwrap().skipped,
+        Some(SkipReason::FreshList {
+            ttl_ms: 600_000,
+            ..
+        })
+    ));
+    assert!(
+        matches!(run.payload(Row::ListToolsResult), Some(Payload::Tools { names, .. }) if names == &["get_weather"])
+    );
+    let methods: Vec<Value> = g
+        .http
+        .sent
+        .borrow()
+        .iter()
+        .map(|r| body(r)["method"].clone())
+        .collect();
+    assert_eq!(methods, [json!("server/discover"), json!("tools/call")]);
+}
+
+#[test]
+fn modern_errors_show_at_their_row_with_their_meaning() {
+    let mismatch = json_at(
+        400,
+        json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32020,
+            "message": "Mcp-Name header does not match"}}),
+    );
+    let f = fixture(
+        vec![discover(1, 0), tools(2, 0), mismatch],
+        EraChoice::Modern,
+        Memory::default(),
+    );
+    let err = run_to_end(&f, "What's the weather in Tokyo?").unwrap_err();
+    assert_eq!(err.row, Row::CallToolResult);
+    assert!(
+        err.error
+            .contains("HTTP 400, JSON-RPC error -32020 (header mismatch)"),
+        "{}",
+        err.error
+    );
+    assert!(err.error.contains("do not match its body"), "{}", err.error);
+}
+
+#[test]
+fn a_modern_result_without_result_type_counts_as_complete() {
+    let bare = json_reply(json!({"jsonrpc": "2.0", "id": 3, "result": {
+        "content": [{"type": "text", "text": "Sunny"}]}}));
+    let f = fixture(
+        vec![discover(1, 0), tools(2, 0), bare],
+        EraChoice::Modern,
+        Memory::default(),
+    );
+    let answer = run_to_end(&f, "What's the weather in Tokyo?").expect("run");
+    assert!(answer.contains("sunny"), "{answer}");
+}

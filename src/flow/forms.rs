@@ -1,0 +1,153 @@
+//! The server's questions to the user (elicitation), as rows: the server asks, the host puts it
+//! to the user as a form, the user answers. The same rows serve both eras: in the legacy era the
+//! question is an `elicitation/create` request on the open tools/call stream; in the modern era
+//! it is an `input_required` result, and the answer goes back in a retried tools/call.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use futures_channel::oneshot;
+use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+use serde_json::Value;
+
+use super::payload::Payload;
+use super::steps::{FormRequest, HostEvent, Steps};
+use crate::diagram::Row;
+
+/// The user's pending answers: to "Execute tool?" and to the server's form.
+#[derive(Default)]
+pub struct Answers {
+    approval: RefCell<Option<oneshot::Sender<bool>>>,
+    form: RefCell<Option<oneshot::Sender<ElicitResult>>>,
+    /// A legacy answer was handed to the client to POST; its row is done when the call ends.
+    reply_pending: Cell<bool>,
+    /// The user's last answer to a form, as the reply row carries it.
+    last: RefCell<Option<Payload>>,
+}
+
+impl Answers {
+    /// Waits for the user's yes or no.
+    pub fn await_approval(&self) -> oneshot::Receiver<bool> {
+        let (tx, rx) = oneshot::channel();
+        *self.approval.borrow_mut() = Some(tx);
+        rx
+    }
+
+    /// The user's answer to "Execute tool?".
+    pub fn decide(&self, yes: bool) {
+        if let Some(tx) = self.approval.borrow_mut().take() {
+            let _ = tx.send(yes);
+        }
+    }
+
+    /// The user's answer to the server's form.
+    pub fn answer_form(&self, answer: ElicitResult) {
+        if let Some(tx) = self.form.borrow_mut().take() {
+            let _ = tx.send(answer);
+        }
+    }
+
+    /// Whether a legacy answer went out whose row still waits to be marked done.
+    pub fn take_reply_pending(&self) -> bool {
+        self.reply_pending.replace(false)
+    }
+
+    /// The user's last answer to a form.
+    pub fn last_answer(&self) -> Option<Payload> {
+        self.last.borrow().clone()
+    }
+}
+
+/// The action as its wire word.
+pub fn action_word(action: &ElicitationAction) -> String {
+    serde_json::to_value(action)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "?".into())
+}
+
+/// The answer as the reply rows carry it.
+pub fn answer_payload(answer: &ElicitResult) -> Payload {
+    Payload::FormAnswer {
+        action: action_word(&answer.action),
+        content: answer.content.clone(),
+    }
+}
+
+/// Rows Elicit, ElicitAsk and ElicitAnswer: records the server's question, puts the form to the
+/// user and waits for the answer. A question this client cannot show (URL mode) is declined,
+/// and the row says so.
+pub async fn ask_user(
+    steps: &Steps,
+    answers: &Answers,
+    question: &ElicitRequestParams,
+    state: Option<String>,
+    round: u32,
+) -> ElicitResult {
+    let (message, schema) = match question {
+        ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } => (
+            message.clone(),
+            serde_json::to_value(requested_schema).unwrap_or(Value::Null),
+        ),
+        ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
+            (format!("{message} (a URL: {url})"), Value::Null)
+        }
+        // rmcp's list is open (non_exhaustive): a kind added later.
+        _ => (
+            "(a kind of question this client does not know)".into(),
+            Value::Null,
+        ),
+    };
+    let form = Payload::Form {
+        message: message.clone(),
+        schema: schema.clone(),
+        state,
+        round,
+    };
+    steps.begin(Row::Elicit).await;
+    steps.done(Row::Elicit, Some(form.clone()));
+    steps.begin(Row::ElicitAsk).await;
+    if schema.is_null() {
+        // This client declared form elicitation only.
+        let declined = ElicitResult::new(ElicitationAction::Decline);
+        steps.done(Row::ElicitAsk, Some(form));
+        steps.activate(Row::ElicitAnswer);
+        let payload = answer_payload(&declined);
+        *answers.last.borrow_mut() = Some(payload.clone());
+        steps.done(Row::ElicitAnswer, Some(payload));
+        return declined;
+    }
+    let (tx, rx) = oneshot::channel();
+    *answers.form.borrow_mut() = Some(tx);
+    (steps.emit)(HostEvent::Form(Some(FormRequest { message, schema })));
+    steps.done(Row::ElicitAsk, Some(form));
+    steps.activate(Row::ElicitAnswer);
+    let answer = rx
+        .await
+        .unwrap_or_else(|_| ElicitResult::new(ElicitationAction::Cancel));
+    (steps.emit)(HostEvent::Form(None));
+    let payload = answer_payload(&answer);
+    *answers.last.borrow_mut() = Some(payload.clone());
+    steps.done(Row::ElicitAnswer, Some(payload));
+    answer
+}
+
+/// The legacy era's answerer: the client calls it for each `elicitation/create` on an open
+/// stream; it asks the user and leaves row ElicitReply active while the client POSTs the answer.
+pub fn legacy_elicitor(steps: Rc<Steps>, answers: Rc<Answers>) -> crate::mcp::client::Elicitor {
+    let round = Rc::new(Cell::new(0u32));
+    Rc::new(move |question: ElicitRequestParams| {
+        let (steps, answers, round) = (steps.clone(), answers.clone(), round.clone());
+        Box::pin(async move {
+            round.set(round.get() + 1);
+            let answer = ask_user(&steps, &answers, &question, None, round.get()).await;
+            steps.begin(Row::ElicitReply).await;
+            answers.reply_pending.set(true);
+            answer
+        })
+    })
+}

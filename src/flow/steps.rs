@@ -1,0 +1,117 @@
+//! Doing a row: pass the gate, mark it active, and report how it ended, all on the run's clock.
+//! Shared by the host and by the answers it gives the server while a call is open.
+
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use super::gate::{Gate, Wait};
+use super::payload::{Payload, SkipReason};
+use super::run::RunEvent;
+use crate::clock::SharedClock;
+use crate::diagram::Row;
+
+/// A tool call waiting for the user's yes or no.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApprovalRequest {
+    pub tool: String,
+    pub arguments: Value,
+}
+
+/// A form the server asks the user to fill in (an elicitation).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormRequest {
+    pub message: String,
+    /// The `requestedSchema`: an object of primitive properties.
+    pub schema: Value,
+}
+
+/// What the host reports: changes to the run record, and questions for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostEvent {
+    Run(RunEvent),
+    /// The host waits for the user to allow a tool call (`None`: it no longer waits).
+    Approval(Option<ApprovalRequest>),
+    /// The host waits for the user to answer the server's form (`None`: it no longer waits).
+    Form(Option<FormRequest>),
+}
+
+impl From<RunEvent> for HostEvent {
+    fn from(e: RunEvent) -> Self {
+        HostEvent::Run(e)
+    }
+}
+
+pub type Emit = Rc<dyn Fn(HostEvent)>;
+
+/// A run stopped at a row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stopped {
+    pub row: Row,
+    pub error: String,
+}
+
+/// Rows, done for real: the gate before each, the record after.
+pub struct Steps {
+    pub emit: Emit,
+    pub gate: Rc<Gate>,
+    pub clock: SharedClock,
+}
+
+impl Steps {
+    pub fn now_ms(&self) -> f64 {
+        self.clock.now_ms()
+    }
+
+    pub fn record(&self, event: RunEvent) {
+        (self.emit)(HostEvent::Run(event));
+    }
+
+    async fn pass_gate(&self) {
+        match self.gate.plan() {
+            Wait::Now => {}
+            Wait::Sleep(ms) => self.clock.sleep(ms).await,
+            Wait::UntilNext => {
+                let rx = self.gate.arm();
+                let _ = rx.await;
+            }
+        }
+    }
+
+    /// Waits for the gate, then marks `row` active.
+    pub async fn begin(&self, row: Row) {
+        self.pass_gate().await;
+        self.activate(row);
+    }
+
+    /// Marks `row` active without waiting (a row that is the user's turn).
+    pub fn activate(&self, row: Row) {
+        self.record(RunEvent::Active {
+            row,
+            at_ms: self.now_ms(),
+        });
+    }
+
+    pub fn done(&self, row: Row, payload: Option<Payload>) {
+        self.record(RunEvent::Done {
+            row,
+            at_ms: self.now_ms(),
+            payload,
+        });
+    }
+
+    pub fn fail(&self, row: Row, error: String) -> Stopped {
+        self.record(RunEvent::Failed {
+            row,
+            at_ms: self.now_ms(),
+            error: error.clone(),
+        });
+        Stopped { row, error }
+    }
+
+    pub fn skip(&self, rows: &[Row], why: SkipReason) {
+        for &row in rows {
+            self.record(RunEvent::Skipped { row, why });
+        }
+    }
+}
