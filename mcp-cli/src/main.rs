@@ -10,13 +10,24 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_cli::http::{Native, TokioClock};
-use mcp_cli::report;
-use mcp_flow::mcp::client::{McpClient, result_text};
+use mcp_cli::{report, session};
+use mcp_flow::mcp::client::McpClient;
+use mcp_flow::mcp::era::EraChoice;
 use mcp_flow::mcp::error::clip;
 use serde_json::{Value, json};
 
 /// The conformance scenarios this client knows.
-const SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
+const SCENARIOS: [&str; 9] = [
+    "initialize",
+    "tools_call",
+    "sse-retry",
+    "request-metadata",
+    "http-standard-headers",
+    "http-custom-headers",
+    "http-invalid-tool-headers",
+    "json-schema-ref-no-deref",
+    "sep-2322-client-request-state",
+];
 
 /// The mcp-flow MCP client on the command line.
 #[derive(Debug, Parser)]
@@ -40,10 +51,18 @@ struct Cli {
     /// How long to wait for each response, in milliseconds (default 30000)
     #[arg(long, value_name = "MS", value_parser = milliseconds)]
     timeout: Option<u32>,
-    /// Act as the client of a conformance scenario: initialize, tools_call, sse-retry
-    /// (default: $MCP_CONFORMANCE_SCENARIO, if set)
+    /// Act as the client of a conformance scenario (default: $MCP_CONFORMANCE_SCENARIO, if set)
     #[arg(long, value_name = "NAME")]
     scenario: Option<String>,
+    /// The protocol era: auto (2026-07-28 first, 2025-11-25 if the server does not answer as a
+    /// modern one), modern or legacy
+    #[arg(long, value_name = "ERA", default_value = "auto", value_parser = era)]
+    era: EraChoice,
+}
+
+/// `--era`: auto, modern or legacy.
+fn era(text: &str) -> Result<EraChoice, String> {
+    EraChoice::from_id(text).ok_or_else(|| "wants auto, modern or legacy".to_owned())
 }
 
 /// `--args`: a JSON object.
@@ -70,6 +89,7 @@ struct Options {
     scenario: Option<String>,
     call: Option<(String, Value)>,
     timeout_ms: Option<u32>,
+    era: EraChoice,
 }
 
 /// Reads the command line (without the program name). `--help` comes back as an error of kind
@@ -94,6 +114,7 @@ fn parse(
             .call
             .map(|name| (name, cli.args.unwrap_or_else(|| json!({})))),
         timeout_ms: cli.timeout,
+        era: cli.era,
     })
 }
 
@@ -140,93 +161,100 @@ async fn run(options: Options) -> Result<(), String> {
         eprintln!("  <- {}", clip(&message.to_string(), 300));
     })));
     let outcome = match &options.scenario {
-        Some(name) => scenario(&client, name).await,
-        None => plain(&client, options.call.as_ref()).await,
+        Some(name) => scenario(&client, name, options.era).await,
+        None => plain(&client, options.era, options.call.as_ref()).await,
     };
-    // End the session even after a failure; the first error is the one reported.
+    // End the session (legacy) even after a failure; the first error is the one reported.
     let closed = client.close().await.map_err(|e| format!("close: {e}"));
     outcome.and(closed)
 }
 
 /// Connect, list the tools, optionally call one.
-async fn plain(client: &McpClient<Native>, call: Option<&(String, Value)>) -> Result<(), String> {
-    connect(client).await?;
-    list_tools(client).await?;
+async fn plain(
+    client: &McpClient<Native>,
+    era: EraChoice,
+    call: Option<&(String, Value)>,
+) -> Result<(), String> {
+    session::connect(client, era).await?;
+    session::list_tools(client).await?;
     if let Some((name, arguments)) = call {
-        call_tool(client, name, arguments.clone()).await?;
+        session::call_tool(client, name, arguments.clone()).await?;
     }
     Ok(())
 }
 
-/// What a correct client does for each conformance scenario.
-async fn scenario(client: &McpClient<Native>, name: &str) -> Result<(), String> {
+/// The tool calls the suite asks for in `$MCP_CONFORMANCE_CONTEXT` (`{"toolCalls": [{"name",
+/// "arguments"}]}`), if any.
+fn context_calls() -> Vec<(String, Value)> {
+    std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .and_then(|context| context.get("toolCalls").and_then(Value::as_array).cloned())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|call| {
+            let name = call.get("name")?.as_str()?.to_owned();
+            let arguments = call.get("arguments").cloned().unwrap_or_else(|| json!({}));
+            Some((name, arguments))
+        })
+        .collect()
+}
+
+/// What a correct client does for each conformance scenario, in `era` (`auto` speaks whichever
+/// era the suite's server does).
+async fn scenario(client: &McpClient<Native>, name: &str, era: EraChoice) -> Result<(), String> {
+    if !SCENARIOS.contains(&name) {
+        return Err(format!(
+            "unknown scenario {name:?}; this client knows {}",
+            SCENARIOS.join(", ")
+        ));
+    }
+    session::connect(client, era).await?;
+    let tools = session::list_tools(client).await?;
+    let names: Vec<String> = tools.iter().map(|(n, _)| n.clone()).collect();
     match name {
-        // The handshake (initialize, then notifications/initialized), then a first request.
-        "initialize" => {
-            connect(client).await?;
-            list_tools(client).await?;
-        }
+        // The handshake (or discovery) and a first request; the tools were listed, and no
+        // `$ref` in them is ever fetched.
+        "initialize" | "request-metadata" | "json-schema-ref-no-deref" => {}
         // The server offers add_numbers(a, b); call it with numbers.
         "tools_call" => {
-            connect(client).await?;
-            require_tool(&list_tools(client).await?, "add_numbers")?;
-            call_tool(client, "add_numbers", json!({"a": 5, "b": 3})).await?;
+            require_tool(&names, "add_numbers")?;
+            session::call_tool(client, "add_numbers", json!({"a": 5, "b": 3})).await?;
         }
         // The server closes the tools/call stream after a priming event with `retry: 500`; the
         // transport waits that long and resumes with GET and Last-Event-ID.
         "sse-retry" => {
-            connect(client).await?;
-            require_tool(&list_tools(client).await?, "test_reconnection")?;
-            call_tool(client, "test_reconnection", json!({})).await?;
+            require_tool(&names, "test_reconnection")?;
+            session::call_tool(client, "test_reconnection", json!({})).await?;
         }
-        other => {
-            return Err(format!(
-                "unknown scenario {other:?}; this client knows {}",
-                SCENARIOS.join(", ")
-            ));
+        // Every kind of request that carries Mcp-Name: each tool, resource and prompt.
+        "http-standard-headers" => {
+            for (tool, schema) in &tools {
+                session::call_tool(client, tool, Value::Object(session::fill(schema))).await?;
+            }
+            session::read_resources(client).await?;
+            session::get_prompts(client).await?;
+        }
+        // The suite names the calls (arguments to mirror into Mcp-Param-* headers).
+        "http-custom-headers" => {
+            for (tool, arguments) in context_calls() {
+                session::call_tool(client, &tool, arguments).await?;
+            }
+        }
+        // The invalid tools were left out of the list; each that is left is called.
+        "http-invalid-tool-headers" => {
+            for tool in &names {
+                session::call_tool(client, tool, json!({"region": "us-west1"})).await?;
+            }
+        }
+        // Each tool, answering the server's questions and echoing its state.
+        _ => {
+            for (tool, schema) in &tools {
+                session::call_tool(client, tool, Value::Object(session::fill(schema))).await?;
+            }
         }
     }
     Ok(())
-}
-
-async fn connect(client: &McpClient<Native>) -> Result<(), String> {
-    let hs = client
-        .connect()
-        .await
-        .map_err(|e| format!("connect: {e}"))?;
-    let session = client
-        .transport
-        .session_id()
-        .map_or_else(|| "no session".to_owned(), |id| format!("session {id}"));
-    println!(
-        "connected to {} {} (protocol {}, {session})",
-        hs.server_name, hs.server_version, hs.protocol_version
-    );
-    Ok(())
-}
-
-/// tools/list (every page); prints each tool and returns their names.
-async fn list_tools(client: &McpClient<Native>) -> Result<Vec<String>, String> {
-    let tools = client
-        .list_tools()
-        .await
-        .map_err(|e| format!("tools/list: {e}"))?;
-    println!(
-        "{} tool{}",
-        tools.len(),
-        if tools.len() == 1 { "" } else { "s" }
-    );
-    for tool in &tools {
-        println!("  {}", tool.name);
-        if let Some(description) = &tool.description {
-            println!("      {}", description.trim());
-        }
-        println!(
-            "      input: {}",
-            Value::Object((*tool.input_schema).clone())
-        );
-    }
-    Ok(tools.iter().map(|t| t.name.to_string()).collect())
 }
 
 fn require_tool(tools: &[String], name: &str) -> Result<(), String> {
@@ -235,27 +263,6 @@ fn require_tool(tools: &[String], name: &str) -> Result<(), String> {
     } else {
         Err(format!("the server does not list the tool {name}"))
     }
-}
-
-async fn call_tool(client: &McpClient<Native>, name: &str, arguments: Value) -> Result<(), String> {
-    let result = client
-        .call_tool(name, arguments, None)
-        .await
-        .map_err(|e| format!("tools/call {name}: {e}"))?;
-    let text = result_text(&result);
-    if !text.is_empty() {
-        println!("{text}");
-    }
-    if let Some(structured) = &result.structured_content {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(structured).unwrap_or_default()
-        );
-    }
-    if result.is_error == Some(true) {
-        return Err(format!("the tool {name} reported an error (isError: true)"));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

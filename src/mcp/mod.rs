@@ -15,6 +15,7 @@ pub mod modern;
 #[cfg(test)]
 mod modern_tests;
 pub mod record;
+pub mod resources;
 #[cfg(test)]
 pub(crate) mod scripted;
 pub mod sse;

@@ -1,0 +1,303 @@
+//! What the command-line client does with a server, in either era: connect (probe, discover or
+//! initialize), list tools, call a tool answering the server's questions, read resources and
+//! prompts. Everything it learns goes to stdout; the exchanges go to stderr (see `report`).
+
+use mcp_flow::mcp::client::{McpClient, result_text};
+use mcp_flow::mcp::era::{Era, EraChoice};
+use mcp_flow::mcp::http::Http;
+use mcp_flow::mcp::tools::{CallOutcome, Question, Retry};
+use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+use serde_json::{Map, Value, json};
+
+/// Input rounds one tools/call may take before the client stops.
+const MAX_INPUT_ROUNDS: u32 = 5;
+
+/// Connects in `choice`'s era (`auto`: the modern probe first, legacy if it is not answered as
+/// a modern one) and says which era it speaks and why.
+pub async fn connect<H: Http>(client: &McpClient<H>, choice: EraChoice) -> Result<Era, String> {
+    let modern = match choice {
+        EraChoice::Legacy => false,
+        EraChoice::Modern => {
+            let found = client
+                .discover()
+                .await
+                .map_err(|e| format!("server/discover: {e}"))?;
+            print_discovery(&found);
+            true
+        }
+        EraChoice::Auto => {
+            let (detection, found) = client.probe().await;
+            println!("era: {} ({})", detection.era.id(), detection.why.describe());
+            match (detection.era, found) {
+                (Era::Modern, Ok(found)) => {
+                    print_discovery(&found);
+                    true
+                }
+                (Era::Modern, Err(e)) => return Err(format!("server/discover: {e}")),
+                (Era::Legacy, _) => false,
+            }
+        }
+    };
+    if modern {
+        client.set_era(Era::Modern);
+        return Ok(Era::Modern);
+    }
+    let hs = client
+        .connect()
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let session = client
+        .transport
+        .session_id()
+        .map_or_else(|| "no session".to_owned(), |id| format!("session {id}"));
+    println!(
+        "connected to {} {} (protocol {}, {session})",
+        hs.server_name, hs.server_version, hs.protocol_version
+    );
+    Ok(Era::Legacy)
+}
+
+fn print_discovery(found: &mcp_flow::mcp::discover::Discovery) {
+    println!(
+        "discovered {} (protocol {}; supports {}; fresh for {} ms)",
+        found.server.as_deref().unwrap_or("an unnamed server"),
+        mcp_flow::mcp::modern::VERSION,
+        found.versions.join(", "),
+        found.ttl_ms
+    );
+}
+
+/// tools/list (every page); prints each tool (and any the modern rules left out) and returns
+/// the tools' names and input schemas.
+pub async fn list_tools<H: Http>(client: &McpClient<H>) -> Result<Vec<(String, Value)>, String> {
+    let list = client
+        .tool_list()
+        .await
+        .map_err(|e| format!("tools/list: {e}"))?;
+    println!(
+        "{} tool{}",
+        list.tools.len(),
+        if list.tools.len() == 1 { "" } else { "s" }
+    );
+    for tool in &list.tools {
+        println!("  {}", tool.name);
+        if let Some(description) = &tool.description {
+            println!("      {}", description.trim());
+        }
+        println!(
+            "      input: {}",
+            Value::Object((*tool.input_schema).clone())
+        );
+    }
+    for (name, why) in &list.dropped {
+        println!("  left out {name}: {why}");
+    }
+    Ok(list
+        .tools
+        .iter()
+        .map(|t| (t.name.to_string(), Value::Object((*t.input_schema).clone())))
+        .collect())
+}
+
+/// A value for every property of an object schema: the default, else the first of an enum,
+/// else a plain value of the property's type. For forms answered without a person and for
+/// calling tools whose arguments nobody chose.
+pub fn fill(schema: &Value) -> Map<String, Value> {
+    let mut out = Map::new();
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return out;
+    };
+    for (name, property) in properties {
+        let value = if let Some(default) = property.get("default") {
+            default.clone()
+        } else if let Some(first) = property
+            .get("enum")
+            .and_then(Value::as_array)
+            .and_then(|e| e.first())
+        {
+            first.clone()
+        } else {
+            match property.get("type").and_then(Value::as_str) {
+                Some("boolean") => json!(true),
+                Some("integer") | Some("number") => json!(1),
+                Some("array") => json!([]),
+                Some("object") => Value::Object(fill(property)),
+                _ => json!("mcp-flow"),
+            }
+        };
+        out.insert(name.clone(), value);
+    }
+    out
+}
+
+/// The answer given to a server's form when nobody is at the keyboard: accept, with every field
+/// filled as [`fill`] does.
+fn answer(question: &ElicitRequestParams) -> ElicitResult {
+    match question {
+        ElicitRequestParams::FormElicitationParams {
+            requested_schema, ..
+        } => {
+            let schema = serde_json::to_value(requested_schema).unwrap_or(Value::Null);
+            ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(fill(&schema)))
+        }
+        // A URL is never opened without a person: declined.
+        _ => ElicitResult::new(ElicitationAction::Decline),
+    }
+}
+
+/// tools/call, answering the server's questions (modern: input_required, then a retry with the
+/// answers and the state; legacy: on the open stream), and prints the result.
+pub async fn call_tool<H: Http>(
+    client: &McpClient<H>,
+    name: &str,
+    arguments: Value,
+) -> Result<(), String> {
+    let mut outcome = client
+        .call(name, arguments.clone(), None, None)
+        .await
+        .map_err(|e| format!("tools/call {name}: {e}"))?;
+    let mut rounds = 0;
+    let result = loop {
+        match outcome {
+            CallOutcome::Complete(result) => break result,
+            CallOutcome::InputRequired(asked) => {
+                rounds += 1;
+                if rounds >= MAX_INPUT_ROUNDS {
+                    return Err(format!(
+                        "tools/call {name}: input_required {MAX_INPUT_ROUNDS} times; stopped"
+                    ));
+                }
+                let mut responses = Map::new();
+                for (key, question) in asked.questions {
+                    match question {
+                        Question::Form(params) => {
+                            let given = answer(&params);
+                            println!(
+                                "  the server asks ({key}); answered {}",
+                                serde_json::to_string(&given).unwrap_or_default()
+                            );
+                            responses
+                                .insert(key, serde_json::to_value(&given).unwrap_or(Value::Null));
+                        }
+                        Question::Unsupported { method } => {
+                            return Err(format!(
+                                "tools/call {name}: the server asks for {method}, which this \
+                                 client did not declare"
+                            ));
+                        }
+                    }
+                }
+                let retry = Retry {
+                    responses,
+                    state: asked.state,
+                };
+                outcome = client
+                    .call(name, arguments.clone(), None, Some(retry))
+                    .await
+                    .map_err(|e| format!("tools/call {name} (retry {rounds}): {e}"))?;
+            }
+        }
+    };
+    let text = result_text(&result);
+    if !text.is_empty() {
+        println!("{text}");
+    }
+    if let Some(structured) = &result.structured_content {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(structured).unwrap_or_default()
+        );
+    }
+    if result.is_error == Some(true) {
+        return Err(format!("the tool {name} reported an error (isError: true)"));
+    }
+    Ok(())
+}
+
+/// resources/list, then resources/read of each listed resource.
+pub async fn read_resources<H: Http>(client: &McpClient<H>) -> Result<(), String> {
+    let listed = client
+        .list_resources()
+        .await
+        .map_err(|e| format!("resources/list: {e}"))?;
+    let uris: Vec<String> = listed
+        .get("resources")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(|x| x.get("uri").and_then(Value::as_str))
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    for uri in uris {
+        let read = client
+            .read_resource(&uri)
+            .await
+            .map_err(|e| format!("resources/read {uri}: {e}"))?;
+        println!(
+            "read {uri}: {}",
+            mcp_flow::mcp::error::clip(&read.to_string(), 200)
+        );
+    }
+    Ok(())
+}
+
+/// prompts/list, then prompts/get of each listed prompt (arguments filled in).
+pub async fn get_prompts<H: Http>(client: &McpClient<H>) -> Result<(), String> {
+    let listed = client
+        .list_prompts()
+        .await
+        .map_err(|e| format!("prompts/list: {e}"))?;
+    let prompts = listed
+        .get("prompts")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for prompt in prompts {
+        let Some(name) = prompt.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        let arguments: Map<String, Value> = prompt
+            .get("arguments")
+            .and_then(Value::as_array)
+            .map(|args| {
+                args.iter()
+                    .filter_map(|a| a.get("name").and_then(Value::as_str))
+                    .map(|n| (n.to_owned(), json!("mcp-flow")))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let got = client
+            .get_prompt(name, arguments)
+            .await
+            .map_err(|e| format!("prompts/get {name}: {e}"))?;
+        println!(
+            "prompt {name}: {}",
+            mcp_flow::mcp::error::clip(&got.to_string(), 200)
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_and_arguments_are_filled_from_the_schema() {
+        let schema = json!({"type": "object", "properties": {
+            "city": {"type": "string", "enum": ["Springfield, Illinois", "Springfield, Ohio"]},
+            "confirm": {"type": "boolean"},
+            "units": {"type": "string", "default": "celsius"},
+            "count": {"type": "integer"},
+            "name": {"type": "string"}}});
+        let filled = fill(&schema);
+        assert_eq!(
+            Value::Object(filled),
+            json!({"city": "Springfield, Illinois", "confirm": true, "units": "celsius",
+                   "count": 1, "name": "mcp-flow"})
+        );
+        assert!(fill(&json!({"type": "object"})).is_empty());
+    }
+}

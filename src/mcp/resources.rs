@@ -1,0 +1,53 @@
+//! Resources and prompts, in either era: the lists, `resources/read` (its `Mcp-Name` is the URI)
+//! and `prompts/get` (its `Mcp-Name` is the prompt's name). The app's diagrams use tools only;
+//! the command-line client and the conformance suite use these.
+
+use rmcp::model::{
+    GetPromptRequestMethod, GetPromptRequestParams, ListPromptsRequestMethod,
+    ListResourcesRequestMethod, PaginatedRequestParams, ReadResourceRequestMethod,
+    ReadResourceRequestParams,
+};
+use serde_json::{Map, Value};
+
+use super::client::McpClient;
+use super::error::McpError;
+use super::http::Http;
+
+impl<H: Http> McpClient<H> {
+    /// resources/list (the first page), as the server sent it.
+    pub async fn list_resources(&self) -> Result<Value, McpError> {
+        self.request(
+            ListResourcesRequestMethod,
+            &PaginatedRequestParams::default(),
+        )
+        .await
+    }
+
+    /// resources/read of `uri` (sent exactly as given: percent-encoding stays).
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, McpError> {
+        self.request(
+            ReadResourceRequestMethod,
+            &ReadResourceRequestParams::new(uri),
+        )
+        .await
+    }
+
+    /// prompts/list (the first page), as the server sent it.
+    pub async fn list_prompts(&self) -> Result<Value, McpError> {
+        self.request(ListPromptsRequestMethod, &PaginatedRequestParams::default())
+            .await
+    }
+
+    /// prompts/get of `name` with string `arguments`.
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Map<String, Value>,
+    ) -> Result<Value, McpError> {
+        let mut params = GetPromptRequestParams::new(name);
+        if !arguments.is_empty() {
+            params.arguments = Some(arguments);
+        }
+        self.request(GetPromptRequestMethod, &params).await
+    }
+}
