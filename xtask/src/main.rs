@@ -3,6 +3,7 @@
 
 mod bench;
 mod figures;
+mod interop;
 mod peers;
 mod run;
 mod server;

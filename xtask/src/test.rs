@@ -2,6 +2,7 @@
 
 use std::process::Command;
 
+use crate::interop::Interop;
 use crate::sh::{self, Result};
 use crate::tools::Tools;
 use crate::{run, server, workspace_root};
@@ -89,6 +90,10 @@ pub fn test() -> Result<()> {
         &common(&["--journal", "--max-sessions", "2"]),
     )?;
     let llm = server::start("server-llm", &fixtures, &["llm".into()])?;
+    // Servers nobody here wrote: the official TypeScript and Python SDKs.
+    let interop = Interop::ensure(&tools)?;
+    let ts_sdk = interop.ts_server(&tools)?;
+    let py_sdk = interop.python_server(&page_origin)?;
     let faulty = server::start("server-faulty", &fixtures, &["faulty".into()])?;
     // Started without the test page's origin on its allow-list.
     let foreign = server::start(
@@ -119,9 +124,12 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TEST_FOREIGN_URL", &foreign.url)
             .env("MCP_FLOW_TEST_LLM_URL", &llm.url)
             .env("MCP_FLOW_TEST_LIFECYCLE_URL", &lifecycle.url)
+            .env("MCP_FLOW_TEST_TS_SDK_URL", &ts_sdk.url)
+            .env("MCP_FLOW_TEST_PY_SDK_URL", &py_sdk.url)
             .env("MCP_FLOW_TEST_FAULTY_URL", &faulty.url),
     )?;
     drop((sse, json, stateless, foreign, llm, faulty, lifecycle));
+    drop((ts_sdk, py_sdk));
 
     sh::step(
         "end to end: the release build served by weather-server --static, in Chromium (Playwright)",

@@ -1,0 +1,58 @@
+"""The seeds' weather tool on the official Python SDK (`mcp` 2.x, `MCPServer`), which serves both
+eras on one endpoint (2026-07-28 and the 2025 sessions), with CORS for the test page (the SDK
+does no CORS; a deployment in front of a browser adds it) and its DNS-rebinding protection set
+to admit the test page's origin.
+
+    python py_weather.py PAGE_ORIGIN
+
+Prints `py-sdk-weather listening on http://127.0.0.1:PORT/mcp` once bound (any free port).
+"""
+
+import socket
+import sys
+
+import uvicorn
+from mcp.server import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.middleware.cors import CORSMiddleware
+
+CONDITIONS = {"tokyo": "Sunny", "london": "Rainy", "paris": "Cloudy", "berlin": "Overcast"}
+
+mcp = MCPServer("py-sdk-weather", version="2.3.0")
+
+
+@mcp.tool()
+def get_weather(location: str) -> str:
+    """Get the current weather for a city"""
+    condition = CONDITIONS.get(location.lower())
+    if condition is None:
+        raise ValueError(f"Unknown city: {location}")
+    return condition
+
+
+def main() -> None:
+    origin = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"127.0.0.1:{port}"],
+        allowed_origins=[origin],
+    )
+    app = mcp.streamable_http_app(transport_security=security)
+    app = CORSMiddleware(
+        app,
+        allow_origins=[origin],
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+        allow_headers=["*"],
+        expose_headers=["mcp-session-id", "mcp-protocol-version"],
+    )
+    print(f"py-sdk-weather listening on http://127.0.0.1:{port}/mcp", flush=True)
+    config = uvicorn.Config(app, log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+if __name__ == "__main__":
+    main()
