@@ -10,6 +10,7 @@ use mcp_flow::export::recording::{Context, Recording};
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
 use mcp_flow::flow::run::{RowStatus, Run};
+use mcp_flow::mcp::era::EraChoice;
 use mcp_flow::ui::Controller;
 use serde_json::Value;
 use wasm_bindgen_test::*;
@@ -75,15 +76,18 @@ fn posts_with_session(run: &Run, session: &str) -> usize {
         .count()
 }
 
+/// A player in the legacy era: its sessions are what an ended run must close.
 fn controller(speed: Option<f64>, approval: Approval) -> Controller {
-    Controller::new(
+    let ctl = Controller::new(
         server(),
         "What's the weather in Tokyo?".into(),
         Lang::En,
         Mode::Play,
         speed,
         approval,
-    )
+    );
+    ctl.era.set(EraChoice::Legacy);
+    ctl
 }
 
 async fn until_row(ctl: Controller, row: Row, status: RowStatus) {

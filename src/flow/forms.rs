@@ -23,6 +23,8 @@ pub struct Answers {
     reply_pending: Cell<bool>,
     /// The user's last answer to a form, as the reply row carries it.
     last: RefCell<Option<Payload>>,
+    /// A form was put to the user since [`Answers::new_call`].
+    asked: Cell<bool>,
 }
 
 impl Answers {
@@ -50,6 +52,16 @@ impl Answers {
     /// Whether a legacy answer went out whose row still waits to be marked done.
     pub fn take_reply_pending(&self) -> bool {
         self.reply_pending.replace(false)
+    }
+
+    /// A tool call begins: no form asked in it yet.
+    pub fn new_call(&self) {
+        self.asked.set(false);
+    }
+
+    /// Whether a form was put to the user in this call.
+    pub fn asked(&self) -> bool {
+        self.asked.get()
     }
 
     /// The user's last answer to a form.
@@ -108,6 +120,7 @@ pub async fn ask_user(
         state,
         round,
     };
+    answers.asked.set(true);
     steps.begin(Row::Elicit).await;
     steps.done(Row::Elicit, Some(form.clone()));
     steps.begin(Row::ElicitAsk).await;

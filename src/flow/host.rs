@@ -326,6 +326,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.begin(Row::CallToolAsk).await;
         self.done(Row::CallToolAsk, Some(tool_call(call, round)));
         self.begin(Row::CallTool).await;
+        self.answers.new_call();
         let progress = Some("mcp-flow-progress");
         let first = self
             .client
@@ -407,6 +408,17 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     fn no_result(&self, request: (Row, Option<Payload>), e: McpError) -> Stopped {
         let stopped = self.fail_pair(request, Row::CallToolResult, e);
         if stopped.row == Row::CallToolResult {
+            if !self.answers.asked() {
+                self.skip(
+                    &[
+                        Row::Elicit,
+                        Row::ElicitAsk,
+                        Row::ElicitAnswer,
+                        Row::ElicitReply,
+                    ],
+                    SkipReason::NoValidResult,
+                );
+            }
             self.skip(&[Row::Execute], SkipReason::NoValidResult);
         }
         stopped
