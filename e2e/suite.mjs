@@ -149,10 +149,13 @@ const scenarios = {
       document.addEventListener('securitypolicyviolation', (e) =>
         window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    await page.goto(`${opt.base}/?${instant}`);
+    const response = await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
-    const policy = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
-    check(policy?.includes("script-src 'self' 'wasm-unsafe-eval'"), `policy: ${policy}`);
+    // A response header, not a meta tag (so `trunk serve` can send its own for live reload).
+    const policy = response.headers()['content-security-policy'];
+    check(policy?.includes("script-src 'self' 'wasm-unsafe-eval';"), `policy: ${policy}`);
+    check(!/script-src[^;]*unsafe-inline/.test(policy), `inline script allowed: ${policy}`);
+    check((await page.$('meta[http-equiv="Content-Security-Policy"]')) === null, 'a meta policy is back');
     check((await page.evaluate(() => window.__violations)).length === 0,
       `violations during a run: ${await page.evaluate(() => window.__violations.join('; '))}`);
     // An injected inline script does not run.
