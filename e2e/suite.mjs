@@ -180,7 +180,7 @@ const scenarios = {
     };
     const json = await save('#mf-export-json');
     const rec = JSON.parse(json.text);
-    check(rec.format === 'mcp-flow-recording' && rec.version === 1, 'recording envelope');
+    check(rec.format === 'mcp-flow-recording' && rec.version === 2, `recording envelope: ${rec.format} v${rec.version}`);
     check(rec.run.mcp.exchanges.some((x) => x.rpc_method === 'tools/call'), 'no tools/call in the JSON');
     const har = JSON.parse((await save('#mf-export-har')).text);
     check(har.log.version === '1.2', 'HAR version');
