@@ -2,6 +2,7 @@
 
 mod controller;
 mod diagram_view;
+pub mod i18n;
 mod inspector;
 mod llm_settings;
 pub mod params;
