@@ -4,7 +4,8 @@
 //   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--only NAME]
 //
 // Each scenario opens a fresh page, drives it as a user would and checks what the page shows.
-// Screenshots of the finished runs go to DIR (finished-run.png is the README's screenshot).
+// Screenshots go to DIR: finished-run.png (the README's screenshot), player-1280.png (a Play run
+// following its current row) and player-390.png (a phone), among others.
 // Exits 1 if any scenario fails. playwright-core is resolved normally, else from the project's
 // tools folder ($MCP_FLOW_TOOLS, default ~/.cache/mcp-flow) where `cargo xtask test` installs it.
 import { readFileSync } from 'node:fs';
@@ -67,16 +68,217 @@ async function stepUntil(page, done, max = 80) {
 
 const instant = 'speed=instant&approve=auto&autoplay';
 
+/** Where an element is, against the part of the viewport below the sticky player bar. */
+const placement = (page, selector) =>
+  page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    const bar = document.querySelector('.mf-player').getBoundingClientRect().bottom;
+    const inView = r.top >= Math.max(0, bar) - 1 && r.bottom <= innerHeight + 1 &&
+      r.left >= -1 && r.right <= innerWidth + 1 && r.height + r.width > 0;
+    return { top: r.top, bottom: r.bottom, bar, inView, scrollY };
+  }, selector);
+
+/**
+ * Records, on every change of the selected row, where the row that was selected until then had
+ * its arrow: the player should have brought it into view during its time as the current row.
+ */
+function recordFollowing() {
+  window.__follow = [];
+  let current = null;
+  const sample = (id) => {
+    const arrow = document.querySelector(`.mf-row[data-row="${id}"] .mf-arrow`);
+    const bar = document.querySelector('.mf-player')?.getBoundingClientRect().bottom ?? 0;
+    const r = arrow.getBoundingClientRect();
+    window.__follow.push({
+      id, top: Math.round(r.top), bottom: Math.round(r.bottom), bar: Math.round(bar),
+      inView: r.top >= Math.max(0, bar) - 1 && r.bottom <= innerHeight + 1,
+    });
+  };
+  window.__sampleFollow = () => current && sample(current);
+  new MutationObserver(() => {
+    const id = document.querySelector('.mf-row.mf-selected')?.dataset.row ?? null;
+    if (id !== current) {
+      if (current) sample(current);
+      current = id;
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+}
+
+/** Waits until the page has stopped scrolling (10 frames without a change). */
+const scrolled = (page) =>
+  page.evaluate(() => new Promise((done) => {
+    let last = scrollY;
+    let still = 0;
+    const frame = () => {
+      still = scrollY === last ? still + 1 : 0;
+      last = scrollY;
+      if (still >= 10) done(); else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  }));
+
+/** Visible words of the page's own chrome (header, player, settings, export, footer). */
+const chromeText = (page) =>
+  page.evaluate(() =>
+    ['.mf-header', '.mf-player', '.mf-settings-panel', '.mf-share', '.mf-answer', '.mf-footer',
+      '.mf-inspector']
+      .map((sel) => document.querySelector(sel)?.innerText ?? '')
+      .join('\n'));
+
 const scenarios = {
   async 'play a full run'(page) {
     await page.goto(`${opt.base}/?${instant}#d2-8`);
     await finished(page);
     await allDone(page, ['d2-4', 'd2-5']);
     check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer: ${await answer(page)}`);
-    // The deep-linked row stays selected: its result is in the inspector.
+    // The deep-linked row stays selected: its result is in the inspector, the row in view.
     const selected = await page.getAttribute('g[data-row="d2-8"]', 'class');
     check(selected?.includes('selected'), `d2-8 is not selected: ${selected}`);
+    const at = await placement(page, '.mf-row[data-row="d2-8"]');
+    check(at.inView, `d2-8 is out of view after the run: ${JSON.stringify(at)}`);
+    // From the top, so the sticky player bar and inspector are in their places in the picture.
+    await page.evaluate(() => scrollTo({ top: 0, behavior: 'instant' }));
     await page.screenshot({ path: join(opt.out, 'finished-run.png'), fullPage: true });
+  },
+
+  async 'a deep link shows its row on load'(page) {
+    await page.goto(`${opt.base}/?approve=auto#d2-8`);
+    await page.waitForSelector('.mf-row.mf-selected[data-row="d2-8"]');
+    await page.waitForTimeout(300);
+    const at = await placement(page, '.mf-row[data-row="d2-8"]');
+    check(at.inView, `d2-8 is not in view on load: ${JSON.stringify(at)}`);
+    check(at.scrollY > 0, 'the page did not scroll to the row');
+    check((await page.textContent('.mf-inspect .mf-row-id')) === 'd2-8', 'the inspector shows another row');
+  },
+
+  async 'a Play run at 1x keeps the current row in view'(page) {
+    await page.addInitScript(recordFollowing);
+    await page.goto(`${opt.base}/?approve=auto&autoplay`);
+    // The settings make way for the diagrams once the run starts.
+    await page.waitForFunction(() => !document.querySelector('#mf-settings-panel').open);
+    // Mid-run (the selection is the newest row; states stay, so a busy machine cannot miss it).
+    await page.waitForSelector('.mf-row[data-row="d2-7"]:not([data-state="pending"])', { state: 'attached', timeout: 40_000 });
+    await scrolled(page);
+    await page.screenshot({ path: join(opt.out, 'player-1280.png') });
+    await finished(page, 40_000);
+    await page.waitForTimeout(700);
+    await page.evaluate(() => window.__sampleFollow());
+    const samples = await page.evaluate(() => window.__follow);
+    const out = samples.filter((s) => !s.inView);
+    check(samples.length >= 21, `only ${samples.length} rows were current: ${samples.map((s) => s.id)}`);
+    check(out.length === 0, `rows out of view while current: ${JSON.stringify(out)}`);
+    check((await page.evaluate(() => scrollY)) > 0, 'the page never scrolled');
+  },
+
+  async 'a user scroll stops following and the toggle brings the run back'(page) {
+    await page.goto(`${opt.base}/?approve=auto&autoplay&speed=2`);
+    await page.waitForSelector('.mf-row[data-row="d1-8"]:not([data-state="pending"])', { state: 'attached', timeout: 20_000 });
+    check((await page.getAttribute('#mf-follow', 'aria-pressed')) === 'true', 'not following at the start');
+    await page.mouse.move(400, 500);
+    await page.mouse.wheel(0, -3000);
+    await page.waitForFunction(() => document.querySelector('#mf-follow').getAttribute('aria-pressed') === 'false');
+    await page.waitForTimeout(300);
+    const away = await page.evaluate(() => scrollY);
+    // The run goes on; the page stays where the user put it.
+    await page.waitForSelector('.mf-row[data-row="d2-3"]:not([data-state="pending"])', { state: 'attached', timeout: 20_000 });
+    check((await page.evaluate(() => scrollY)) === away, 'the page scrolled back while not following');
+    await page.click('#mf-follow');
+    check((await page.getAttribute('#mf-follow', 'aria-pressed')) === 'true', 'the toggle did not resume');
+    await finished(page, 30_000);
+    await page.waitForTimeout(900);
+    const at = await placement(page, '.mf-row.mf-selected');
+    check(at?.inView, `the run's last row is not in view after resuming: ${JSON.stringify(at)}`);
+  },
+
+  async 'the language switch turns the whole page Chinese'(page) {
+    await page.goto(`${opt.base}/?approve=auto`);
+    await page.waitForSelector('#mf-play');
+    await page.selectOption('#mf-lang', 'zh');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    if (!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open))) {
+      await page.click('#mf-settings-panel > summary');
+    }
+    const words = {
+      '#mf-play': '播放', '#mf-back': '上一步', '#mf-next': '下一步', '#mf-restart': '重新开始',
+      '#mf-connect': '连接', '#mf-ask': '提问', '#mf-export-json': '导出',
+      '.mf-settings-title': '设置', '.mf-footer': '快捷键',
+    };
+    for (const [sel, want] of Object.entries(words)) {
+      const got = await page.textContent(sel);
+      check(got.includes(want), `${sel}: ${got}`);
+    }
+    const labels = await page.$$eval('.mf-settings label, .mf-speed', (ls) => ls.map((l) => l.innerText));
+    check(labels.some((l) => l.includes('MCP 服务器')) && labels.some((l) => l.includes('问题')), `labels: ${labels}`);
+    check((await page.inputValue('#mf-question')) === '东京的天气怎么样？', 'the example question stayed English');
+    // Run it: the inspector's words follow too.
+    await page.click('#mf-play');
+    await page.selectOption('#mf-speed', 'instant');
+    await finished(page);
+    await page.click('.mf-row[data-row="d2-7"]');
+    await page.waitForTimeout(100);
+    const text = await chromeText(page);
+    for (const english of ['Play', 'Pause', 'Back', 'Next', 'Restart', 'Connect', 'Ask', 'Speed',
+      'Follow', 'Settings', 'Question', 'Language', 'Theme', 'Export', 'Import', 'Answer', 'Keys',
+      'Wire detail', 'Request headers', 'Response headers', 'Copy', 'Specification', 'done']) {
+      check(!new RegExp(`\\b${english}\\b`).test(text), `"${english}" is still on the page`);
+    }
+    check(text.includes('请求头') && text.includes('复制为 curl'), 'the inspector is not Chinese');
+    check((await page.textContent('.mf-inspect .mf-state')) === '完成', 'status word');
+  },
+
+  async 'the theme switch sets data-theme and is remembered'(page) {
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${opt.base}/`);
+    await page.waitForSelector('#mf-theme');
+    check((await page.evaluate(() => document.documentElement.dataset.theme)) === undefined, 'auto sets no data-theme');
+    const light = await background();
+    await page.selectOption('#mf-theme', 'dark');
+    check((await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark', 'data-theme');
+    const dark = await background();
+    check(dark !== light, `the background stayed ${dark}`);
+    await page.reload();
+    await page.waitForSelector('#mf-theme');
+    check((await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark', 'not remembered');
+    check((await page.inputValue('#mf-theme')) === 'dark', 'the picker forgot');
+    // Auto follows the system; light wins over a dark system.
+    await page.selectOption('#mf-theme', 'auto');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    check((await background()) === dark, 'auto does not follow a dark system');
+    await page.selectOption('#mf-theme', 'light');
+    check((await background()) === light, 'light does not override a dark system');
+  },
+
+  async 'the layout works at 1024 px and on a phone'(page) {
+    const layout = () => page.evaluate(() => {
+      const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+      return {
+        overflow: document.documentElement.scrollWidth - innerWidth,
+        bar: box('.mf-player').height,
+        diagrams: box('.mf-diagrams'),
+        inspector: box('.mf-inspector'),
+      };
+    });
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(`${opt.base}/?${instant}`);
+    await finished(page);
+    let l = await layout();
+    check(l.overflow <= 0, `1024: the page scrolls sideways by ${l.overflow}px`);
+    check(l.inspector.left >= l.diagrams.right, '1024: the inspector is not beside the diagrams');
+    check(l.bar < 60, `1024: the player bar wraps (${l.bar}px)`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Another query string: a change of the hash alone would not load the page again.
+    await page.goto(`${opt.base}/?${instant}&lang=en#d1-3`);
+    await finished(page);
+    l = await layout();
+    check(l.overflow <= 0, `390: the page scrolls sideways by ${l.overflow}px`);
+    check(l.inspector.top >= l.diagrams.bottom - 1, '390: the inspector is not below the diagrams');
+    check(!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open)), '390: settings open');
+    const at = await placement(page, '.mf-row[data-row="d1-3"]');
+    check(at.inView, `390: the linked row is out of view: ${JSON.stringify(at)}`);
+    await page.screenshot({ path: join(opt.out, 'player-390.png') });
   },
 
   async 'step mode with the keyboard sends nothing early'(page) {
@@ -149,10 +351,13 @@ const scenarios = {
       document.addEventListener('securitypolicyviolation', (e) =>
         window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    await page.goto(`${opt.base}/?${instant}`);
+    const response = await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
-    const policy = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
-    check(policy?.includes("script-src 'self' 'wasm-unsafe-eval'"), `policy: ${policy}`);
+    // A response header, not a meta tag (so `trunk serve` can send its own for live reload).
+    const policy = response.headers()['content-security-policy'];
+    check(policy?.includes("script-src 'self' 'wasm-unsafe-eval';"), `policy: ${policy}`);
+    check(!/script-src[^;]*unsafe-inline/.test(policy), `inline script allowed: ${policy}`);
+    check((await page.$('meta[http-equiv="Content-Security-Policy"]')) === null, 'a meta policy is back');
     check((await page.evaluate(() => window.__violations)).length === 0,
       `violations during a run: ${await page.evaluate(() => window.__violations.join('; '))}`);
     // An injected inline script does not run.
@@ -177,7 +382,7 @@ const scenarios = {
     };
     const json = await save('#mf-export-json');
     const rec = JSON.parse(json.text);
-    check(rec.format === 'mcp-flow-recording' && rec.version === 2, 'recording envelope');
+    check(rec.format === 'mcp-flow-recording' && rec.version === 2, `recording envelope: ${rec.format} v${rec.version}`);
     check(rec.run.mcp.exchanges.some((x) => x.rpc_method === 'tools/call'), 'no tools/call in the JSON');
     check(rec.run.rows.some((r) => r.id === 'd2-8' && r.payload?.kind === 'tool_result'), 'no typed tool_result payload on d2-8');
     const har = JSON.parse((await save('#mf-export-har')).text);

@@ -34,6 +34,14 @@ struct Live {
     host: Rc<BrowserHost>,
 }
 
+/// What a loaded recording is: the banner says it in the page's language.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordingInfo {
+    pub server: String,
+    pub llm: String,
+    pub created: String,
+}
+
 #[derive(Clone, Copy)]
 pub struct Controller {
     /// The record of the run shown (live, or loaded from a recording).
@@ -57,7 +65,7 @@ pub struct Controller {
     /// The LLM participant; its key stays in this page's memory.
     pub llm: RwSignal<LlmSettings>,
     /// Set while a loaded recording is shown: what it is, for the banner.
-    pub recording: RwSignal<Option<String>>,
+    pub recording: RwSignal<Option<RecordingInfo>>,
     /// How long the MCP client waits for each response; see [`Controller::set_request_timeout_ms`].
     timeout_ms: RwSignal<u32>,
     live: StoredValue<Option<Live>, LocalStorage>,
@@ -223,10 +231,11 @@ impl Controller {
     /// progress is ended, and Restart starts a new live one.
     pub fn load_recording(&self, rec: crate::export::recording::Recording) {
         self.end_run(None);
-        self.recording.set(Some(format!(
-            "Recording of a run against {} ({}), exported {}",
-            rec.server, rec.llm, rec.created
-        )));
+        self.recording.set(Some(RecordingInfo {
+            server: rec.server.clone(),
+            llm: rec.llm,
+            created: rec.created,
+        }));
         if let Some(lang) = Lang::from_code(&rec.lang) {
             self.lang.set(lang);
         }

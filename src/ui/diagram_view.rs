@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
+use super::i18n::{self, Msg, fill, text};
 use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams_for,
     layout_labeled,
@@ -33,7 +34,8 @@ fn points(row: &RowGeom) -> String {
 
 fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
     let id = row.id;
-    let state = move || ctl.run.with(|r| r.status(id)).as_str();
+    let status = move || ctl.run.with(|r| r.status(id));
+    let state = move || status().as_str();
     let selected = move || ctl.selected() == Some(id);
     let error = move || ctl.run.with(|r| r.row(id).and_then(|x| x.error.clone()));
     let motion = {
@@ -65,7 +67,10 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
             data-state=state
             tabindex="0"
             role="button"
-            aria-label=move || format!("row {id}: {}", state())
+            aria-label=move || {
+                let lang = ctl.lang.get();
+                fill(text(Msg::RowAria, lang), &[("id", id.id()), ("state", i18n::status(status(), lang))])
+            }
             on:click=move |_| ctl.select(id)
         >
             <rect class="mf-row-hit" x="0" y=hit_top width="100%" height=hit_h />

@@ -5,9 +5,11 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::controller::Controller;
-use crate::diagram::{Row, find_row};
+use super::i18n::{self, Msg, fill, text};
+use crate::diagram::{Lang, Row, find_row};
 use crate::flow::explain::explain;
 use crate::flow::payload::{Payload, Shown};
+use crate::flow::run::RowStatus;
 use crate::llm::{LlmExchange, formats};
 use crate::mcp::record::{Exchange, curl};
 
@@ -31,18 +33,19 @@ fn headers(list: &[(String, String)]) -> String {
         .join("\n")
 }
 
-fn exchange_view(x: Exchange, wire: bool) -> impl IntoView {
+fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
+    let t = move |m: Msg| text(m, lang);
     let request_body = x.request_body.clone().map(|b| pretty(&b));
     let curl_text = curl(&x);
     let body_copy = x.request_body.clone().unwrap_or_default();
     let status = match (x.status, &x.error) {
         (Some(s), _) => format!("HTTP {s}"),
-        (None, Some(_)) => "no response".to_owned(),
-        (None, None) => "waiting…".to_owned(),
+        (None, Some(_)) => t(Msg::NoResponse).to_owned(),
+        (None, None) => t(Msg::Waiting).to_owned(),
     };
     let timing = match x.duration_ms() {
         Some(ms) => format!("{ms:.1} ms"),
-        None => "in flight".to_owned(),
+        None => t(Msg::InFlight).to_owned(),
     };
     let started = x.started_ms;
     let events = x
@@ -58,7 +61,7 @@ fn exchange_view(x: Exchange, wire: bool) -> impl IntoView {
                 e.retry.map(|r| format!("  retry: {r}")).unwrap_or_default()
             );
             let data = if e.data.is_empty() {
-                "(empty data: priming event)".to_owned()
+                t(Msg::PrimingEvent).to_owned()
             } else {
                 pretty(&e.data)
             };
@@ -78,17 +81,17 @@ fn exchange_view(x: Exchange, wire: bool) -> impl IntoView {
             </h4>
             {x.note.clone().map(|n| view! { <p class="mf-note-line">{n}</p> })}
             <details open=wire>
-                <summary>"Request headers"</summary>
+                <summary>{t(Msg::RequestHeaders)}</summary>
                 <pre>{headers(&x.request_headers)}</pre>
             </details>
             {request_body.map(|b| view! { <pre class="mf-json">{b}</pre> })}
             <div class="mf-buttons">
-                <button on:click=move |_| copy(body_copy.clone())>"Copy body"</button>
-                <button on:click=move |_| copy(curl_text.clone())>"Copy as curl"</button>
+                <button on:click=move |_| copy(body_copy.clone())>{t(Msg::CopyBody)}</button>
+                <button on:click=move |_| copy(curl_text.clone())>{t(Msg::CopyCurl)}</button>
             </div>
             <h5>{status}" · "{timing}</h5>
             <details open=wire>
-                <summary>"Response headers"</summary>
+                <summary>{t(Msg::ResponseHeaders)}</summary>
                 <pre>{headers(&x.response_headers)}</pre>
             </details>
             {response_body.map(|b| view! { <pre class="mf-json">{b}</pre> })}
@@ -98,7 +101,8 @@ fn exchange_view(x: Exchange, wire: bool) -> impl IntoView {
     }
 }
 
-fn llm_view(x: LlmExchange) -> impl IntoView {
+fn llm_view(x: LlmExchange, lang: Lang) -> impl IntoView {
+    let t = move |m: Msg| text(m, lang);
     let request = serde_json::to_string_pretty(&x.request).unwrap_or_default();
     let response = x
         .response
@@ -107,9 +111,9 @@ fn llm_view(x: LlmExchange) -> impl IntoView {
     view! {
         <section class="mf-exchange mf-llm-exchange">
             <h4>{format!("LLM · {} · {}", x.provider, x.url)}</h4>
-            <h5>"Request"</h5>
+            <h5>{t(Msg::Request)}</h5>
             <pre class="mf-json">{request}</pre>
-            <h5>{format!("Response · {:.1} ms", x.finished_ms - x.started_ms)}</h5>
+            <h5>{format!("{} · {:.1} ms", t(Msg::Response), x.finished_ms - x.started_ms)}</h5>
             {response.map(|r| view! { <pre class="mf-json">{r}</pre> })}
             {x.error.clone().map(|e| view! { <p class="mf-error-line">{e}</p> })}
         </section>
@@ -119,20 +123,21 @@ fn llm_view(x: LlmExchange) -> impl IntoView {
 #[component]
 pub fn Inspector(ctl: Controller) -> impl IntoView {
     view! {
-        <aside class="mf-inspector" aria-label="Step inspector">
+        <aside class="mf-inspector" aria-label=move || text(Msg::Inspector, ctl.lang.get())>
             <label class="mf-switch">
                 <input
                     type="checkbox"
                     prop:checked=move || ctl.wire_detail.get()
                     on:change=move |ev| ctl.wire_detail.set(event_target_checked(&ev))
                 />
-                "Wire detail"
+                {move || text(Msg::WireDetail, ctl.lang.get())}
             </label>
             {move || {
-                let Some(id) = ctl.selected() else {
-                    return view! { <p class="mf-hint">"Press Play (Space) or Next (→) to start a real run. Click any row to inspect it."</p> }.into_any();
-                };
                 let lang = ctl.lang.get();
+                let t = move |m: Msg| text(m, lang);
+                let Some(id) = ctl.selected() else {
+                    return view! { <p class="mf-hint">{t(Msg::InspectorHint)}</p> }.into_any();
+                };
                 let wire = ctl.wire_detail.get();
                 let run = ctl.run.get();
                 let record = run.row(id).cloned();
@@ -148,7 +153,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                     .map(|(field, value)| {
                         let value = match value {
                             Shown::Value(v) => v,
-                            Shown::Absent => "(none)".to_owned(),
+                            Shown::Absent => t(Msg::NoValue).to_owned(),
                         };
                         view! { <dt>{field.name()}</dt><dd>{value}</dd> }
                     })
@@ -156,7 +161,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 let skipped = record
                     .as_ref()
                     .and_then(|r| r.skipped)
-                    .map(|why| view! { <p class="mf-note-line">{format!("skipped: {}", why.describe(lang))}</p> });
+                    .map(|why| view! { <p class="mf-note-line">{fill(t(Msg::SkippedBecause), &[("why", &why.describe(lang))])}</p> });
                 let (payload, formats) = match record.as_ref().and_then(|r| r.payload.clone()) {
                     Some(Payload::ToolsForLlm { sent, tools, .. }) => (Some(sent), formats::all(&tools)),
                     _ => (None, Vec::new()),
@@ -164,10 +169,10 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 let formats = formats
                     .into_iter()
                     .map(|(format, v)| view! {
-                        <details class="mf-format"><summary>{format!("Same tools, {} format", format.name())}</summary><pre class="mf-json">{v}</pre></details>
+                        <details class="mf-format"><summary>{fill(t(Msg::SameTools), &[("format", format.name())])}</summary><pre class="mf-json">{v}</pre></details>
                     })
                     .collect_view();
-                let status = record.as_ref().map(|r| r.status.as_str()).unwrap_or("pending");
+                let status = record.as_ref().map(|r| r.status).unwrap_or(RowStatus::Pending);
                 let error = record.as_ref().and_then(|r| r.error.clone());
                 let exchanges = record
                     .as_ref()
@@ -180,20 +185,20 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 let notifications = if id == Row::Execute { run.notifications.clone() } else { Vec::new() };
                 view! {
                     <div class="mf-inspect" data-row=id.id()>
-                        <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status>{status}</span></h3>
+                        <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status.as_str()>{i18n::status(status, lang)}</span></h3>
                         <p class="mf-row-label">{label}</p>
                         {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
                         {skipped}
                         <p class="mf-explain">{text}</p>
-                        <p><a href=href target="_blank" rel="noopener noreferrer">"Specification: "{link}</a></p>
+                        <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>
                         <dl class="mf-values">{shown_values}</dl>
                         {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
                         {formats}
                         <ul class="mf-notifications">
                             {notifications.into_iter().map(|n| view! { <li><pre>{pretty(&n.to_string())}</pre></li> }).collect_view()}
                         </ul>
-                        {exchanges.into_iter().map(|x| exchange_view(x, wire)).collect_view()}
-                        {llm.into_iter().map(llm_view).collect_view()}
+                        {exchanges.into_iter().map(|x| exchange_view(x, wire, lang)).collect_view()}
+                        {llm.into_iter().map(|x| llm_view(x, lang)).collect_view()}
                     </div>
                 }
                 .into_any()

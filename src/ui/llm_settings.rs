@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
+use super::i18n::{self, Msg, text, tr};
 use crate::llm::Style;
 use crate::llm::choice::{Field, Provider};
 
@@ -15,42 +16,43 @@ pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
     let edit =
         move |field: Field| move |ev| ctl.llm.update(|s| s.set(field, event_target_value(&ev)));
     Effect::new(move || ctl.llm.with(super::storage::save));
+    let t = move |m: Msg| text(m, ctl.lang.get());
     view! {
         <fieldset class="mf-llm">
-            <legend>"LLM"</legend>
+            <legend>{tr(ctl.lang, Msg::Llm)}</legend>
             <label>
-                "Model"
+                {tr(ctl.lang, Msg::LlmModel)}
                 <select id="mf-llm-provider" on:change=move |ev| {
                     let p = Provider::from_id(&event_target_value(&ev));
                     ctl.llm.update(|s| s.set_provider(p))
                 }>
                     {Provider::ALL.into_iter().map(|p| view! {
-                        <option value=p.id() selected=move || provider() == p>{p.title()}</option>
+                        <option value=p.id() selected=move || provider() == p>{move || i18n::provider(p, ctl.lang.get())}</option>
                     }).collect_view()}
                 </select>
             </label>
             <Show
                 when=is_remote
-                fallback=|| view! {
-                    <p class="mf-llm-note">"The built-in offline model stands in for a real LLM: deterministic, in this page, no network."</p>
+                fallback=move || view! {
+                    <p class="mf-llm-note">{tr(ctl.lang, Msg::OfflineNote)}</p>
                 }
             >
                 <label>
-                    "Base URL"
+                    {tr(ctl.lang, Msg::BaseUrl)}
                     <input id="mf-llm-base" type="url"
                         prop:value=shown(Field::BaseUrl)
                         on:change=edit(Field::BaseUrl) />
                 </label>
                 <label>
-                    "Model name"
+                    {tr(ctl.lang, Msg::ModelName)}
                     <input id="mf-llm-model" type="text"
                         prop:value=shown(Field::Model)
                         on:change=edit(Field::Model) />
                 </label>
                 <label>
-                    "API key"
+                    {tr(ctl.lang, Msg::ApiKey)}
                     <input id="mf-llm-key" type="password" autocomplete="off"
-                        placeholder=move || if ctl.llm.with(|s| s.has_key()) { "(set)" } else { "(none)" }
+                        placeholder=move || t(if ctl.llm.with(|s| s.has_key()) { Msg::KeySet } else { Msg::KeyNone })
                         on:change=edit(Field::Key) />
                 </label>
                 <label class="mf-check">
@@ -60,25 +62,24 @@ pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
                             let on = event_target_checked(&ev);
                             ctl.llm.update(|s| s.remember_key = on)
                         } />
-                    "Keep the key for this tab (sessionStorage)"
+                    {tr(ctl.lang, Msg::RememberKey)}
                 </label>
                 <label>
-                    "Tool calling"
+                    {tr(ctl.lang, Msg::ToolCalling)}
                     <select id="mf-llm-style" on:change=move |ev| {
                         let style = if event_target_value(&ev) == "prompt" { Style::SystemPrompt } else { Style::FunctionCalling };
                         ctl.llm.update(|s| s.style = style)
                     }>
-                        <option value="native" selected=move || ctl.llm.with(|s| s.style == Style::FunctionCalling)>"Native function calling"</option>
-                        <option value="prompt" selected=move || ctl.llm.with(|s| s.style == Style::SystemPrompt)>"System prompt + JSON reply"</option>
+                        <option value="native" selected=move || ctl.llm.with(|s| s.style == Style::FunctionCalling)>{move || i18n::style(Style::FunctionCalling, ctl.lang.get())}</option>
+                        <option value="prompt" selected=move || ctl.llm.with(|s| s.style == Style::SystemPrompt)>{move || i18n::style(Style::SystemPrompt, ctl.lang.get())}</option>
                     </select>
                 </label>
-                <p class="mf-llm-note">
-                    "A key typed into a web page is exposed to that page. It stays in memory unless you tick the box above; it is never in the address, the record or an export."
-                </p>
+                <p class="mf-llm-note">{tr(ctl.lang, Msg::KeyWarning)}</p>
                 <Show when=move || provider() == Provider::OpenAi>
                     <p class="mf-llm-note">
-                        "Ollama: run it with OLLAMA_ORIGINS=" {move || web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()}
-                        " so it answers this page, and use a model you have pulled."
+                        {tr(ctl.lang, Msg::OllamaBefore)}
+                        {move || web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()}
+                        {tr(ctl.lang, Msg::OllamaAfter)}
                     </p>
                 </Show>
             </Show>

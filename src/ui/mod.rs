@@ -2,11 +2,16 @@
 
 mod controller;
 mod diagram_view;
+mod follow;
+pub mod i18n;
 mod inspector;
 mod llm_settings;
 pub mod params;
+mod player;
+mod settings;
 mod share;
 mod storage;
+mod theme;
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -14,23 +19,17 @@ use wasm_bindgen::JsCast;
 
 pub use controller::Controller;
 use diagram_view::DiagramView;
+use i18n::{Msg, fill, text, tr};
 use inspector::Inspector;
-use llm_settings::LlmSettingsView;
+use params::Preset;
+use player::PlayerBar;
+use settings::Settings;
 use share::Share;
+use theme::Theme;
 
 use crate::diagram::{Lang, Row};
 use crate::flow::gate::Mode;
 use crate::flow::host::Approval;
-use params::Preset;
-
-const SPEEDS: [(&str, Option<f64>); 6] = [
-    ("0.25×", Some(0.25)),
-    ("0.5×", Some(0.5)),
-    ("1×", Some(1.0)),
-    ("2×", Some(2.0)),
-    ("4×", Some(4.0)),
-    ("instant", None),
-];
 
 fn controller_from_query(query: &str, origin: &str) -> Controller {
     let lang = params::query_param(query, "lang")
@@ -82,15 +81,26 @@ pub fn App() -> impl IntoView {
     view! { <Page ctl=ctl /> }
 }
 
-/// The whole player for one controller: settings, controls, both diagrams, inspector, answer.
+/// The whole player for one controller: header, player bar, settings, both diagrams, inspector,
+/// answer.
 #[component]
 pub fn Page(ctl: Controller) -> impl IntoView {
+    let t = move |m: Msg| text(m, ctl.lang.get());
     // Keep the hash on the selected row, so a link opens the same view.
     Effect::new(move |_| {
         if let Some(row) = ctl.selected() {
             let _ = window().location().set_hash(row.id());
         }
     });
+    // The page's own language, for screen readers and fonts.
+    Effect::new(move |_| {
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("lang", html_lang(ctl.lang.get()));
+        }
+    });
+    let theme = RwSignal::new(storage::load_theme());
+    Effect::new(move |_| theme::apply(theme.get()));
+    follow::keep_in_view(ctl);
     // Leaving the page ends the run and closes its session.
     let hide = window_event_listener(ev::pagehide, move |_| ctl.on_page_hide());
     on_cleanup(move || hide.remove());
@@ -110,109 +120,59 @@ pub fn Page(ctl: Controller) -> impl IntoView {
     });
     on_cleanup(move || handle.remove());
 
-    let progress = move || {
-        let rows = ctl.shown_rows();
-        ctl.run.with(|r| r.progress(&rows))
-    };
-    let playing = move || ctl.running.get() && ctl.mode.get() == Mode::Play;
-
     view! {
         <main class="mf-app">
             <header class="mf-header">
-                <h1 class="mf-title">"MCP Flow"</h1>
-                <p class="mf-lede">
-                    "A real MCP client in your browser, talking Streamable HTTP. Every arrow lights up from a real request, response or SSE event."
-                </p>
+                <div class="mf-heading">
+                    <h1 class="mf-title">"MCP Flow"</h1>
+                    <p class="mf-lede">{tr(ctl.lang, Msg::Lede)}</p>
+                </div>
+                <div class="mf-prefs">
+                    <label>
+                        {tr(ctl.lang, Msg::Language)}
+                        <select id="mf-lang" on:change=move |ev| {
+                            if let Some(l) = Lang::from_code(&event_target_value(&ev)) { set_lang(ctl, l) }
+                        }>
+                            <option value="en" selected=move || ctl.lang.get() == Lang::En>"English"</option>
+                            <option value="zh" selected=move || ctl.lang.get() == Lang::Zh>"中文"</option>
+                        </select>
+                    </label>
+                    <label>
+                        {tr(ctl.lang, Msg::Theme)}
+                        <select id="mf-theme" on:change=move |ev| {
+                            let picked = Theme::from_id(&event_target_value(&ev));
+                            storage::save_theme(picked);
+                            theme.set(picked);
+                        }>
+                            {Theme::ALL.into_iter().map(|th| view! {
+                                <option value=th.id() selected=move || theme.get() == th>{tr(ctl.lang, th.label())}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                </div>
             </header>
-            <section class="mf-settings" aria-label="Settings">
-                <label>
-                    "MCP server"
-                    <select id="mf-server-preset" on:change=move |ev| {
-                        let id = event_target_value(&ev);
-                        if let Some(p) = Preset::ALL.into_iter().find(|p| p.id() == id) {
-                            ctl.server.update(|url| *url = p.apply(url));
-                            if let Some(q) = p.example_question(ctl.lang.get_untracked() == Lang::Zh) {
-                                ctl.question.set(q.to_owned());
-                            }
-                        }
-                    }>
-                        {Preset::ALL.into_iter().map(|p| view! {
-                            <option value=p.id() selected=move || Preset::of(&ctl.server.get()) == p>{p.title()}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
-                <label>
-                    "MCP server URL"
-                    <input id="mf-server" type="url" prop:value=move || ctl.server.get()
-                        on:input=move |ev| ctl.server.set(event_target_value(&ev)) />
-                </label>
-                <label>
-                    "Question"
-                    <input id="mf-question" type="text" prop:value=move || ctl.question.get()
-                        on:input=move |ev| ctl.question.set(event_target_value(&ev)) />
-                </label>
-                <label>
-                    "Language"
-                    <select id="mf-lang" on:change=move |ev| {
-                        if let Some(l) = Lang::from_code(&event_target_value(&ev)) { ctl.lang.set(l) }
-                    }>
-                        <option value="en" selected=move || ctl.lang.get() == Lang::En>"English"</option>
-                        <option value="zh" selected=move || ctl.lang.get() == Lang::Zh>"中文"</option>
-                    </select>
-                </label>
-                <label class="mf-switch">
-                    <input id="mf-approve" type="checkbox"
-                        prop:checked=move || ctl.approval.get() == Approval::Ask
-                        on:change=move |ev| ctl.approval.set(if event_target_checked(&ev) { Approval::Ask } else { Approval::Auto }) />
-                    "Ask before running a tool"
-                </label>
-                <LlmSettingsView ctl=ctl />
-            </section>
-            <nav class="mf-player" aria-label="Player">
-                <button id="mf-play" aria-label=move || if playing() { "Pause" } else { "Play" }
-                    on:click=move |_| ctl.toggle()>
-                    {move || if playing() { "❚❚ Pause" } else { "▶ Play" }}
-                </button>
-                <button id="mf-back" aria-label="Back" on:click=move |_| ctl.select_step(-1)>"← Back"</button>
-                <button id="mf-next" aria-label="Next" on:click=move |_| ctl.next()>"Next →"</button>
-                <button id="mf-restart" aria-label="Restart" on:click=move |_| ctl.start(ctl.mode.get_untracked())>"↻ Restart"</button>
-                <button id="mf-connect" aria-label="Connect (diagram 1 only)" on:click=move |_| ctl.connect(ctl.mode.get_untracked())>"Connect"</button>
-                <button id="mf-ask" aria-label="Ask the question (diagram 2)"
-                    disabled=move || ctl.running.get()
-                    on:click=move |_| ctl.ask(ctl.mode.get_untracked())>"Ask"</button>
-                <label>
-                    "Speed "
-                    <select id="mf-speed" aria-label="Speed" on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        if let Some((_, s)) = SPEEDS.iter().find(|(name, _)| *name == v) { ctl.set_speed(*s) }
-                    }>
-                        {SPEEDS.iter().map(|(name, s)| {
-                            let s = *s;
-                            view! { <option value=*name selected=move || ctl.speed.get() == s>{*name}</option> }
-                        }).collect_view()}
-                    </select>
-                </label>
-                <progress id="mf-progress" aria-label="Rows done"
-                    max=move || progress().1 value=move || progress().0></progress>
-                <span class="mf-progress-text">{move || { let (a, b) = progress(); format!("{a}/{b}") }}</span>
-            </nav>
+            <PlayerBar ctl=ctl />
+            <Settings ctl=ctl />
             <Share ctl=ctl />
             <Show when=move || ctl.recording.with(|r| r.is_some())>
                 <p id="mf-recording" class="mf-recording" role="status">
-                    {move || ctl.recording.get().unwrap_or_default()}
-                    ". Nothing is sent while it is shown; Restart starts a live run."
+                    {move || ctl.recording.with(|r| r.as_ref().map(|r| fill(t(Msg::RecordingBanner), &[
+                        ("server", &r.server),
+                        ("llm", &r.llm),
+                        ("created", &r.created),
+                    ]))).unwrap_or_default()}
                 </p>
             </Show>
             <Show when=move || ctl.dialog.with(Option::is_some)>
                 <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
-                    <h2 id="mf-dialog-title">{move || ctl.dialog.with(|d| d.as_ref().map(|d| format!("Execute '{}' on Tool Server?", d.tool)).unwrap_or_default())}</h2>
+                    <h2 id="mf-dialog-title">{move || ctl.dialog.with(|d| d.as_ref().map(|d| fill(t(Msg::DialogTitle), &[("tool", &d.tool)])).unwrap_or_default())}</h2>
                     <pre>{move || ctl.dialog.with(|d| d.as_ref().map(|d| serde_json::to_string_pretty(&d.arguments).unwrap_or_default()).unwrap_or_default())}</pre>
-                    <button id="mf-yes" on:click=move |_| ctl.decide(true)>"Yes"</button>
-                    <button id="mf-no" on:click=move |_| ctl.decide(false)>"Decline"</button>
+                    <button id="mf-yes" on:click=move |_| ctl.decide(true)>{tr(ctl.lang, Msg::Yes)}</button>
+                    <button id="mf-no" on:click=move |_| ctl.decide(false)>{tr(ctl.lang, Msg::Decline)}</button>
                 </div>
             </Show>
             <section class="mf-answer" aria-live="polite">
-                <h2>"Answer"</h2>
+                <h2>{tr(ctl.lang, Msg::Answer)}</h2>
                 <p id="mf-answer">{move || ctl.run.with(|r| r.answer().map(str::to_owned)).unwrap_or_default()}</p>
                 <p id="mf-error" class="mf-error-line">
                     {move || ctl.run.with(|r| r.first_error().map(|(row, e)| format!("{row}: {e}"))).unwrap_or_default()}
@@ -225,9 +185,25 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </div>
                 <Inspector ctl=ctl />
             </div>
-            <footer class="mf-footer">
-                "Keys: Space play/pause, → next, ← back, Home/End"
-            </footer>
+            <footer class="mf-footer">{tr(ctl.lang, Msg::Keys)}</footer>
         </main>
     }
+}
+
+/// The root element's `lang` for the page's language.
+fn html_lang(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "en",
+        Lang::Zh => "zh-CN",
+    }
+}
+
+/// Switches the page's language; a question still at its example follows the language too.
+fn set_lang(ctl: Controller, lang: Lang) {
+    let server = ctl.server.get_untracked();
+    let question = ctl.question.get_untracked();
+    if let Some(q) = Preset::of(&server).example_in(&question, lang == Lang::Zh) {
+        ctl.question.set(q.to_owned());
+    }
+    ctl.lang.set(lang);
 }

@@ -1,5 +1,8 @@
 //! Settings read from the page's query string.
 
+use super::i18n::{Msg, text};
+use crate::diagram::Lang;
+
 /// The MCP endpoint used when the page names none.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:8000/mcp";
 
@@ -97,12 +100,14 @@ impl Preset {
         }
     }
 
-    pub fn title(self) -> &'static str {
-        match self {
-            Self::Weather => "Weather server (/mcp)",
-            Self::Calculator => "Calculator server (/calc)",
-            Self::Other => "Other URL",
-        }
+    /// Its name in the picker.
+    pub fn title(self, lang: Lang) -> &'static str {
+        let msg = match self {
+            Self::Weather => Msg::PresetWeather,
+            Self::Calculator => Msg::PresetCalculator,
+            Self::Other => Msg::PresetOther,
+        };
+        text(msg, lang)
     }
 
     fn path(self) -> Option<&'static str> {
@@ -147,6 +152,16 @@ impl Preset {
             (Self::Calculator, true) => Some("3 乘 111 等于多少？"),
             (Self::Other, _) => None,
         }
+    }
+
+    /// When `question` is still one of this server's example questions, the example in the
+    /// language switched to; a question the user wrote stays as it is.
+    pub fn example_in(self, question: &str, zh: bool) -> Option<&'static str> {
+        let examples = [self.example_question(false), self.example_question(true)];
+        examples
+            .contains(&Some(question.trim()))
+            .then(|| self.example_question(zh))
+            .flatten()
     }
 }
 
@@ -228,5 +243,18 @@ mod tests {
             Preset::Calculator.example_question(false),
             Some("What is 3 times 111?")
         );
+        for p in Preset::ALL {
+            assert_ne!(p.title(Lang::En), p.title(Lang::Zh));
+        }
+        assert_eq!(
+            Preset::Weather.example_in("What's the weather in Tokyo?", true),
+            Some("东京的天气怎么样？")
+        );
+        assert_eq!(
+            Preset::Weather.example_in("东京的天气怎么样？", false),
+            Some("What's the weather in Tokyo?")
+        );
+        assert_eq!(Preset::Weather.example_in("Weather in Paris?", true), None);
+        assert_eq!(Preset::Other.example_in("", true), None);
     }
 }

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::controller::Controller;
+use super::i18n::{Msg, fill, text, tr};
 use crate::export::recording::{Context, Recording};
 use crate::export::{har, mermaid};
 
@@ -59,7 +60,7 @@ pub fn Share(ctl: Controller) -> impl IntoView {
     let save = move |kind: &'static str| {
         move |_| {
             let rec = recording(ctl);
-            let (name, mime, text) = match kind {
+            let (name, mime, body) = match kind {
                 "har" => (
                     "mcp-flow-run.har",
                     "application/json",
@@ -72,9 +73,13 @@ pub fn Share(ctl: Controller) -> impl IntoView {
                 ),
                 _ => ("mcp-flow-run.json", "application/json", rec.to_json()),
             };
-            message.set(match download(name, mime, &text) {
-                Ok(()) => format!("Saved {name}"),
-                Err(e) => format!("Could not save {name}: {e:?}"),
+            let lang = ctl.lang.get_untracked();
+            message.set(match download(name, mime, &body) {
+                Ok(()) => fill(text(Msg::Saved, lang), &[("name", name)]),
+                Err(e) => fill(
+                    text(Msg::CouldNotSave, lang),
+                    &[("name", name), ("error", &format!("{e:?}"))],
+                ),
             });
         }
     };
@@ -88,28 +93,33 @@ pub fn Share(ctl: Controller) -> impl IntoView {
             return;
         };
         let name = file.name();
+        let lang = ctl.lang.get_untracked();
         leptos::task::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-            let result = match text.ok().and_then(|t| t.as_string()) {
-                Some(text) => Recording::from_json(&text),
-                None => Err("the file could not be read".into()),
+            let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            let result = match read.ok().and_then(|t| t.as_string()) {
+                Some(json) => Recording::from_json(&json),
+                None => Err(text(Msg::FileUnreadable, lang).into()),
             };
             match result {
                 Ok(rec) => {
                     ctl.load_recording(rec);
-                    message.set(format!("Loaded {name}"));
+                    message.set(fill(
+                        text(Msg::Loaded, ctl.lang.get_untracked()),
+                        &[("name", &name)],
+                    ));
                 }
                 Err(e) => message.set(format!("{name}: {e}")),
             }
         });
     };
     view! {
-        <div class="mf-share" role="group" aria-label="Export and import">
-            <button id="mf-export-json" on:click=save("json") title="The whole record as versioned JSON; load it back with Import">"Export JSON"</button>
-            <button id="mf-export-har" on:click=save("har") title="HAR 1.2: open in the browser's network panel">"HAR"</button>
-            <button id="mf-export-mermaid" on:click=save("mermaid") title="Mermaid sequence diagrams with the real values">"Mermaid"</button>
+        <div class="mf-share" role="group" aria-label=tr(ctl.lang, Msg::ExportImport)>
+            <button id="mf-export-json" on:click=save("json") title=tr(ctl.lang, Msg::ExportJsonHint)>{tr(ctl.lang, Msg::ExportJson)}</button>
+            <button id="mf-export-har" on:click=save("har") title=tr(ctl.lang, Msg::HarHint)>"HAR"</button>
+            <button id="mf-export-mermaid" on:click=save("mermaid") title=tr(ctl.lang, Msg::MermaidHint)>"Mermaid"</button>
             <label class="mf-import">
-                "Import recording "
+                {tr(ctl.lang, Msg::ImportRecording)}
+                " "
                 <input id="mf-import" type="file" accept=".json,application/json" on:change=import />
             </label>
             <span id="mf-share-message" class="mf-share-message">{move || message.get()}</span>

@@ -1,5 +1,5 @@
-//! The LLM settings between visits: everything but the key in localStorage; the key in this
-//! tab's sessionStorage only when the user ticked the box.
+//! Settings between visits: the LLM settings (all but the key) and the theme in localStorage;
+//! the key in this tab's sessionStorage only when the user ticked the box.
 
 use crate::llm::choice::LlmSettings;
 
@@ -29,5 +29,19 @@ pub fn save(settings: &LlmSettings) {
             Some(key) => s.set_item(KEY, key),
             None => s.remove_item(KEY),
         };
+    }
+}
+
+const THEME: &str = "mcp-flow.theme";
+
+/// The light/dark choice from an earlier visit (auto when none).
+pub fn load_theme() -> super::theme::Theme {
+    let saved = local().and_then(|s| s.get_item(THEME).ok().flatten());
+    super::theme::Theme::from_id(saved.as_deref().unwrap_or_default())
+}
+
+pub fn save_theme(theme: super::theme::Theme) {
+    if let Some(s) = local() {
+        let _ = s.set_item(THEME, theme.id());
     }
 }

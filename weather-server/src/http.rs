@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 use tower_http::{
     cors::{AllowOrigin, CorsLayer},
     services::{ServeDir, ServeFile},
+    set_header::SetResponseHeader,
 };
 
 use rmcp::{
@@ -180,8 +181,23 @@ pub fn cors_layer() -> CorsLayer {
         .expose_headers([SESSION_ID, PROTOCOL_VERSION])
 }
 
-fn static_files(dir: &Path) -> ServeDir<ServeFile> {
-    ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))
+/// The Content-Security-Policy of the served app: no inline script and no eval (wasm
+/// compilation aside), no plugins, no framing; fetch may reach any MCP server or LLM endpoint
+/// the user picks. `trunk serve` sends the same policy plus its live-reload script
+/// (Trunk.toml `[serve] csp`; `tests/static_csp.rs` keeps the two in step).
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
+    script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self' data:; connect-src 'self' http: https:; object-src 'none'; \
+    base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The built app, each response with the page's Content-Security-Policy; unknown paths get
+/// `index.html` (the app reads its state from the address).
+fn static_files(dir: &Path) -> SetResponseHeader<ServeDir<ServeFile>, HeaderValue> {
+    SetResponseHeader::overriding(
+        ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html"))),
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    )
 }
 
 /// State of the request guard in front of rmcp.

@@ -1,0 +1,379 @@
+//! Every word of the page itself, in both languages: one table per language, a `match` each, so
+//! a message missing from either table does not compile. The diagrams and the explanations have
+//! their own texts (`crate::diagram`, `crate::flow::explain`).
+//!
+//! Messages with a `{name}` placeholder are filled with [`fill`].
+
+use leptos::prelude::{Get, RwSignal};
+
+use crate::diagram::Lang;
+use crate::flow::run::RowStatus;
+use crate::llm::Style;
+use crate::llm::choice::Provider;
+
+macro_rules! messages {
+    ($($name:ident),* $(,)?) => {
+        /// A piece of the page's text.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Msg { $($name),* }
+
+        impl Msg {
+            /// Every message, for the tests.
+            pub const ALL: &'static [Msg] = &[$(Msg::$name),*];
+        }
+    };
+}
+
+messages! {
+    Lede, Language, Theme, ThemeAuto, ThemeLight, ThemeDark,
+    Settings, McpServer, McpServerUrl, Question, AskBeforeTool, ApprovalAsk, ApprovalAuto,
+    PresetWeather, PresetCalculator, PresetOther,
+    Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini,
+    OfflineShort, OfflineNote, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
+    ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
+    Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
+    RowsDone, Follow, FollowHint,
+    ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
+    CouldNotSave, Loaded, FileUnreadable, RecordingBanner,
+    DialogTitle, Yes, Decline, Answer,
+    Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools,
+    RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
+    PrimingEvent, Request, Response,
+    StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
+}
+
+/// `msg` in `lang`.
+pub fn text(msg: Msg, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => en(msg),
+        Lang::Zh => zh(msg),
+    }
+}
+
+/// `msg` in the page's current language, as a reactive text or attribute. Every use has this one
+/// closure type, so the view code behind it is compiled once, not once per message.
+pub fn tr(lang: RwSignal<Lang>, msg: Msg) -> impl Fn() -> &'static str + Copy + Send + Sync {
+    move || text(msg, lang.get())
+}
+
+/// `template` with each `{name}` replaced by its value.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    values
+        .iter()
+        .fold(template.to_owned(), |out, (name, value)| {
+            out.replace(&format!("{{{name}}}"), value)
+        })
+}
+
+fn en(msg: Msg) -> &'static str {
+    use Msg::*;
+    match msg {
+        Lede => {
+            "A real MCP client in your browser, talking Streamable HTTP. Every arrow lights up from a real request, response or SSE event."
+        }
+        Language => "Language",
+        Theme => "Theme",
+        ThemeAuto => "Auto (system)",
+        ThemeLight => "Light",
+        ThemeDark => "Dark",
+        Settings => "Settings",
+        McpServer => "MCP server",
+        McpServerUrl => "MCP server URL",
+        Question => "Question",
+        AskBeforeTool => "Ask before running a tool",
+        ApprovalAsk => "asks before tools",
+        ApprovalAuto => "runs tools without asking",
+        PresetWeather => "Weather server (/mcp)",
+        PresetCalculator => "Calculator server (/calc)",
+        PresetOther => "Other URL",
+        Llm => "LLM",
+        LlmModel => "Model",
+        ProviderOffline => "Built-in offline model (no key, no network)",
+        ProviderOpenAi => "OpenAI-compatible (OpenAI, Ollama, llama.cpp, LM Studio, vLLM…)",
+        ProviderAnthropic => "Anthropic Messages",
+        ProviderGemini => "Google Gemini",
+        OfflineShort => "built-in offline model",
+        OfflineNote => {
+            "The built-in offline model stands in for a real LLM: deterministic, in this page, no network."
+        }
+        BaseUrl => "Base URL",
+        ModelName => "Model name",
+        ApiKey => "API key",
+        KeySet => "(set)",
+        KeyNone => "(none)",
+        RememberKey => "Keep the key for this tab (sessionStorage)",
+        ToolCalling => "Tool calling",
+        StyleNative => "Native function calling",
+        StylePrompt => "System prompt + JSON reply",
+        KeyWarning => {
+            "A key typed into a web page is exposed to that page. It stays in memory unless you tick the box above; it is never in the address, the record or an export."
+        }
+        OllamaBefore => "Ollama: run it with OLLAMA_ORIGINS=",
+        OllamaAfter => " so it answers this page, and use a model you have pulled.",
+        Player => "Player",
+        Play => "Play",
+        Pause => "Pause",
+        Back => "Back",
+        Next => "Next",
+        Restart => "Restart",
+        Connect => "Connect",
+        ConnectHint => "Connect (diagram 1 only)",
+        Ask => "Ask",
+        AskHint => "Ask the question (diagram 2)",
+        Speed => "Speed",
+        Instant => "instant",
+        RowsDone => "Rows done",
+        Follow => "Follow",
+        FollowHint => "Keep the current row in view while the run goes on",
+        ExportImport => "Export and import",
+        ExportJson => "Export JSON",
+        ExportJsonHint => "The whole record as versioned JSON; load it back with Import",
+        HarHint => "HAR 1.2: open in the browser's network panel",
+        MermaidHint => "Mermaid sequence diagrams with the real values",
+        ImportRecording => "Import recording",
+        Saved => "Saved {name}",
+        CouldNotSave => "Could not save {name}: {error}",
+        Loaded => "Loaded {name}",
+        FileUnreadable => "the file could not be read",
+        RecordingBanner => {
+            "Recording of a run against {server} ({llm}), exported {created}. Nothing is sent while it is shown; Restart starts a live run."
+        }
+        DialogTitle => "Execute '{tool}' on Tool Server?",
+        Yes => "Yes",
+        Decline => "Decline",
+        Answer => "Answer",
+        Inspector => "Step inspector",
+        WireDetail => "Wire detail",
+        InspectorHint => {
+            "Press Play (Space) or Next (→) to start a real run. Click any row to inspect it."
+        }
+        Specification => "Specification: ",
+        NoValue => "(none)",
+        SkippedBecause => "skipped: {why}",
+        SameTools => "Same tools, {format} format",
+        RequestHeaders => "Request headers",
+        ResponseHeaders => "Response headers",
+        CopyBody => "Copy body",
+        CopyCurl => "Copy as curl",
+        NoResponse => "no response",
+        Waiting => "waiting…",
+        InFlight => "in flight",
+        PrimingEvent => "(empty data: priming event)",
+        Request => "Request",
+        Response => "Response",
+        StatusPending => "pending",
+        StatusActive => "active",
+        StatusDone => "done",
+        StatusFailed => "failed",
+        StatusSkipped => "skipped",
+        RowAria => "row {id}: {state}",
+        Keys => "Keys: Space play/pause, → next, ← back, Home/End first/newest row",
+    }
+}
+
+fn zh(msg: Msg) -> &'static str {
+    use Msg::*;
+    match msg {
+        Lede => {
+            "一个在浏览器中运行的真实 MCP 客户端，通过 Streamable HTTP 通信。每个箭头都由一次真实的请求、响应或 SSE 事件点亮。"
+        }
+        Language => "语言",
+        Theme => "主题",
+        ThemeAuto => "自动（跟随系统）",
+        ThemeLight => "浅色",
+        ThemeDark => "深色",
+        Settings => "设置",
+        McpServer => "MCP 服务器",
+        McpServerUrl => "MCP 服务器地址",
+        Question => "问题",
+        AskBeforeTool => "运行工具前先询问",
+        ApprovalAsk => "运行工具前询问",
+        ApprovalAuto => "直接运行工具",
+        PresetWeather => "天气服务器（/mcp）",
+        PresetCalculator => "计算器服务器（/calc）",
+        PresetOther => "其他地址",
+        Llm => "LLM（大语言模型）",
+        LlmModel => "模型",
+        ProviderOffline => "内置离线模型（无需密钥，不联网）",
+        ProviderOpenAi => "OpenAI 兼容接口（OpenAI、Ollama、llama.cpp、LM Studio、vLLM…）",
+        ProviderAnthropic => "Anthropic Messages 接口",
+        ProviderGemini => "Google Gemini 接口",
+        OfflineShort => "内置离线模型",
+        OfflineNote => "内置离线模型代替真实的 LLM：结果确定，在本页面内运行，不访问网络。",
+        BaseUrl => "基础地址",
+        ModelName => "模型名称",
+        ApiKey => "API 密钥",
+        KeySet => "（已设置）",
+        KeyNone => "（未设置）",
+        RememberKey => "在此标签页中保留密钥（sessionStorage）",
+        ToolCalling => "工具调用方式",
+        StyleNative => "原生函数调用",
+        StylePrompt => "系统提示词 + JSON 回复",
+        KeyWarning => {
+            "在网页中输入的密钥对该网页可见。除非勾选上面的选项，它只保存在内存中；它不会出现在地址栏、运行记录或导出文件中。"
+        }
+        OllamaBefore => "Ollama：启动时设置 OLLAMA_ORIGINS=",
+        OllamaAfter => "，让它响应本页面的请求，并使用已拉取的模型。",
+        Player => "播放器",
+        Play => "播放",
+        Pause => "暂停",
+        Back => "上一步",
+        Next => "下一步",
+        Restart => "重新开始",
+        Connect => "连接",
+        ConnectHint => "连接（仅图 1）",
+        Ask => "提问",
+        AskHint => "提出问题（图 2）",
+        Speed => "速度",
+        Instant => "即时",
+        RowsDone => "已完成的步骤",
+        Follow => "跟随",
+        FollowHint => "运行时让当前步骤保持在视野内",
+        ExportImport => "导出与导入",
+        ExportJson => "导出 JSON",
+        ExportJsonHint => "以带版本号的 JSON 保存完整记录；可通过“导入记录”重新载入",
+        HarHint => "HAR 1.2：可在浏览器的网络面板中打开",
+        MermaidHint => "带有真实数值的 Mermaid 时序图",
+        ImportRecording => "导入记录",
+        Saved => "已保存 {name}",
+        CouldNotSave => "无法保存 {name}：{error}",
+        Loaded => "已载入 {name}",
+        FileUnreadable => "无法读取该文件",
+        RecordingBanner => {
+            "这是针对 {server}（{llm}）的一次运行记录，导出于 {created}。显示记录时不会发送任何请求；点击“重新开始”开始一次真实运行。"
+        }
+        DialogTitle => "在工具服务器上执行“{tool}”吗？",
+        Yes => "执行",
+        Decline => "拒绝",
+        Answer => "回答",
+        Inspector => "步骤检查器",
+        WireDetail => "传输细节",
+        InspectorHint => "按“播放”（空格）或“下一步”（→）开始一次真实运行。点击任意一行查看详情。",
+        Specification => "规范：",
+        NoValue => "（无）",
+        SkippedBecause => "已跳过：{why}",
+        SameTools => "同样的工具，{format} 格式",
+        RequestHeaders => "请求头",
+        ResponseHeaders => "响应头",
+        CopyBody => "复制正文",
+        CopyCurl => "复制为 curl 命令",
+        NoResponse => "无响应",
+        Waiting => "等待中…",
+        InFlight => "进行中",
+        PrimingEvent => "（空数据：预备事件）",
+        Request => "请求",
+        Response => "响应",
+        StatusPending => "未开始",
+        StatusActive => "进行中",
+        StatusDone => "完成",
+        StatusFailed => "失败",
+        StatusSkipped => "已跳过",
+        RowAria => "第 {id} 行：{state}",
+        Keys => "快捷键：空格 播放/暂停，→ 下一步，← 上一步，Home/End 第一步/最新一步",
+    }
+}
+
+/// A row's status as the user reads it (the `data-state` attribute keeps the English word).
+pub fn status(status: RowStatus, lang: Lang) -> &'static str {
+    let msg = match status {
+        RowStatus::Pending => Msg::StatusPending,
+        RowStatus::Active => Msg::StatusActive,
+        RowStatus::Done => Msg::StatusDone,
+        RowStatus::Failed => Msg::StatusFailed,
+        RowStatus::Skipped => Msg::StatusSkipped,
+    };
+    text(msg, lang)
+}
+
+/// A provider's name in the model picker.
+pub fn provider(provider: Provider, lang: Lang) -> &'static str {
+    let msg = match provider {
+        Provider::Offline => Msg::ProviderOffline,
+        Provider::OpenAi => Msg::ProviderOpenAi,
+        Provider::Anthropic => Msg::ProviderAnthropic,
+        Provider::Gemini => Msg::ProviderGemini,
+    };
+    text(msg, lang)
+}
+
+/// A tool-calling style in the picker.
+pub fn style(style: Style, lang: Lang) -> &'static str {
+    match style {
+        Style::FunctionCalling => text(Msg::StyleNative, lang),
+        Style::SystemPrompt => text(Msg::StylePrompt, lang),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Messages that are the same words in both languages (none so far: product and format
+    /// names such as "MCP Flow", "HAR" and "Mermaid" are not messages).
+    const SAME_IN_BOTH: &[Msg] = &[];
+
+    fn has_han(s: &str) -> bool {
+        s.chars().any(|c| {
+            ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3000}'..='\u{303f}').contains(&c)
+        })
+    }
+
+    #[test]
+    fn every_chinese_message_is_chinese() {
+        for &msg in Msg::ALL {
+            let (en, zh) = (text(msg, Lang::En), text(msg, Lang::Zh));
+            assert!(!en.trim().is_empty(), "{msg:?}: empty English");
+            assert!(!zh.trim().is_empty(), "{msg:?}: empty Chinese");
+            if SAME_IN_BOTH.contains(&msg) {
+                continue;
+            }
+            assert_ne!(en, zh, "{msg:?}: the Chinese text is the English one");
+            assert!(has_han(zh), "{msg:?}: no Chinese in {zh:?}");
+        }
+    }
+
+    #[test]
+    fn placeholders_match_between_languages() {
+        fn names(s: &str) -> Vec<&str> {
+            let mut out: Vec<&str> = s
+                .split('{')
+                .skip(1)
+                .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+                .collect();
+            out.sort_unstable();
+            out
+        }
+        for &msg in Msg::ALL {
+            assert_eq!(
+                names(text(msg, Lang::En)),
+                names(text(msg, Lang::Zh)),
+                "{msg:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn fill_replaces_each_placeholder() {
+        assert_eq!(
+            fill(text(Msg::DialogTitle, Lang::Zh), &[("tool", "get_weather")]),
+            "在工具服务器上执行“get_weather”吗？"
+        );
+        assert_eq!(
+            fill("{a} and {b}, {a}", &[("a", "1"), ("b", "2")]),
+            "1 and 2, 1"
+        );
+    }
+
+    #[test]
+    fn status_words_and_pickers_follow_the_language() {
+        assert_eq!(status(RowStatus::Done, Lang::En), "done");
+        assert_eq!(status(RowStatus::Done, Lang::Zh), "完成");
+        for p in Provider::ALL {
+            assert_ne!(provider(p, Lang::En), provider(p, Lang::Zh));
+        }
+        assert_eq!(
+            style(Style::SystemPrompt, Lang::Zh),
+            "系统提示词 + JSON 回复"
+        );
+    }
+}

@@ -1,0 +1,109 @@
+//! The app's Content-Security-Policy: a response header on every static file, strict for what
+//! users run (`--static`), and the dev server's policy (Trunk.toml) the same plus only what
+//! Trunk's live-reload script needs.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use support::*;
+use weather_server::http::CONTENT_SECURITY_POLICY;
+
+/// A policy as directive → sources.
+fn directives(policy: &str) -> BTreeMap<String, Vec<String>> {
+    policy
+        .split(';')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(|d| {
+            let mut words = d.split_whitespace().map(str::to_owned);
+            let name = words.next().expect("a directive name");
+            (name, words.collect())
+        })
+        .collect()
+}
+
+fn repo_file(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[tokio::test]
+async fn static_files_carry_the_policy_header() {
+    let dir = std::env::temp_dir().join(format!("weather-server-csp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("index.html"), "<!DOCTYPE html><title>app</title>").expect("write");
+    std::fs::write(dir.join("boot.js"), "export {};").expect("write");
+    let server = TestServer::start(&["--static", dir.to_str().expect("utf-8 path")]).await;
+    let client = client();
+    for path in ["/", "/index.html", "/boot.js", "/a/deep/link"] {
+        let response = client
+            .get(format!("{}{path}", server.origin()))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status(), 200, "{path}");
+        let policy = response
+            .headers()
+            .get("content-security-policy")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        assert_eq!(policy.as_deref(), Some(CONTENT_SECURITY_POLICY), "{path}");
+        let _ = response.text().await;
+    }
+    server.stop().await.expect("clean shutdown");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_shipped_policy_forbids_inline_script_and_eval() {
+    let policy = directives(CONTENT_SECURITY_POLICY);
+    assert_eq!(policy["script-src"], ["'self'", "'wasm-unsafe-eval'"]);
+    assert_eq!(policy["object-src"], ["'none'"]);
+    assert_eq!(policy["frame-ancestors"], ["'none'"]);
+    assert!(
+        !CONTENT_SECURITY_POLICY.contains("  "),
+        "one space between words"
+    );
+}
+
+#[test]
+fn the_dev_server_policy_is_the_shipped_one_plus_live_reload() {
+    let trunk: toml::Table = repo_file("Trunk.toml").parse().expect("Trunk.toml parses");
+    // The live-reload script gets a nonce attribute, replaced on every page load.
+    assert_eq!(trunk["build"]["create_nonce"].as_bool(), Some(true));
+    // And the app itself is loaded by boot.js, not by an inline script.
+    assert_eq!(trunk["build"]["inject_scripts"].as_bool(), Some(false));
+    let dev = trunk["serve"]["csp"]
+        .as_array()
+        .expect("[serve] csp is a list")
+        .iter()
+        .map(|d| d.as_str().expect("a directive").to_owned())
+        .collect::<Vec<_>>()
+        .join(";");
+    let mut dev = directives(&dev);
+    let shipped = directives(CONTENT_SECURITY_POLICY);
+    // Exactly two additions: the reload script's nonce and its WebSocket.
+    let script = dev.get_mut("script-src").expect("script-src");
+    assert!(!script.iter().any(|s| s == "'unsafe-inline'"));
+    script.retain(|s| s != "'nonce-{{NONCE}}'");
+    let connect = dev.get_mut("connect-src").expect("connect-src");
+    connect.retain(|s| s != "ws:");
+    assert_eq!(dev, shipped);
+}
+
+#[test]
+fn the_page_has_no_policy_meta_tag_and_no_inline_script() {
+    let html = repo_file("index.html").to_ascii_lowercase();
+    assert!(
+        !html.contains("http-equiv=\"content-security-policy\""),
+        "a meta policy would also bind `trunk serve` and block its live reload"
+    );
+    for script in html.split("<script").skip(1) {
+        let tag = script.split('>').next().unwrap_or_default();
+        assert!(tag.contains(" src="), "inline script: <script{tag}>");
+    }
+}
