@@ -7,10 +7,13 @@
 pub mod calc;
 pub mod cities;
 pub mod config;
+pub mod era;
 pub mod http;
 pub mod journal;
+pub mod modern;
 pub mod streams;
 pub mod tool;
+pub mod units;
 
 use axum::serve::ListenerExt;
 use std::{future::Future, io, net::SocketAddr};
@@ -19,6 +22,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 pub use config::Config;
+pub use era::Era;
 pub use http::{CALC_PATH, MCP_PATH, router};
 pub use tool::WeatherServer;
 
@@ -44,7 +48,7 @@ where
     let app = router(&config, local_addr, cancel.clone());
 
     tracing::info!(address = %endpoint_url(local_addr), "weather-server starting");
-    tracing::info!(mode = config.mode(), "transport");
+    tracing::info!(mode = config.mode(), era = config.era.name(), "transport");
     tracing::info!(
         origins = %config.allowed_origins(local_addr.port()).join(", "),
         "allowed origins"

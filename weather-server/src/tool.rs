@@ -4,31 +4,47 @@
 // versions this demo speaks still have it and the demo shows it.
 #![allow(deprecated)]
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::{
+    borrow::Cow,
+    sync::{Arc, Mutex, PoisonError},
+};
 
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-        ListToolsResult, LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParam,
-        PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
+        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+        DiscoverResult, Implementation, ListToolsResult, LoggingLevel, LoggingMessageNotification,
+        LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams,
+        ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig,
         ServerNotification, SetLevelRequestParams, Tool, ToolAnnotations,
     },
     schemars::JsonSchema,
     service::RequestContext,
 };
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use crate::{cities, streams::RelatedRequest};
+use crate::{
+    cities::{self, City},
+    era::{Era, is_modern_version},
+    streams::RelatedRequest,
+    units::{self, Units},
+};
 
 /// The tool's name on the wire.
 pub const TOOL_NAME: &str = "get_weather";
 /// Logger name used in `notifications/message`.
 pub const LOGGER: &str = "weather-server";
+/// How long a modern client may cache `server/discover` and `tools/list` (they change only
+/// when the server restarts with other flags).
+pub const CACHE_TTL_MS: u64 = 5 * 60 * 1000;
+/// The result `_meta` key naming the server (2026-07-28).
+pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 
 const INSTRUCTIONS: &str = "Demo weather service with a fixed table of world cities. \
 Call get_weather with a city name (\"Tokyo\", \"Tokyo, Japan\" or \"東京\") to get its \
-current condition, temperature, humidity and wind.";
+current condition, temperature, humidity and wind; `units` picks celsius (default) or \
+fahrenheit.";
 
 /// Arguments of `get_weather`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -36,16 +52,27 @@ current condition, temperature, humidity and wind.";
 pub struct GetWeatherArgs {
     /// City name, e.g. "Tokyo", "Tokyo, Japan" or "東京".
     pub location: String,
+    // Temperature units (default celsius), mirrored in the `Mcp-Param-Units` header. The schema
+    // (and its description) is `units::input_schema`: optional (serde `default`; skipping `None`
+    // keeps schemars from writing `"default": null`), not nullable, no `$ref`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "units::input_schema")]
+    pub units: Option<Units>,
 }
 
 /// Structured result of `get_weather` (the tool's `outputSchema`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct WeatherReport {
-    /// Canonical city name.
+    /// Canonical place name.
     pub location: String,
     /// Current condition, e.g. "Sunny".
     pub condition: String,
+    /// Temperature in the requested units.
+    pub temperature: f64,
+    /// Units of `temperature`.
+    #[schemars(schema_with = "units::output_schema")]
+    pub units: Units,
     /// Temperature in degrees Celsius.
     pub temperature_c: f64,
     /// Relative humidity in percent.
@@ -61,11 +88,13 @@ fn percent_schema(_: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Sc
     rmcp::schemars::json_schema!({"type": "integer", "minimum": 0, "maximum": 100})
 }
 
-impl From<&cities::City> for WeatherReport {
-    fn from(city: &cities::City) -> Self {
+impl WeatherReport {
+    pub fn new(city: &City, units: Units) -> Self {
         Self {
             location: city.name.to_string(),
             condition: city.condition.to_string(),
+            temperature: units.from_celsius(city.temperature_c),
+            units,
             temperature_c: city.temperature_c,
             humidity_pct: city.humidity_pct,
             wind_kph: city.wind_kph,
@@ -94,24 +123,27 @@ pub fn get_weather_tool() -> Tool {
     )
 }
 
-/// Builds the tool result for a location: on a hit, one text block holding
-/// just the condition (e.g. "Sunny") plus the structured report; otherwise an
-/// `isError` result with a helpful message.
-pub fn weather_result(location: &str) -> CallToolResult {
-    match cities::lookup(location) {
-        Ok(city) => {
-            let report = WeatherReport::from(city);
-            let mut result = CallToolResult::success(vec![ContentBlock::text(city.condition)]);
-            match serde_json::to_value(&report) {
-                Ok(value) => result.structured_content = Some(value),
-                Err(error) => {
-                    return CallToolResult::error(vec![ContentBlock::text(format!(
-                        "Internal error while encoding the report: {error}"
-                    ))]);
-                }
-            }
-            result
+/// The tool result for one city: one text block holding just the condition (e.g. "Sunny")
+/// plus the structured report.
+pub fn report_result(city: &City, units: Units) -> CallToolResult {
+    let report = WeatherReport::new(city, units);
+    let mut result = CallToolResult::success(vec![ContentBlock::text(city.condition)]);
+    match serde_json::to_value(&report) {
+        Ok(value) => result.structured_content = Some(value),
+        Err(error) => {
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "Internal error while encoding the report: {error}"
+            ))]);
         }
+    }
+    result
+}
+
+/// Builds the tool result for a location that names one city; otherwise an `isError` result
+/// with a helpful message (an ambiguous name lists the candidates).
+pub fn weather_result(location: &str, units: Units) -> CallToolResult {
+    match cities::lookup(location) {
+        Ok(city) => report_result(city, units),
         Err(error) => CallToolResult::error(vec![ContentBlock::text(error.to_string())]),
     }
 }
@@ -130,11 +162,26 @@ pub fn severity(level: LoggingLevel) -> u8 {
     }
 }
 
+/// Whether the request speaks 2026-07-28 (its `_meta` names a modern version).
+pub fn is_modern(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .meta
+        .protocol_version()
+        .is_some_and(|version| is_modern_version(version.as_str()))
+}
+
+/// What every handler instance shares (rmcp makes one per session, or per stateless request).
+#[derive(Debug, Clone, Default)]
+pub struct Shared {
+    pub era: Era,
+}
+
 /// The MCP server. One instance per session (rmcp calls the factory for each
 /// new session), so the logging level set here is per session.
 #[derive(Debug, Clone, Default)]
 pub struct WeatherServer {
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
+    shared: Shared,
 }
 
 impl WeatherServer {
@@ -142,10 +189,22 @@ impl WeatherServer {
         Self::default()
     }
 
-    /// The minimum level the client asked for: the request's own
-    /// `_meta` log level (stateless protocol) wins over `logging/setLevel`.
+    pub fn with_shared(shared: Shared) -> Self {
+        Self {
+            log_level: Arc::default(),
+            shared,
+        }
+    }
+
+    /// The minimum level the client asked for. A modern request: only its own `_meta` log
+    /// level (no level, no log notifications). A legacy request: its `_meta` level, else the
+    /// session's `logging/setLevel`.
     fn effective_level(&self, context: &RequestContext<RoleServer>) -> Option<LoggingLevel> {
-        context.meta.log_level().or_else(|| {
+        let own = context.meta.log_level();
+        if is_modern(context) {
+            return own;
+        }
+        own.or_else(|| {
             *self
                 .log_level
                 .lock()
@@ -189,23 +248,38 @@ impl WeatherServer {
         }
     }
 
+    /// `_meta` naming this server, for results to modern requests (2026-07-28: servers SHOULD
+    /// identify themselves in every result).
+    pub fn result_meta(&self, context: &RequestContext<RoleServer>) -> Option<MetaObject> {
+        if !is_modern(context) {
+            return None;
+        }
+        let info = serde_json::to_value(self.get_info().server_info).ok()?;
+        let mut meta = MetaObject::new();
+        meta.insert(SERVER_INFO_META.to_owned(), info);
+        Some(meta)
+    }
+
     async fn get_weather(
         &self,
-        arguments: Option<rmcp::model::JsonObject>,
+        request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        let arguments = serde_json::Value::Object(arguments.unwrap_or_default());
+    ) -> Result<CallToolResponse, McpError> {
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         let args: GetWeatherArgs = match serde_json::from_value(arguments) {
             Ok(args) => args,
             Err(error) => {
-                return CallToolResult::error(vec![ContentBlock::text(format!(
-                    "Invalid arguments for {TOOL_NAME}: {error}. Expected {{\"location\": \"Tokyo\"}}."
-                ))]);
+                return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "Invalid arguments for {TOOL_NAME}: {error}. Expected {{\"location\": \
+                     \"Tokyo\"}} and optionally \"units\": \"celsius\" or \"fahrenheit\"."
+                ))])
+                .into());
             }
         };
+        let units = args.units.unwrap_or_default();
         let location = args.location.trim();
         let shown = cities::clip(location, 80);
-        tracing::info!(location = %shown, "get_weather called");
+        tracing::info!(location = %shown, units = units.as_str(), "get_weather called");
         self.log(
             context,
             LoggingLevel::Info,
@@ -214,25 +288,42 @@ impl WeatherServer {
         .await;
         self.progress(context, 0.0, &format!("Looking up {shown}"))
             .await;
-        let result = weather_result(location);
+        let response: CallToolResponse = match cities::lookup(location) {
+            Ok(city) => report_result(city, units).into(),
+            Err(error) => CallToolResult::error(vec![ContentBlock::text(error.to_string())]).into(),
+        };
         self.progress(context, 1.0, "Done").await;
-        result
+        Ok(response)
     }
 }
 
 impl ServerHandler for WeatherServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_logging()
-                .build(),
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(
+                Implementation::new("weather-server", env!("CARGO_PKG_VERSION"))
+                    .with_title("Weather Server"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(self.shared.era.supported_versions())
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, McpError> {
+        Ok(
+            DiscoverResult::from_server_info(self.shared.era.supported_versions(), self.get_info())
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public),
         )
-        .with_server_info(
-            Implementation::new("weather-server", env!("CARGO_PKG_VERSION"))
-                .with_title("Weather Server"),
-        )
-        .with_instructions(INSTRUCTIONS)
     }
 
     async fn set_level(
@@ -251,9 +342,17 @@ impl ServerHandler for WeatherServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(vec![get_weather_tool()]))
+        let mut result = ListToolsResult::with_all_items(vec![get_weather_tool()]);
+        // Caching hints are a 2026-07-28 field: legacy clients get the list as before.
+        if is_modern(&context) {
+            result = result
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public);
+            result.meta = self.result_meta(&context);
+        }
+        Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -271,7 +370,13 @@ impl ServerHandler for WeatherServer {
                 None,
             ));
         }
-        Ok(self.get_weather(request.arguments, &context).await.into())
+        let mut response = self.get_weather(&request, &context).await?;
+        match &mut response {
+            CallToolResponse::Complete(result) => result.meta = self.result_meta(&context),
+            CallToolResponse::InputRequired(result) => result.meta = self.result_meta(&context),
+            _ => {}
+        }
+        Ok(response)
     }
 }
 
@@ -292,7 +397,22 @@ mod tests {
             tool["inputSchema"]["properties"]["location"]["type"],
             "string"
         );
+        // `units`: optional, a plain string enum (a primitive type, as `x-mcp-header` requires)
+        // mirrored in `Mcp-Param-Units`.
+        let units = &tool["inputSchema"]["properties"]["units"];
+        assert_eq!(units["type"], "string", "{units}");
+        assert_eq!(units["enum"], json!(["celsius", "fahrenheit"]));
+        assert_eq!(units["x-mcp-header"], "Units");
+        assert_eq!(units["default"], "celsius");
+        assert!(
+            tool["inputSchema"].get("$defs").is_none(),
+            "no $ref: {tool}"
+        );
         assert_eq!(tool["outputSchema"]["type"], "object");
+        assert_eq!(
+            tool["outputSchema"]["properties"]["units"]["enum"],
+            json!(["celsius", "fahrenheit"])
+        );
         assert_eq!(
             tool["outputSchema"]["properties"]["humidity_pct"],
             json!({"type": "integer", "minimum": 0, "maximum": 100, "description": "Relative humidity in percent."})
@@ -300,6 +420,8 @@ mod tests {
         for field in [
             "location",
             "condition",
+            "temperature",
+            "units",
             "temperature_c",
             "humidity_pct",
             "wind_kph",
@@ -318,20 +440,34 @@ mod tests {
 
     #[test]
     fn tokyo_result_is_sunny_with_structured_content() {
-        let result = serde_json::to_value(weather_result("Tokyo")).expect("serialize");
+        let result =
+            serde_json::to_value(weather_result("Tokyo", Units::Celsius)).expect("serialize");
         assert_eq!(
             result["content"],
             json!([{"type": "text", "text": "Sunny"}])
         );
         assert_eq!(result["structuredContent"]["location"], "Tokyo");
         assert_eq!(result["structuredContent"]["condition"], "Sunny");
-        assert!(result["structuredContent"]["temperature_c"].is_number());
+        assert_eq!(result["structuredContent"]["temperature_c"], 22.0);
+        assert_eq!(result["structuredContent"]["temperature"], 22.0);
+        assert_eq!(result["structuredContent"]["units"], "celsius");
         assert_eq!(result["isError"], false);
     }
 
     #[test]
+    fn fahrenheit_converts_the_temperature_only() {
+        let result =
+            serde_json::to_value(weather_result("Tokyo", Units::Fahrenheit)).expect("serialize");
+        let report = &result["structuredContent"];
+        assert_eq!(report["temperature"], 71.6);
+        assert_eq!(report["units"], "fahrenheit");
+        assert_eq!(report["temperature_c"], 22.0);
+        assert_eq!(result["content"][0]["text"], "Sunny");
+    }
+
+    #[test]
     fn unknown_city_is_a_tool_error() {
-        let result = weather_result("Atlantis");
+        let result = weather_result("Atlantis", Units::Celsius);
         assert_eq!(result.is_error, Some(true));
         assert!(result.structured_content.is_none());
         let text = serde_json::to_value(&result.content).expect("serialize");
@@ -345,7 +481,8 @@ mod tests {
     #[test]
     fn a_huge_location_is_clipped_in_the_error() {
         let huge = "x".repeat(200_000);
-        let result = serde_json::to_value(weather_result(&huge)).expect("serialize");
+        let result =
+            serde_json::to_value(weather_result(&huge, Units::Celsius)).expect("serialize");
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
         assert!(text.len() < 1_000, "{} bytes", text.len());
         assert!(text.contains("xxx…"));
