@@ -47,6 +47,7 @@ use crate::{
     era::Era,
     journal::{self, Journal},
     modern,
+    sealed::Sealer,
     streams::RoutingSessionManager,
     tool::{Shared, WeatherServer},
 };
@@ -104,7 +105,10 @@ const TYPED_METHODS: &[&str] = &[
 /// `local_addr` is the address actually bound (its port joins the Origin and
 /// Host allow-lists); cancelling `cancel` ends every session and SSE stream.
 pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken) -> Router {
-    let shared = Shared { era: config.era };
+    let shared = Shared {
+        era: config.era,
+        sealer: Arc::new(Sealer::random()),
+    };
     let era = config.era;
     let weather = move || WeatherServer::with_shared(shared.clone());
     let calc = move || CalculatorServer::new(era);

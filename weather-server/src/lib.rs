@@ -7,10 +7,12 @@
 pub mod calc;
 pub mod cities;
 pub mod config;
+pub mod elicit;
 pub mod era;
 pub mod http;
 pub mod journal;
 pub mod modern;
+pub mod sealed;
 pub mod streams;
 pub mod tool;
 pub mod units;

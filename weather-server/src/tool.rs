@@ -25,8 +25,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::{
-    cities::{self, City},
+    cities::{self, City, LookupError},
+    elicit::{self, Answer},
     era::{Era, is_modern_version},
+    sealed::Sealer,
     streams::RelatedRequest,
     units::{self, Units},
 };
@@ -44,7 +46,7 @@ pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 const INSTRUCTIONS: &str = "Demo weather service with a fixed table of world cities. \
 Call get_weather with a city name (\"Tokyo\", \"Tokyo, Japan\" or \"東京\") to get its \
 current condition, temperature, humidity and wind; `units` picks celsius (default) or \
-fahrenheit.";
+fahrenheit. A name several places share (\"Springfield\") is asked back through elicitation.";
 
 /// Arguments of `get_weather`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -91,7 +93,7 @@ fn percent_schema(_: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Sc
 impl WeatherReport {
     pub fn new(city: &City, units: Units) -> Self {
         Self {
-            location: city.name.to_string(),
+            location: city.full_name(),
             condition: city.condition.to_string(),
             temperature: units.from_celsius(city.temperature_c),
             units,
@@ -171,9 +173,20 @@ pub fn is_modern(context: &RequestContext<RoleServer>) -> bool {
 }
 
 /// What every handler instance shares (rmcp makes one per session, or per stateless request).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Shared {
     pub era: Era,
+    /// Seals `requestState` for the questions asked in the modern era.
+    pub sealer: Arc<Sealer>,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Self {
+            era: Era::default(),
+            sealer: Arc::new(Sealer::random()),
+        }
+    }
 }
 
 /// The MCP server. One instance per session (rmcp calls the factory for each
@@ -194,6 +207,10 @@ impl WeatherServer {
             log_level: Arc::default(),
             shared,
         }
+    }
+
+    pub fn sealer(&self) -> &Sealer {
+        &self.shared.sealer
     }
 
     /// The minimum level the client asked for. A modern request: only its own `_meta` log
@@ -288,12 +305,70 @@ impl WeatherServer {
         .await;
         self.progress(context, 0.0, &format!("Looking up {shown}"))
             .await;
-        let response: CallToolResponse = match cities::lookup(location) {
+        let response = match cities::lookup(location) {
             Ok(city) => report_result(city, units).into(),
+            Err(LookupError::Ambiguous(input, candidates)) => {
+                self.ask_which(request, context, &input, &candidates, units)
+                    .await?
+            }
             Err(error) => CallToolResult::error(vec![ContentBlock::text(error.to_string())]).into(),
         };
-        self.progress(context, 1.0, "Done").await;
+        if matches!(response, CallToolResponse::Complete(_)) {
+            self.progress(context, 1.0, "Done").await;
+        }
         Ok(response)
+    }
+
+    /// A place name several cities share: ask the user which one (see [`elicit`]).
+    async fn ask_which(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        input: &str,
+        candidates: &[&'static City],
+        units: Units,
+    ) -> Result<CallToolResponse, McpError> {
+        let capabilities = context.client_capabilities();
+        if !elicit::answers_forms(capabilities.as_ref()) {
+            return Ok(elicit::cannot_ask(
+                input,
+                candidates,
+                "This client cannot be asked which one (it declares no form elicitation \
+                 capability).",
+            )
+            .into());
+        }
+        let answer = if is_modern(context) {
+            let binding = elicit::binding(input, units);
+            match elicit::resume(
+                self.sealer(),
+                request.request_state.as_deref(),
+                request.input_responses.as_ref(),
+                &binding,
+            )? {
+                Some(answer) => answer,
+                None => {
+                    return Ok(elicit::ask(self.sealer(), input, candidates, &binding)?.into());
+                }
+            }
+        } else {
+            match elicit::ask_in_session(&context.peer, input, candidates).await {
+                Ok(answer) => answer,
+                Err(why) => {
+                    return Ok(elicit::cannot_ask(
+                        input,
+                        candidates,
+                        &format!("Asking which one failed: {why}."),
+                    )
+                    .into());
+                }
+            }
+        };
+        Ok(match answer {
+            Answer::Chosen(city) => report_result(city, units),
+            other => elicit::not_answered(&other, candidates),
+        }
+        .into())
     }
 }
 
@@ -463,6 +538,18 @@ mod tests {
         assert_eq!(report["units"], "fahrenheit");
         assert_eq!(report["temperature_c"], 22.0);
         assert_eq!(result["content"][0]["text"], "Sunny");
+    }
+
+    #[test]
+    fn springfield_names_its_state() {
+        let result = serde_json::to_value(weather_result("Springfield, MO", Units::Celsius))
+            .expect("serialize");
+        assert_eq!(
+            result["structuredContent"]["location"],
+            "Springfield, Missouri"
+        );
+        let ambiguous = weather_result("Springfield", Units::Celsius);
+        assert_eq!(ambiguous.is_error, Some(true));
     }
 
     #[test]

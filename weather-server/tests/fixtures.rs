@@ -87,7 +87,7 @@ async fn tool_fixtures_equal_what_the_servers_list() {
 fn condition_fixture_lists_every_condition_get_weather_returns() {
     let mut conditions: Vec<String> = Vec::new();
     for city in CITIES {
-        let result = serde_json::to_value(weather_result(city.name, Units::Celsius))
+        let result = serde_json::to_value(weather_result(&city.full_name(), Units::Celsius))
             .expect("serialize result");
         assert_eq!(result["isError"], false, "{}: {result}", city.name);
         let condition = result["structuredContent"]["condition"]
