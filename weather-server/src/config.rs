@@ -61,6 +61,12 @@ pub struct Config {
     #[arg(long, value_enum, value_name = "ERA", default_value_t = Era::Both)]
     pub era: Era,
 
+    /// Test only: also serve the official conformance suite's diagnostic tools
+    /// (`test_missing_capability`, `test_logging_tool`, `test_streaming_elicitation`,
+    /// `test_input_required_result_*`) and prompt at /mcp.
+    #[arg(long, hide = true)]
+    pub conformance_fixtures: bool,
+
     /// Keep a journal of every request received (method, path, session, JSON-RPC method) and
     /// serve it at `GET /journal`. For tests that check what a client really sent.
     #[arg(long)]
@@ -169,6 +175,7 @@ mod tests {
         assert_eq!(config.max_body_bytes, 1024 * 1024);
         assert!(config.static_dir.is_none());
         assert_eq!(config.era, Era::Both);
+        assert!(!config.conformance_fixtures);
     }
 
     #[test]

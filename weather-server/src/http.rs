@@ -108,6 +108,7 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
     let shared = Shared {
         era: config.era,
         sealer: Arc::new(Sealer::random()),
+        conformance_fixtures: config.conformance_fixtures,
     };
     let era = config.era;
     let weather = move || WeatherServer::with_shared(shared.clone());

@@ -7,6 +7,7 @@
 pub mod calc;
 pub mod cities;
 pub mod config;
+pub mod conformance;
 pub mod elicit;
 pub mod era;
 pub mod http;
@@ -51,6 +52,9 @@ where
 
     tracing::info!(address = %endpoint_url(local_addr), "weather-server starting");
     tracing::info!(mode = config.mode(), era = config.era.name(), "transport");
+    if config.conformance_fixtures {
+        tracing::warn!("serving the conformance suite's diagnostic tools (--conformance-fixtures)");
+    }
     tracing::info!(
         origins = %config.allowed_origins(local_addr.port()).join(", "),
         "allowed origins"

@@ -13,7 +13,8 @@ use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
         CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-        DiscoverResult, Implementation, ListToolsResult, LoggingLevel, LoggingMessageNotification,
+        DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation,
+        ListPromptsResult, ListToolsResult, LoggingLevel, LoggingMessageNotification,
         LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams,
         ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig,
         ServerNotification, SetLevelRequestParams, Tool, ToolAnnotations,
@@ -26,6 +27,7 @@ use serde_json::Value;
 
 use crate::{
     cities::{self, City, LookupError},
+    conformance,
     elicit::{self, Answer},
     era::{Era, is_modern_version},
     sealed::Sealer,
@@ -178,6 +180,8 @@ pub struct Shared {
     pub era: Era,
     /// Seals `requestState` for the questions asked in the modern era.
     pub sealer: Arc<Sealer>,
+    /// Serves the conformance suite's diagnostic tools and prompt (`--conformance-fixtures`).
+    pub conformance_fixtures: bool,
 }
 
 impl Default for Shared {
@@ -185,6 +189,7 @@ impl Default for Shared {
         Self {
             era: Era::default(),
             sealer: Arc::new(Sealer::random()),
+            conformance_fixtures: false,
         }
     }
 }
@@ -232,7 +237,12 @@ impl WeatherServer {
     /// Sends `notifications/message` when the client admits `level`. The
     /// notification is marked with the request id so it travels on that
     /// request's SSE stream.
-    async fn log(&self, context: &RequestContext<RoleServer>, level: LoggingLevel, text: String) {
+    pub(crate) async fn log(
+        &self,
+        context: &RequestContext<RoleServer>,
+        level: LoggingLevel,
+        text: String,
+    ) {
         let Some(minimum) = self.effective_level(context) else {
             return;
         };
@@ -328,7 +338,16 @@ impl WeatherServer {
         candidates: &[&'static City],
         units: Units,
     ) -> Result<CallToolResponse, McpError> {
-        let capabilities = context.client_capabilities();
+        // Modern: what this request's `_meta` declares. Legacy: what the session's `initialize`
+        // declared (a server-to-client request goes to the session, whatever `_meta` says).
+        let capabilities = if is_modern(context) {
+            context.meta.client_capabilities()
+        } else {
+            context
+                .peer
+                .peer_info()
+                .map(|info| info.capabilities.clone())
+        };
         if !elicit::answers_forms(capabilities.as_ref()) {
             return Ok(elicit::cannot_ask(
                 input,
@@ -374,10 +393,18 @@ impl WeatherServer {
 
 impl ServerHandler for WeatherServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_logging()
-            .build();
+        let capabilities = if self.shared.conformance_fixtures {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .enable_prompts()
+                .build()
+        } else {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build()
+        };
         ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new("weather-server", env!("CARGO_PKG_VERSION"))
@@ -419,7 +446,11 @@ impl ServerHandler for WeatherServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let mut result = ListToolsResult::with_all_items(vec![get_weather_tool()]);
+        let mut tools = vec![get_weather_tool()];
+        if self.shared.conformance_fixtures {
+            tools.extend(conformance::tools());
+        }
+        let mut result = ListToolsResult::with_all_items(tools);
         // Caching hints are a 2026-07-28 field: legacy clients get the list as before.
         if is_modern(&context) {
             result = result
@@ -431,7 +462,13 @@ impl ServerHandler for WeatherServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL_NAME).then(get_weather_tool)
+        if name == TOOL_NAME {
+            return Some(get_weather_tool());
+        }
+        self.shared
+            .conformance_fixtures
+            .then(|| conformance::tools().into_iter().find(|t| t.name == name))
+            .flatten()
     }
 
     async fn call_tool(
@@ -439,19 +476,57 @@ impl ServerHandler for WeatherServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if request.name != TOOL_NAME {
+        let mut response = if request.name == TOOL_NAME {
+            self.get_weather(&request, &context).await?
+        } else if self.shared.conformance_fixtures
+            && let Some(response) = conformance::call_tool(self, &request, &context).await
+        {
+            response?
+        } else {
             return Err(McpError::invalid_params(
                 format!("Unknown tool: {}", request.name),
                 None,
             ));
-        }
-        let mut response = self.get_weather(&request, &context).await?;
+        };
         match &mut response {
             CallToolResponse::Complete(result) => result.meta = self.result_meta(&context),
             CallToolResponse::InputRequired(result) => result.meta = self.result_meta(&context),
             _ => {}
         }
         Ok(response)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        if !self.shared.conformance_fixtures {
+            return Err(McpError::method_not_found::<
+                rmcp::model::ListPromptsRequestMethod,
+            >());
+        }
+        let mut result = ListPromptsResult::with_all_items(conformance::prompts());
+        if is_modern(&context) {
+            result = result
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public);
+            result.meta = self.result_meta(&context);
+        }
+        Ok(result)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if !self.shared.conformance_fixtures {
+            return Err(McpError::method_not_found::<
+                rmcp::model::GetPromptRequestMethod,
+            >());
+        }
+        conformance::get_prompt(self, &request, &context)
     }
 }
 
