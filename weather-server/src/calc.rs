@@ -2,20 +2,22 @@
 //! `add`, `subtract`, `multiply` and `divide` (division by zero is a tool error, not a protocol
 //! error) and the resource `config://app`.
 
-use std::sync::Arc;
+use std::{borrow::Cow, sync::Arc};
 
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-        ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-        ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
-        ServerConfig, Tool, ToolAnnotations,
+        ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+        ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
     },
     schemars::JsonSchema,
     service::RequestContext,
 };
 use serde::{Deserialize, Serialize};
+
+use crate::era::Era;
 
 /// The app configuration resource, as in seed `001_…`.
 pub const CONFIG_URI: &str = "config://app";
@@ -106,9 +108,21 @@ fn format_number(n: f64) -> String {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct CalculatorServer;
+pub struct CalculatorServer {
+    era: Era,
+}
+
+impl CalculatorServer {
+    pub fn new(era: Era) -> Self {
+        Self { era }
+    }
+}
 
 impl ServerHandler for CalculatorServer {
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(self.era.supported_versions())
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()

@@ -6,10 +6,14 @@
 /// One row of the weather table.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct City {
-    /// Canonical English name, returned to clients as `location`.
+    /// English place name; with [`City::region`] the canonical name returned to clients as
+    /// `location` ([`City::full_name`]).
     pub name: &'static str,
     /// Other accepted spellings: local scripts, short forms, transliterations.
     pub aliases: &'static [&'static str],
+    /// For a place name several rows share (Springfield): the region that tells them apart,
+    /// e.g. "Illinois", and its other spellings ("IL").
+    pub region: Option<Region>,
     /// Human-readable condition, e.g. "Sunny".
     pub condition: &'static str,
     /// Air temperature in degrees Celsius.
@@ -18,6 +22,13 @@ pub struct City {
     pub humidity_pct: u8,
     /// Wind speed in kilometres per hour.
     pub wind_kph: f64,
+}
+
+/// The region part of an ambiguous place name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Region {
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
 }
 
 const fn city(
@@ -31,10 +42,52 @@ const fn city(
     City {
         name,
         aliases,
+        region: None,
         condition,
         temperature_c,
         humidity_pct,
         wind_kph,
+    }
+}
+
+/// A row whose place name other rows share: told apart by `region` (and its `region_aliases`).
+const fn town(
+    name: &'static str,
+    region: &'static str,
+    region_aliases: &'static [&'static str],
+    condition: &'static str,
+    temperature_c: f64,
+    humidity_pct: u8,
+    wind_kph: f64,
+) -> City {
+    City {
+        region: Some(Region {
+            name: region,
+            aliases: region_aliases,
+        }),
+        ..city(name, &[], condition, temperature_c, humidity_pct, wind_kph)
+    }
+}
+
+impl City {
+    /// The name clients see: "Tokyo", or "Springfield, Illinois" for a shared place name.
+    pub fn full_name(&self) -> String {
+        match &self.region {
+            Some(region) => format!("{}, {}", self.name, region.name),
+            None => self.name.to_owned(),
+        }
+    }
+
+    fn is_called(&self, wanted: &str) -> bool {
+        normalize(self.name) == wanted || self.aliases.iter().any(|a| normalize(a) == wanted)
+    }
+
+    fn is_in(&self, wanted_region: &str) -> bool {
+        self.region.is_some_and(|region| {
+            std::iter::once(&region.name)
+                .chain(region.aliases)
+                .any(|r| normalize(r) == wanted_region)
+        })
     }
 }
 
@@ -211,18 +264,41 @@ pub const CITIES: &[City] = &[
     ),
     city("Buenos Aires", &["布宜诺斯艾利斯"], "Clear", 22.0, 58, 16.0),
     city("Reykjavik", &["Reykjavík"], "Sleet", 2.0, 82, 38.0),
+    // Three places share a name: `get_weather("Springfield")` has to ask which one.
+    town(
+        "Springfield",
+        "Illinois",
+        &["IL", "Ill."],
+        "Thunderstorms",
+        29.0,
+        74,
+        16.0,
+    ),
+    town(
+        "Springfield",
+        "Massachusetts",
+        &["MA", "Mass."],
+        "Light snow",
+        -1.0,
+        80,
+        22.0,
+    ),
+    town("Springfield", "Missouri", &["MO"], "Sunny", 31.0, 48, 9.0),
 ];
 
 /// A few well-known names, used in "unknown city" messages.
 pub const SUGGESTIONS: &[&str] = &["Tokyo", "London", "New York", "Paris", "Sydney", "Seoul"];
 
-/// Why a lookup found nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a lookup found no single city.
+#[derive(Debug, Clone, PartialEq)]
 pub enum LookupError {
     /// The input was empty (or only whitespace / commas).
     Empty,
-    /// No city matched; carries the normalised name that was searched.
+    /// No city matched; carries the name that was searched.
     Unknown(String),
+    /// Several cities share the name and nothing (no region, or a region none of them is in)
+    /// tells which one is meant: the input and the candidates, in table order.
+    Ambiguous(String, Vec<&'static City>),
 }
 
 /// At most `max` characters of `text`, with "…" when cut (a location can be huge).
@@ -247,6 +323,13 @@ impl std::fmt::Display for LookupError {
                 clip(name, 80),
                 CITIES.len()
             ),
+            LookupError::Ambiguous(name, candidates) => write!(
+                f,
+                "\"{}\" is ambiguous: this demo knows {}. Call get_weather again with one of \
+                 them as the location.",
+                clip(name, 80),
+                names(candidates)
+            ),
         }
     }
 }
@@ -264,18 +347,53 @@ pub fn normalize(input: &str) -> String {
         .to_lowercase()
 }
 
-/// Finds a city by canonical name or alias, case-insensitively.
+/// "Springfield, Illinois; Springfield, Massachusetts; Springfield, Missouri".
+pub fn names(cities: &[&City]) -> String {
+    cities
+        .iter()
+        .map(|city| city.full_name())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The part after the first comma, normalised like the name ("Springfield, IL" -> "il").
+fn qualifier(input: &str) -> String {
+    match input.split_once([',', '，', '、']) {
+        Some((_, rest)) => normalize(rest),
+        None => String::new(),
+    }
+}
+
+/// Finds a city by canonical name or alias, case-insensitively. Text after a comma is ignored
+/// ("Tokyo, Japan") unless several cities share the name: then it picks the one in that region
+/// ("Springfield, IL"), and without a region that matches the lookup is
+/// [`LookupError::Ambiguous`].
 pub fn lookup(input: &str) -> Result<&'static City, LookupError> {
     let wanted = normalize(input);
     if wanted.is_empty() {
         return Err(LookupError::Empty);
     }
-    CITIES
+    let candidates: Vec<&'static City> = CITIES
         .iter()
-        .find(|city| {
-            normalize(city.name) == wanted || city.aliases.iter().any(|a| normalize(a) == wanted)
-        })
-        .ok_or_else(|| LookupError::Unknown(input.trim().to_string()))
+        .filter(|city| city.is_called(&wanted))
+        .collect();
+    match candidates.as_slice() {
+        [] => Err(LookupError::Unknown(input.trim().to_string())),
+        [city] => Ok(city),
+        _ => {
+            let region = qualifier(input);
+            let mut in_region = candidates.iter().filter(|city| city.is_in(&region));
+            match (in_region.next(), in_region.next()) {
+                (Some(city), None) => Ok(city),
+                _ => Err(LookupError::Ambiguous(input.trim().to_string(), candidates)),
+            }
+        }
+    }
+}
+
+/// The city whose [`City::full_name`] is exactly `name` (an answer to "which one?").
+pub fn by_full_name(name: &str) -> Option<&'static City> {
+    CITIES.iter().find(|city| city.full_name() == name)
 }
 
 #[cfg(test)]
@@ -358,13 +476,91 @@ mod tests {
     }
 
     #[test]
-    fn names_and_aliases_are_unique() {
+    fn names_and_aliases_are_unique_within_a_region() {
         let mut seen = HashSet::new();
         for city in CITIES {
+            let region = city.region.map(|r| normalize(r.name));
             for name in std::iter::once(&city.name).chain(city.aliases) {
-                assert!(seen.insert(normalize(name)), "duplicate key {name:?}");
+                assert!(
+                    seen.insert((normalize(name), region.clone())),
+                    "duplicate key {name:?} {region:?}"
+                );
             }
         }
+    }
+
+    #[test]
+    fn a_shared_name_has_a_region_on_every_row() {
+        for city in CITIES {
+            let sharing = CITIES
+                .iter()
+                .filter(|other| normalize(other.name) == normalize(city.name))
+                .count();
+            assert_eq!(sharing > 1, city.region.is_some(), "{}", city.name);
+        }
+    }
+
+    #[test]
+    fn springfield_alone_is_ambiguous_between_three() {
+        let Err(LookupError::Ambiguous(input, candidates)) = lookup("  springfield ") else {
+            panic!("Springfield must be ambiguous");
+        };
+        assert_eq!(input, "springfield");
+        let names: Vec<String> = candidates.iter().map(|c| c.full_name()).collect();
+        assert_eq!(
+            names,
+            [
+                "Springfield, Illinois",
+                "Springfield, Massachusetts",
+                "Springfield, Missouri"
+            ]
+        );
+        let conditions: HashSet<&str> = candidates.iter().map(|c| c.condition).collect();
+        assert_eq!(conditions.len(), 3, "each Springfield has its own weather");
+    }
+
+    #[test]
+    fn a_region_picks_one_springfield() {
+        for (input, expected) in [
+            ("Springfield, Illinois", "Springfield, Illinois"),
+            ("springfield, il", "Springfield, Illinois"),
+            ("Springfield, Mass.", "Springfield, Massachusetts"),
+            ("SPRINGFIELD,MO", "Springfield, Missouri"),
+        ] {
+            assert_eq!(
+                lookup(input).map(|c| c.full_name()),
+                Ok(expected.to_owned()),
+                "{input}"
+            );
+        }
+        // A region none of them is in does not pick one.
+        assert!(matches!(
+            lookup("Springfield, Oregon"),
+            Err(LookupError::Ambiguous(_, _))
+        ));
+        // Text after the comma of a unique name still does not matter.
+        assert_eq!(lookup("Tokyo, Illinois").map(|c| c.name), Ok("Tokyo"));
+    }
+
+    #[test]
+    fn the_ambiguity_message_lists_the_candidates() {
+        let err = lookup("Springfield").expect_err("ambiguous");
+        let message = err.to_string();
+        assert!(
+            message.contains(
+                "Springfield, Illinois; Springfield, Massachusetts; Springfield, Missouri"
+            ),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn full_names_find_their_row() {
+        for city in CITIES {
+            assert_eq!(by_full_name(&city.full_name()), Some(city));
+            assert_eq!(lookup(&city.full_name()), Ok(city));
+        }
+        assert_eq!(by_full_name("Springfield"), None);
     }
 
     #[test]
@@ -383,6 +579,7 @@ mod tests {
 
     #[test]
     fn suggestions_are_in_the_table() {
+        assert!(!SUGGESTIONS.contains(&"Springfield"));
         for name in SUGGESTIONS {
             assert!(lookup(name).is_ok(), "{name}");
         }

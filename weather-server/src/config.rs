@@ -4,6 +4,8 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::Parser;
 
+use crate::era::Era;
+
 /// Origins a browser may call the server from unless more are added.
 pub const DEFAULT_ALLOWED_ORIGINS: &[&str] = &["http://127.0.0.1:8080", "http://localhost:8080"];
 
@@ -53,6 +55,18 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_body_bytes: u64,
 
+    /// Protocol eras served at /mcp and /calc: `modern` (2026-07-28 only: no sessions, no
+    /// initialize), `legacy` (2025-11-25 and older only: initialize and sessions; modern
+    /// requests get a legacy server's 400), or `both` on one endpoint.
+    #[arg(long, value_enum, value_name = "ERA", default_value_t = Era::Both)]
+    pub era: Era,
+
+    /// Test only: also serve the official conformance suite's diagnostic tools
+    /// (`test_missing_capability`, `test_logging_tool`, `test_streaming_elicitation`,
+    /// `test_input_required_result_*`) and prompt at /mcp.
+    #[arg(long, hide = true)]
+    pub conformance_fixtures: bool,
+
     /// Keep a journal of every request received (method, path, session, JSON-RPC method) and
     /// serve it at `GET /journal`. For tests that check what a client really sent.
     #[arg(long)]
@@ -78,9 +92,9 @@ impl Config {
         )
     }
 
-    /// Whether sessions (and SSE with GET/DELETE) are used.
+    /// Whether legacy sessions (and SSE with GET/DELETE) are used. The modern era has none.
     pub fn sessions_enabled(&self) -> bool {
-        !(self.stateless || self.json_response)
+        !(self.stateless || self.json_response) && self.era.speaks_legacy()
     }
 
     /// Human-readable transport mode for the startup log.
@@ -160,6 +174,18 @@ mod tests {
         assert_eq!(config.session_idle_secs, 300);
         assert_eq!(config.max_body_bytes, 1024 * 1024);
         assert!(config.static_dir.is_none());
+        assert_eq!(config.era, Era::Both);
+        assert!(!config.conformance_fixtures);
+    }
+
+    #[test]
+    fn the_modern_era_has_no_sessions() {
+        let config = Config::parse_from(["weather-server", "--era", "modern"]);
+        assert_eq!(config.era, Era::Modern);
+        assert!(!config.sessions_enabled());
+        let config = Config::parse_from(["weather-server", "--era", "legacy"]);
+        assert!(config.sessions_enabled());
+        assert!(Config::try_parse_from(["weather-server", "--era", "old"]).is_err());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The HTTP side: the `/mcp` endpoint with CORS, request guards (body limit,
-//! session cap, JSON-RPC parse errors) and the optional static web app.
+//! session cap, JSON-RPC parse errors, the era rules of [`crate::modern`]) and the optional
+//! static web app.
 
 use std::{net::SocketAddr, path::Path, sync::Arc};
 
@@ -14,7 +15,10 @@ use axum::{
 };
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService,
-    session::local::{LocalSessionManager, SessionConfig},
+    session::{
+        SessionManager,
+        local::{LocalSessionManager, SessionConfig},
+    },
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -41,9 +45,12 @@ use rmcp::{
 use crate::{
     calc::CalculatorServer,
     config::Config,
+    era::Era,
     journal::{self, Journal},
+    modern,
+    sealed::Sealer,
     streams::RoutingSessionManager,
-    tool::WeatherServer,
+    tool::{Shared, WeatherServer},
 };
 
 /// Path of the MCP endpoint.
@@ -54,6 +61,10 @@ pub const CALC_PATH: &str = "/calc";
 const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 const LAST_EVENT_ID: HeaderName = HeaderName::from_static("last-event-id");
+const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const MCP_NAME: HeaderName = HeaderName::from_static("mcp-name");
+/// Prefix of the 2026-07-28 headers mirroring tool arguments (`x-mcp-header`).
+const MCP_PARAM_PREFIX: &str = "mcp-param-";
 
 /// JSON-RPC error codes used by the guard.
 const PARSE_ERROR: i64 = -32700;
@@ -95,14 +106,16 @@ const TYPED_METHODS: &[&str] = &[
 /// `local_addr` is the address actually bound (its port joins the Origin and
 /// Host allow-lists); cancelling `cancel` ends every session and SSE stream.
 pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken) -> Router {
-    let mut mcp =
-        endpoint(MCP_PATH, WeatherServer::new, config, local_addr, &cancel).merge(endpoint(
-            CALC_PATH,
-            CalculatorServer::default,
-            config,
-            local_addr,
-            &cancel,
-        ));
+    let shared = Shared {
+        era: config.era,
+        sealer: Arc::new(Sealer::random()),
+        conformance_fixtures: config.conformance_fixtures,
+    };
+    let era = config.era;
+    let weather = move || WeatherServer::with_shared(shared.clone());
+    let calc = move || CalculatorServer::new(era);
+    let mut mcp = endpoint(MCP_PATH, weather, config, local_addr, &cancel)
+        .merge(endpoint(CALC_PATH, calc, config, local_addr, &cancel));
     if config.journal {
         let journal = Journal::default();
         mcp = mcp
@@ -112,7 +125,9 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
             ))
             .route("/journal", get(journal::read).with_state(journal));
     }
-    let mcp = mcp.layer(cors_layer());
+    let mcp = mcp
+        .layer(cors_layer())
+        .layer(middleware::from_fn(allow_param_headers));
     match &config.static_dir {
         Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
         None => mcp,
@@ -142,6 +157,9 @@ where
 
     let mcp_config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(config.sessions_enabled())
+        // Modern only: a request without MCP-Protocol-Version (or without `_meta`) is refused
+        // (400, −32020 / −32602) instead of being served as 2025-03-26.
+        .with_stateless_protocol_metadata_required(config.era == Era::Modern)
         .with_json_response(config.json_response)
         .with_allowed_origins(origins.clone())
         .with_allowed_hosts(config.allowed_hosts(local_addr))
@@ -150,6 +168,7 @@ where
     let service = StreamableHttpService::new(move || Ok(new()), Arc::clone(&sessions), mcp_config);
 
     let guard = Guard {
+        era: config.era,
         sessions: config.sessions_enabled().then_some(sessions),
         max_sessions: usize::try_from(config.max_sessions).unwrap_or(usize::MAX),
         max_body: config.max_body(),
@@ -166,6 +185,9 @@ where
 /// Host) against the allow-list and answers a foreign one with 403 before any MCP processing.
 /// Without the grant, a page on a foreign origin would see only an opaque network error instead
 /// of "403 Forbidden: origin not allowed", which is what a debugging tool should show.
+///
+/// The request headers of both eras are allowed; the `Mcp-Param-*` ones (named by each tool's
+/// `x-mcp-header`) are added per preflight by [`allow_param_headers`].
 pub fn cors_layer() -> CorsLayer {
     CorsLayer::new()
         .allow_origin(AllowOrigin::mirror_request())
@@ -177,8 +199,66 @@ pub fn cors_layer() -> CorsLayer {
             SESSION_ID,
             PROTOCOL_VERSION,
             LAST_EVENT_ID,
+            MCP_METHOD,
+            MCP_NAME,
         ])
         .expose_headers([SESSION_ID, PROTOCOL_VERSION])
+}
+
+/// Middleware outside [`cors_layer`]: a preflight asking for `Mcp-Param-*` headers gets them
+/// added to `Access-Control-Allow-Headers` (their names depend on the tools, so no fixed list
+/// can hold them). Other requested names are left to the fixed list.
+pub async fn allow_param_headers(request: Request, next: Next) -> Response {
+    let params: Vec<String> = if request.method() == Method::OPTIONS {
+        request
+            .headers()
+            .get_all(header::ACCESS_CONTROL_REQUEST_HEADERS)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .map(|name| name.trim().to_ascii_lowercase())
+            .filter(|name| is_param_header(name))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut response = next.run(request).await;
+    if params.is_empty() {
+        return response;
+    }
+    let Some(listed) = response
+        .headers()
+        .get(header::ACCESS_CONTROL_ALLOW_HEADERS)
+        .and_then(|value| value.to_str().ok())
+    else {
+        return response;
+    };
+    let mut names: Vec<String> = listed
+        .split(',')
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .collect();
+    for param in params {
+        if !names.iter().any(|name| name.eq_ignore_ascii_case(&param)) {
+            names.push(param);
+        }
+    }
+    if let Ok(value) = HeaderValue::from_str(&names.join(", ")) {
+        response
+            .headers_mut()
+            .insert(header::ACCESS_CONTROL_ALLOW_HEADERS, value);
+    }
+    response
+}
+
+/// `mcp-param-NAME` with NAME a non-empty RFC 9110 token (lower case).
+fn is_param_header(name: &str) -> bool {
+    name.strip_prefix(MCP_PARAM_PREFIX).is_some_and(|rest| {
+        !rest.is_empty()
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    })
 }
 
 /// The Content-Security-Policy of the served app: no inline script and no eval (wasm
@@ -203,6 +283,7 @@ fn static_files(dir: &Path) -> SetResponseHeader<ServeDir<ServeFile>, HeaderValu
 /// State of the request guard in front of rmcp.
 #[derive(Clone)]
 struct Guard {
+    era: Era,
     /// Present in session mode: used to count live sessions.
     sessions: Option<Arc<RoutingSessionManager>>,
     max_sessions: usize,
@@ -213,6 +294,19 @@ struct Guard {
 }
 
 impl Guard {
+    /// Whether the request names a session that does not exist (`None` without sessions or
+    /// without a session id).
+    async fn names_unknown_session(&self, headers: &HeaderMap) -> Option<bool> {
+        let sessions = self.sessions.as_ref()?;
+        let id = headers.get(SESSION_ID)?.to_str().ok()?;
+        Some(
+            !sessions
+                .has_session(&id.to_owned().into())
+                .await
+                .unwrap_or(true),
+        )
+    }
+
     /// A present Origin that is not on the list: rmcp answers these with 403,
     /// so the guard leaves them alone.
     fn is_foreign_origin(&self, headers: &HeaderMap) -> bool {
@@ -236,8 +330,30 @@ impl Guard {
 /// - a body rmcp cannot parse gets a JSON-RPC error (-32700 for invalid JSON,
 ///   -32600 for JSON that is not an MCP message) instead of rmcp's plain 415;
 /// - a compressed body (any `Content-Encoding` but identity) gets 415: nothing decodes it;
-/// - a known method with params that do not fit it gets -32602 (see [`TYPED_METHODS`]).
+/// - the era rules of [`modern::screen`] (removed methods, unserved versions, `--era`);
+/// - a known method with params that do not fit it gets -32602 (see [`TYPED_METHODS`]);
+/// - a DELETE that closed its session gets 200 rather than rmcp's 202 (the official Python
+///   SDK client reports anything but 200 and 204 as "Session termination failed"), and one
+///   naming a session that does not exist (any more) gets 404.
 async fn guard_requests(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+    if request.method() == Method::DELETE {
+        // rmcp checks Origin, Host and the version first, then answers 202 whether or not the
+        // session existed.
+        let unknown = guard.names_unknown_session(request.headers()).await == Some(true);
+        let mut response = next.run(request).await;
+        if response.status() == StatusCode::ACCEPTED {
+            if unknown {
+                return (
+                    StatusCode::NOT_FOUND,
+                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                    "Not Found: Session not found",
+                )
+                    .into_response();
+            }
+            *response.status_mut() = StatusCode::OK;
+        }
+        return response;
+    }
     if request.method() != Method::POST || guard.is_foreign_origin(request.headers()) {
         return next.run(request).await;
     }
@@ -304,6 +420,12 @@ async fn guard_requests(State(guard): State<Guard>, request: Request, next: Next
         .and_then(Value::as_str)
         == Some("initialize");
     let opens_session = is_initialize && !parts.headers.contains_key(SESSION_ID);
+
+    if let Ok(body) = &parsed
+        && let Some(answer) = modern::screen(guard.era, &parts.headers, body)
+    {
+        return answer;
+    }
 
     if let Some((method, detail)) = misfit_params(&bytes) {
         return jsonrpc_error(
@@ -443,15 +565,41 @@ fn too_large(limit: usize) -> Response {
 
 /// A JSON-RPC error object as the HTTP response body.
 fn jsonrpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Response {
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": { "code": code, "message": message },
-    });
+    jsonrpc_error_response(status, id, code, message, None)
+}
+
+/// A JSON-RPC error object, with `data` when given, as the HTTP response body.
+pub(crate) fn jsonrpc_error_response(
+    status: StatusCode,
+    id: Value,
+    code: i64,
+    message: String,
+    data: Option<Value>,
+) -> Response {
+    let mut error = json!({ "code": code, "message": message });
+    if let Some(data) = data {
+        error["data"] = data;
+    }
+    let body = json!({ "jsonrpc": "2.0", "id": id, "error": error });
     (
         status,
         [(header::CONTENT_TYPE, "application/json")],
         body.to_string(),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn param_header_names() {
+        assert!(is_param_header("mcp-param-units"));
+        assert!(is_param_header("mcp-param-tenant-id"));
+        assert!(!is_param_header("mcp-param-"));
+        assert!(!is_param_header("mcp-method"));
+        assert!(!is_param_header("mcp-param-a b"));
+        assert!(!is_param_header("x-mcp-param-units"));
+    }
 }

@@ -7,10 +7,16 @@
 pub mod calc;
 pub mod cities;
 pub mod config;
+pub mod conformance;
+pub mod elicit;
+pub mod era;
 pub mod http;
 pub mod journal;
+pub mod modern;
+pub mod sealed;
 pub mod streams;
 pub mod tool;
+pub mod units;
 
 use axum::serve::ListenerExt;
 use std::{future::Future, io, net::SocketAddr};
@@ -19,6 +25,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 pub use config::Config;
+pub use era::Era;
 pub use http::{CALC_PATH, MCP_PATH, router};
 pub use tool::WeatherServer;
 
@@ -44,7 +51,10 @@ where
     let app = router(&config, local_addr, cancel.clone());
 
     tracing::info!(address = %endpoint_url(local_addr), "weather-server starting");
-    tracing::info!(mode = config.mode(), "transport");
+    tracing::info!(mode = config.mode(), era = config.era.name(), "transport");
+    if config.conformance_fixtures {
+        tracing::warn!("serving the conformance suite's diagnostic tools (--conformance-fixtures)");
+    }
     tracing::info!(
         origins = %config.allowed_origins(local_addr.port()).join(", "),
         "allowed origins"

@@ -4,31 +4,51 @@
 // versions this demo speaks still have it and the demo shows it.
 #![allow(deprecated)]
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::{
+    borrow::Cow,
+    sync::{Arc, Mutex, PoisonError},
+};
 
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-        ListToolsResult, LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParam,
-        PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig,
+        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+        DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation,
+        ListPromptsResult, ListToolsResult, LoggingLevel, LoggingMessageNotification,
+        LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams,
+        ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig,
         ServerNotification, SetLevelRequestParams, Tool, ToolAnnotations,
     },
     schemars::JsonSchema,
     service::RequestContext,
 };
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use crate::{cities, streams::RelatedRequest};
+use crate::{
+    cities::{self, City, LookupError},
+    conformance,
+    elicit::{self, Answer},
+    era::{Era, is_modern_version},
+    sealed::Sealer,
+    streams::RelatedRequest,
+    units::{self, Units},
+};
 
 /// The tool's name on the wire.
 pub const TOOL_NAME: &str = "get_weather";
 /// Logger name used in `notifications/message`.
 pub const LOGGER: &str = "weather-server";
+/// How long a modern client may cache `server/discover` and `tools/list` (they change only
+/// when the server restarts with other flags).
+pub const CACHE_TTL_MS: u64 = 5 * 60 * 1000;
+/// The result `_meta` key naming the server (2026-07-28).
+pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 
 const INSTRUCTIONS: &str = "Demo weather service with a fixed table of world cities. \
 Call get_weather with a city name (\"Tokyo\", \"Tokyo, Japan\" or \"東京\") to get its \
-current condition, temperature, humidity and wind.";
+current condition, temperature, humidity and wind; `units` picks celsius (default) or \
+fahrenheit. A name several places share (\"Springfield\") is asked back through elicitation.";
 
 /// Arguments of `get_weather`.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -36,16 +56,27 @@ current condition, temperature, humidity and wind.";
 pub struct GetWeatherArgs {
     /// City name, e.g. "Tokyo", "Tokyo, Japan" or "東京".
     pub location: String,
+    // Temperature units (default celsius), mirrored in the `Mcp-Param-Units` header. The schema
+    // (and its description) is `units::input_schema`: optional (serde `default`; skipping `None`
+    // keeps schemars from writing `"default": null`), not nullable, no `$ref`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "units::input_schema")]
+    pub units: Option<Units>,
 }
 
 /// Structured result of `get_weather` (the tool's `outputSchema`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct WeatherReport {
-    /// Canonical city name.
+    /// Canonical place name.
     pub location: String,
     /// Current condition, e.g. "Sunny".
     pub condition: String,
+    /// Temperature in the requested units.
+    pub temperature: f64,
+    /// Units of `temperature`.
+    #[schemars(schema_with = "units::output_schema")]
+    pub units: Units,
     /// Temperature in degrees Celsius.
     pub temperature_c: f64,
     /// Relative humidity in percent.
@@ -61,11 +92,13 @@ fn percent_schema(_: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Sc
     rmcp::schemars::json_schema!({"type": "integer", "minimum": 0, "maximum": 100})
 }
 
-impl From<&cities::City> for WeatherReport {
-    fn from(city: &cities::City) -> Self {
+impl WeatherReport {
+    pub fn new(city: &City, units: Units) -> Self {
         Self {
-            location: city.name.to_string(),
+            location: city.full_name(),
             condition: city.condition.to_string(),
+            temperature: units.from_celsius(city.temperature_c),
+            units,
             temperature_c: city.temperature_c,
             humidity_pct: city.humidity_pct,
             wind_kph: city.wind_kph,
@@ -94,24 +127,27 @@ pub fn get_weather_tool() -> Tool {
     )
 }
 
-/// Builds the tool result for a location: on a hit, one text block holding
-/// just the condition (e.g. "Sunny") plus the structured report; otherwise an
-/// `isError` result with a helpful message.
-pub fn weather_result(location: &str) -> CallToolResult {
-    match cities::lookup(location) {
-        Ok(city) => {
-            let report = WeatherReport::from(city);
-            let mut result = CallToolResult::success(vec![ContentBlock::text(city.condition)]);
-            match serde_json::to_value(&report) {
-                Ok(value) => result.structured_content = Some(value),
-                Err(error) => {
-                    return CallToolResult::error(vec![ContentBlock::text(format!(
-                        "Internal error while encoding the report: {error}"
-                    ))]);
-                }
-            }
-            result
+/// The tool result for one city: one text block holding just the condition (e.g. "Sunny")
+/// plus the structured report.
+pub fn report_result(city: &City, units: Units) -> CallToolResult {
+    let report = WeatherReport::new(city, units);
+    let mut result = CallToolResult::success(vec![ContentBlock::text(city.condition)]);
+    match serde_json::to_value(&report) {
+        Ok(value) => result.structured_content = Some(value),
+        Err(error) => {
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "Internal error while encoding the report: {error}"
+            ))]);
         }
+    }
+    result
+}
+
+/// Builds the tool result for a location that names one city; otherwise an `isError` result
+/// with a helpful message (an ambiguous name lists the candidates).
+pub fn weather_result(location: &str, units: Units) -> CallToolResult {
+    match cities::lookup(location) {
+        Ok(city) => report_result(city, units),
         Err(error) => CallToolResult::error(vec![ContentBlock::text(error.to_string())]),
     }
 }
@@ -130,11 +166,40 @@ pub fn severity(level: LoggingLevel) -> u8 {
     }
 }
 
+/// Whether the request speaks 2026-07-28 (its `_meta` names a modern version).
+pub fn is_modern(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .meta
+        .protocol_version()
+        .is_some_and(|version| is_modern_version(version.as_str()))
+}
+
+/// What every handler instance shares (rmcp makes one per session, or per stateless request).
+#[derive(Debug, Clone)]
+pub struct Shared {
+    pub era: Era,
+    /// Seals `requestState` for the questions asked in the modern era.
+    pub sealer: Arc<Sealer>,
+    /// Serves the conformance suite's diagnostic tools and prompt (`--conformance-fixtures`).
+    pub conformance_fixtures: bool,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Self {
+            era: Era::default(),
+            sealer: Arc::new(Sealer::random()),
+            conformance_fixtures: false,
+        }
+    }
+}
+
 /// The MCP server. One instance per session (rmcp calls the factory for each
 /// new session), so the logging level set here is per session.
 #[derive(Debug, Clone, Default)]
 pub struct WeatherServer {
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
+    shared: Shared,
 }
 
 impl WeatherServer {
@@ -142,10 +207,26 @@ impl WeatherServer {
         Self::default()
     }
 
-    /// The minimum level the client asked for: the request's own
-    /// `_meta` log level (stateless protocol) wins over `logging/setLevel`.
+    pub fn with_shared(shared: Shared) -> Self {
+        Self {
+            log_level: Arc::default(),
+            shared,
+        }
+    }
+
+    pub fn sealer(&self) -> &Sealer {
+        &self.shared.sealer
+    }
+
+    /// The minimum level the client asked for. A modern request: only its own `_meta` log
+    /// level (no level, no log notifications). A legacy request: its `_meta` level, else the
+    /// session's `logging/setLevel`.
     fn effective_level(&self, context: &RequestContext<RoleServer>) -> Option<LoggingLevel> {
-        context.meta.log_level().or_else(|| {
+        let own = context.meta.log_level();
+        if is_modern(context) {
+            return own;
+        }
+        own.or_else(|| {
             *self
                 .log_level
                 .lock()
@@ -156,7 +237,12 @@ impl WeatherServer {
     /// Sends `notifications/message` when the client admits `level`. The
     /// notification is marked with the request id so it travels on that
     /// request's SSE stream.
-    async fn log(&self, context: &RequestContext<RoleServer>, level: LoggingLevel, text: String) {
+    pub(crate) async fn log(
+        &self,
+        context: &RequestContext<RoleServer>,
+        level: LoggingLevel,
+        text: String,
+    ) {
         let Some(minimum) = self.effective_level(context) else {
             return;
         };
@@ -189,23 +275,38 @@ impl WeatherServer {
         }
     }
 
+    /// `_meta` naming this server, for results to modern requests (2026-07-28: servers SHOULD
+    /// identify themselves in every result).
+    pub fn result_meta(&self, context: &RequestContext<RoleServer>) -> Option<MetaObject> {
+        if !is_modern(context) {
+            return None;
+        }
+        let info = serde_json::to_value(self.get_info().server_info).ok()?;
+        let mut meta = MetaObject::new();
+        meta.insert(SERVER_INFO_META.to_owned(), info);
+        Some(meta)
+    }
+
     async fn get_weather(
         &self,
-        arguments: Option<rmcp::model::JsonObject>,
+        request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        let arguments = serde_json::Value::Object(arguments.unwrap_or_default());
+    ) -> Result<CallToolResponse, McpError> {
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         let args: GetWeatherArgs = match serde_json::from_value(arguments) {
             Ok(args) => args,
             Err(error) => {
-                return CallToolResult::error(vec![ContentBlock::text(format!(
-                    "Invalid arguments for {TOOL_NAME}: {error}. Expected {{\"location\": \"Tokyo\"}}."
-                ))]);
+                return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "Invalid arguments for {TOOL_NAME}: {error}. Expected {{\"location\": \
+                     \"Tokyo\"}} and optionally \"units\": \"celsius\" or \"fahrenheit\"."
+                ))])
+                .into());
             }
         };
+        let units = args.units.unwrap_or_default();
         let location = args.location.trim();
         let shown = cities::clip(location, 80);
-        tracing::info!(location = %shown, "get_weather called");
+        tracing::info!(location = %shown, units = units.as_str(), "get_weather called");
         self.log(
             context,
             LoggingLevel::Info,
@@ -214,25 +315,117 @@ impl WeatherServer {
         .await;
         self.progress(context, 0.0, &format!("Looking up {shown}"))
             .await;
-        let result = weather_result(location);
-        self.progress(context, 1.0, "Done").await;
-        result
+        let response = match cities::lookup(location) {
+            Ok(city) => report_result(city, units).into(),
+            Err(LookupError::Ambiguous(input, candidates)) => {
+                self.ask_which(request, context, &input, &candidates, units)
+                    .await?
+            }
+            Err(error) => CallToolResult::error(vec![ContentBlock::text(error.to_string())]).into(),
+        };
+        if matches!(response, CallToolResponse::Complete(_)) {
+            self.progress(context, 1.0, "Done").await;
+        }
+        Ok(response)
+    }
+
+    /// A place name several cities share: ask the user which one (see [`elicit`]).
+    async fn ask_which(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        input: &str,
+        candidates: &[&'static City],
+        units: Units,
+    ) -> Result<CallToolResponse, McpError> {
+        // Modern: what this request's `_meta` declares. Legacy: what the session's `initialize`
+        // declared (a server-to-client request goes to the session, whatever `_meta` says).
+        let capabilities = if is_modern(context) {
+            context.meta.client_capabilities()
+        } else {
+            context
+                .peer
+                .peer_info()
+                .map(|info| info.capabilities.clone())
+        };
+        if !elicit::answers_forms(capabilities.as_ref()) {
+            return Ok(elicit::cannot_ask(
+                input,
+                candidates,
+                "This client cannot be asked which one (it declares no form elicitation \
+                 capability).",
+            )
+            .into());
+        }
+        let answer = if is_modern(context) {
+            let binding = elicit::binding(input, units);
+            match elicit::resume(
+                self.sealer(),
+                request.request_state.as_deref(),
+                request.input_responses.as_ref(),
+                &binding,
+            )? {
+                Some(answer) => answer,
+                None => {
+                    return Ok(elicit::ask(self.sealer(), input, candidates, &binding)?.into());
+                }
+            }
+        } else {
+            match elicit::ask_in_session(&context.peer, input, candidates).await {
+                Ok(answer) => answer,
+                Err(why) => {
+                    return Ok(elicit::cannot_ask(
+                        input,
+                        candidates,
+                        &format!("Asking which one failed: {why}."),
+                    )
+                    .into());
+                }
+            }
+        };
+        Ok(match answer {
+            Answer::Chosen(city) => report_result(city, units),
+            other => elicit::not_answered(&other, candidates),
+        }
+        .into())
     }
 }
 
 impl ServerHandler for WeatherServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
+        let capabilities = if self.shared.conformance_fixtures {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_logging()
-                .build(),
+                .enable_prompts()
+                .build()
+        } else {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build()
+        };
+        ServerConfig::new(capabilities)
+            .with_server_info(
+                Implementation::new("weather-server", env!("CARGO_PKG_VERSION"))
+                    .with_title("Weather Server"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(self.shared.era.supported_versions())
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, McpError> {
+        Ok(
+            DiscoverResult::from_server_info(self.shared.era.supported_versions(), self.get_info())
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public),
         )
-        .with_server_info(
-            Implementation::new("weather-server", env!("CARGO_PKG_VERSION"))
-                .with_title("Weather Server"),
-        )
-        .with_instructions(INSTRUCTIONS)
     }
 
     async fn set_level(
@@ -251,13 +444,31 @@ impl ServerHandler for WeatherServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(vec![get_weather_tool()]))
+        let mut tools = vec![get_weather_tool()];
+        if self.shared.conformance_fixtures {
+            tools.extend(conformance::tools());
+        }
+        let mut result = ListToolsResult::with_all_items(tools);
+        // Caching hints are a 2026-07-28 field: legacy clients get the list as before.
+        if is_modern(&context) {
+            result = result
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public);
+            result.meta = self.result_meta(&context);
+        }
+        Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL_NAME).then(get_weather_tool)
+        if name == TOOL_NAME {
+            return Some(get_weather_tool());
+        }
+        self.shared
+            .conformance_fixtures
+            .then(|| conformance::tools().into_iter().find(|t| t.name == name))
+            .flatten()
     }
 
     async fn call_tool(
@@ -265,13 +476,57 @@ impl ServerHandler for WeatherServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        if request.name != TOOL_NAME {
+        let mut response = if request.name == TOOL_NAME {
+            self.get_weather(&request, &context).await?
+        } else if self.shared.conformance_fixtures
+            && let Some(response) = conformance::call_tool(self, &request, &context).await
+        {
+            response?
+        } else {
             return Err(McpError::invalid_params(
                 format!("Unknown tool: {}", request.name),
                 None,
             ));
+        };
+        match &mut response {
+            CallToolResponse::Complete(result) => result.meta = self.result_meta(&context),
+            CallToolResponse::InputRequired(result) => result.meta = self.result_meta(&context),
+            _ => {}
         }
-        Ok(self.get_weather(request.arguments, &context).await.into())
+        Ok(response)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        if !self.shared.conformance_fixtures {
+            return Err(McpError::method_not_found::<
+                rmcp::model::ListPromptsRequestMethod,
+            >());
+        }
+        let mut result = ListPromptsResult::with_all_items(conformance::prompts());
+        if is_modern(&context) {
+            result = result
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public);
+            result.meta = self.result_meta(&context);
+        }
+        Ok(result)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if !self.shared.conformance_fixtures {
+            return Err(McpError::method_not_found::<
+                rmcp::model::GetPromptRequestMethod,
+            >());
+        }
+        conformance::get_prompt(self, &request, &context)
     }
 }
 
@@ -292,7 +547,22 @@ mod tests {
             tool["inputSchema"]["properties"]["location"]["type"],
             "string"
         );
+        // `units`: optional, a plain string enum (a primitive type, as `x-mcp-header` requires)
+        // mirrored in `Mcp-Param-Units`.
+        let units = &tool["inputSchema"]["properties"]["units"];
+        assert_eq!(units["type"], "string", "{units}");
+        assert_eq!(units["enum"], json!(["celsius", "fahrenheit"]));
+        assert_eq!(units["x-mcp-header"], "Units");
+        assert_eq!(units["default"], "celsius");
+        assert!(
+            tool["inputSchema"].get("$defs").is_none(),
+            "no $ref: {tool}"
+        );
         assert_eq!(tool["outputSchema"]["type"], "object");
+        assert_eq!(
+            tool["outputSchema"]["properties"]["units"]["enum"],
+            json!(["celsius", "fahrenheit"])
+        );
         assert_eq!(
             tool["outputSchema"]["properties"]["humidity_pct"],
             json!({"type": "integer", "minimum": 0, "maximum": 100, "description": "Relative humidity in percent."})
@@ -300,6 +570,8 @@ mod tests {
         for field in [
             "location",
             "condition",
+            "temperature",
+            "units",
             "temperature_c",
             "humidity_pct",
             "wind_kph",
@@ -318,20 +590,46 @@ mod tests {
 
     #[test]
     fn tokyo_result_is_sunny_with_structured_content() {
-        let result = serde_json::to_value(weather_result("Tokyo")).expect("serialize");
+        let result =
+            serde_json::to_value(weather_result("Tokyo", Units::Celsius)).expect("serialize");
         assert_eq!(
             result["content"],
             json!([{"type": "text", "text": "Sunny"}])
         );
         assert_eq!(result["structuredContent"]["location"], "Tokyo");
         assert_eq!(result["structuredContent"]["condition"], "Sunny");
-        assert!(result["structuredContent"]["temperature_c"].is_number());
+        assert_eq!(result["structuredContent"]["temperature_c"], 22.0);
+        assert_eq!(result["structuredContent"]["temperature"], 22.0);
+        assert_eq!(result["structuredContent"]["units"], "celsius");
         assert_eq!(result["isError"], false);
     }
 
     #[test]
+    fn fahrenheit_converts_the_temperature_only() {
+        let result =
+            serde_json::to_value(weather_result("Tokyo", Units::Fahrenheit)).expect("serialize");
+        let report = &result["structuredContent"];
+        assert_eq!(report["temperature"], 71.6);
+        assert_eq!(report["units"], "fahrenheit");
+        assert_eq!(report["temperature_c"], 22.0);
+        assert_eq!(result["content"][0]["text"], "Sunny");
+    }
+
+    #[test]
+    fn springfield_names_its_state() {
+        let result = serde_json::to_value(weather_result("Springfield, MO", Units::Celsius))
+            .expect("serialize");
+        assert_eq!(
+            result["structuredContent"]["location"],
+            "Springfield, Missouri"
+        );
+        let ambiguous = weather_result("Springfield", Units::Celsius);
+        assert_eq!(ambiguous.is_error, Some(true));
+    }
+
+    #[test]
     fn unknown_city_is_a_tool_error() {
-        let result = weather_result("Atlantis");
+        let result = weather_result("Atlantis", Units::Celsius);
         assert_eq!(result.is_error, Some(true));
         assert!(result.structured_content.is_none());
         let text = serde_json::to_value(&result.content).expect("serialize");
@@ -345,7 +643,8 @@ mod tests {
     #[test]
     fn a_huge_location_is_clipped_in_the_error() {
         let huge = "x".repeat(200_000);
-        let result = serde_json::to_value(weather_result(&huge)).expect("serialize");
+        let result =
+            serde_json::to_value(weather_result(&huge, Units::Celsius)).expect("serialize");
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
         assert!(text.len() < 1_000, "{} bytes", text.len());
         assert!(text.contains("xxx…"));

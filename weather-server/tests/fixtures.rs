@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use support::*;
-use weather_server::{cities::CITIES, tool::weather_result};
+use weather_server::{cities::CITIES, tool::weather_result, units::Units};
 
 const REGENERATE: &str = "UPDATE_FIXTURES=1 cargo test -p weather-server --test fixtures";
 
@@ -87,7 +87,8 @@ async fn tool_fixtures_equal_what_the_servers_list() {
 fn condition_fixture_lists_every_condition_get_weather_returns() {
     let mut conditions: Vec<String> = Vec::new();
     for city in CITIES {
-        let result = serde_json::to_value(weather_result(city.name)).expect("serialize result");
+        let result = serde_json::to_value(weather_result(&city.full_name(), Units::Celsius))
+            .expect("serialize result");
         assert_eq!(result["isError"], false, "{}: {result}", city.name);
         let condition = result["structuredContent"]["condition"]
             .as_str()

@@ -2,10 +2,16 @@
 //! path, headers, body) and sends each one to the axum `Router` in process with
 //! `tower::ServiceExt::oneshot` (no sockets).
 //!
-//! Every case first opens a real session (initialize + notifications/initialized) on the
-//! endpoint it targets, so the generated `mcp-session-id` can be a valid one (the placeholder
-//! `{session}` in a header value is replaced by it), and closes it again afterwards. A case may
-//! also ask for the session cap to be reached first, so that a new `initialize` meets the 503.
+//! Rounds run against five configurations: sessions (the default), `--stateless`,
+//! `--json-response`, `--era modern` (with `--conformance-fixtures`) and `--era legacy`; the
+//! generated requests mix both protocol eras (2026-07-28 `_meta`, `Mcp-Method`, `Mcp-Name`,
+//! `Mcp-Param-Units`, multi round-trip retries, the ambiguous "Springfield").
+//!
+//! With sessions, every case first opens a real session (initialize + notifications/initialized)
+//! on the endpoint it targets, so the generated `mcp-session-id` can be a valid one (the
+//! placeholder `{session}` in a header value is replaced by it), and closes it again afterwards.
+//! A case may also ask for the session cap to be reached first, so that a new `initialize` meets
+//! the 503.
 //!
 //! The property, for every request: the router answers without a panic; the status is not a
 //! 5xx other than the guard's 503 (session cap); and, except for a GET or HEAD answered 200 (an
@@ -254,6 +260,9 @@ const MCP_METHODS: &[&str] = &[
     "subscriptions/listen",
     "tasks/get",
     "sampling/createMessage",
+    "logging/setLevel",
+    "resources/unsubscribe",
+    "unknown/method",
 ];
 
 const PROTOCOL_VERSIONS: &[&str] = &[
@@ -277,6 +286,8 @@ const LOG_LEVELS: &[&str] = &[
 
 const TOOL_NAMES: &[&str] = &[
     "get_weather",
+    "test_input_required_result_request_state",
+    "test_missing_capability",
     "add",
     "subtract",
     "multiply",
@@ -434,14 +445,22 @@ fn meta() -> BoxedStrategy<Value> {
         2 => (0i64..100).prop_map(Value::from),
         1 => arb_json(),
     ];
+    // 2026-07-28 requests declare their capabilities in `_meta`.
+    let capabilities = prop_oneof![
+        3 => Just(json!({})),
+        3 => Just(json!({ "elicitation": {} })),
+        1 => Just(json!({ "elicitation": { "url": {} }, "sampling": {} })),
+        1 => arb_json(),
+    ];
     prop_oneof![
         4 => (
             weighted(0.6, token),
             weighted(0.3, level),
             weighted(0.3, version),
             weighted(0.2, (key(), arb_json())),
+            weighted(0.3, capabilities),
         )
-            .prop_map(|(token, level, version, extra)| {
+            .prop_map(|(token, level, version, extra, capabilities)| {
                 let mut meta = Map::new();
                 if let Some(token) = token {
                     meta.insert("progressToken".into(), token);
@@ -454,6 +473,9 @@ fn meta() -> BoxedStrategy<Value> {
                 }
                 if let Some((key, value)) = extra {
                     meta.insert(key, value);
+                }
+                if let Some(capabilities) = capabilities {
+                    meta.insert("io.modelcontextprotocol/clientCapabilities".into(), capabilities);
                 }
                 Value::Object(meta)
             }),
@@ -512,8 +534,22 @@ fn initialize_params() -> BoxedStrategy<Value> {
 }
 
 fn tool_arguments() -> BoxedStrategy<Value> {
+    let units = prop_oneof![
+        2 => Just(json!("celsius")),
+        2 => Just(json!("fahrenheit")),
+        1 => arb_json(),
+    ];
     prop_oneof![
         4 => text().prop_map(|location| json!({ "location": location })),
+        // A place several cities share: the question (MRTR or elicitation), with units.
+        2 => (
+            prop_oneof![Just("Springfield"), Just("springfield, il"), Just("Springfield, Oregon")],
+            weighted(0.5, units),
+        )
+            .prop_map(|(location, units)| match units {
+                Some(units) => json!({ "location": location, "units": units }),
+                None => json!({ "location": location }),
+            }),
         1 => huge_string().prop_map(|location| json!({ "location": location })),
         4 => (number(), number()).prop_map(|(a, b)| json!({ "a": a, "b": b })),
         1 => (json_leaf(), json_leaf()).prop_map(|(a, b)| json!({ "a": a, "b": b })),
@@ -531,13 +567,34 @@ fn call_params() -> BoxedStrategy<Value> {
         1 => huge_string().prop_map(Value::String),
         1 => arb_json(),
     ];
+    // A retry of a multi round-trip call: answers and an echoed (here: made-up) state.
+    let responses = prop_oneof![
+        2 => Just(json!({ "place": { "action": "accept", "content": { "place": "Springfield, Illinois" } } })),
+        1 => Just(json!({ "place": { "action": "decline" } })),
+        1 => arb_json(),
+    ];
+    let state = prop_oneof![
+        2 => text().prop_map(Value::String),
+        1 => Just(json!("rs1.AAAA.BBBB")),
+        1 => arb_json(),
+    ];
     (
         weighted(0.95, name),
         weighted(0.85, tool_arguments()),
         weighted(0.3, meta()),
+        weighted(0.15, responses),
+        weighted(0.15, state),
     )
-        .prop_map(|(name, arguments, meta)| {
-            object(vec![("name", name), ("arguments", arguments)], meta)
+        .prop_map(|(name, arguments, meta, responses, state)| {
+            object(
+                vec![
+                    ("name", name),
+                    ("arguments", arguments),
+                    ("inputResponses", responses),
+                    ("requestState", state),
+                ],
+                meta,
+            )
         })
         .boxed()
 }
@@ -879,20 +936,53 @@ fn last_event_id() -> BoxedStrategy<Hv> {
     .boxed()
 }
 
+/// The 2026-07-28 request headers: `Mcp-Method`, `Mcp-Name` (maybe Base64) and the
+/// `Mcp-Param-Units` that mirrors get_weather's `units`.
+fn modern_headers() -> BoxedStrategy<(Option<Hv>, Option<Hv>, Option<Hv>)> {
+    (
+        weighted(
+            0.5,
+            prop_oneof![3 => fixed(MCP_METHODS), 1 => random_header()],
+        ),
+        weighted(
+            0.3,
+            prop_oneof![
+                3 => fixed(TOOL_NAMES),
+                1 => fixed(&["=?base64?Z2V0X3dlYXRoZXI=?=", "=?base64?Z2V0X3dlYXRoZXI?=", "=?base64?!!?="]),
+                1 => random_header(),
+            ],
+        ),
+        weighted(
+            0.15,
+            prop_oneof![
+                3 => fixed(&["celsius", "fahrenheit", "=?base64?ZmFocmVuaGVpdA==?=", "=?base64?x?="]),
+                1 => random_header(),
+            ],
+        ),
+    )
+        .boxed()
+}
+
 fn headers() -> BoxedStrategy<Vec<(&'static str, Hv)>> {
     (
-        weighted(0.97, host()),
-        weighted(0.15, origin()),
-        weighted(0.95, accept()),
-        weighted(0.95, content_type()),
-        weighted(0.85, session_id()),
-        weighted(0.8, protocol_version()),
-        weighted(0.06, content_encoding()),
-        weighted(0.06, last_event_id()),
-        weighted(0.04, fixed(&["POST", "GET", "DELETE", "PUT"])),
+        (
+            weighted(0.97, host()),
+            weighted(0.15, origin()),
+            weighted(0.95, accept()),
+            weighted(0.95, content_type()),
+            weighted(0.85, session_id()),
+            weighted(0.8, protocol_version()),
+            weighted(0.06, content_encoding()),
+            weighted(0.06, last_event_id()),
+            weighted(0.04, fixed(&["POST", "GET", "DELETE", "PUT"])),
+        ),
+        modern_headers(),
     )
         .prop_map(
-            |(host, origin, accept, ctype, session, version, encoding, last_event, preflight)| {
+            |(
+                (host, origin, accept, ctype, session, version, encoding, last_event, preflight),
+                (method, name, units),
+            )| {
                 [
                     ("host", host),
                     ("origin", origin),
@@ -903,6 +993,9 @@ fn headers() -> BoxedStrategy<Vec<(&'static str, Hv)>> {
                     ("content-encoding", encoding),
                     ("last-event-id", last_event),
                     ("access-control-request-method", preflight),
+                    ("mcp-method", method),
+                    ("mcp-name", name),
+                    ("mcp-param-units", units),
                 ]
                 .into_iter()
                 .filter_map(|(name, value)| value.map(|value| (name, value)))
@@ -944,6 +1037,10 @@ enum Mode {
     Sessions,
     Stateless,
     Json,
+    /// `--era modern` (no sessions) with the conformance suite's diagnostic tools.
+    Modern,
+    /// `--era legacy`, with sessions.
+    Legacy,
 }
 
 impl Mode {
@@ -953,8 +1050,14 @@ impl Mode {
             Self::Sessions => vec!["--max-sessions", &max_sessions],
             Self::Stateless => vec!["--stateless"],
             Self::Json => vec!["--json-response"],
+            Self::Modern => vec!["--era", "modern", "--conformance-fixtures"],
+            Self::Legacy => vec!["--era", "legacy", "--max-sessions", &max_sessions],
         };
         Config::try_from_args(flags).expect("valid flags")
+    }
+
+    fn has_sessions(self) -> bool {
+        matches!(self, Self::Sessions | Self::Legacy)
     }
 }
 
@@ -1120,7 +1223,7 @@ impl Harness {
     async fn exercise(&self, case: &FuzzCase) -> Result<(), String> {
         let mode = *self.mode.borrow();
         let endpoint = case.endpoint();
-        let session = if mode == Mode::Sessions {
+        let session = if mode.has_sessions() {
             Some(self.prepare_sessions(endpoint, case.sessions_full).await?)
         } else {
             None
@@ -1466,6 +1569,8 @@ fn fuzz_smoke() {
         (Mode::Sessions, 0x5EED_0001, 384),
         (Mode::Stateless, 0x5EED_0002, 64),
         (Mode::Json, 0x5EED_0003, 64),
+        (Mode::Modern, 0x5EED_0004, 64),
+        (Mode::Legacy, 0x5EED_0005, 64),
     ] {
         if let Err(error) = run_round(&harness, mode, seed, cases) {
             failure = Some(error);
@@ -1501,10 +1606,12 @@ fn fuzz_for_a_while() {
     let mut failure = None;
     let mut round = 0u64;
     while Instant::now() < deadline {
-        let mode = match round % 4 {
+        let mode = match round % 6 {
             0 | 1 => Mode::Sessions,
             2 => Mode::Stateless,
-            _ => Mode::Json,
+            3 => Mode::Json,
+            4 => Mode::Modern,
+            _ => Mode::Legacy,
         };
         let seed = base_seed.wrapping_add(round);
         if let Err(error) = run_round(&harness, mode, seed, ROUND_CASES) {

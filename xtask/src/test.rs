@@ -17,6 +17,36 @@ const SERVER_SCENARIOS: [&str; 6] = [
     "logging-set-level",
 ];
 
+/// Scenarios of the 2026-07-28 revision (the prerelease suite, `--spec-version 2026-07-28`) that a
+/// weather server answers; run against a server with `--conformance-fixtures`, whose diagnostic
+/// tools `server-stateless` and the `input-required-result-*` scenarios call. Left out: the
+/// `tools-call-*`, `prompts-get-*`, `resources-*`, `completion-complete` and `json-schema-2020-12`
+/// scenarios (they call the reference server's own tools, prompts, resources and completions),
+/// `prompts-list` and `sep-2164-resource-not-found` (the weather server has no prompts or
+/// resources), and `caching`, whose resources checks fail on a server without resources.
+const SERVER_SCENARIOS_2026: [&str; 20] = [
+    "server-stateless",
+    "tools-list",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+    "http-header-validation",
+    "http-custom-header-server-validation",
+    "input-required-result-basic-elicitation",
+    "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots",
+    "input-required-result-request-state",
+    "input-required-result-multiple-input-requests",
+    "input-required-result-multi-round",
+    "input-required-result-missing-input-response",
+    "input-required-result-non-tool-request",
+    "input-required-result-result-type",
+    "input-required-result-unsupported-methods",
+    "input-required-result-tampered-state",
+    "input-required-result-capability-check",
+    "input-required-result-ignore-extra-params",
+    "input-required-result-validate-input",
+];
+
 /// Client scenarios of the official conformance suite, run against `mcp-flow-cli`.
 const CLIENT_SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
 
@@ -175,6 +205,27 @@ pub fn test() -> Result<()> {
     }
     drop(target);
 
+    sh::step("official MCP conformance suite (2026-07-28 prerelease), server scenarios");
+    let target = server::start(
+        "server-conformance-2026",
+        &binary,
+        &common(&["--conformance-fixtures"]),
+    )?;
+    for scenario in SERVER_SCENARIOS_2026 {
+        eprintln!("-- conformance server --spec-version 2026-07-28 --scenario {scenario}");
+        let ok = sh::run(
+            Command::new(tools.conformance_next())
+                .env("PATH", tools.node22_path_env())
+                .args(["server", "--url", &target.url])
+                .args(["--spec-version", "2026-07-28", "--scenario", scenario]),
+        );
+        if let Err(e) = ok {
+            eprintln!("conformance scenario {scenario} (2026-07-28) failed: {e}");
+            failed.push(format!("{scenario} (2026-07-28)"));
+        }
+    }
+    drop(target);
+
     sh::step("official MCP conformance suite, client scenarios (mcp-flow-cli)");
     cargo(&["build", "--package", "mcp-cli"])?;
     let cli = crate::target_dir().join("debug/mcp-flow-cli");
@@ -200,7 +251,8 @@ pub fn test() -> Result<()> {
     }
     println!(
         "conformance: {} passed, {} failed",
-        SERVER_SCENARIOS.len() + CLIENT_SCENARIOS.len() - failed.len(),
+        SERVER_SCENARIOS.len() + SERVER_SCENARIOS_2026.len() + CLIENT_SCENARIOS.len()
+            - failed.len(),
         failed.len()
     );
     if !failed.is_empty() {

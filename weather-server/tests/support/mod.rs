@@ -192,3 +192,179 @@ pub async fn roundtrip(
     assert_eq!(response.status(), 200, "status for {body}");
     sse_messages(response).await
 }
+
+// --- the modern era (2026-07-28) --------------------------------------------------------------
+
+pub const MODERN: &str = "2026-07-28";
+pub const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The per-request `_meta` of a modern client with these capabilities.
+pub fn modern_meta(capabilities: Value) -> Value {
+    json!({
+        META_VERSION: MODERN,
+        META_CAPABILITIES: capabilities,
+        META_CLIENT_INFO: { "name": "weather-server-tests", "version": "0.0.0" },
+    })
+}
+
+/// A modern request: `params` plus a `_meta` declaring no capabilities (unless `params` has its
+/// own `_meta`).
+pub fn modern_request(id: i64, method: &str, params: Value) -> Value {
+    let mut params = match params {
+        Value::Object(map) => map,
+        _ => serde_json::Map::new(),
+    };
+    params
+        .entry("_meta")
+        .or_insert_with(|| modern_meta(json!({})));
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params })
+}
+
+/// A modern `tools/call` of `get_weather` declaring `capabilities`.
+pub fn modern_weather(id: i64, arguments: Value, capabilities: Value) -> Value {
+    modern_request(
+        id,
+        "tools/call",
+        json!({
+            "name": "get_weather",
+            "arguments": arguments,
+            "_meta": modern_meta(capabilities),
+        }),
+    )
+}
+
+/// A POST of `body` with the headers a modern client derives from it: `MCP-Protocol-Version`,
+/// `Mcp-Method` and, for `tools/call`/`prompts/get`, `Mcp-Name`. (`Mcp-Param-*` are the
+/// caller's to add.)
+pub fn modern_post(client: &reqwest::Client, url: &str, body: &Value) -> reqwest::RequestBuilder {
+    let method = body["method"].as_str().unwrap_or_default();
+    let mut builder = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", ACCEPT_BOTH)
+        .header("mcp-protocol-version", MODERN)
+        .header("mcp-method", method);
+    if let Some(name) = body["params"]["name"].as_str()
+        && matches!(method, "tools/call" | "prompts/get")
+    {
+        builder = builder.header("mcp-name", name);
+    }
+    builder.json(body)
+}
+
+/// A whole answer: status, headers and the JSON-RPC messages (a JSON body or an SSE stream).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub messages: Vec<Value>,
+}
+
+impl Answer {
+    pub async fn read(response: reqwest::Response) -> Self {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let content_type = headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let body = response.text().await.expect("body");
+        let messages = if content_type.starts_with("text/event-stream") {
+            parse_sse(&body).iter().filter_map(SseEvent::json).collect()
+        } else if body.trim().is_empty() {
+            Vec::new()
+        } else {
+            match serde_json::from_str::<Value>(&body) {
+                Ok(message) => vec![message],
+                Err(_) => Vec::new(),
+            }
+        };
+        Self {
+            status,
+            headers,
+            messages,
+        }
+    }
+
+    /// The one message that answers a request (a result or an error).
+    pub fn reply(&self) -> Value {
+        self.messages
+            .iter()
+            .find(|m| {
+                m.get("method").is_none() && (m.get("result").is_some() || m.get("error").is_some())
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("no reply in {self:#?}"))
+    }
+
+    /// Asserts HTTP `status` and a JSON-RPC error `code` answering request `id`.
+    pub fn assert_error(&self, status: u16, code: i64, id: i64) -> Value {
+        let reply = self.reply();
+        assert_eq!(self.status, status, "{reply}");
+        assert_eq!(reply["error"]["code"], code, "{reply}");
+        assert_eq!(
+            reply["id"], id,
+            "every error echoes the request id: {reply}"
+        );
+        reply
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+/// Sends a modern request and reads the whole answer.
+pub async fn modern(client: &reqwest::Client, url: &str, body: &Value) -> Answer {
+    Answer::read(modern_post(client, url, body).send().await.expect("send")).await
+}
+
+/// The JSON-RPC messages of an SSE response, as they arrive (for a stream that waits on the
+/// client, such as a legacy elicitation request).
+pub struct MessageStream {
+    body: std::pin::Pin<Box<dyn futures::Stream<Item = reqwest::Result<Vec<u8>>> + Send>>,
+    parser: mcp_flow_sse::SseParser,
+    ready: std::collections::VecDeque<Value>,
+}
+
+impl MessageStream {
+    pub fn new(response: reqwest::Response) -> Self {
+        use futures::StreamExt;
+        Self {
+            body: Box::pin(
+                response
+                    .bytes_stream()
+                    .map(|chunk| chunk.map(|b| b.to_vec())),
+            ),
+            parser: mcp_flow_sse::SseParser::new(),
+            ready: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// The next message, or `None` when the stream ends first.
+    pub async fn next(&mut self) -> Option<Value> {
+        use futures::StreamExt;
+        loop {
+            if let Some(message) = self.ready.pop_front() {
+                return Some(message);
+            }
+            let chunk = self.body.next().await?.expect("stream chunk");
+            let events = self.parser.push(&chunk);
+            self.ready.extend(events.iter().filter_map(SseEvent::json));
+        }
+    }
+
+    /// Every message until the stream ends.
+    pub async fn rest(mut self) -> Vec<Value> {
+        let mut all = Vec::new();
+        while let Some(message) = self.next().await {
+            all.push(message);
+        }
+        all
+    }
+}

@@ -1,0 +1,197 @@
+//! `--conformance-fixtures`: the diagnostic tools and prompt the official conformance suite
+//! calls by name exist only with the flag, and behave as its 2026-07-28 scenarios expect.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::*;
+
+fn tool_names(answer: &Answer) -> Vec<String> {
+    answer.reply()["result"]["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn call(id: i64, name: &str, capabilities: Value) -> Value {
+    modern_request(
+        id,
+        "tools/call",
+        json!({"name": name, "arguments": {}, "_meta": modern_meta(capabilities)}),
+    )
+}
+
+#[tokio::test]
+async fn without_the_flag_there_are_no_diagnostics() {
+    let server = TestServer::start(&[]).await;
+    let client = client();
+    let list = modern(
+        &client,
+        &server.url,
+        &modern_request(1, "tools/list", json!({})),
+    )
+    .await;
+    assert_eq!(tool_names(&list), ["get_weather"]);
+    let answer = modern(
+        &client,
+        &server.url,
+        &call(2, "test_missing_capability", json!({})),
+    )
+    .await;
+    assert_eq!(answer.reply()["error"]["code"], -32602, "unknown tool");
+    modern(
+        &client,
+        &server.url,
+        &modern_request(3, "prompts/list", json!({})),
+    )
+    .await
+    .assert_error(404, -32601, 3);
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn the_flag_adds_the_diagnostics_after_get_weather() {
+    let server = TestServer::start(&["--conformance-fixtures"]).await;
+    let client = client();
+    let list = modern(
+        &client,
+        &server.url,
+        &modern_request(1, "tools/list", json!({})),
+    )
+    .await;
+    let names = tool_names(&list);
+    assert_eq!(names[0], "get_weather");
+    for name in [
+        "test_missing_capability",
+        "test_logging_tool",
+        "test_streaming_elicitation",
+        "test_input_required_result_elicitation",
+        "test_input_required_result_request_state",
+    ] {
+        assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+    }
+    let discover = modern(
+        &client,
+        &server.url,
+        &modern_request(2, "server/discover", json!({})),
+    )
+    .await;
+    assert!(discover.reply()["result"]["capabilities"]["prompts"].is_object());
+
+    // A capability the client did not declare: -32021 naming it, HTTP 400.
+    let answer = modern(
+        &client,
+        &server.url,
+        &call(3, "test_missing_capability", json!({})),
+    )
+    .await;
+    let reply = answer.assert_error(400, -32021, 3);
+    assert_eq!(
+        reply["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}})
+    );
+    let answer = modern(
+        &client,
+        &server.url,
+        &call(4, "test_missing_capability", json!({"sampling": {}})),
+    )
+    .await;
+    assert_eq!(answer.reply()["result"]["isError"], false);
+
+    // The log only with a logLevel.
+    let quiet = modern(
+        &client,
+        &server.url,
+        &call(5, "test_logging_tool", json!({})),
+    )
+    .await;
+    assert!(
+        !quiet
+            .messages
+            .iter()
+            .any(|m| m["method"] == "notifications/message")
+    );
+    let mut loud = call(6, "test_logging_tool", json!({}));
+    loud["params"]["_meta"][META_LOG_LEVEL] = json!("debug");
+    let loud = modern(&client, &server.url, &loud).await;
+    assert!(
+        loud.messages
+            .iter()
+            .any(|m| m["method"] == "notifications/message")
+    );
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn request_state_round_trips_and_a_tampered_one_is_refused() {
+    let server = TestServer::start(&["--conformance-fixtures"]).await;
+    let client = client();
+    let name = "test_input_required_result_request_state";
+    let capable = json!({"elicitation": {}});
+    let first = modern(&client, &server.url, &call(1, name, capable.clone())).await;
+    let result = first.reply()["result"].clone();
+    assert_eq!(result["resultType"], "input_required");
+    let state = result["requestState"].as_str().expect("state").to_owned();
+    let key = result["inputRequests"]
+        .as_object()
+        .and_then(|requests| requests.keys().next().cloned())
+        .expect("an input request");
+
+    let retry = |id: i64, state: String| {
+        let mut body = call(id, name, capable.clone());
+        body["params"]["inputResponses"] =
+            json!({ key.clone(): {"action": "accept", "content": {"ok": true}} });
+        body["params"]["requestState"] = json!(state);
+        body
+    };
+    let done = modern(&client, &server.url, &retry(2, state.clone())).await;
+    let result = done.reply()["result"].clone();
+    assert_eq!(result["resultType"], "complete");
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("state-ok")),
+        "{result}"
+    );
+    modern(&client, &server.url, &retry(3, format!("{state}-TAMPERED")))
+        .await
+        .assert_error(200, -32602, 3);
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn the_prompt_asks_then_completes_with_messages() {
+    let server = TestServer::start(&["--conformance-fixtures"]).await;
+    let client = client();
+    let get = |id: i64, responses: Option<Value>| {
+        let mut params = json!({
+            "name": "test_input_required_result_prompt",
+            "_meta": modern_meta(json!({"elicitation": {}})),
+        });
+        if let Some(responses) = responses {
+            params["inputResponses"] = responses;
+        }
+        modern_request(id, "prompts/get", params)
+    };
+    let first = modern(&client, &server.url, &get(1, None)).await;
+    let result = first.reply()["result"].clone();
+    assert_eq!(result["resultType"], "input_required");
+    assert_eq!(
+        result["inputRequests"]["user_context"]["method"],
+        "elicitation/create"
+    );
+    let answer = json!({"user_context": {"action": "accept", "content": {"context": "rain"}}});
+    let done = modern(&client, &server.url, &get(2, Some(answer))).await;
+    let result = done.reply()["result"].clone();
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(
+        result["messages"][0]["content"]["text"],
+        "Use this context: rain"
+    );
+    server.stop().await.expect("clean shutdown");
+}
