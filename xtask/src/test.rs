@@ -50,6 +50,19 @@ const SERVER_SCENARIOS_2026: [&str; 20] = [
 /// Client scenarios of the official conformance suite, run against `mcp-flow-cli`.
 const CLIENT_SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
 
+/// Client scenarios of the 2026-07-28 revision (the prerelease suite), run against
+/// `mcp-flow-cli` in its default `auto` era. The `auth/*` ones are out of scope: the client has
+/// no authorization.
+const CLIENT_SCENARIOS_2026: [&str; 7] = [
+    "tools_call",
+    "request-metadata",
+    "http-standard-headers",
+    "http-custom-headers",
+    "http-invalid-tool-headers",
+    "json-schema-ref-no-deref",
+    "sep-2322-client-request-state",
+];
+
 pub fn test() -> Result<()> {
     let root = workspace_root();
     let tools = Tools::locate();
@@ -249,10 +262,26 @@ pub fn test() -> Result<()> {
             failed.push(format!("{scenario} (client)"));
         }
     }
+    for scenario in CLIENT_SCENARIOS_2026 {
+        eprintln!("-- conformance client --spec-version 2026-07-28 --scenario {scenario}");
+        let ok = sh::run(
+            Command::new(tools.conformance_next())
+                .env("PATH", tools.node22_path_env())
+                .args(["client", "--command", cli, "--scenario", scenario])
+                .args(["--spec-version", "2026-07-28"]),
+        );
+        if let Err(e) = ok {
+            eprintln!("conformance client scenario {scenario} (2026-07-28) failed: {e}");
+            failed.push(format!("{scenario} (client, 2026-07-28)"));
+        }
+    }
+    let total = SERVER_SCENARIOS.len()
+        + SERVER_SCENARIOS_2026.len()
+        + CLIENT_SCENARIOS.len()
+        + CLIENT_SCENARIOS_2026.len();
     println!(
         "conformance: {} passed, {} failed",
-        SERVER_SCENARIOS.len() + SERVER_SCENARIOS_2026.len() + CLIENT_SCENARIOS.len()
-            - failed.len(),
+        total - failed.len(),
         failed.len()
     );
     if !failed.is_empty() {
