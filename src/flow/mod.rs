@@ -1,9 +1,11 @@
 //! The host flow: runs the two diagrams step by step through a gate, recording every row.
 
+pub mod compare;
 pub mod connect;
 #[cfg(test)]
 mod era_tests;
 pub mod explain;
+pub mod form_fields;
 pub mod forms;
 pub mod gate;
 pub mod history;

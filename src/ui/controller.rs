@@ -4,9 +4,10 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::clock::{BrowserClock, SharedClock};
+use crate::clock::{BrowserClock, Clock, SharedClock};
 use crate::diagram::diagrams_for;
 use crate::diagram::{Row, spec::Lang};
+use crate::flow::compare::EraFigures;
 use crate::flow::gate::{Gate, Mode};
 use crate::flow::history::{self, Cursor, Next};
 use crate::flow::host::{Approval, ApprovalRequest, FormRequest, Host, HostEvent, Memory};
@@ -18,6 +19,19 @@ use crate::mcp::client::McpClient;
 use crate::mcp::era::{Era, EraChoice};
 
 type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
+
+/// Longest wait for each run of a comparison.
+const COMPARE_WAIT_MS: u32 = 60_000;
+
+/// A comparison of the eras.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Compared {
+    Running,
+    /// Legacy, then modern.
+    Done(Box<[EraFigures; 2]>),
+    /// This era's run did not answer: why.
+    Failed(Era, String),
+}
 
 /// Longest wait for the DELETE that closes an ended run's session.
 const CLOSE_WAIT_MS: u32 = 2_000;
@@ -58,6 +72,9 @@ pub struct Controller {
     pub form: RwSignal<Option<FormRequest>>,
     /// The protocol era setting.
     pub era: RwSignal<EraChoice>,
+    /// The last comparison of the eras, or the one in progress.
+    pub compared: RwSignal<Option<Compared>>,
+    compare_generation: RwSignal<u32>,
     pub server: RwSignal<String>,
     pub question: RwSignal<String>,
     pub running: RwSignal<bool>,
@@ -93,6 +110,8 @@ impl Controller {
             dialog: RwSignal::new(None),
             form: RwSignal::new(None),
             era: RwSignal::new(EraChoice::Auto),
+            compared: RwSignal::new(None),
+            compare_generation: RwSignal::new(0),
             server: RwSignal::new(server),
             question: RwSignal::new(question),
             running: RwSignal::new(false),
@@ -125,12 +144,68 @@ impl Controller {
 
     /// A new real run of both diagrams.
     pub fn start(&self, mode: Mode) {
+        self.stop_comparing();
         self.begin(mode, true);
     }
 
     /// A new connection: diagram 1 only (Connect).
     pub fn connect(&self, mode: Mode) {
+        self.stop_comparing();
         self.begin(mode, false);
+    }
+
+    /// Forgets a comparison: one in progress stops at its next step.
+    fn stop_comparing(&self) {
+        self.compare_generation.update(|g| *g += 1);
+        self.compared.set(None);
+    }
+
+    /// The question in the legacy era, then in the modern one (instant, no approval), and the
+    /// figures of both side by side. Each run is a normal run (it ends like any other); the
+    /// comparison waits for each, at most [`COMPARE_WAIT_MS`], and stops if the user starts
+    /// something else.
+    pub fn compare(&self) {
+        self.stop_comparing();
+        let generation = self.compare_generation.get_untracked();
+        self.compared.set(Some(Compared::Running));
+        let this = *self;
+        leptos::task::spawn_local(async move {
+            let clock = BrowserClock;
+            let mut figures = Vec::new();
+            for era in [Era::Legacy, Era::Modern] {
+                let choice = if era == Era::Legacy {
+                    EraChoice::Legacy
+                } else {
+                    EraChoice::Modern
+                };
+                this.begin_as(Mode::Play, true, choice, Approval::Auto, None);
+                let mut waited = 0;
+                while this.running.get_untracked() && waited < COMPARE_WAIT_MS {
+                    clock.sleep(50).await;
+                    waited += 50;
+                }
+                if this.compare_generation.get_untracked() != generation {
+                    return;
+                }
+                let run = this.run.get_untracked();
+                if run.answer().is_none() {
+                    let error = run
+                        .first_error()
+                        .map(|(row, e)| format!("{row}: {e}"))
+                        .unwrap_or_else(|| format!("no answer within {COMPARE_WAIT_MS} ms"));
+                    this.end_run(None);
+                    this.compared.set(Some(Compared::Failed(era, error)));
+                    return;
+                }
+                figures.push(EraFigures::of(era, &run));
+            }
+            if let [legacy, modern] = figures.as_slice() {
+                this.compared.set(Some(Compared::Done(Box::new([
+                    legacy.clone(),
+                    modern.clone(),
+                ]))));
+            }
+        });
     }
 
     /// Whether diagram 1 finished on a run that is still alive, so questions can be asked on
@@ -230,6 +305,7 @@ impl Controller {
     /// Shows a recorded run in the same player and inspector. Nothing is sent; a live run in
     /// progress is ended, and Restart starts a new live one.
     pub fn load_recording(&self, rec: crate::export::recording::Recording) {
+        self.stop_comparing();
         self.end_run(None);
         self.recording.set(Some(RecordingInfo {
             server: rec.server.clone(),
@@ -246,12 +322,30 @@ impl Controller {
     }
 
     fn begin(&self, mode: Mode, ask: bool) {
+        self.begin_as(
+            mode,
+            ask,
+            self.era.get_untracked(),
+            self.approval.get_untracked(),
+            self.speed.get_untracked(),
+        );
+    }
+
+    /// A new run with these settings (the page's own unless a comparison overrides them).
+    fn begin_as(
+        &self,
+        mode: Mode,
+        ask: bool,
+        era: EraChoice,
+        approval: Approval,
+        speed: Option<f64>,
+    ) {
         self.end_run(None);
         self.recording.set(None);
         self.run.set(Run::new(all_rows()));
         self.cursor.set(Cursor::default());
         self.mode.set(mode);
-        let gate = Rc::new(Gate::new(mode, self.speed.get_untracked()));
+        let gate = Rc::new(Gate::new(mode, speed));
         self.gate.set_value(gate.clone());
         let lifetime = Lifetime::new();
         let this = *self;
@@ -279,10 +373,10 @@ impl Controller {
                 client,
                 self.llm.get_untracked().build(Fetch, clock),
                 gate,
-                self.approval.get_untracked(),
+                approval,
                 emit,
             )
-            .with_era(self.era.get_untracked(), self.memory.get_value()),
+            .with_era(era, self.memory.get_value()),
         );
         self.live.set_value(Some(Live {
             lifetime: lifetime.clone(),

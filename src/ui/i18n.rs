@@ -40,6 +40,11 @@ messages! {
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
     PrimingEvent, Request, Response,
     StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
+    Era, EraAuto, EraModern, EraLegacy, EraInUse, EraNotYet, EraModernName, EraLegacyName,
+    FormTitle, FormSend, FormDecline, FormCancel, FormRequired,
+    Compare, CompareHint, CompareTitle, CompareRunning, CompareEra, CompareRequests,
+    CompareMethods, CompareSent, CompareReceived, CompareTime, CompareChanges, CompareChangelog,
+    CompareFailed,
 }
 
 /// `msg` in `lang`.
@@ -168,6 +173,34 @@ fn en(msg: Msg) -> &'static str {
         StatusSkipped => "skipped",
         RowAria => "row {id}: {state}",
         Keys => "Keys: Space play/pause, → next, ← back, Home/End first/newest row",
+        Era => "Protocol era",
+        EraAuto => "auto: 2026-07-28 first, 2025-11-25 if the server does not answer as one",
+        EraModern => "2026-07-28 (current: no handshake, no sessions)",
+        EraLegacy => "2025-11-25 (the seeds': initialize, sessions)",
+        EraInUse => "Speaking {era}: {why}",
+        EraNotYet => "Era: not known until the server answers",
+        EraModernName => "MCP 2026-07-28",
+        EraLegacyName => "MCP 2025-11-25",
+        FormTitle => "The server asks",
+        FormSend => "Send",
+        FormDecline => "Decline",
+        FormCancel => "Cancel",
+        FormRequired => "required",
+        Compare => "Compare eras",
+        CompareHint => {
+            "Run the question in 2025-11-25, then in 2026-07-28, and compare what went over the wire"
+        }
+        CompareTitle => "The same question in both eras",
+        CompareRunning => "Running the question in both eras…",
+        CompareEra => "Era",
+        CompareRequests => "HTTP requests",
+        CompareMethods => "What was sent",
+        CompareSent => "Bytes sent",
+        CompareReceived => "Bytes received",
+        CompareTime => "Time",
+        CompareChanges => "What changed, and why",
+        CompareChangelog => "The 2026-07-28 changelog",
+        CompareFailed => "The {era} run did not finish: {error}",
     }
 }
 
@@ -270,6 +303,32 @@ fn zh(msg: Msg) -> &'static str {
         StatusSkipped => "已跳过",
         RowAria => "第 {id} 行：{state}",
         Keys => "快捷键：空格 播放/暂停，→ 下一步，← 上一步，Home/End 第一步/最新一步",
+        Era => "协议版本",
+        EraAuto => "自动：先试 2026-07-28，服务器不以新版回答时用 2025-11-25",
+        EraModern => "2026-07-28（现行：无握手、无会话）",
+        EraLegacy => "2025-11-25（示例文档的版本：initialize、会话）",
+        EraInUse => "正在使用 {era}：{why}",
+        EraNotYet => "协议版本：服务器回答后才知道",
+        EraModernName => "MCP 2026-07-28",
+        EraLegacyName => "MCP 2025-11-25",
+        FormTitle => "服务器提问",
+        FormSend => "发送",
+        FormDecline => "拒绝",
+        FormCancel => "取消",
+        FormRequired => "必填",
+        Compare => "比较两个版本",
+        CompareHint => "先用 2025-11-25、再用 2026-07-28 运行同一个问题，比较线上传输的内容",
+        CompareTitle => "同一个问题，两个协议版本",
+        CompareRunning => "正在用两个版本运行这个问题…",
+        CompareEra => "版本",
+        CompareRequests => "HTTP 请求数",
+        CompareMethods => "发送了什么",
+        CompareSent => "发送字节数",
+        CompareReceived => "接收字节数",
+        CompareTime => "耗时",
+        CompareChanges => "变了什么，为什么",
+        CompareChangelog => "2026-07-28 变更日志",
+        CompareFailed => "{era} 的运行没有完成：{error}",
     }
 }
 
@@ -308,9 +367,9 @@ pub fn style(style: Style, lang: Lang) -> &'static str {
 mod tests {
     use super::*;
 
-    /// Messages that are the same words in both languages (none so far: product and format
-    /// names such as "MCP Flow", "HAR" and "Mermaid" are not messages).
-    const SAME_IN_BOTH: &[Msg] = &[];
+    /// Messages that are the same words in both languages: the revisions' names (product and
+    /// format names such as "MCP Flow", "HAR" and "Mermaid" are not messages).
+    const SAME_IN_BOTH: &[Msg] = &[Msg::EraModernName, Msg::EraLegacyName];
 
     fn has_han(s: &str) -> bool {
         s.chars().any(|c| {

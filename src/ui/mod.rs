@@ -1,8 +1,10 @@
 //! Leptos components. Thin: the logic lives in `flow`, `mcp`, `llm` and `diagram`.
 
+mod compare;
 mod controller;
 mod diagram_view;
 mod follow;
+mod form;
 pub mod i18n;
 mod inspector;
 mod llm_settings;
@@ -17,8 +19,10 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-pub use controller::Controller;
+use compare::CompareView;
+pub use controller::{Compared, Controller};
 use diagram_view::DiagramView;
+use form::FormDialog;
 use i18n::{Msg, fill, text, tr};
 use inspector::Inspector;
 use params::Preset;
@@ -52,7 +56,9 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
         Some("auto") => Approval::Auto,
         _ => Approval::Ask,
     };
-    Controller::new(server, question, lang, mode, speed, approval)
+    let ctl = Controller::new(server, question, lang, mode, speed, approval);
+    ctl.era.set(params::era(query));
+    ctl
 }
 
 fn in_text_field(ev: &web_sys::KeyboardEvent) -> bool {
@@ -96,6 +102,16 @@ pub fn Page(ctl: Controller) -> impl IntoView {
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {
             let _ = root.set_attribute("lang", html_lang(ctl.lang.get()));
+        }
+    });
+    // The era spoken, on the root element once known (for tests and styles).
+    Effect::new(move |_| {
+        let era = ctl.run.with(|r| r.era.as_ref().map(|d| d.era.id()));
+        if let Some(root) = document().document_element() {
+            let _ = match era {
+                Some(era) => root.set_attribute("data-era", era),
+                None => root.remove_attribute("data-era"),
+            };
         }
     });
     let theme = RwSignal::new(storage::load_theme());
@@ -171,7 +187,10 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                     <button id="mf-no" on:click=move |_| ctl.decide(false)>{tr(ctl.lang, Msg::Decline)}</button>
                 </div>
             </Show>
+            <FormDialog ctl=ctl />
+            <CompareView ctl=ctl />
             <section class="mf-answer" aria-live="polite">
+                <p id="mf-era-line" class="mf-era-line">{move || era_line(ctl)}</p>
                 <h2>{tr(ctl.lang, Msg::Answer)}</h2>
                 <p id="mf-answer">{move || ctl.run.with(|r| r.answer().map(str::to_owned)).unwrap_or_default()}</p>
                 <p id="mf-error" class="mf-error-line">
@@ -188,6 +207,24 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <footer class="mf-footer">{tr(ctl.lang, Msg::Keys)}</footer>
         </main>
     }
+}
+
+/// Which era the run speaks and why, or that it is not known yet.
+fn era_line(ctl: Controller) -> String {
+    let lang = ctl.lang.get();
+    ctl.run.with(|r| match &r.era {
+        Some(d) => {
+            let name = match d.era {
+                crate::mcp::era::Era::Modern => text(Msg::EraModernName, lang),
+                crate::mcp::era::Era::Legacy => text(Msg::EraLegacyName, lang),
+            };
+            fill(
+                text(Msg::EraInUse, lang),
+                &[("era", name), ("why", &d.why.describe())],
+            )
+        }
+        None => text(Msg::EraNotYet, lang).to_owned(),
+    })
 }
 
 /// The root element's `lang` for the page's language.

@@ -48,6 +48,13 @@ pub fn speed(query: &str) -> Option<f64> {
 }
 
 /// Whether a flag such as `?autoplay` or `?autoplay=1` is on.
+/// `era=auto|modern|legacy` (default auto).
+pub fn era(query: &str) -> crate::mcp::era::EraChoice {
+    query_param(query, "era")
+        .and_then(|e| crate::mcp::era::EraChoice::from_id(&e))
+        .unwrap_or_default()
+}
+
 pub fn flag(query: &str, name: &str) -> bool {
     matches!(
         query_param(query, name).as_deref(),

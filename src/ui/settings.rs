@@ -10,6 +10,7 @@ use super::params::Preset;
 use crate::diagram::Lang;
 use crate::flow::host::Approval;
 use crate::llm::choice::Provider;
+use crate::mcp::era::EraChoice;
 
 /// From this width up the settings start open (until a run starts).
 pub const WIDE_PX: f64 = 1024.0;
@@ -68,6 +69,7 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                         let id = event_target_value(&ev);
                         if let Some(p) = Preset::ALL.into_iter().find(|p| p.id() == id) {
                             ctl.server.update(|url| *url = p.apply(url));
+                            ctl.end_run(Some("ended: the server changed in the settings"));
                             if let Some(q) = p.example_question(ctl.lang.get_untracked() == Lang::Zh) {
                                 ctl.question.set(q.to_owned());
                             }
@@ -83,12 +85,32 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                 <label class="mf-wide">
                     {tr(ctl.lang, Msg::McpServerUrl)}
                     <input id="mf-server" type="url" prop:value=move || ctl.server.get()
-                        on:input=move |ev| ctl.server.set(event_target_value(&ev)) />
+                        on:input=move |ev| ctl.server.set(event_target_value(&ev))
+                        on:change=move |_| ctl.end_run(Some("ended: the server changed in the settings")) />
                 </label>
                 <label class="mf-wide">
                     {tr(ctl.lang, Msg::Question)}
                     <input id="mf-question" type="text" prop:value=move || ctl.question.get()
                         on:input=move |ev| ctl.question.set(event_target_value(&ev)) />
+                </label>
+                <label>
+                    {tr(ctl.lang, Msg::Era)}
+                    <select id="mf-era" on:change=move |ev| {
+                        if let Some(choice) = EraChoice::from_id(&event_target_value(&ev)) {
+                            ctl.era.set(choice);
+                            // A run of the other era is not this setting's run any more.
+                            ctl.end_run(Some("ended: the era changed in the settings"));
+                        }
+                    }>
+                        {EraChoice::ALL.into_iter().map(|c| {
+                            let label = match c {
+                                EraChoice::Auto => Msg::EraAuto,
+                                EraChoice::Modern => Msg::EraModern,
+                                EraChoice::Legacy => Msg::EraLegacy,
+                            };
+                            view! { <option value=c.id() selected=move || ctl.era.get() == c>{tr(ctl.lang, label)}</option> }
+                        }).collect_view()}
+                    </select>
                 </label>
                 <label class="mf-switch">
                     <input id="mf-approve" type="checkbox"

@@ -1,0 +1,78 @@
+//! The same question in both eras, side by side: what each put on the wire, and what changed
+//! between the revisions and why.
+
+use leptos::prelude::*;
+
+use super::controller::{Compared, Controller};
+use super::i18n::{Msg, fill, text, tr};
+use crate::flow::compare::{CHANGELOG, CHANGES, EraFigures, change};
+use crate::mcp::era::Era;
+
+fn era_name(era: Era, lang: crate::diagram::Lang) -> &'static str {
+    match era {
+        Era::Modern => text(Msg::EraModernName, lang),
+        Era::Legacy => text(Msg::EraLegacyName, lang),
+    }
+}
+
+fn column(f: &EraFigures) -> [String; 5] {
+    [
+        f.requests.to_string(),
+        f.methods.join(", "),
+        f.bytes_sent.to_string(),
+        f.bytes_received.to_string(),
+        format!("{:.0} ms", f.time_ms),
+    ]
+}
+
+#[component]
+pub fn CompareView(ctl: Controller) -> impl IntoView {
+    move || {
+        let lang = ctl.lang.get();
+        let t = move |m: Msg| text(m, lang);
+        let body = match ctl.compared.get()? {
+            Compared::Running => view! { <p class="mf-hint">{t(Msg::CompareRunning)}</p> }.into_any(),
+            Compared::Failed(era, error) => view! {
+                <p class="mf-error-line">{fill(t(Msg::CompareFailed), &[("era", era_name(era, lang)), ("error", &error)])}</p>
+            }
+            .into_any(),
+            Compared::Done(both) => {
+                let [legacy, modern] = *both;
+                let labels = [
+                    Msg::CompareRequests,
+                    Msg::CompareMethods,
+                    Msg::CompareSent,
+                    Msg::CompareReceived,
+                    Msg::CompareTime,
+                ];
+                let (l, m) = (column(&legacy), column(&modern));
+                view! {
+                    <table id="mf-compare-table" class="mf-compare-table">
+                        <thead><tr>
+                            <th>{t(Msg::CompareEra)}</th>
+                            <th data-era="legacy">{era_name(Era::Legacy, lang)}</th>
+                            <th data-era="modern">{era_name(Era::Modern, lang)}</th>
+                        </tr></thead>
+                        <tbody>
+                            {labels.iter().enumerate().map(|(i, label)| view! {
+                                <tr><th>{t(*label)}</th><td>{l[i].clone()}</td><td>{m[i].clone()}</td></tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                    <h3>{t(Msg::CompareChanges)}</h3>
+                    <ul class="mf-changes">
+                        {(0..CHANGES.len()).map(|i| view! { <li>{change(i, lang)}</li> }).collect_view()}
+                    </ul>
+                    <p><a href=CHANGELOG target="_blank" rel="noopener noreferrer">{t(Msg::CompareChangelog)}</a></p>
+                }
+                .into_any()
+            }
+        };
+        Some(view! {
+            <section id="mf-compare" class="mf-compare" aria-labelledby="mf-compare-title">
+                <h2 id="mf-compare-title">{tr(ctl.lang, Msg::CompareTitle)}</h2>
+                {body}
+            </section>
+        })
+    }
+}

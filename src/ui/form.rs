@@ -1,0 +1,114 @@
+//! The server's form (an elicitation), built from its schema: a field per property, with the
+//! required ones marked; Send checks the entries against the schema before anything goes out.
+
+use leptos::prelude::*;
+use rmcp::model::{ElicitResult, ElicitationAction};
+use serde_json::{Map, Value};
+
+use super::controller::Controller;
+use super::i18n::{Msg, tr};
+use crate::flow::form_fields::{FieldKind, FormField, content, fields};
+
+fn field_view(field: FormField, entries: RwSignal<Map<String, Value>>) -> impl IntoView {
+    let name = field.name.clone();
+    let id = format!("mf-form-{}", field.name);
+    let set = {
+        let name = name.clone();
+        move |value: Value| entries.update(|e| drop(e.insert(name.clone(), value)))
+    };
+    let input = match field.kind.clone() {
+        FieldKind::Choice(choices) => {
+            let set = set.clone();
+            view! {
+                <select id=id.clone() on:change=move |ev| set(Value::String(event_target_value(&ev)))>
+                    <option value="">"—"</option>
+                    {choices.into_iter().map(|(value, title)| view! { <option value=value>{title}</option> }).collect_view()}
+                </select>
+            }
+            .into_any()
+        }
+        FieldKind::Boolean => {
+            let set = set.clone();
+            view! {
+                <input id=id.clone() type="checkbox"
+                    prop:checked=field.default.as_deref() == Some("true")
+                    on:change=move |ev| set(Value::Bool(event_target_checked(&ev))) />
+            }
+            .into_any()
+        }
+        FieldKind::Number { .. } => {
+            let set = set.clone();
+            view! {
+                <input id=id.clone() type="number" prop:value=field.default.clone().unwrap_or_default()
+                    on:input=move |ev| set(Value::String(event_target_value(&ev))) />
+            }
+            .into_any()
+        }
+        FieldKind::Text { format } => {
+            let kind = match format.as_deref() {
+                Some("email") => "email",
+                Some("uri") => "url",
+                Some("date") => "date",
+                _ => "text",
+            };
+            let set = set.clone();
+            view! {
+                <input id=id.clone() type=kind prop:value=field.default.clone().unwrap_or_default()
+                    on:input=move |ev| set(Value::String(event_target_value(&ev))) />
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <label class="mf-form-field" for=id>
+            <span class="mf-form-title">{field.title.clone()}</span>
+            {field.required.then(|| view! { <span class="mf-required">" *"</span> })}
+            {input}
+            {field.description.clone().map(|d| view! { <small>{d}</small> })}
+        </label>
+    }
+}
+
+#[component]
+pub fn FormDialog(ctl: Controller) -> impl IntoView {
+    let problem = RwSignal::new(String::new());
+    move || {
+        let form = ctl.form.get()?;
+        let fields = fields(&form.schema);
+        let entries = RwSignal::new(
+            fields
+                .iter()
+                .filter_map(|f| {
+                    f.default
+                        .clone()
+                        .map(|d| (f.name.clone(), Value::String(d)))
+                })
+                .collect::<Map<String, Value>>(),
+        );
+        problem.set(String::new());
+        let send = {
+            let fields = fields.clone();
+            move |_| match content(&fields, &entries.get_untracked()) {
+                Ok(content) => ctl.answer_form(
+                    ElicitResult::new(ElicitationAction::Accept).with_content(content),
+                ),
+                Err(why) => problem.set(why),
+            }
+        };
+        Some(view! {
+            <div class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-form-title">
+                <h2 id="mf-form-title">{tr(ctl.lang, Msg::FormTitle)}</h2>
+                <p class="mf-form-message">{form.message.clone()}</p>
+                {fields.into_iter().map(|f| field_view(f, entries)).collect_view()}
+                <p id="mf-form-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
+                <button id="mf-form-send" on:click=send>{tr(ctl.lang, Msg::FormSend)}</button>
+                <button id="mf-form-decline" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Decline))>
+                    {tr(ctl.lang, Msg::FormDecline)}
+                </button>
+                <button id="mf-form-cancel" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Cancel))>
+                    {tr(ctl.lang, Msg::FormCancel)}
+                </button>
+            </div>
+        })
+    }
+}
