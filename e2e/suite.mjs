@@ -8,7 +8,7 @@
 // following its current row) and player-390.png (a phone), among others.
 // Exits 1 if any scenario fails. playwright-core is resolved normally, else from the project's
 // tools folder ($MCP_FLOW_TOOLS, default ~/.cache/mcp-flow) where `cargo xtask test` installs it.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium } from './browser.mjs';
@@ -48,12 +48,25 @@ async function finished(page, timeout = 20_000) {
   }
 }
 
-/** Every row ended done, except the ones listed as skipped. */
+/** The era the page says it speaks (`data-era` on the root element). */
+const era = (page) => page.evaluate(() => document.documentElement.dataset.era ?? null);
+
+/** The rows the eras add that a plain run skips: the server asked no question; in the legacy
+ * era fixed by the link, no modern probe either. */
+const QUESTION_ROWS = ['d2-elicit', 'd2-elicit-ask', 'd2-elicit-answer', 'd2-elicit-reply'];
+const PROBE_ROWS = ['d1-discover', 'd1-discover-result'];
+
+/** Every row ended done, except the ones listed as skipped (and the era's unused rows). */
 async function allDone(page, skipped) {
   const states = await rows(page);
-  check(Object.keys(states).length === 23, `expected 23 rows, got ${Object.keys(states).length}`);
+  const spoken = await era(page);
+  // The seeds' 23 rows and the 6 added (probe, question); 2026-07-28 draws 26 (no handshake).
+  const expected = spoken === 'modern' ? 26 : 29;
+  check(Object.keys(states).length === expected,
+    `expected ${expected} rows in the ${spoken} era, got ${Object.keys(states).length}`);
+  const skip = [...skipped, ...QUESTION_ROWS, ...(spoken === 'legacy' ? PROBE_ROWS : [])];
   for (const [id, state] of Object.entries(states)) {
-    const want = skipped.includes(id) ? 'skipped' : 'done';
+    const want = skip.includes(id) ? 'skipped' : 'done';
     check(state === want, `row ${id}: ${state}, expected ${want}`);
   }
 }
@@ -66,7 +79,8 @@ async function stepUntil(page, done, max = 80) {
   }
 }
 
-const instant = 'speed=instant&approve=auto&autoplay';
+/** An instant run in the seeds' era (2025-11-25); the 2026-07-28 scenarios set their own. */
+const instant = 'speed=instant&approve=auto&autoplay&era=legacy';
 
 /** Where an element is, against the part of the viewport below the sticky player bar. */
 const placement = (page, selector) =>
@@ -128,6 +142,67 @@ const chromeText = (page) =>
       .join('\n'));
 
 const scenarios = {
+  async 'a full run in 2026-07-28, the era a new server speaks'(page) {
+    await page.goto(`${opt.base}/?speed=instant&approve=auto&autoplay`);
+    await finished(page);
+    check((await era(page)) === 'modern', `data-era: ${await era(page)}`);
+    await allDone(page, ['d2-4', 'd2-5']);
+    check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer: ${await answer(page)}`);
+    check(!(await page.$('g[data-row="d1-1"]')), 'an initialize row in the 2026-07-28 diagram');
+    const line = await page.textContent('#mf-era-line');
+    check(line.includes('MCP 2026-07-28') && line.includes('server/discover'), `era line: ${line}`);
+    await page.click('g[data-row="d2-7"]');
+    const inspector = await page.textContent('.mf-inspector');
+    check(inspector.includes('Mcp-Method: tools/call'), 'the tools/call headers are not shown');
+    await page.screenshot({ path: join(opt.out, 'modern-run.png') });
+  },
+
+  async 'a deep link with era=modern'(page) {
+    await page.goto(`${opt.base}/?era=modern&speed=instant&approve=auto&autoplay#d2-8`);
+    await finished(page);
+    check((await era(page)) === 'modern', `data-era: ${await era(page)}`);
+    check((await page.inputValue('#mf-era')) === 'modern', 'the era picker does not say modern');
+    const at = await placement(page, 'g[data-row="d2-8"]');
+    check(at?.inView, `the linked row is out of view: ${JSON.stringify(at)}`);
+    check((await rows(page))['d2-8'] === 'done', 'd2-8 did not run');
+  },
+
+  async "the server's question (Springfield) in both eras"(page) {
+    const q = encodeURIComponent("What's the weather in Springfield?");
+    for (const spoken of ['modern', 'legacy']) {
+      await page.goto(`${opt.base}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay`);
+      await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
+      const message = await page.textContent('.mf-form-message');
+      check(message.includes('Springfield'), `${spoken}: the form asks ${message}`);
+      const options = await page.$$eval('.mf-form select option', (os) => os.map((o) => o.value));
+      const illinois = options.find((v) => v.includes('Illinois'));
+      check(illinois, `${spoken}: Illinois is not offered: ${options}`);
+      await page.screenshot({ path: join(opt.out, `springfield-form-${spoken}.png`) });
+      await page.selectOption('.mf-form select', illinois);
+      await page.click('#mf-form-send');
+      await finished(page);
+      check((await era(page)) === spoken, `data-era: ${await era(page)}`);
+      const s = await rows(page);
+      for (const id of QUESTION_ROWS) check(s[id] === 'done', `${spoken}: ${id} ${s[id]}`);
+      check((await answer(page)).includes('Springfield'), `${spoken}: answer ${await answer(page)}`);
+    }
+  },
+
+  async 'the comparison of the eras'(page) {
+    await page.goto(`${opt.base}/?speed=instant&approve=auto`);
+    await page.click('#mf-compare-button');
+    await page.waitForSelector('#mf-compare-table', { timeout: 40_000 });
+    const figures = await page.$$eval('#mf-compare-table tr', (trs) =>
+      trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
+    writeFileSync(join(opt.out, 'compare.json'), JSON.stringify(figures, null, 2));
+    const requests = figures.find((r) => r[0] === 'HTTP requests');
+    check(requests && Number(requests[1]) > Number(requests[2]),
+      `legacy should send more requests: ${JSON.stringify(requests)}`);
+    check((await era(page)) === 'modern', 'the modern run is not the one shown');
+    await page.locator('#mf-compare').scrollIntoViewIfNeeded();
+    await page.locator('#mf-compare').screenshot({ path: join(opt.out, 'compare.png') });
+  },
+
   async 'play a full run'(page) {
     await page.goto(`${opt.base}/?${instant}#d2-8`);
     await finished(page);
@@ -167,7 +242,9 @@ const scenarios = {
     await page.evaluate(() => window.__sampleFollow());
     const samples = await page.evaluate(() => window.__follow);
     const out = samples.filter((s) => !s.inView);
-    check(samples.length >= 21, `only ${samples.length} rows were current: ${samples.map((s) => s.id)}`);
+    // Every row that ran was the current row once (20 in 2026-07-28, 21 in 2025-11-25).
+    const ran = Object.values(await rows(page)).filter((s) => s === 'done').length;
+    check(samples.length >= ran, `only ${samples.length} of ${ran} rows were current: ${samples.map((s) => s.id)}`);
     check(out.length === 0, `rows out of view while current: ${JSON.stringify(out)}`);
     check((await page.evaluate(() => scrollY)) > 0, 'the page never scrolled');
   },
@@ -282,7 +359,7 @@ const scenarios = {
   },
 
   async 'step mode with the keyboard sends nothing early'(page) {
-    await page.goto(`${opt.base}/?mode=step&approve=auto&speed=instant`);
+    await page.goto(`${opt.base}/?mode=step&approve=auto&speed=instant&era=legacy`);
     await page.waitForSelector('g[data-row="d1-1"]');
     await stepUntil(page, async () => (await rows(page))['d2-3'] === 'done');
     const s = await rows(page);

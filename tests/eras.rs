@@ -110,7 +110,10 @@ async fn springfield(era: EraChoice) -> String {
     send.click();
     sleep(30).await;
     assert!(text(&root, "#mf-form-problem").contains("required"));
-    assert!(ctl.form.with_untracked(Option::is_some), "the form stays open");
+    assert!(
+        ctl.form.with_untracked(Option::is_some),
+        "the form stays open"
+    );
     let illinois = (0..select.length())
         .filter_map(|i| select.item(i))
         .filter_map(|o| o.get_attribute("value"))
@@ -131,7 +134,12 @@ async fn springfield(era: EraChoice) -> String {
         .with_untracked(|r| r.answer().map(str::to_owned))
         .unwrap_or_default();
     ctl.run.with_untracked(|r| {
-        for row in [Row::Elicit, Row::ElicitAsk, Row::ElicitAnswer, Row::ElicitReply] {
+        for row in [
+            Row::Elicit,
+            Row::ElicitAsk,
+            Row::ElicitAnswer,
+            Row::ElicitReply,
+        ] {
             assert_eq!(r.status(row), RowStatus::Done, "{era:?} {row}");
         }
     });
@@ -159,9 +167,10 @@ async fn the_comparison_runs_both_eras_and_shows_their_figures() {
     let (root, _handle) = mount(ctl);
     ctl.compare();
     assert!(
-        until(40_000, || ctl
-            .compared
-            .with_untracked(|c| matches!(c, Some(Compared::Done(_)) | Some(Compared::Failed(..)))))
+        until(40_000, || ctl.compared.with_untracked(|c| matches!(
+            c,
+            Some(Compared::Done(_)) | Some(Compared::Failed(..))
+        )))
         .await
     );
     let Some(Compared::Done(both)) = ctl.compared.get_untracked() else {
@@ -178,7 +187,10 @@ async fn the_comparison_runs_both_eras_and_shows_their_figures() {
     );
     sleep(50).await;
     let table = text(&root, "#mf-compare-table");
-    assert!(table.contains("MCP 2025-11-25") && table.contains("MCP 2026-07-28"), "{table}");
+    assert!(
+        table.contains("MCP 2025-11-25") && table.contains("MCP 2026-07-28"),
+        "{table}"
+    );
     assert_eq!(
         ctl.run.with_untracked(|r| r.era.as_ref().map(|d| d.era)),
         Some(Era::Modern),

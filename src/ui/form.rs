@@ -9,7 +9,11 @@ use super::controller::Controller;
 use super::i18n::{Msg, tr};
 use crate::flow::form_fields::{FieldKind, FormField, content, fields};
 
-fn field_view(field: FormField, entries: RwSignal<Map<String, Value>>) -> impl IntoView {
+fn field_view(
+    field: FormField,
+    entries: RwSignal<Map<String, Value>>,
+    lang: RwSignal<crate::diagram::Lang>,
+) -> impl IntoView {
     let name = field.name.clone();
     let id = format!("mf-form-{}", field.name);
     let set = {
@@ -61,8 +65,10 @@ fn field_view(field: FormField, entries: RwSignal<Map<String, Value>>) -> impl I
     };
     view! {
         <label class="mf-form-field" for=id>
-            <span class="mf-form-title">{field.title.clone()}</span>
-            {field.required.then(|| view! { <span class="mf-required">" *"</span> })}
+            <span class="mf-form-title">
+                {field.title.clone()}
+                {field.required.then(|| view! { <span class="mf-required" title=tr(lang, Msg::FormRequired)>" *"</span> })}
+            </span>
             {input}
             {field.description.clone().map(|d| view! { <small>{d}</small> })}
         </label>
@@ -99,7 +105,7 @@ pub fn FormDialog(ctl: Controller) -> impl IntoView {
             <div class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-form-title">
                 <h2 id="mf-form-title">{tr(ctl.lang, Msg::FormTitle)}</h2>
                 <p class="mf-form-message">{form.message.clone()}</p>
-                {fields.into_iter().map(|f| field_view(f, entries)).collect_view()}
+                {fields.into_iter().map(|f| field_view(f, entries, ctl.lang)).collect_view()}
                 <p id="mf-form-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
                 <button id="mf-form-send" on:click=send>{tr(ctl.lang, Msg::FormSend)}</button>
                 <button id="mf-form-decline" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Decline))>

@@ -52,10 +52,6 @@ pub fn PlayerBar(ctl: Controller) -> impl IntoView {
                 on:click=move |_| ctl.ask(ctl.mode.get_untracked())>
                 {tr(ctl.lang, Msg::Ask)}
             </button>
-            <button id="mf-compare-button" title=tr(ctl.lang, Msg::CompareHint)
-                on:click=move |_| ctl.compare()>
-                {tr(ctl.lang, Msg::Compare)}
-            </button>
             <label class="mf-speed">
                 <span class="mf-speed-word">{tr(ctl.lang, Msg::Speed)}</span>
                 <select id="mf-speed" on:change=move |ev| {

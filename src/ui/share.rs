@@ -122,6 +122,10 @@ pub fn Share(ctl: Controller) -> impl IntoView {
                 " "
                 <input id="mf-import" type="file" accept=".json,application/json" on:change=import />
             </label>
+            <button id="mf-compare-button" title=tr(ctl.lang, Msg::CompareHint)
+                on:click=move |_| ctl.compare()>
+                {tr(ctl.lang, Msg::Compare)}
+            </button>
             <span id="mf-share-message" class="mf-share-message">{move || message.get()}</span>
         </div>
     }
