@@ -36,8 +36,28 @@ pub fn har(rec: &Recording, iso: &dyn Fn(f64) -> String) -> Value {
         "creator": {"name": "MCP Flow", "version": env!("CARGO_PKG_VERSION")},
         "pages": [],
         "entries": entries.into_iter().map(|(_, e)| e).collect::<Vec<_>>(),
-        "comment": format!("MCP Flow run against {}: {}", rec.server, rec.question),
+        "comment": format!(
+            "MCP Flow run against {} ({}): {}",
+            rec.server,
+            era_words(rec),
+            rec.question
+        ),
     }})
+}
+
+/// The era the run spoke, and why, for the log's comment.
+fn era_words(rec: &Recording) -> String {
+    match &rec.run.era {
+        Some(d) => format!(
+            "MCP {}, {}",
+            match d.era {
+                crate::mcp::era::Era::Modern => crate::mcp::modern::VERSION,
+                crate::mcp::era::Era::Legacy => crate::mcp::version::REQUESTED,
+            },
+            d.why.describe()
+        ),
+        None => "era not known".into(),
+    }
 }
 
 fn headers(list: &[(String, String)]) -> Value {
@@ -149,5 +169,13 @@ mod tests {
         assert_eq!(first["timings"]["wait"], 4.0);
         assert_eq!(entries[1]["comment"], "LLM call (OpenAI-compatible)");
         assert!(!doc.to_string().contains("sk-live"));
+        assert!(
+            log["comment"]
+                .as_str()
+                .unwrap()
+                .contains("(MCP 2026-07-28, server/discover answered"),
+            "{}",
+            log["comment"]
+        );
     }
 }

@@ -170,6 +170,10 @@ pub(crate) mod tests {
             row: Row::Confirm,
             why: SkipReason::ApprovalOff,
         });
+        run.apply(RunEvent::Era(crate::mcp::era::Detection {
+            era: crate::mcp::era::Era::Modern,
+            why: crate::mcp::era::Why::Discovered,
+        }));
         run.apply(RunEvent::Llm(Box::new(crate::llm::LlmExchange {
             provider: "OpenAI-compatible".into(),
             url: "http://127.0.0.1:11434/v1/chat/completions".into(),
