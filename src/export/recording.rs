@@ -3,7 +3,7 @@
 //! ```text
 //! {
 //!   "format": "mcp-flow-recording",
-//!   "version": 1,
+//!   "version": 2,
 //!   "created": "2026-11-29T15:00:00.000Z",   // when it was exported
 //!   "time_origin_ms": 1764428400000.0,       // epoch ms of the record's clock zero
 //!   "server": "http://127.0.0.1:8000/mcp",
