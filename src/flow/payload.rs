@@ -7,9 +7,11 @@ use serde_json::Value;
 use crate::diagram::Row;
 use crate::llm::{Style, ToolSpec};
 
-/// The values a finished row carried.
+/// The values a finished row carried. In a record it is written as one object whose `kind`
+/// names the variant (see [`by_kind`]); serde's own internally tagged form would buffer every
+/// payload on import and cost the page about 45 KB of wasm.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Payload {
     /// The server the host prepares a client for.
     Server { url: String },
@@ -90,6 +92,50 @@ pub enum Payload {
     },
     /// The answer shown to the user.
     Answer { text: String },
+}
+
+/// `#[serde(with = "by_kind")]` for an `Option<Payload>`: `{"kind": "tool_result", "text": …}`.
+pub mod by_kind {
+    use serde::de::Error as _;
+    use serde::ser::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::{Map, Value};
+
+    use super::Payload;
+
+    pub fn serialize<S: Serializer>(payload: &Option<Payload>, s: S) -> Result<S::Ok, S::Error> {
+        let Some(payload) = payload else {
+            return s.serialize_none();
+        };
+        let Value::Object(outer) = serde_json::to_value(payload).map_err(S::Error::custom)? else {
+            return Err(S::Error::custom("a payload is always a struct variant"));
+        };
+        let mut flat = Map::new();
+        for (kind, fields) in outer {
+            flat.insert("kind".into(), Value::String(kind));
+            if let Value::Object(fields) = fields {
+                flat.extend(fields);
+            }
+        }
+        Value::Object(flat).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Payload>, D::Error> {
+        let Some(value) = Option::<Value>::deserialize(d)? else {
+            return Ok(None);
+        };
+        let Value::Object(mut fields) = value else {
+            return Err(D::Error::custom("a row's payload must be an object"));
+        };
+        let Some(Value::String(kind)) = fields.remove("kind") else {
+            return Err(D::Error::custom("a row's payload has no \"kind\""));
+        };
+        let mut outer = Map::new();
+        outer.insert(kind, Value::Object(fields));
+        serde_json::from_value(Value::Object(outer))
+            .map(Some)
+            .map_err(D::Error::custom)
+    }
 }
 
 /// A value a payload offers to explanations (`{name}` in a template) and the inspector.
@@ -455,10 +501,26 @@ mod tests {
         assert!(!fits(Row::Confirmed, Some(&samples[1])));
         assert!(fits(Row::Execute, None));
         assert!(!fits(Row::Prepare, None));
-        for p in samples {
-            let v = serde_json::to_value(&p).unwrap();
-            assert!(v["kind"].is_string());
-            assert_eq!(serde_json::from_value::<Payload>(v).unwrap(), p);
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct Holder {
+            #[serde(with = "by_kind")]
+            payload: Option<Payload>,
         }
+        for p in samples {
+            let held = Holder { payload: Some(p) };
+            let v = serde_json::to_value(&held).unwrap();
+            assert!(v["payload"]["kind"].is_string(), "{v}");
+            assert_eq!(serde_json::from_value::<Holder>(v).unwrap(), held);
+        }
+        let none = Holder { payload: None };
+        assert_eq!(
+            serde_json::from_value::<Holder>(serde_json::to_value(&none).unwrap()).unwrap(),
+            none
+        );
+        let unknown = json!({"payload": {"kind": "weather", "text": "x"}});
+        assert!(serde_json::from_value::<Holder>(unknown).is_err());
+        let kindless = json!({"payload": {"text": "x"}});
+        let err = serde_json::from_value::<Holder>(kindless).unwrap_err();
+        assert!(err.to_string().contains("kind"), "{err}");
     }
 }

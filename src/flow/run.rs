@@ -43,6 +43,7 @@ pub struct RowRecord {
     pub id: Row,
     pub status: RowStatus,
     /// What the row carried when it finished.
+    #[serde(default, with = "super::payload::by_kind")]
     pub payload: Option<Payload>,
     /// Why the row was skipped.
     pub skipped: Option<SkipReason>,

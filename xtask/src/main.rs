@@ -8,6 +8,7 @@ mod peers;
 mod run;
 mod server;
 mod sh;
+mod size;
 mod test;
 mod tools;
 
@@ -20,6 +21,8 @@ commands:
                       (default http://127.0.0.1:8000/)
   test                install what is missing and run every test (lint, native, browser, conformance)
   bench               run the benchmarks and print their figures
+  size [--build]      the first load, gzipped, against its budget, and what makes up the wasm
+                      (builds the app unless dist/ is newer than its sources)
   setup               only install what is missing";
 
 fn main() {
@@ -28,6 +31,7 @@ fn main() {
         Some("run") => run::run(&args[1..]),
         Some("test") => test::test(),
         Some("bench") => bench::bench(),
+        Some("size") => size::size(&args[1..]),
         Some("setup") => tools::Tools::locate().ensure_test(),
         _ => {
             eprintln!("{USAGE}");

@@ -111,6 +111,7 @@ pub fn test() -> Result<()> {
         "test-servers",
     ])?;
     run::build_app(&tools)?;
+    crate::size::check_budget()?;
     let binary = crate::target_dir().join("debug/weather-server");
     let fixtures = crate::target_dir().join("debug/mcp-flow-test-servers");
 

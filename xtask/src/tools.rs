@@ -206,10 +206,15 @@ impl Tools {
     }
 
     fn ensure_chromium(&self) -> Result<()> {
-        if Path::new("/usr/bin/chromium").exists() && Path::new("/usr/bin/chromedriver").exists() {
+        // A CJK font, so the e2e screenshots of the Chinese page show characters, not boxes.
+        const CJK_FONT: &str = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc";
+        if Path::new("/usr/bin/chromium").exists()
+            && Path::new("/usr/bin/chromedriver").exists()
+            && Path::new(CJK_FONT).exists()
+        {
             return Ok(());
         }
-        sh::step("installing chromium and chromium-driver with apt-get");
+        sh::step("installing chromium, chromium-driver and a CJK font with apt-get");
         let root = sh::capture(Command::new("id").arg("-u"))
             .map(|s| s.trim() == "0")
             .unwrap_or(false);
@@ -225,7 +230,14 @@ impl Tools {
             sh::run(&mut cmd)
         };
         apt(&["update", "-qq"])?;
-        apt(&["install", "-y", "-qq", "chromium", "chromium-driver"])
+        apt(&[
+            "install",
+            "-y",
+            "-qq",
+            "chromium",
+            "chromium-driver",
+            "fonts-wqy-microhei",
+        ])
     }
 }
 

@@ -1,0 +1,538 @@
+//! `cargo xtask size`: what the page downloads before it is interactive, gzipped, and what makes
+//! up the app's wasm. `cargo xtask test` checks the same first load against the budget.
+//!
+//! The first load is found by following the page: `index.html`, the stylesheets and scripts it
+//! links, the static `import`s of those scripts, and the wasm of each wasm-bindgen module they
+//! import (`name.js` → `name_bg.wasm`). Any other file in `dist/` is not fetched by the page
+//! until something asks for it, and is listed apart. Sizes are gzip level 9 (flate2), per
+//! file, as a server would send them.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
+
+use crate::sh::{self, Result};
+use crate::tools::Tools;
+use crate::{run, workspace_root};
+
+/// The most the first load may weigh, gzipped, so that it cannot creep up unnoticed. Measured
+/// 474.0 KB on 2026-12-01 (both protocol eras, forms, comparison, exports, four LLM providers);
+/// the goal of 250 KB needs the rarely used parts moved to a module loaded on demand (README,
+/// "Size").
+pub const FIRST_LOAD_BUDGET_BYTES: u64 = 480_000;
+
+/// A file of the built app.
+pub struct Sized {
+    /// Path inside `dist/`, with `/`.
+    pub name: String,
+    pub raw: u64,
+    pub gz: u64,
+}
+
+/// The built app's files: the first load and the rest.
+pub struct Load {
+    pub first: Vec<Sized>,
+    pub later: Vec<Sized>,
+}
+
+impl Load {
+    pub fn first_gz(&self) -> u64 {
+        self.first.iter().map(|f| f.gz).sum()
+    }
+}
+
+pub fn size(args: &[String]) -> Result<()> {
+    let rebuild = match args {
+        [] => false,
+        [flag] if flag == "--build" => true,
+        _ => return Err("usage: cargo xtask size [--build]".into()),
+    };
+    let tools = Tools::locate();
+    let dist = workspace_root().join("dist");
+    if rebuild || !fresh(&dist)? {
+        tools.ensure_app()?;
+        run::build_app(&tools)?;
+    } else {
+        eprintln!("dist/ is newer than the sources: measuring it as built (--build rebuilds)");
+    }
+    let load = measure(&dist)?;
+    print(&load);
+    println!();
+    contributors(&tools)?;
+    verdict(&load)
+}
+
+/// After the build in `cargo xtask test`: fails when the first load passes the budget.
+pub fn check_budget() -> Result<()> {
+    sh::step("first load against its budget");
+    let load = measure(&workspace_root().join("dist"))?;
+    print(&load);
+    verdict(&load)
+}
+
+fn verdict(load: &Load) -> Result<()> {
+    let total = load.first_gz();
+    if total > FIRST_LOAD_BUDGET_BYTES {
+        return Err(format!(
+            "the first load is {} gzipped, over its budget of {} by {} (see `cargo xtask size`)",
+            kb(total),
+            kb(FIRST_LOAD_BUDGET_BYTES),
+            kb(total - FIRST_LOAD_BUDGET_BYTES)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn kb(bytes: u64) -> String {
+    format!("{:.1} KB", bytes as f64 / 1000.0)
+}
+
+fn print(load: &Load) {
+    let table = |files: &[Sized]| {
+        for f in files {
+            println!("  {:<52} {:>10} {:>10}", f.name, f.raw, f.gz);
+        }
+    };
+    println!(
+        "first load (what the page fetches before it is interactive), bytes:\n  {:<52} {:>10} {:>10}",
+        "file", "raw", "gzip -9"
+    );
+    table(&load.first);
+    let total = load.first_gz();
+    let raw: u64 = load.first.iter().map(|f| f.raw).sum();
+    println!("  {:<52} {:>10} {:>10}", "total", raw, total);
+    let margin = FIRST_LOAD_BUDGET_BYTES as i64 - total as i64;
+    println!(
+        "first load gzipped: {} (budget {}, {} {})",
+        kb(total),
+        kb(FIRST_LOAD_BUDGET_BYTES),
+        kb(margin.unsigned_abs()),
+        if margin >= 0 { "to spare" } else { "OVER" }
+    );
+    if !load.later.is_empty() {
+        println!("\nin dist/ but not in the first load:");
+        table(&load.later);
+    }
+}
+
+/// Whether `dist/` was built after every source of the app last changed.
+fn fresh(dist: &Path) -> Result<bool> {
+    let Ok(built) = std::fs::metadata(dist.join("index.html")).and_then(|m| m.modified()) else {
+        return Ok(false);
+    };
+    let root = workspace_root();
+    let mut newest = SystemTime::UNIX_EPOCH;
+    for input in [
+        "src",
+        "sse",
+        "style",
+        "index.html",
+        "boot.js",
+        "Trunk.toml",
+        "Cargo.toml",
+        "Cargo.lock",
+        ".cargo",
+    ] {
+        newest = newest.max(newest_in(&root.join(input))?);
+    }
+    Ok(newest <= built)
+}
+
+fn newest_in(path: &Path) -> Result<SystemTime> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(SystemTime::UNIX_EPOCH);
+    };
+    let mut newest = meta.modified()?;
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(path)? {
+            newest = newest.max(newest_in(&entry?.path())?);
+        }
+    }
+    Ok(newest)
+}
+
+/// Sizes every file of `dist`, split into the first load and the rest.
+pub fn measure(dist: &Path) -> Result<Load> {
+    if !dist.join("index.html").exists() {
+        return Err(format!("{} has no index.html: build the app first", dist.display()).into());
+    }
+    let first = first_load(dist)?;
+    let mut all = Vec::new();
+    files_in(dist, dist, &mut all)?;
+    let mut load = Load {
+        first: Vec::new(),
+        later: Vec::new(),
+    };
+    for name in all {
+        let bytes = std::fs::read(dist.join(&name))?;
+        let sized = Sized {
+            raw: bytes.len() as u64,
+            gz: gzip_len(&bytes)?,
+            name: name.clone(),
+        };
+        if first.contains(&name) {
+            load.first.push(sized);
+        } else {
+            load.later.push(sized);
+        }
+    }
+    // The wasm last: it is most of it.
+    load.first
+        .sort_by_key(|f| (f.name.ends_with(".wasm"), f.name.clone()));
+    Ok(load)
+}
+
+fn files_in(dir: &Path, root: &Path, out: &mut Vec<String>) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            files_in(&path, root, out)?;
+        } else if let Ok(rel) = path.strip_prefix(root) {
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    out.sort();
+    Ok(())
+}
+
+/// The bytes gzip -9 makes of `bytes` (deflate at level 9 with gzip's header and trailer).
+pub fn gzip_len(bytes: &[u8]) -> Result<u64> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(bytes)?;
+    Ok(gz.finish()?.len() as u64)
+}
+
+/// The files the page fetches before it runs: from `index.html`, its stylesheets and scripts,
+/// their static imports, and the wasm of each wasm-bindgen module reached.
+fn first_load(dist: &Path) -> Result<BTreeSet<String>> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec!["index.html".to_owned()];
+    while let Some(name) = todo.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let path = dist.join(&name);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{} (reached from the page): {e}", path.display()))?;
+        let refs = if name.ends_with(".html") {
+            html_refs(&text)
+        } else if name.ends_with(".js") {
+            let glue_wasm = name.trim_end_matches(".js").to_owned() + "_bg.wasm";
+            if dist.join(&glue_wasm).exists() {
+                seen.insert(glue_wasm);
+            }
+            js_imports(&text)
+        } else {
+            Vec::new()
+        };
+        for r in refs {
+            if let Some(target) = resolve(&name, &r) {
+                todo.push(target);
+            }
+        }
+    }
+    Ok(seen)
+}
+
+/// `href` of stylesheet links and `src` of scripts.
+fn html_refs(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for tag in html.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap_or_default();
+        let attr = if tag.starts_with("script") {
+            "src"
+        } else if tag.starts_with("link") && tag.contains("stylesheet") {
+            "href"
+        } else {
+            continue;
+        };
+        if let Some(value) = attribute(tag, attr) {
+            out.push(value);
+        }
+    }
+    out
+}
+
+/// The value of `name=…` in a tag, quoted or not.
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let at = tag
+        .match_indices(&format!("{name}="))
+        .find(|(i, _)| *i == 0 || tag.as_bytes()[i - 1].is_ascii_whitespace())?
+        .0;
+    let rest = &tag[at + name.len() + 1..];
+    Some(match rest.chars().next()? {
+        q @ ('"' | '\'') => rest[1..].split(q).next()?.to_owned(),
+        _ => rest.split_ascii_whitespace().next()?.to_owned(),
+    })
+}
+
+/// The modules a script imports statically: `import … from '…'`, `export … from '…'` and
+/// `import '…'`. A dynamic `import(…)` is a load on demand and is not followed.
+fn js_imports(js: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for statement in js.split([';', '\n']) {
+        let s = statement.trim_start();
+        let from =
+            if s.starts_with("import ") || s.starts_with("import{") || s.starts_with("export ") {
+                match s.rfind(" from ") {
+                    Some(i) => Some(&s[i + 6..]),
+                    None if s.starts_with("import ") => Some(&s[7..]),
+                    None => None,
+                }
+            } else {
+                None
+            };
+        if let Some(spec) = from.and_then(quoted) {
+            out.push(spec);
+        }
+    }
+    out
+}
+
+fn quoted(s: &str) -> Option<String> {
+    let s = s.trim_start();
+    let q = s.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    Some(s[1..].split(q).next()?.to_owned())
+}
+
+/// `reference` as written in `from` (a file in dist), as a path in dist; `None` for URLs.
+fn resolve(from: &str, reference: &str) -> Option<String> {
+    if reference.contains("://") || reference.starts_with("data:") {
+        return None;
+    }
+    let reference = reference.split(['?', '#']).next()?;
+    let mut parts: Vec<&str> = if reference.starts_with('/') {
+        Vec::new()
+    } else {
+        from.split('/').collect()
+    };
+    if !reference.starts_with('/') {
+        parts.pop();
+    }
+    for part in reference.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// What makes up the app's wasm, after `wasm-opt -Oz` as Trunk runs it, by crate and by item,
+/// from twiggy (with names kept: `wasm-opt -g`).
+fn contributors(tools: &Tools) -> Result<()> {
+    let twiggy = twiggy();
+    let Some(twiggy) = twiggy else {
+        println!(
+            "top contributors: twiggy is not installed; `cargo install twiggy` and run this again \
+             (it reads the app's wasm with names kept: wasm-bindgen, then wasm-opt -Oz -g)"
+        );
+        return Ok(());
+    };
+    let built = crate::target_dir().join("wasm32-unknown-unknown/release/mcp-flow.wasm");
+    if !built.exists() {
+        println!(
+            "top contributors: no {} (run with --build)",
+            built.display()
+        );
+        return Ok(());
+    }
+    let work = crate::target_dir().join("size");
+    std::fs::create_dir_all(&work)?;
+    sh::step("attributing the wasm (wasm-bindgen, wasm-opt -Oz -g, twiggy)");
+    sh::run(
+        tools
+            .command(tools.cargo_bin().join("wasm-bindgen"))
+            .args(["--target", "web", "--no-typescript", "--out-dir"])
+            .arg(&work)
+            .arg(&built),
+    )?;
+    let named = work.join("mcp-flow.named.wasm");
+    sh::run(
+        tools
+            .command(tools.npm_bin().join("wasm-opt"))
+            .arg(work.join("mcp-flow_bg.wasm"))
+            .args(["-Oz", "-g", "-o"])
+            .arg(&named),
+    )?;
+    let csv = sh::capture(
+        Command::new(&twiggy)
+            .args(["top", "-n", "1000000", "-f", "csv"])
+            .arg(&named),
+    )?;
+    let items = parse_top(&csv);
+    let total: u64 = items.iter().map(|(_, s)| s).sum();
+    let mut by_crate: Vec<(String, u64)> = Vec::new();
+    for (name, bytes) in &items {
+        let c = crate_of(name);
+        match by_crate.iter_mut().find(|(k, _)| *k == c) {
+            Some((_, sum)) => *sum += bytes,
+            None => by_crate.push((c, *bytes)),
+        }
+    }
+    by_crate.sort_by_key(|c| std::cmp::Reverse(c.1));
+    println!(
+        "top contributors to mcp-flow_bg.wasm ({} of code and data before gzip; twiggy, names kept):",
+        kb(total)
+    );
+    for (c, bytes) in by_crate.iter().take(15) {
+        println!(
+            "  {:>9} {:>5.1}%  {c}",
+            kb(*bytes),
+            100.0 * *bytes as f64 / total as f64
+        );
+    }
+    println!("largest items:");
+    for (name, bytes) in items.iter().take(12) {
+        let short: String = name.chars().take(110).collect();
+        println!("  {:>9}  {short}", kb(*bytes));
+    }
+    println!("(more: twiggy top|dominators|paths {})", named.display());
+    Ok(())
+}
+
+fn twiggy() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    [PathBuf::from("twiggy"), home.join(".cargo/bin/twiggy")]
+        .into_iter()
+        .find(|t| {
+            Command::new(t)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+/// `(name, shallow bytes)` from `twiggy top -f csv`, largest first, without the name section.
+fn parse_top(csv: &str) -> Vec<(String, u64)> {
+    let mut items: Vec<(String, u64)> = csv
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            // Name,ShallowSize,ShallowSizePercent,RetainedSize,RetainedSizePercent; the name
+            // may be quoted and hold commas.
+            let mut fields = line.rsplitn(5, ',');
+            let _ = (fields.next(), fields.next(), fields.next());
+            let size = fields.next()?.parse().ok()?;
+            let name = fields.next()?;
+            let name = match name.strip_prefix('"').and_then(|n| n.strip_suffix('"')) {
+                Some(quoted) => quoted.replace("\"\"", "\""),
+                None => name.to_owned(),
+            };
+            Some((name, size))
+        })
+        .filter(|(name, _)| !name.ends_with("subsection"))
+        .collect();
+    items.sort_by_key(|i| std::cmp::Reverse(i.1));
+    items
+}
+
+/// The crate an item belongs to (`mcp_flow` by module), `data` for data segments.
+fn crate_of(name: &str) -> String {
+    if name.starts_with("data segment") {
+        return "data (strings, tables)".into();
+    }
+    let mut s = name.trim_start_matches(['<', '&', '*', '(', ' ']);
+    for prefix in ["dyn ", "mut ", "impl ", "const "] {
+        s = s.trim_start_matches(prefix);
+    }
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut first = ident(s);
+    // `<T as tachys::…>`: a generic parameter, so the trait's crate.
+    if first.len() <= 1
+        && let Some(i) = s.find(" as ")
+    {
+        first = ident(s[i + 4..].trim_start_matches(['<', '&']));
+    }
+    if first == "mcp_flow" {
+        let module = ident(s.split("::").nth(1).unwrap_or_default());
+        return format!("mcp_flow::{module}");
+    }
+    if first.is_empty() || first == "code" {
+        "unnamed functions".into()
+    } else {
+        first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_is_followed_through_its_imports() {
+        let html = r#"<!doctype html><link href=/main.css integrity=x rel=stylesheet><link data-bin=mcp-flow rel=rust><script src=/boot.js type=module></script>"#;
+        assert_eq!(html_refs(html), ["/main.css", "/boot.js"]);
+        let html = r#"<link rel="stylesheet" href="style/a.css" /><script type="module" src="./boot.js"></script>"#;
+        assert_eq!(html_refs(html), ["style/a.css", "./boot.js"]);
+        let js = "import init from './mcp-flow.js';\nawait init({ module_or_path: './mcp-flow_bg.wasm' });";
+        assert_eq!(js_imports(js), ["./mcp-flow.js"]);
+        let glue = "import { call, cancel } from './snippets/m-1/src/helper.js';\nimport * as import1 from \"./snippets/m-1/src/helper.js\"\nexport { initSync, __wbg_init as default };\nconst m = await import(at('lazy.js'));";
+        assert_eq!(
+            js_imports(glue),
+            [
+                "./snippets/m-1/src/helper.js",
+                "./snippets/m-1/src/helper.js"
+            ]
+        );
+        assert_eq!(
+            resolve("index.html", "/boot.js").as_deref(),
+            Some("boot.js")
+        );
+        assert_eq!(
+            resolve("snippets/a/src/x.js", "../../b.js").as_deref(),
+            Some("snippets/b.js")
+        );
+        assert_eq!(
+            resolve("boot.js", "./mcp-flow.js").as_deref(),
+            Some("mcp-flow.js")
+        );
+        assert_eq!(resolve("boot.js", "https://x/y.js"), None);
+    }
+
+    #[test]
+    fn items_are_put_to_their_crate() {
+        assert_eq!(crate_of("mcp_flow::ui::inspector::x::h1"), "mcp_flow::ui");
+        assert_eq!(crate_of("<T as tachys::view::Render>::build::h2"), "tachys");
+        assert_eq!(crate_of("core[c5930c85a12de822]::num::flt2dec::x"), "core");
+        assert_eq!(
+            crate_of("<&mut serde_json::de::Deserializer<R> as serde_core::de::Deserializer>::x"),
+            "serde_json"
+        );
+        assert_eq!(
+            crate_of("data segment \".rodata.3\""),
+            "data (strings, tables)"
+        );
+        let csv = "Name,ShallowSize,ShallowSizePercent,RetainedSize,RetainedSizePercent\n\
+                   \"\"\"function names\"\" subsection\",100,1.0,,\n\
+                   \"a::b<c,d>::e\",30,0.3,,\n\
+                   \"data segment \"\".rodata\"\"\",20,0.2,,\n\
+                   f::g,50,0.5,,\n";
+        assert_eq!(
+            parse_top(csv),
+            [
+                ("f::g".to_owned(), 50),
+                ("a::b<c,d>::e".to_owned(), 30),
+                ("data segment \".rodata\"".to_owned(), 20)
+            ]
+        );
+    }
+
+    #[test]
+    fn gzip_is_counted_with_its_header() {
+        let n = gzip_len(&[b'a'; 10_000]).unwrap();
+        assert!(n > 18 && n < 100, "{n}");
+    }
+}
