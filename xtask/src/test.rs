@@ -161,7 +161,9 @@ pub fn test() -> Result<()> {
                 "WASM_BINDGEN_TEST_ADDRESS",
                 format!("127.0.0.1:{page_port}"),
             )
-            .env("WASM_BINDGEN_TEST_TIMEOUT", "60")
+            // The runner's timeout covers a whole test file, not one test: the lifecycle file
+            // alone takes about a minute. A bound on hangs, not on speed.
+            .env("WASM_BINDGEN_TEST_TIMEOUT", "300")
             .env("MCP_FLOW_TEST_SSE_URL", &sse.url)
             .env("MCP_FLOW_TEST_JSON_URL", &json.url)
             .env("MCP_FLOW_TEST_STATELESS_URL", &stateless.url)
