@@ -121,6 +121,18 @@ function recordFollowing() {
 }
 
 /** Waits until the page has stopped scrolling (10 frames without a change). */
+/** scrollY once it has stopped changing (two readings 200 ms apart agree). */
+async function restingScroll(page) {
+  let last = await page.evaluate(() => scrollY);
+  for (let i = 0; i < 50; i++) {
+    await page.waitForTimeout(200);
+    const now = await page.evaluate(() => scrollY);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 const scrolled = (page) =>
   page.evaluate(() => new Promise((done) => {
     let last = scrollY;
@@ -256,8 +268,8 @@ const scenarios = {
     await page.mouse.move(400, 500);
     await page.mouse.wheel(0, -3000);
     await page.waitForFunction(() => document.querySelector('#mf-follow').getAttribute('aria-pressed') === 'false');
-    await page.waitForTimeout(300);
-    const away = await page.evaluate(() => scrollY);
+    // The wheel's own smooth scroll may still be moving on a busy machine: wait until it rests.
+    const away = await restingScroll(page);
     // The run goes on; the page stays where the user put it.
     await page.waitForSelector('.mf-row[data-row="d2-3"]:not([data-state="pending"])', { state: 'attached', timeout: 20_000 });
     check((await page.evaluate(() => scrollY)) === away, 'the page scrolled back while not following');
