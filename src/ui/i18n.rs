@@ -36,7 +36,7 @@ messages! {
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
     CouldNotSave, Loaded, FileUnreadable, RecordingBanner,
     DialogTitle, Yes, Decline, Answer,
-    Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools,
+    Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
     PrimingEvent, Request, Response,
     StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
@@ -155,6 +155,9 @@ fn en(msg: Msg) -> &'static str {
         Specification => "Specification: ",
         NoValue => "(none)",
         SkippedBecause => "skipped: {why}",
+        ToolFailed => {
+            "The tool failed: its result says isError: true. A tool's failure travels as a result the model reads, not as a JSON-RPC error."
+        }
         SameTools => "Same tools, {format} format",
         RequestHeaders => "Request headers",
         ResponseHeaders => "Response headers",
@@ -285,6 +288,9 @@ fn zh(msg: Msg) -> &'static str {
         Specification => "规范：",
         NoValue => "（无）",
         SkippedBecause => "已跳过：{why}",
+        ToolFailed => {
+            "工具执行失败：结果带有 isError: true。工具的失败作为结果交给模型阅读，而不是 JSON-RPC 错误。"
+        }
         SameTools => "同样的工具，{format} 格式",
         RequestHeaders => "请求头",
         ResponseHeaders => "响应头",
