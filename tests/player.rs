@@ -144,6 +144,48 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
 }
 
 #[wasm_bindgen_test]
+async fn an_unknown_city_reads_as_a_failed_tool_on_its_row_and_in_the_inspector() {
+    let ctl = Controller::new(
+        server(),
+        "What's the weather in Atlantis?".into(),
+        Lang::En,
+        Mode::Play,
+        None,
+        Approval::Auto,
+    );
+    ctl.era.set(EraChoice::Legacy);
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    sleep(50).await;
+    // The call succeeded at the protocol level (the row is done), but the tool failed.
+    assert_eq!(state(&root, "d2-8"), "done");
+    let row = root
+        .query_selector("g[data-row='d2-8']")
+        .unwrap()
+        .expect("d2-8");
+    assert!(row.class_list().contains("mf-tool-failed"));
+    let label = row.text_content().unwrap_or_default();
+    assert!(label.contains("Atlantis"), "{label}");
+    assert!(label.contains("isError: true"), "{label}");
+    assert!(!label.contains("Sunny"), "{label}");
+    let fine = root
+        .query_selector("g[data-row='d2-6']")
+        .unwrap()
+        .expect("d2-6");
+    assert!(!fine.class_list().contains("mf-tool-failed"));
+    ctl.select(Row::CallToolResult);
+    sleep(50).await;
+    let inspector = text(&root, ".mf-inspect");
+    assert!(inspector.contains("The tool failed"), "{inspector}");
+    assert!(inspector.contains("Atlantis"), "{inspector}");
+    let explained = text(&root, ".mf-explain");
+    assert!(explained.contains("isError: true"), "{explained}");
+    assert!(!explained.contains('…'), "{explained}");
+    assert!(!inspector.contains("Sunny"), "{inspector}");
+}
+
+#[wasm_bindgen_test]
 async fn a_server_that_is_down_turns_initialize_red() {
     let ctl = controller("http://127.0.0.1:9/mcp".into(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);

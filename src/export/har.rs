@@ -125,6 +125,9 @@ fn mcp_entry(x: &Exchange, origin: f64, iso: &dyn Fn(f64) -> String) -> Value {
     if let Some(note) = &x.note {
         comment = format!("{comment} ({note})");
     }
+    if x.tool_failed() {
+        comment = format!("{comment}: tool error (isError: true)");
+    }
     if let Some(error) = &x.error {
         comment = format!("{comment}: {error}");
     }

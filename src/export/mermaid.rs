@@ -47,6 +47,9 @@ pub fn mermaid(run: &Run, lang: Lang) -> String {
                 RowStatus::Failed => {
                     Some(format!("FAILED: {}", row.error.as_deref().unwrap_or("")))
                 }
+                _ if run.tool_failed(m.id) => {
+                    Some("TOOL ERROR: the result says isError: true".into())
+                }
                 _ => None,
             };
             if let Some(note) = note {
@@ -70,6 +73,28 @@ fn clean(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::export::recording::tests::sample_run;
+
+    #[test]
+    fn a_failed_tool_is_noted_as_a_tool_error() {
+        use crate::diagram::Row;
+        use crate::flow::payload::Payload;
+        use crate::flow::run::RunEvent;
+        let mut run = Run::new([Row::CallToolResult, Row::ResultToHost]);
+        for row in [Row::CallToolResult, Row::ResultToHost] {
+            run.apply(RunEvent::Done {
+                row,
+                at_ms: 1.0,
+                payload: Some(Payload::ToolResult {
+                    text: "No weather data for \"Atlantis\"".into(),
+                    is_error: true,
+                    structured: None,
+                }),
+            });
+        }
+        let text = mermaid(&run, Lang::En);
+        assert_eq!(text.matches("TOOL ERROR").count(), 2, "{text}");
+        assert!(!mermaid(&sample_run(), Lang::En).contains("TOOL ERROR"));
+    }
 
     #[test]
     fn arrows_carry_the_real_values_and_skips_are_noted() {

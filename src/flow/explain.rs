@@ -2,7 +2,7 @@
 //! apart from the run record and filled with the row's live values by `{placeholder}`.
 
 use super::payload::{Field, Shown};
-use super::run::RowRecord;
+use super::run::{RowRecord, RowStatus};
 use crate::diagram::Row;
 use crate::diagram::spec::Lang;
 use crate::mcp::era::Era;
@@ -284,11 +284,14 @@ const EXPLANATIONS: &[Entry] = &[
 ];
 
 /// The row's explanation in `lang` for `era`, with `{field}` filled from what the row carried,
-/// and the spec link of that era. A value the row has not carried yet reads "…"; one the run did
-/// not carry at all says so.
+/// and the spec link of that era. A value the row does not carry says why, in words: not known
+/// yet, not received because the step failed or was skipped, or absent from what the run carried.
 pub fn explain(row: Row, lang: Lang, era: Era, record: Option<&RowRecord>) -> (String, String) {
     let (template, path) = template(row, lang, era);
-    let text = fill(template, lang, |field| record.and_then(|r| r.field(field)));
+    let missing = missing(record.map(|r| r.status), lang);
+    let text = fill(template, lang, missing, |field| {
+        record.and_then(|r| r.field(field))
+    });
     let base = match era {
         Era::Legacy => SPEC_LEGACY,
         Era::Modern => SPEC_MODERN,
@@ -309,7 +312,27 @@ fn template(row: Row, lang: Lang, era: Era) -> (&'static str, &'static str) {
         .unwrap_or(("", ""))
 }
 
-fn fill(template: &str, lang: Lang, value: impl Fn(Field) -> Option<Shown>) -> String {
+/// What a placeholder reads when its row carries no payload, by the row's state.
+fn missing(status: Option<RowStatus>, lang: Lang) -> &'static str {
+    match (status, lang) {
+        (Some(RowStatus::Failed), Lang::En) => "not received, this step failed",
+        (Some(RowStatus::Failed), Lang::Zh) => "未收到，此步骤失败",
+        (Some(RowStatus::Skipped), Lang::En) => "not reached, this step was skipped",
+        (Some(RowStatus::Skipped), Lang::Zh) => "未到达，此步骤被跳过",
+        (Some(RowStatus::Done), Lang::En) => "(none)",
+        (Some(RowStatus::Done), Lang::Zh) => "（无）",
+        (_, Lang::En) => "known once the run gets here",
+        (_, Lang::Zh) => "运行到这里时才知道",
+    }
+}
+
+/// `template` with each `{field}` replaced by its value; `missing` where the row has none.
+fn fill(
+    template: &str,
+    lang: Lang,
+    missing: &str,
+    value: impl Fn(Field) -> Option<Shown>,
+) -> String {
     let absent = match lang {
         Lang::En => "(none)",
         Lang::Zh => "（无）",
@@ -325,7 +348,7 @@ fn fill(template: &str, lang: Lang, value: impl Fn(Field) -> Option<Shown>) -> S
                 match shown {
                     Some(Shown::Value(v)) => out.push_str(&v),
                     Some(Shown::Absent) => out.push_str(absent),
-                    None => out.push('…'),
+                    None => out.push_str(missing),
                 }
                 rest = &after[end + 1..];
             }
@@ -525,11 +548,23 @@ mod tests {
         assert!(text.contains("chose (2025-11-25)"), "{text}");
         assert!(text.contains("Session id: (none)."), "{text}");
         record.payload = None;
+        record.status = RowStatus::Failed;
         let (text, _) = explain(Row::InitializeResult, Lang::En, Era::Legacy, Some(&record));
-        assert!(text.contains("chose (…)"), "{text}");
-        assert_eq!(fill("{tool} {nope}", Lang::En, |_| None), "… …");
+        assert!(
+            text.contains("chose (not received, this step failed)"),
+            "{text}"
+        );
+        record.status = RowStatus::Skipped;
+        let (text, _) = explain(Row::InitializeResult, Lang::Zh, Era::Legacy, Some(&record));
+        assert!(text.contains("未到达"), "{text}");
+        let (text, _) = explain(Row::InitializeResult, Lang::En, Era::Legacy, None);
+        assert!(
+            text.contains("chose (known once the run gets here)"),
+            "{text}"
+        );
+        assert_eq!(fill("{tool} {nope}", Lang::En, "?", |_| None), "? ?");
         assert_eq!(
-            fill("JSON {\"x\": 1}", Lang::En, |_| None),
+            fill("JSON {\"x\": 1}", Lang::En, "?", |_| None),
             "JSON {\"x\": 1}"
         );
     }

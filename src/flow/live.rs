@@ -16,6 +16,8 @@ pub struct LiveValues {
     tool: Option<String>,
     arguments: Option<String>,
     result: Option<String>,
+    /// The result had `isError: true`: the tool failed.
+    result_is_error: bool,
     answer: Option<String>,
 }
 
@@ -40,8 +42,9 @@ impl LiveValues {
             live.tool = Some(clip(tool));
             live.arguments = Some(clip(&arguments.to_string()));
         }
-        if let Some(Payload::ToolResult { text, .. }) = run.payload(Row::CallToolResult) {
+        if let Some(Payload::ToolResult { text, is_error, .. }) = run.payload(Row::CallToolResult) {
             live.result = Some(clip(text));
+            live.result_is_error = *is_error;
         }
         if let Some(Payload::Text { text }) = run.payload(Row::LlmAnswer) {
             live.answer = Some(clip(text));
@@ -76,22 +79,40 @@ impl LiveValues {
                     &Some(format!("'{}'", self.tools.join("', '"))),
                 );
             }
+            Row::CallToolResult if self.result_is_error => {
+                text = self.execution_label(&text);
+                // Both eras' result labels end in the content list: the flag goes after it.
+                if let Some(at) = text.rfind("\"}]") {
+                    text.insert_str(at + 3, ", isError: true");
+                }
+            }
             _ if crate::diagram::execution().message(row).is_some() => {
-                swap("What's the weather in Tokyo?", &self.question);
-                swap("东京的天气怎么样？", &self.question);
-                swap(r#"{"location": "Tokyo"}"#, &self.arguments);
-                swap("get_weather", &self.tool);
-                swap(
-                    "\"Sunny\"",
-                    &self.result.as_ref().map(|r| format!("\"{r}\"")),
-                );
-                swap("“Sunny”", &self.result.as_ref().map(|r| format!("“{r}”")));
-                swap("'Sunny'", &self.result.as_ref().map(|r| format!("'{r}'")));
-                swap("The weather in Tokyo is Sunny.", &self.answer);
-                swap("东京的天气是晴天。", &self.answer);
+                text = self.execution_label(&text);
             }
             _ => {}
         }
+        text
+    }
+
+    /// A label of the execution diagram with the seed's example values replaced.
+    fn execution_label(&self, seed: &str) -> String {
+        let mut text = seed.to_owned();
+        let mut swap = |from: &str, to: &Option<String>| {
+            if let Some(to) = to {
+                text = text.replace(from, to);
+            }
+        };
+        swap("What's the weather in Tokyo?", &self.question);
+        swap("东京的天气怎么样？", &self.question);
+        swap(r#"{"location": "Tokyo"}"#, &self.arguments);
+        swap("get_weather", &self.tool);
+        let quoted =
+            |open: &str, close: &str| self.result.as_ref().map(|r| format!("{open}{r}{close}"));
+        swap("\"Sunny\"", &quoted("\"", "\""));
+        swap("“Sunny”", &quoted("“", "”"));
+        swap("'Sunny'", &quoted("'", "'"));
+        swap("The weather in Tokyo is Sunny.", &self.answer);
+        swap("东京的天气是晴天。", &self.answer);
         text
     }
 }
@@ -182,6 +203,38 @@ mod tests {
         );
         assert!(label(Row::ToolsToHost, Lang::En).contains("'add', 'multiply'"));
         assert!(!label(Row::CallToolAsk, Lang::En).contains("get_weather"));
+    }
+
+    #[test]
+    fn a_failed_tool_reads_as_failed_on_its_arrow() {
+        let mut run = Run::new(Row::ALL.iter().copied());
+        done(
+            &mut run,
+            Row::CallToolResult,
+            Payload::ToolResult {
+                text: "Unknown location: Atlantis".into(),
+                is_error: true,
+                structured: None,
+            },
+        );
+        let live = LiveValues::from_run(&run);
+        assert_eq!(
+            live.label(Row::CallToolResult, seed(Row::CallToolResult, Lang::En)),
+            "tools/call (Response)\n[result: {content: [{type: \"text\", text: \"Unknown location: Atlantis\"}], isError: true}]"
+        );
+        let modern = crate::diagram::modern_diagrams()[1]
+            .message(Row::CallToolResult)
+            .expect("modern d2-8")
+            .label
+            .get(Lang::Zh);
+        let label = live.label(Row::CallToolResult, modern);
+        assert!(
+            label.ends_with(r#"text: "Unknown location: Atlantis"}], isError: true]"#),
+            "{label}"
+        );
+        assert!(!label.contains("Sunny"), "{label}");
+        assert!(run.tool_failed(Row::CallToolResult));
+        assert!(!run.tool_failed(Row::LlmChoice));
     }
 
     #[test]

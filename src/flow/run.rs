@@ -168,6 +168,15 @@ impl Run {
         self.row(id).map_or(RowStatus::Pending, |r| r.status)
     }
 
+    /// Whether `row` carried a tool result with `isError: true` (a tool that failed, which the
+    /// protocol reports as a result, not as an error).
+    pub fn tool_failed(&self, row: Row) -> bool {
+        matches!(
+            self.payload(row),
+            Some(Payload::ToolResult { is_error: true, .. })
+        )
+    }
+
     /// The payload `row` finished with.
     pub fn payload(&self, row: Row) -> Option<&Payload> {
         self.row(row)

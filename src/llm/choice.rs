@@ -7,9 +7,11 @@ use serde_json::Value;
 
 use super::offline::OfflineModel;
 use super::remote::{Api, Remote};
+use super::you::{Desk, YouModel};
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec, anthropic, gemini};
 use crate::clock::SharedClock;
 use crate::mcp::http::Http;
+use std::rc::Rc;
 
 /// The LLM participant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,10 +20,18 @@ pub enum Provider {
     OpenAi,
     Anthropic,
     Gemini,
+    /// The user, calling the tools from forms built from their schemas.
+    You,
 }
 
 impl Provider {
-    pub const ALL: [Provider; 4] = [Self::Offline, Self::OpenAi, Self::Anthropic, Self::Gemini];
+    pub const ALL: [Provider; 5] = [
+        Self::Offline,
+        Self::You,
+        Self::OpenAi,
+        Self::Anthropic,
+        Self::Gemini,
+    ];
 
     /// The value of the settings' select.
     pub fn id(self) -> &'static str {
@@ -30,6 +40,7 @@ impl Provider {
             Self::OpenAi => "openai",
             Self::Anthropic => "anthropic",
             Self::Gemini => "gemini",
+            Self::You => "you",
         }
     }
 
@@ -46,12 +57,13 @@ impl Provider {
             Self::OpenAi => "OpenAI-compatible (OpenAI, Ollama, llama.cpp, LM Studio, vLLM…)",
             Self::Anthropic => "Anthropic Messages",
             Self::Gemini => "Google Gemini",
+            Self::You => "You: call the tools yourself, from their schemas",
         }
     }
 
     fn api(self) -> Option<Api> {
         match self {
-            Self::Offline => None,
+            Self::Offline | Self::You => None,
             Self::OpenAi => Some(Api::OpenAi),
             Self::Anthropic => Some(Api::Anthropic),
             Self::Gemini => Some(Api::Gemini),
@@ -63,6 +75,7 @@ impl Provider {
     pub fn defaults(self) -> (&'static str, &'static str) {
         match self {
             Self::Offline => ("", super::offline::MODEL),
+            Self::You => ("", ""),
             Self::OpenAi => ("http://127.0.0.1:11434/v1", "qwen2.5:7b"),
             Self::Anthropic => (anthropic::DEFAULT_BASE_URL, "claude-sonnet-4-5"),
             Self::Gemini => (gemini::DEFAULT_BASE_URL, "gemini-2.5-flash"),
@@ -207,14 +220,17 @@ impl LlmSettings {
     /// The LLM participant's subtitle.
     pub fn label(&self) -> String {
         match self.provider.api() {
+            None if self.provider == Provider::You => super::you::LABEL.to_owned(),
             None => super::offline::LABEL.to_owned(),
             Some(api) => format!("{} ({})", self.model, api.name()),
         }
     }
 
-    /// The model these settings name, talking through `http` on the run's `clock`.
-    pub fn build<H: Http>(&self, http: H, clock: SharedClock) -> AnyLlm<H> {
+    /// The model these settings name, talking through `http` on the run's `clock`; `desk` is
+    /// where the page asks the user when the user is the model.
+    pub fn build<H: Http>(&self, http: H, clock: SharedClock, desk: Rc<Desk>) -> AnyLlm<H> {
         match self.provider.api() {
+            None if self.provider == Provider::You => AnyLlm::You(YouModel::new(desk, clock)),
             None => AnyLlm::Offline(OfflineModel::new(clock)),
             Some(api) => AnyLlm::Remote(Remote {
                 http,
@@ -234,6 +250,7 @@ impl LlmSettings {
 pub enum AnyLlm<H: Http> {
     Offline(OfflineModel),
     Remote(Remote<H>),
+    You(YouModel),
 }
 
 impl<H: Http> Llm for AnyLlm<H> {
@@ -241,6 +258,7 @@ impl<H: Http> Llm for AnyLlm<H> {
         match self {
             Self::Offline(m) => m.label(),
             Self::Remote(m) => m.label(),
+            Self::You(m) => m.label(),
         }
     }
 
@@ -248,6 +266,7 @@ impl<H: Http> Llm for AnyLlm<H> {
         match self {
             Self::Offline(m) => m.format_tools(tools),
             Self::Remote(m) => m.format_tools(tools),
+            Self::You(m) => m.format_tools(tools),
         }
     }
 
@@ -255,6 +274,7 @@ impl<H: Http> Llm for AnyLlm<H> {
         match self {
             Self::Offline(m) => m.style(),
             Self::Remote(m) => m.style(),
+            Self::You(m) => m.style(),
         }
     }
 
@@ -266,6 +286,7 @@ impl<H: Http> Llm for AnyLlm<H> {
         match self {
             Self::Offline(m) => m.complete(messages, tools).await,
             Self::Remote(m) => m.complete(messages, tools).await,
+            Self::You(m) => m.complete(messages, tools).await,
         }
     }
 }
@@ -288,17 +309,23 @@ mod tests {
     fn settings_build_the_chosen_backend() {
         let http = Rc::new(Scripted::default());
         assert!(matches!(
-            LlmSettings::default().build(http.clone(), http.clone()),
+            LlmSettings::default().build(http.clone(), http.clone(), Desk::new(|_| ())),
             AnyLlm::Offline(_)
         ));
-        match openai().build(http.clone(), http) {
+        let you = LlmSettings::new(Provider::You);
+        assert_eq!(you.label(), crate::llm::you::LABEL);
+        assert!(matches!(
+            you.build(http.clone(), http.clone(), Desk::new(|_| ())),
+            AnyLlm::You(_)
+        ));
+        match openai().build(http.clone(), http, Desk::new(|_| ())) {
             AnyLlm::Remote(m) => {
                 assert_eq!(m.key.as_deref(), Some("sk-secret"));
                 assert_eq!(m.api, Api::OpenAi);
                 assert_eq!(m.style, Style::SystemPrompt);
                 assert_eq!(m.label(), "qwen2.5 (OpenAI-compatible)");
             }
-            AnyLlm::Offline(_) => panic!("expected the OpenAI-compatible backend"),
+            _ => panic!("expected the OpenAI-compatible backend"),
         }
         assert_eq!(LlmSettings::default().label(), "Built-in offline model");
     }

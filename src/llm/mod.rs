@@ -6,7 +6,8 @@
 //! - `prompt_style`: the system-prompt style of tool calling (seed `004_…`).
 //! - `formats`: every tool format side by side ([`formats::all`]).
 //! - `remote`: a model behind an HTTP API; picks the provider module and makes the call.
-//! - `offline`: the built-in model; `choice`: the settings that pick a backend.
+//! - `offline`: the built-in model; `you`: the user in the model's place; `choice`: the
+//!   settings that pick a backend.
 
 pub mod anthropic;
 pub mod choice;
@@ -17,6 +18,7 @@ pub mod openai;
 pub mod prompt_style;
 pub mod remote;
 pub mod wire;
+pub mod you;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

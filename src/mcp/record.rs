@@ -41,6 +41,28 @@ pub struct Exchange {
 }
 
 impl Exchange {
+    /// The JSON-RPC response this exchange carried: the JSON body, or the SSE event that holds a
+    /// `result` or an `error`.
+    pub fn rpc_response(&self) -> Option<Value> {
+        let answer = |text: &str| {
+            serde_json::from_str::<Value>(text)
+                .ok()
+                .filter(|v| v.get("result").is_some() || v.get("error").is_some())
+        };
+        match &self.response_body {
+            Some(body) => answer(body),
+            None => self.events.iter().rev().find_map(|e| answer(&e.data)),
+        }
+    }
+
+    /// Whether this exchange answered with a tool result that says `isError: true`: the call
+    /// went through, the tool failed.
+    pub fn tool_failed(&self) -> bool {
+        self.rpc_response()
+            .and_then(|v| v.get("result")?.get("isError")?.as_bool())
+            == Some(true)
+    }
+
     /// A request just sent: its JSON-RPC method and id read from `rpc`, credentials redacted,
     /// nothing known yet about the response.
     pub fn sent(
@@ -234,6 +256,43 @@ pub fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_error_is_told_from_success_in_json_and_sse_answers() {
+        let request = HttpRequest {
+            method: "POST",
+            url: "http://127.0.0.1:8000/mcp".into(),
+            headers: Vec::new(),
+            body: Some(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call"}"#.into()),
+        };
+        let mut x = Exchange::sent(0, &request, None, None, 0.0);
+        assert!(!x.tool_failed(), "no answer yet");
+        let event = |data: &str| RecordedEvent {
+            at_ms: 1.0,
+            id: None,
+            event: "message".into(),
+            data: data.into(),
+            retry: None,
+        };
+        x.events.push(event(
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#,
+        ));
+        x.events.push(event(
+            r#"{"jsonrpc":"2.0","id":3,"result":{"content":[],"isError":true}}"#,
+        ));
+        assert!(x.tool_failed());
+        x.response_body =
+            Some(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[],"isError":false}}"#.into());
+        assert!(!x.tool_failed());
+        x.response_body = Some(r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#.into());
+        assert!(!x.tool_failed(), "absent isError means success");
+        x.response_body =
+            Some(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"no"}}"#.into());
+        assert!(!x.tool_failed(), "a JSON-RPC error is not a tool error");
+        assert!(x.rpc_response().is_some());
+        x.response_body = Some("not json".into());
+        assert!(x.rpc_response().is_none());
+    }
 
     fn sent(seq: usize) -> Update {
         let request = HttpRequest {

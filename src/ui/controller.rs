@@ -13,7 +13,9 @@ use crate::flow::history::{self, Cursor, Next};
 use crate::flow::host::{Approval, ApprovalRequest, FormRequest, Host, HostEvent, Memory};
 use crate::flow::lifetime::Lifetime;
 use crate::flow::run::{RowStatus, Run, RunEvent};
+use crate::llm::LlmReply;
 use crate::llm::choice::{AnyLlm, LlmSettings};
+use crate::llm::you::{Desk, Turn};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 use crate::mcp::era::{Era, EraChoice};
@@ -46,6 +48,8 @@ pub fn all_rows() -> Vec<Row> {
 struct Live {
     lifetime: Rc<Lifetime>,
     host: Rc<BrowserHost>,
+    /// Where the user answers the model's turns, when the user is the model.
+    desk: Rc<Desk>,
 }
 
 /// What a loaded recording is: the banner says it in the page's language.
@@ -70,6 +74,8 @@ pub struct Controller {
     pub dialog: RwSignal<Option<ApprovalRequest>>,
     /// The server's form waiting for the user's answer.
     pub form: RwSignal<Option<FormRequest>>,
+    /// The model's turn waiting for the user, when the user is the model.
+    pub you_turn: RwSignal<Option<Turn>>,
     /// The protocol era setting.
     pub era: RwSignal<EraChoice>,
     /// The last comparison of the eras, or the one in progress.
@@ -109,6 +115,7 @@ impl Controller {
             approval: RwSignal::new(approval),
             dialog: RwSignal::new(None),
             form: RwSignal::new(None),
+            you_turn: RwSignal::new(None),
             era: RwSignal::new(EraChoice::Auto),
             compared: RwSignal::new(None),
             compare_generation: RwSignal::new(0),
@@ -225,6 +232,7 @@ impl Controller {
             return;
         };
         live.lifetime.end();
+        live.desk.clear();
         self.dialog.set(None);
         self.form.set(None);
         self.running.set(false);
@@ -359,6 +367,8 @@ impl Controller {
             HostEvent::Approval(request) => this.dialog.set(request),
             HostEvent::Form(request) => this.form.set(request),
         }));
+        let you_turn = self.you_turn;
+        let desk = Desk::new(move |turn| you_turn.set(turn));
         let mcp_emit = emit.clone();
         let clock: SharedClock = Rc::new(BrowserClock);
         let client = Rc::new(McpClient::new(
@@ -371,7 +381,7 @@ impl Controller {
         let host = Rc::new(
             Host::new(
                 client,
-                self.llm.get_untracked().build(Fetch, clock),
+                self.llm.get_untracked().build(Fetch, clock, desk.clone()),
                 gate,
                 approval,
                 emit,
@@ -381,6 +391,7 @@ impl Controller {
         self.live.set_value(Some(Live {
             lifetime: lifetime.clone(),
             host: host.clone(),
+            desk,
         }));
         self.running.set(true);
         let question = self.question.get_untracked();
@@ -445,6 +456,13 @@ impl Controller {
     }
 
     /// The user's answer to the server's form.
+    /// The user's reply at the model's turn (a tool call or the answer).
+    pub fn you_reply(&self, reply: LlmReply) {
+        if let Some(live) = self.live.get_value() {
+            live.desk.reply(reply);
+        }
+    }
+
     pub fn answer_form(&self, answer: rmcp::model::ElicitResult) {
         if let Some(live) = self.live.get_value() {
             live.host.answer_form(answer);

@@ -38,6 +38,7 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
     let state = move || status().as_str();
     let selected = move || ctl.selected() == Some(id);
     let error = move || ctl.run.with(|r| r.row(id).and_then(|x| x.error.clone()));
+    let tool_failed = move || ctl.run.with(|r| r.tool_failed(id));
     let motion = {
         let p = &row.path;
         let mut d = String::new();
@@ -63,6 +64,7 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
             class="mf-row"
             class:mf-optional=row.optional
             class:mf-selected=selected
+            class:mf-tool-failed=tool_failed
             data-row=id.id()
             data-state=state
             tabindex="0"

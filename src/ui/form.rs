@@ -9,13 +9,15 @@ use super::controller::Controller;
 use super::i18n::{Msg, tr};
 use crate::flow::form_fields::{FieldKind, FormField, content, fields};
 
-fn field_view(
+/// One field of a form built from a schema; its input's id is `{prefix}-{name}`.
+pub(super) fn field_view(
+    prefix: &'static str,
     field: FormField,
     entries: RwSignal<Map<String, Value>>,
     lang: RwSignal<crate::diagram::Lang>,
 ) -> impl IntoView {
     let name = field.name.clone();
-    let id = format!("mf-form-{}", field.name);
+    let id = format!("{prefix}-{}", field.name);
     let set = {
         let name = name.clone();
         move |value: Value| entries.update(|e| drop(e.insert(name.clone(), value)))
@@ -105,7 +107,7 @@ pub fn FormDialog(ctl: Controller) -> impl IntoView {
             <div class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-form-title">
                 <h2 id="mf-form-title">{tr(ctl.lang, Msg::FormTitle)}</h2>
                 <p class="mf-form-message">{form.message.clone()}</p>
-                {fields.into_iter().map(|f| field_view(f, entries, ctl.lang)).collect_view()}
+                {fields.into_iter().map(|f| field_view("mf-form", f, entries, ctl.lang)).collect_view()}
                 <p id="mf-form-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
                 <button id="mf-form-send" on:click=send>{tr(ctl.lang, Msg::FormSend)}</button>
                 <button id="mf-form-decline" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Decline))>

@@ -28,7 +28,7 @@ messages! {
     Lede, Language, Theme, ThemeAuto, ThemeLight, ThemeDark,
     Settings, McpServer, McpServerUrl, Question, AskBeforeTool, ApprovalAsk, ApprovalAuto,
     PresetWeather, PresetCalculator, PresetOther,
-    Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini,
+    Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini, ProviderYou,
     OfflineShort, OfflineNote, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
     ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
     Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
@@ -36,7 +36,7 @@ messages! {
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
     CouldNotSave, Loaded, FileUnreadable, RecordingBanner,
     DialogTitle, Yes, Decline, Answer,
-    Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools,
+    Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
     PrimingEvent, Request, Response,
     StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
@@ -45,6 +45,8 @@ messages! {
     Compare, CompareHint, CompareTitle, CompareRunning, CompareEra, CompareRequests,
     CompareMethods, CompareSent, CompareReceived, CompareTime, CompareChanges, CompareChangelog,
     CompareFailed,
+    YouNote, YouTitle, YouAsked, YouTool, YouCall, YouJson, YouJsonWhy, YouNoTool, YouSendAnswer,
+    YouResult, YouResultError, YouWrite,
 }
 
 /// `msg` in `lang`.
@@ -97,6 +99,21 @@ fn en(msg: Msg) -> &'static str {
         ProviderOpenAi => "OpenAI-compatible (OpenAI, Ollama, llama.cpp, LM Studio, vLLM…)",
         ProviderAnthropic => "Anthropic Messages",
         ProviderGemini => "Google Gemini",
+        ProviderYou => "You: call the tools yourself, from their schemas",
+        YouNote => {
+            "You take the model's place: at its turns the page asks you which tool to call, with a form built from the tool's input schema, and what to answer."
+        }
+        YouTitle => "You are the model",
+        YouAsked => "The user asked: {question}",
+        YouTool => "Tool",
+        YouCall => "Call the tool",
+        YouJson => "Arguments as JSON",
+        YouJsonWhy => "A form cannot show this schema ({why}): type the arguments as JSON.",
+        YouNoTool => "Or answer without a tool",
+        YouSendAnswer => "Send the answer",
+        YouResult => "{tool} returned:",
+        YouResultError => "{tool} failed (isError: true):",
+        YouWrite => "The answer the user will see",
         OfflineShort => "built-in offline model",
         OfflineNote => {
             "The built-in offline model stands in for a real LLM: deterministic, in this page, no network."
@@ -155,6 +172,9 @@ fn en(msg: Msg) -> &'static str {
         Specification => "Specification: ",
         NoValue => "(none)",
         SkippedBecause => "skipped: {why}",
+        ToolFailed => {
+            "The tool failed: its result says isError: true. A tool's failure travels as a result the model reads, not as a JSON-RPC error."
+        }
         SameTools => "Same tools, {format} format",
         RequestHeaders => "Request headers",
         ResponseHeaders => "Response headers",
@@ -231,6 +251,21 @@ fn zh(msg: Msg) -> &'static str {
         ProviderOpenAi => "OpenAI 兼容接口（OpenAI、Ollama、llama.cpp、LM Studio、vLLM…）",
         ProviderAnthropic => "Anthropic Messages 接口",
         ProviderGemini => "Google Gemini 接口",
+        ProviderYou => "你自己：按工具的 schema 亲自调用工具",
+        YouNote => {
+            "由你代替模型：轮到模型时，页面会问你调用哪个工具（表单按工具的输入 schema 生成）以及如何回答。"
+        }
+        YouTitle => "你就是模型",
+        YouAsked => "用户提问：{question}",
+        YouTool => "工具",
+        YouCall => "调用工具",
+        YouJson => "以 JSON 填写参数",
+        YouJsonWhy => "表单无法表示这个 schema（{why}）：请以 JSON 填写参数。",
+        YouNoTool => "或者不用工具直接回答",
+        YouSendAnswer => "发送回答",
+        YouResult => "{tool} 返回：",
+        YouResultError => "{tool} 失败（isError: true）：",
+        YouWrite => "用户将看到的回答",
         OfflineShort => "内置离线模型",
         OfflineNote => "内置离线模型代替真实的 LLM：结果确定，在本页面内运行，不访问网络。",
         BaseUrl => "基础地址",
@@ -285,6 +320,9 @@ fn zh(msg: Msg) -> &'static str {
         Specification => "规范：",
         NoValue => "（无）",
         SkippedBecause => "已跳过：{why}",
+        ToolFailed => {
+            "工具执行失败：结果带有 isError: true。工具的失败作为结果交给模型阅读，而不是 JSON-RPC 错误。"
+        }
         SameTools => "同样的工具，{format} 格式",
         RequestHeaders => "请求头",
         ResponseHeaders => "响应头",
@@ -351,6 +389,7 @@ pub fn provider(provider: Provider, lang: Lang) -> &'static str {
         Provider::OpenAi => Msg::ProviderOpenAi,
         Provider::Anthropic => Msg::ProviderAnthropic,
         Provider::Gemini => Msg::ProviderGemini,
+        Provider::You => Msg::ProviderYou,
     };
     text(msg, lang)
 }

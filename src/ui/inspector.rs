@@ -6,8 +6,9 @@ use serde_json::Value;
 
 use super::controller::Controller;
 use super::i18n::{self, Msg, fill, text};
-use crate::diagram::{Lang, Row, find_row};
+use crate::diagram::{Lang, Row, diagrams_for, find_row};
 use crate::flow::explain::explain;
+use crate::flow::live::LiveValues;
 use crate::flow::payload::{Payload, Shown};
 use crate::flow::run::RowStatus;
 use crate::llm::{LlmExchange, formats};
@@ -141,7 +142,15 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 let wire = ctl.wire_detail.get();
                 let run = ctl.run.get();
                 let record = run.row(id).cloned();
-                let label = find_row(id).map(|(_, m)| m.label.get(lang).to_owned()).unwrap_or_default();
+                // The row's label as its arrow shows it: the shown era's diagram, the run's values.
+                let seed = diagrams_for(ctl.shown_era())
+                    .iter()
+                    .find_map(|d| d.message(id))
+                    .or_else(|| find_row(id).map(|(_, m)| m))
+                    .map(|m| m.label.get(lang))
+                    .unwrap_or_default();
+                let label = LiveValues::from_run(&run).label(id, seed);
+                let tool_failed = run.tool_failed(id);
                 let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
                 let href = link.clone();
                 let shown_values = record
@@ -188,6 +197,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                         <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status.as_str()>{i18n::status(status, lang)}</span></h3>
                         <p class="mf-row-label">{label}</p>
                         {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
+                        {tool_failed.then(|| view! { <p class="mf-error-line mf-tool-failed">{t(Msg::ToolFailed)}</p> })}
                         {skipped}
                         <p class="mf-explain">{text}</p>
                         <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>

@@ -11,7 +11,7 @@ use crate::llm::choice::{Field, Provider};
 #[component]
 pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
     let provider = move || ctl.llm.with(|s| s.provider);
-    let is_remote = move || provider() != Provider::Offline;
+    let is_remote = move || !matches!(provider(), Provider::Offline | Provider::You);
     let shown = move |field: Field| move || ctl.llm.with(|s| s.shown(field));
     let edit =
         move |field: Field| move |ev| ctl.llm.update(|s| s.set(field, event_target_value(&ev)));
@@ -34,7 +34,7 @@ pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
             <Show
                 when=is_remote
                 fallback=move || view! {
-                    <p class="mf-llm-note">{tr(ctl.lang, Msg::OfflineNote)}</p>
+                    <p class="mf-llm-note">{move || text(if provider() == Provider::You { Msg::YouNote } else { Msg::OfflineNote }, ctl.lang.get())}</p>
                 }
             >
                 <label>

@@ -14,6 +14,7 @@ mod settings;
 mod share;
 mod storage;
 mod theme;
+mod you;
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -30,6 +31,7 @@ use player::PlayerBar;
 use settings::Settings;
 use share::Share;
 use theme::Theme;
+use you::YouDialog;
 
 use crate::diagram::{Lang, Row};
 use crate::flow::gate::Mode;
@@ -188,6 +190,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </div>
             </Show>
             <FormDialog ctl=ctl />
+            <YouDialog ctl=ctl />
             <CompareView ctl=ctl />
             <section class="mf-answer" aria-live="polite">
                 <p id="mf-era-line" class="mf-era-line">{move || era_line(ctl)}</p>

@@ -1,0 +1,155 @@
+//! The model's turn when the user is the model: pick a tool and fill its arguments in a form
+//! built from its `inputSchema` (JSON where a form cannot show the schema, and why), or write the
+//! answer. Everything is checked against the schema before the host sees it.
+
+use leptos::prelude::*;
+use serde_json::{Map, Value};
+
+use super::controller::Controller;
+use super::form::field_view;
+use super::i18n::{Msg, fill, text, tr};
+use crate::flow::form_fields::fields;
+use crate::llm::you::{Turn, form_arguments, json_arguments, why_json};
+use crate::llm::{LlmReply, ToolCall, ToolSpec};
+
+/// The tool picker, its form or JSON box, and the call button.
+fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>) -> impl IntoView {
+    let chosen = RwSignal::new(0usize);
+    let entries = RwSignal::new(Map::<String, Value>::new());
+    let json_text = RwSignal::new(String::from("{}"));
+    let json_mode = RwSignal::new(false);
+    let tools = StoredValue::new(tools);
+    let tool = move || tools.with_value(|t| t.get(chosen.get()).cloned());
+    let call = move |_| {
+        let Some(tool) = tools.with_value(|t| t.get(chosen.get_untracked()).cloned()) else {
+            return;
+        };
+        let forced = why_json(&tool.input_schema).is_some();
+        let arguments = if forced || json_mode.get_untracked() {
+            json_arguments(&tool, &json_text.get_untracked())
+        } else {
+            form_arguments(&tool, &entries.get_untracked())
+        };
+        match arguments {
+            Ok(arguments) => ctl.you_reply(LlmReply::ToolCalls(vec![ToolCall {
+                id: String::new(),
+                name: tool.name.clone(),
+                arguments,
+            }])),
+            Err(why) => problem.set(why),
+        }
+    };
+    view! {
+        <label>
+            {tr(ctl.lang, Msg::YouTool)}
+            <select id="mf-you-tool" on:change=move |ev| {
+                chosen.set(event_target_value(&ev).parse().unwrap_or(0));
+                entries.set(Map::new());
+                problem.set(String::new());
+            }>
+                {tools.with_value(|t| t.iter().enumerate().map(|(i, t)| view! {
+                    <option value=i.to_string()>{t.name.clone()}</option>
+                }).collect_view())}
+            </select>
+        </label>
+        {move || tool().map(|tool| {
+            let why = why_json(&tool.input_schema);
+            let forced = why.is_some();
+            let description = (!tool.description.is_empty()).then(|| view! { <p class="mf-you-description">{tool.description.clone()}</p> });
+            let form = (!forced).then(|| {
+                let fields = fields(&tool.input_schema);
+                view! {
+                    <div class="mf-you-fields" class:mf-hidden=move || json_mode.get()>
+                        {fields.into_iter().map(|f| field_view("mf-you", f, entries, ctl.lang)).collect_view()}
+                    </div>
+                    <label class="mf-check">
+                        <input id="mf-you-json-toggle" type="checkbox"
+                            prop:checked=move || json_mode.get()
+                            on:change=move |ev| json_mode.set(event_target_checked(&ev)) />
+                        {tr(ctl.lang, Msg::YouJson)}
+                    </label>
+                }
+            });
+            view! {
+                {description}
+                {why.map(|why| view! {
+                    <p id="mf-you-why" class="mf-note-line">{move || fill(text(Msg::YouJsonWhy, ctl.lang.get()), &[("why", &why)])}</p>
+                })}
+                {form}
+                <textarea id="mf-you-json" rows="4" class:mf-hidden=move || !forced && !json_mode.get()
+                    prop:value=move || json_text.get()
+                    on:input=move |ev| json_text.set(event_target_value(&ev))></textarea>
+            }
+        })}
+        <button id="mf-you-call" on:click=call>{tr(ctl.lang, Msg::YouCall)}</button>
+    }
+}
+
+#[component]
+pub fn YouDialog(ctl: Controller) -> impl IntoView {
+    let problem = RwSignal::new(String::new());
+    move || {
+        let turn = ctl.you_turn.get()?;
+        problem.set(String::new());
+        let answer = RwSignal::new(match &turn {
+            Turn::Answer { result, .. } => result.clone(),
+            Turn::Choose { .. } => String::new(),
+        });
+        let send_answer = move |_| {
+            let text = answer.get_untracked();
+            if text.trim().is_empty() {
+                problem.set(text_of(ctl, Msg::YouWrite).to_owned());
+            } else {
+                ctl.you_reply(LlmReply::Text(text));
+            }
+        };
+        let (question, head) = match &turn {
+            Turn::Choose { question, .. } => (question.clone(), None),
+            Turn::Answer {
+                question,
+                tool,
+                result,
+                is_error,
+                ..
+            } => {
+                let (tool, result, is_error) = (tool.clone(), result.clone(), *is_error);
+                let msg = if is_error {
+                    Msg::YouResultError
+                } else {
+                    Msg::YouResult
+                };
+                (
+                    question.clone(),
+                    Some(view! {
+                        <p class="mf-you-result-title" class:mf-error-line=is_error>
+                            {move || fill(text(msg, ctl.lang.get()), &[("tool", &tool)])}
+                        </p>
+                        <pre id="mf-you-result" class="mf-json">{result}</pre>
+                    }),
+                )
+            }
+        };
+        let choosing = matches!(turn, Turn::Choose { .. });
+        let tools = turn.tools().to_vec();
+        Some(view! {
+            <div id="mf-you" class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-you-title">
+                <h2 id="mf-you-title">{tr(ctl.lang, Msg::YouTitle)}</h2>
+                <p class="mf-form-message">{move || fill(text(Msg::YouAsked, ctl.lang.get()), &[("question", &question)])}</p>
+                {head}
+                {(choosing && !tools.is_empty()).then(|| tool_picker(ctl, tools, problem))}
+                <details class="mf-you-answer" open=!choosing>
+                    <summary>{tr(ctl.lang, if choosing { Msg::YouNoTool } else { Msg::YouWrite })}</summary>
+                    <textarea id="mf-you-text" rows="3"
+                        prop:value=move || answer.get()
+                        on:input=move |ev| answer.set(event_target_value(&ev))></textarea>
+                    <button id="mf-you-answer" on:click=send_answer>{tr(ctl.lang, Msg::YouSendAnswer)}</button>
+                </details>
+                <p id="mf-you-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
+            </div>
+        })
+    }
+}
+
+fn text_of(ctl: Controller, msg: Msg) -> &'static str {
+    text(msg, ctl.lang.get_untracked())
+}

@@ -1,0 +1,155 @@
+//! "You are the model" in headless Chromium: the user picks the tool from a form built from its
+//! schema and writes the answer, against the real weather server; the diagram runs as usual.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use mcp_flow::diagram::{Lang, Row};
+use mcp_flow::flow::gate::Mode;
+use mcp_flow::flow::host::Approval;
+use mcp_flow::flow::payload::Payload;
+use mcp_flow::llm::choice::{LlmSettings, Provider};
+use mcp_flow::llm::you::Turn;
+use mcp_flow::mcp::era::EraChoice;
+use mcp_flow::ui::Controller;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod common;
+use common::*;
+
+const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
+
+fn click(root: &HtmlElement, selector: &str) {
+    let button: HtmlElement = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"))
+        .unchecked_into();
+    button.click();
+}
+
+/// Types `value` into an input or text area as a user would (an `input` event that bubbles).
+fn type_into(root: &HtmlElement, selector: &str, value: &str) {
+    let element = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"));
+    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
+        input.set_value(value);
+    } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
+        area.set_value(value);
+    }
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("input", &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answers() {
+    let server = SSE_URL
+        .expect("run through `cargo xtask test`, which starts the servers")
+        .to_owned();
+    let ctl = Controller::new(
+        server,
+        "What's the weather in Tokyo?".into(),
+        Lang::En,
+        Mode::Play,
+        None,
+        Approval::Auto,
+    );
+    ctl.era.set(EraChoice::Legacy);
+    ctl.llm.set(LlmSettings::new(Provider::You));
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(
+        until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await,
+        "the page asks the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    assert!(matches!(
+        ctl.you_turn.get_untracked(),
+        Some(Turn::Choose { .. })
+    ));
+    assert!(text(&root, "#mf-you").contains("What's the weather in Tokyo?"));
+    assert!(text(&root, "#mf-you-tool").contains("get_weather"));
+    // Nothing typed: the required location is missing, nothing goes out.
+    click(&root, "#mf-you-call");
+    sleep(30).await;
+    assert!(text(&root, "#mf-you-problem").contains("required"));
+    assert!(ctl.run.with_untracked(|r| {
+        !r.mcp
+            .exchanges
+            .iter()
+            .any(|x| x.rpc_method.as_deref() == Some("tools/call"))
+    }));
+
+    type_into(&root, "#mf-you-location", "Tokyo");
+    click(&root, "#mf-you-call");
+    assert!(
+        until(15_000, || matches!(
+            ctl.you_turn.get_untracked(),
+            Some(Turn::Answer { .. })
+        ))
+        .await,
+        "the result comes back to the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    assert!(text(&root, "#mf-you-result").contains("Sunny"));
+    ctl.run.with_untracked(|r| {
+        assert_eq!(
+            r.payload(Row::LlmChoice),
+            Some(&Payload::ToolCall {
+                tool: "get_weather".into(),
+                arguments: serde_json::json!({"location": "Tokyo"}),
+                round: 1,
+            })
+        );
+        assert_eq!(r.llm[0].provider, "you");
+    });
+    type_into(&root, "#mf-you-text", "Sunny in Tokyo, says the server.");
+    click(&root, "#mf-you-answer");
+    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    sleep(30).await;
+    assert_eq!(
+        text(&root, "#mf-answer"),
+        "Sunny in Tokyo, says the server."
+    );
+    assert!(
+        root.query_selector("#mf-you").unwrap().is_none(),
+        "the dialog closed"
+    );
+    for row in [
+        "d2-2", "d2-3", "d2-6", "d2-7", "d2-8", "d2-10", "d2-11", "d2-12",
+    ] {
+        assert_eq!(state(&root, row), "done", "{row}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn restart_while_the_user_is_asked_closes_the_dialog() {
+    let server = SSE_URL.expect("servers").to_owned();
+    let ctl = Controller::new(
+        server,
+        "What's the weather in Tokyo?".into(),
+        Lang::En,
+        Mode::Play,
+        None,
+        Approval::Auto,
+    );
+    ctl.era.set(EraChoice::Legacy);
+    ctl.llm.set(LlmSettings::new(Provider::You));
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await);
+    ctl.end_run(Some("restarted"));
+    sleep(30).await;
+    assert!(ctl.you_turn.with_untracked(Option::is_none));
+    assert!(root.query_selector("#mf-you").unwrap().is_none());
+    assert!(!ctl.running.get_untracked());
+}
