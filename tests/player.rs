@@ -186,6 +186,41 @@ async fn an_unknown_city_reads_as_a_failed_tool_on_its_row_and_in_the_inspector(
 }
 
 #[wasm_bindgen_test]
+async fn the_connection_panel_tells_the_server_session_capabilities_and_logs() {
+    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let (root, _handle) = mount(ctl);
+    assert!(text(&root, "#mf-connection-facts").contains("Nothing known yet"));
+    ctl.play();
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    sleep(50).await;
+    let facts = text(&root, "#mf-connection-facts");
+    assert!(facts.contains("weather-server"), "{facts}");
+    assert!(facts.contains("2025-11-25"), "{facts}");
+    let session = ctl.run.with_untracked(|r| {
+        r.mcp.exchanges[0]
+            .response_header("mcp-session-id")
+            .map(str::to_owned)
+    });
+    let session = session.expect("the weather server assigns a session");
+    assert!(facts.contains(&session), "{facts}");
+    assert!(facts.contains("\"tools\""), "server capabilities: {facts}");
+    let logs = text(&root, "#mf-logs");
+    assert!(logs.contains("get_weather called for Tokyo"), "{logs}");
+    let level: web_sys::HtmlSelectElement = root
+        .query_selector("#mf-log-level")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    level.set_value("error");
+    level
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    sleep(50).await;
+    assert!(root.query_selector("#mf-logs").unwrap().is_none());
+    assert!(text(&root, "#mf-connection").contains("No log lines at this level."));
+}
+
+#[wasm_bindgen_test]
 async fn a_server_that_is_down_turns_initialize_red() {
     let ctl = controller("http://127.0.0.1:9/mcp".into(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);

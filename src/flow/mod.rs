@@ -5,6 +5,7 @@ pub mod connect;
 #[cfg(test)]
 mod era_tests;
 pub mod explain;
+pub mod facts;
 pub mod form_fields;
 pub mod forms;
 pub mod gate;

@@ -1,6 +1,7 @@
 //! Leptos components. Thin: the logic lives in `flow`, `mcp`, `llm` and `diagram`.
 
 mod compare;
+mod connection;
 mod controller;
 mod diagram_view;
 mod follow;
@@ -21,6 +22,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use compare::CompareView;
+use connection::ConnectionPanel;
 pub use controller::{Compared, Controller};
 use diagram_view::DiagramView;
 use form::FormDialog;
@@ -200,6 +202,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                     {move || ctl.run.with(|r| r.first_error().map(|(row, e)| format!("{row}: {e}"))).unwrap_or_default()}
                 </p>
             </section>
+            <ConnectionPanel ctl=ctl />
             <div class="mf-stage">
                 <div class="mf-diagrams">
                     <DiagramView ctl=ctl index=0 />

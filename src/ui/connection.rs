@@ -1,0 +1,128 @@
+//! The connection panel: what the run learned about the server and the link to it (from the real
+//! exchanges, see `flow::facts`), and the server's log lines with a level filter.
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use super::i18n::{Msg, text, tr};
+use crate::flow::facts::{Facts, LEVELS, log_lines};
+use crate::mcp::era::Era;
+
+fn pretty(v: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+#[component]
+pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
+    let level = RwSignal::new("debug".to_owned());
+    let facts = Memo::new(move |_| ctl.run.with(Facts::of));
+    let rows = move || {
+        let lang = ctl.lang.get();
+        let t = move |m: Msg| text(m, lang);
+        let f = facts.get();
+        let mut out: Vec<(Msg, String, bool)> = Vec::new();
+        let mut add = |m: Msg, v: Option<String>, code: bool| {
+            if let Some(v) = v {
+                out.push((m, v, code));
+            }
+        };
+        add(
+            Msg::ConnServer,
+            f.server.clone().map(|s| match &f.server_title {
+                Some(title) => format!("{s} ({title})"),
+                None => s,
+            }),
+            false,
+        );
+        add(
+            Msg::ConnVersion,
+            f.version.clone().map(|v| match f.era {
+                Some(Era::Modern) => format!("{v} (2026-07-28 era)"),
+                Some(Era::Legacy) => format!("{v} (2025-11-25 era)"),
+                None => v,
+            }),
+            false,
+        );
+        add(
+            Msg::ConnSession,
+            match f.era {
+                Some(Era::Legacy) => Some(match &f.session {
+                    Some(id) if f.session_closed => format!("{id} ({})", t(Msg::ConnClosed)),
+                    Some(id) => id.clone(),
+                    None => t(Msg::ConnStateless).to_owned(),
+                }),
+                Some(Era::Modern) => Some(t(Msg::ConnNoSession).to_owned()),
+                None => None,
+            },
+            false,
+        );
+        add(
+            Msg::ConnVersions,
+            (!f.supported_versions.is_empty()).then(|| f.supported_versions.join(", ")),
+            false,
+        );
+        add(
+            Msg::ConnFresh,
+            f.ttl_ms.map(|ms| match &f.cache_scope {
+                Some(scope) => format!("{ms} ms, {scope}"),
+                None => format!("{ms} ms"),
+            }),
+            false,
+        );
+        add(Msg::ConnInstructions, f.instructions.clone(), false);
+        add(
+            Msg::ConnServerCaps,
+            f.server_capabilities.as_ref().map(pretty),
+            true,
+        );
+        add(
+            Msg::ConnClientCaps,
+            f.client_capabilities.as_ref().map(pretty),
+            true,
+        );
+        if out.is_empty() {
+            return view! { <p class="mf-hint">{t(Msg::ConnNothing)}</p> }.into_any();
+        }
+        view! {
+            <dl class="mf-values">
+                {out.into_iter().map(|(m, v, code)| view! {
+                    <dt>{t(m)}</dt>
+                    <dd>{if code { view! { <pre class="mf-json">{v}</pre> }.into_any() } else { v.into_any() }}</dd>
+                }).collect_view()}
+            </dl>
+        }
+        .into_any()
+    };
+    let logs = move || {
+        let lines = ctl.run.with(|r| log_lines(r, &level.get()));
+        if lines.is_empty() {
+            return view! { <p class="mf-hint">{tr(ctl.lang, Msg::LogsNone)}</p> }.into_any();
+        }
+        view! {
+            <ol id="mf-logs" class="mf-logs">
+                {lines.into_iter().map(|l| view! {
+                    <li data-level=l.level.clone()>
+                        <span class="mf-log-level">{l.level.clone()}</span>" "
+                        {l.logger.map(|g| view! { <span class="mf-log-logger">{g}</span>" " })}
+                        <span class="mf-log-text">{l.text}</span>
+                    </li>
+                }).collect_view()}
+            </ol>
+        }
+        .into_any()
+    };
+    view! {
+        <details id="mf-connection" class="mf-connection">
+            <summary>{tr(ctl.lang, Msg::Connection)}</summary>
+            <div id="mf-connection-facts">{rows}</div>
+            <h3>{tr(ctl.lang, Msg::Logs)}</h3>
+            <label>
+                {tr(ctl.lang, Msg::LogLevel)}
+                <select id="mf-log-level" on:change=move |ev| level.set(event_target_value(&ev))>
+                    {LEVELS.into_iter().map(|l| view! { <option value=l>{l}</option> }).collect_view()}
+                </select>
+            </label>
+            {logs}
+        </details>
+    }
+}
