@@ -18,6 +18,7 @@ use axum::{
     },
 };
 use futures::{Stream, StreamExt};
+use http_body_util::BodyExt;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use crate::{
@@ -32,6 +33,9 @@ use crate::{
 pub const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 /// How long a request whose line could not be written waits to learn why (the child exiting).
 const WRITE_FAILURE_WAIT: Duration = Duration::from_secs(2);
+/// The most of a body over the limit that is read (and dropped) before the 413; past it the
+/// connection is closed.
+const DRAIN_LIMIT: usize = 64 * 1024 * 1024;
 
 /// POST: one JSON-RPC message from the client.
 pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
@@ -189,7 +193,8 @@ fn not_found() -> Failure {
     )
 }
 
-/// Reads the body within the limit; over it, 413.
+/// Reads the body within the limit; over it, 413. The rest of a body over the limit is read
+/// and dropped (up to [`DRAIN_LIMIT`]) so the client sees the 413 rather than a broken pipe.
 async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> Result<Bytes, Response> {
     let too_large = || {
         error_response(
@@ -204,31 +209,33 @@ async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> Result<Byte
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
-        return Err(too_large());
-    }
-    axum::body::to_bytes(body, limit).await.map_err(|error| {
-        if is_length_limit(&error) {
-            too_large()
-        } else {
+    let mut body = body;
+    let mut kept = Vec::new();
+    let mut seen = 0usize;
+    let over = declared.is_some_and(|length| length > limit as u64);
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|error| {
             error_response(
                 StatusCode::BAD_REQUEST,
                 PARSE_ERROR,
                 format!("Could not read the request body: {error}"),
             )
+        })?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        seen = seen.saturating_add(data.len());
+        if seen > DRAIN_LIMIT {
+            break;
         }
-    })
-}
-
-fn is_length_limit(error: &axum::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(current) = source {
-        if current.is::<http_body_util::LengthLimitError>() {
-            return true;
+        if !over && seen <= limit {
+            kept.extend_from_slice(&data);
         }
-        source = current.source();
     }
-    false
+    if over || seen > limit {
+        return Err(too_large());
+    }
+    Ok(Bytes::from(kept))
 }
 
 /// Writes a request to the child and answers with what the child sends for it.
