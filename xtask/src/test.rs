@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use crate::interop::Interop;
+use crate::interop::{BridgePeers, Interop};
 use crate::sh::{self, Result};
 use crate::tools::Tools;
 use crate::{run, server, workspace_root};
@@ -99,8 +99,19 @@ pub fn test() -> Result<()> {
         "warnings",
     ])?;
 
-    sh::step("native tests (cargo test --workspace)");
-    cargo(&["test", "--workspace"])?;
+    sh::step("native tests (cargo test --workspace, the bridge apart)");
+    cargo(&["test", "--workspace", "--exclude", "mcp-flow-bridge"])?;
+
+    sh::step("the bridge: its fault children, and stdio servers nobody here wrote through it");
+    let bridge_peers = BridgePeers::ensure(&tools)?;
+    let mut bridge_tests = tools.command("cargo");
+    bridge_tests
+        .current_dir(&root)
+        .args(["test", "--package", "mcp-flow-bridge"]);
+    for (name, value) in bridge_peers.env() {
+        bridge_tests.env(name, value);
+    }
+    sh::run(&mut bridge_tests)?;
 
     sh::step("building the weather server and the web app");
     cargo(&[

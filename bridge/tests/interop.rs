@@ -1,0 +1,159 @@
+//! Stdio servers nobody here wrote, through the bridge, driven by a plain HTTP client:
+//! the official Python SDK (`mcp` 2.3.0) serving the seeds' `get_weather`
+//! (`test-servers/peers/py_stdio_weather.py`) and the official reference server
+//! `mcp-server-time`. `cargo xtask test` installs both (pinned) and passes their paths in
+//! `MCP_FLOW_BRIDGE_PYTHON_SDK` and `MCP_FLOW_BRIDGE_TIME_SERVER`; without those variables the
+//! tests look in the tools folder (`$MCP_FLOW_TOOLS`, else `~/.cache/mcp-flow`).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{Bridge, process_gone};
+use serde_json::{Value, json};
+
+/// A peer's path: the variable, else its place in the tools folder; a clear failure when
+/// neither exists.
+fn peer(variable: &str, in_tools: &str) -> String {
+    let path = std::env::var_os(variable)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let tools = std::env::var_os("MCP_FLOW_TOOLS")
+                .map(PathBuf::from)
+                .or_else(|| {
+                    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache/mcp-flow"))
+                })
+                .unwrap_or_default();
+            tools.join(in_tools)
+        });
+    assert!(
+        path.exists(),
+        "{} is missing: `cargo xtask test` installs it (or set {variable})",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+fn workspace_file(path: &str) -> String {
+    format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// initialize, notifications/initialized, tools/list, tools/call, DELETE through the bridge;
+/// returns the initialize result, the tool names and the call's result.
+async fn full_run(bridge: &Bridge, tool: &str, arguments: Value) -> (Value, Vec<String>, Value) {
+    let response = bridge
+        .post(None, &common::initialize(1))
+        .send()
+        .await
+        .expect("initialize");
+    assert_eq!(response.status(), 200);
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    let initialized = common::messages(response).await.pop().expect("answer");
+    let accepted = bridge
+        .post(
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )
+        .send()
+        .await
+        .expect("initialized");
+    assert_eq!(accepted.status(), 202);
+
+    let (status, listed) = bridge.call(&session, 2, "tools/list", json!({})).await;
+    assert_eq!(status, 200);
+    let listed = listed.last().expect("tools/list answer");
+    let tools: Vec<String> = listed["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("tools in {listed}"))
+        .iter()
+        .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+        .collect();
+
+    let (status, called) = bridge
+        .call(
+            &session,
+            3,
+            "tools/call",
+            json!({"name": tool, "arguments": arguments}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let called = called.last().expect("tools/call answer").clone();
+    assert_eq!(called["id"], 3);
+
+    let pid = bridge.child_pid(&session).await;
+    let legs = bridge.legs(&session).await;
+    let entries = legs["entries"].as_array().expect("entries");
+    for leg in ["stdin", "stdout"] {
+        assert!(
+            entries.iter().filter(|e| e["leg"] == leg).count() >= 3,
+            "{leg} is recorded: {entries:?}"
+        );
+    }
+    let deleted = bridge
+        .client
+        .delete(&bridge.url)
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .expect("DELETE");
+    assert_eq!(deleted.status(), 200);
+    assert!(
+        process_gone(pid).await,
+        "the server process ends with its session"
+    );
+    (
+        initialized["result"].clone(),
+        tools,
+        called["result"].clone(),
+    )
+}
+
+#[tokio::test]
+async fn the_python_sdk_stdio_weather_server_answers_tokyo_through_the_bridge() {
+    let python = peer("MCP_FLOW_BRIDGE_PYTHON_SDK", "interop/py/bin/python");
+    let command = vec![
+        python,
+        workspace_file("test-servers/peers/py_stdio_weather.py"),
+    ];
+    let bridge = Bridge::start(&[], &command).await;
+    let (initialized, tools, result) =
+        full_run(&bridge, "get_weather", json!({"location": "Tokyo"})).await;
+    assert_eq!(initialized["serverInfo"]["name"], "py-stdio-weather");
+    assert_eq!(initialized["protocolVersion"], "2025-11-25");
+    assert_eq!(tools, ["get_weather"]);
+    assert_eq!(result["isError"], false);
+    assert_eq!(result["content"][0]["text"], "Sunny");
+}
+
+#[tokio::test]
+async fn the_reference_time_server_answers_through_the_bridge() {
+    let server = peer(
+        "MCP_FLOW_BRIDGE_TIME_SERVER",
+        "interop/time-py/bin/mcp-server-time",
+    );
+    let command = vec![server, "--local-timezone".to_owned(), "UTC".to_owned()];
+    let bridge = Bridge::start(&[], &command).await;
+    let (initialized, tools, result) = full_run(
+        &bridge,
+        "get_current_time",
+        json!({"timezone": "Asia/Tokyo"}),
+    )
+    .await;
+    assert_eq!(initialized["serverInfo"]["name"], "mcp-time");
+    assert!(tools.contains(&"get_current_time".to_owned()), "{tools:?}");
+    assert!(tools.contains(&"convert_time".to_owned()), "{tools:?}");
+    assert_ne!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().expect("text");
+    let time: Value = serde_json::from_str(text).expect("the tool answers JSON text");
+    assert_eq!(time["timezone"], "Asia/Tokyo");
+    assert!(
+        time["datetime"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("+09:00")),
+        "{time}"
+    );
+}
