@@ -15,13 +15,9 @@ use crate::{config::Options, jsonrpc::Failure, secret::random_hex, session::Sess
 const ENDED_KEPT: usize = 32;
 
 pub struct App {
-    /// The secret in the endpoint's path.
-    pub token: String,
     /// The server's command, fixed at start.
     pub command: Vec<String>,
     pub options: Options,
-    pub origins: Vec<String>,
-    pub hosts: Vec<String>,
     open: Mutex<HashMap<String, Arc<Session>>>,
     ended: Mutex<VecDeque<Arc<Session>>>,
     /// Serialises session starts so the cap cannot be overshot.
@@ -29,18 +25,14 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(command: Vec<String>, options: Options, port: u16) -> Result<Self, String> {
-        let token = random_hex(16).map_err(|error| format!("no random source: {error}"))?;
-        Ok(Self {
-            token,
+    pub fn new(command: Vec<String>, options: Options) -> Self {
+        Self {
             command,
-            origins: options.allowed_origins(port),
-            hosts: Options::allowed_hosts(port),
             options,
             open: Mutex::default(),
             ended: Mutex::default(),
             starting: tokio::sync::Mutex::new(()),
-        })
+        }
     }
 
     fn open(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {

@@ -25,6 +25,25 @@ pub enum Mode {
         #[arg(last = true, required = true, value_name = "CMD")]
         command: Vec<String>,
     },
+    /// Forward every request to one fixed Streamable HTTP endpoint (never an open proxy),
+    /// without the browser's Origin, Referer and cookies, and grant CORS to the allowed
+    /// origins: for servers that send no CORS headers or refuse a page's Origin. Plain
+    /// `http://` upstreams only.
+    Http {
+        #[command(flatten)]
+        options: Options,
+        /// The upstream MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
+        #[arg(value_name = "URL", value_parser = parse_upstream)]
+        url: reqwest::Url,
+    },
+}
+
+impl Mode {
+    pub fn options(&self) -> &Options {
+        match self {
+            Self::Stdio { options, .. } | Self::Http { options, .. } => options,
+        }
+    }
 }
 
 /// Flags shared by the modes.
@@ -103,6 +122,19 @@ impl Options {
     }
 }
 
+fn parse_upstream(value: &str) -> Result<reqwest::Url, String> {
+    let url = reqwest::Url::parse(value).map_err(|error| format!("{error}"))?;
+    match url.scheme() {
+        "http" if url.host().is_some() => Ok(url),
+        "https" => Err(
+            "https upstreams are not supported (this build has no TLS stack); \
+                        use the server's plain http:// address"
+                .to_owned(),
+        ),
+        _ => Err(format!("{value} is not an http:// URL")),
+    }
+}
+
 fn parse_loopback(value: &str) -> Result<SocketAddr, String> {
     let addr: SocketAddr = value
         .parse()
@@ -136,11 +168,25 @@ mod tests {
             "s.py",
         ])
         .expect("parse");
-        let Mode::Stdio { options, command } = cli.mode;
+        let Mode::Stdio { options, command } = cli.mode else {
+            panic!("stdio mode");
+        };
         assert_eq!(command, ["python3", "-u", "s.py"]);
         assert_eq!(options.bind.port(), 0);
         assert_eq!(options.max_body(), 4 * 1024 * 1024);
         assert!(parse(&["stdio"]).is_err(), "a command is required");
+    }
+
+    #[test]
+    fn http_takes_one_plain_http_upstream() {
+        let cli = parse(&["http", "http://127.0.0.1:3000/mcp"]).expect("parse");
+        let Mode::Http { url, .. } = cli.mode else {
+            panic!("http mode");
+        };
+        assert_eq!(url.as_str(), "http://127.0.0.1:3000/mcp");
+        assert!(parse(&["http", "https://example.com/mcp"]).is_err());
+        assert!(parse(&["http", "file:///etc/passwd"]).is_err());
+        assert!(parse(&["http"]).is_err(), "the upstream is required");
     }
 
     #[test]
@@ -165,7 +211,7 @@ mod tests {
             "x",
         ])
         .expect("parse");
-        let Mode::Stdio { options, .. } = cli.mode;
+        let options = cli.mode.options();
         assert_eq!(
             options.allowed_origins(9000),
             [

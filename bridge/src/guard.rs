@@ -12,16 +12,38 @@ use axum::{
 };
 use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
-use crate::{app::App, secret::same_secret};
+use crate::{
+    config::Options,
+    secret::{random_hex, same_secret},
+};
+
+/// What a request must match: the secret in the path, a loopback Host, an allowed Origin.
+pub struct Locks {
+    /// The secret in every path: `/s/SECRET/…`.
+    pub token: String,
+    pub origins: Vec<String>,
+    pub hosts: Vec<String>,
+}
+
+impl Locks {
+    /// Fresh locks for a bridge bound on `port`.
+    pub fn new(options: &Options, port: u16) -> Result<Self, String> {
+        Ok(Self {
+            token: random_hex(16).map_err(|error| format!("no random source: {error}"))?,
+            origins: options.allowed_origins(port),
+            hosts: Options::allowed_hosts(port),
+        })
+    }
+}
 
 /// Rejects requests with a foreign Host, without the secret, or from a foreign Origin (403).
-pub async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+pub async fn guard(State(locks): State<Arc<Locks>>, request: Request, next: Next) -> Response {
     let host = request
         .headers()
         .get(header::HOST)
         .and_then(|value| value.to_str().ok())
         .map(str::to_ascii_lowercase);
-    if !host.is_some_and(|host| app.hosts.contains(&host)) {
+    if !host.is_some_and(|host| locks.hosts.contains(&host)) {
         return forbidden("Forbidden: Host not allowed (the bridge answers loopback names only)");
     }
     let secret = request
@@ -29,7 +51,7 @@ pub async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) ->
         .path()
         .strip_prefix("/s/")
         .and_then(|rest| rest.split('/').next());
-    if !secret.is_some_and(|secret| same_secret(secret, &app.token)) {
+    if !secret.is_some_and(|secret| same_secret(secret, &locks.token)) {
         return forbidden(
             "Forbidden: this address needs the bridge's secret; use the URL of the \
              `MCP endpoint:` line the bridge printed",
@@ -38,7 +60,8 @@ pub async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) ->
     if let Some(origin) = request.headers().get(header::ORIGIN) {
         let allowed = origin.to_str().is_ok_and(|origin| {
             let origin = origin.trim().trim_end_matches('/');
-            app.origins
+            locks
+                .origins
                 .iter()
                 .any(|allowed| allowed.eq_ignore_ascii_case(origin))
         });

@@ -12,7 +12,7 @@ use axum::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{app::App, session::Session};
+use crate::{app::App, forward::Forward, session::Session};
 
 #[derive(Deserialize)]
 pub struct LegsQuery {
@@ -60,4 +60,25 @@ fn summary(app: &App, session: &Session) -> Value {
         "exit": session.child.exit(),
         "next": session.record.len(),
     })
+}
+
+#[derive(Deserialize)]
+pub struct ExchangesQuery {
+    #[serde(default)]
+    since: u64,
+}
+
+/// The http mode's record: `GET /s/SECRET/legs[?since=N]`, the upstream exchanges from N on.
+pub async fn exchanges(
+    State(forward): State<Arc<Forward>>,
+    Query(query): Query<ExchangesQuery>,
+) -> Response {
+    let exchanges = forward.exchanges.since(query.since);
+    Json(json!({
+        "mode": "http",
+        "upstream": forward.upstream.as_str(),
+        "next": forward.exchanges.next_seq(),
+        "exchanges": exchanges,
+    }))
+    .into_response()
 }

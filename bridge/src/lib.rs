@@ -1,14 +1,20 @@
-//! `mcp-flow-bridge`: lets a web page reach MCP servers it cannot reach directly. The stdio
-//! mode starts a fixed command per MCP session and serves it as a Streamable HTTP endpoint on
-//! loopback, behind a secret path, recording both legs.
+//! `mcp-flow-bridge`: lets a web page reach MCP servers it cannot reach directly, on loopback,
+//! behind a secret path, recording the leg the page cannot see.
 //!
-//! Endpoints (all under the secret, `/s/SECRET/`):
-//! - `mcp`: the MCP endpoint (POST, GET, DELETE), see [`stdio_endpoint`];
-//! - `legs`: the record of the stdio leg as JSON, see [`legs`].
+//! - `stdio -- CMD ARGS…` starts the fixed command for each MCP session and relays its stdin and
+//!   stdout as Streamable HTTP ([`stdio_endpoint`]); the record is the stdio lines ([`record`]).
+//! - `http URL` forwards to one fixed upstream ([`forward`]); the record is the upstream
+//!   exchanges ([`exchanges`]).
+//!
+//! Endpoints, all under the secret `/s/SECRET/`: `mcp` (the MCP endpoint) and `legs` (the
+//! record as JSON, [`legs`]).
 
 pub mod app;
+pub mod body;
 pub mod child;
 pub mod config;
+pub mod exchanges;
+pub mod forward;
 pub mod guard;
 pub mod jsonrpc;
 pub mod legs;
@@ -22,25 +28,33 @@ use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use axum::{
     Router, middleware,
-    routing::{get, post},
+    routing::{any, get, post},
 };
 use tokio::net::TcpListener;
 
-use crate::{app::App, config::Options};
+use crate::{app::App, config::Mode, forward::Forward, guard::Locks};
 
 /// How long the bridge waits, once stopping, for its connections to close.
 const STOP_WAIT: Duration = Duration::from_secs(3);
 
+/// What the bridge serves.
+enum Target {
+    Stdio(Arc<App>),
+    Http(Arc<Forward>),
+}
+
 /// A bridge bound to its address, not yet serving.
 pub struct Bridge {
-    app: Arc<App>,
+    locks: Arc<Locks>,
+    target: Target,
     listener: TcpListener,
     addr: SocketAddr,
 }
 
 impl Bridge {
     /// Binds the address; the error says what to do when the port is taken.
-    pub async fn bind(command: Vec<String>, options: Options) -> Result<Self, String> {
+    pub async fn bind(mode: Mode) -> Result<Self, String> {
+        let options = mode.options().clone();
         let listener = TcpListener::bind(options.bind).await.map_err(|error| {
             let hint = if error.kind() == std::io::ErrorKind::AddrInUse {
                 " (is another bridge or server running there? pick another port with \
@@ -53,9 +67,14 @@ impl Bridge {
         let addr = listener
             .local_addr()
             .map_err(|error| format!("cannot read the bound address: {error}"))?;
-        let app = Arc::new(App::new(command, options, addr.port())?);
+        let locks = Arc::new(Locks::new(&options, addr.port())?);
+        let target = match mode {
+            Mode::Stdio { options, command } => Target::Stdio(Arc::new(App::new(command, options))),
+            Mode::Http { options, url } => Target::Http(Arc::new(Forward::new(url, options)?)),
+        };
         Ok(Self {
-            app,
+            locks,
+            target,
             listener,
             addr,
         })
@@ -63,7 +82,7 @@ impl Bridge {
 
     /// The base of every address: `http://127.0.0.1:PORT/s/SECRET`.
     pub fn base_url(&self) -> String {
-        format!("http://{}/s/{}", self.addr, self.app.token)
+        format!("http://{}/s/{}", self.addr, self.locks.token)
     }
 
     /// The MCP endpoint's address.
@@ -78,7 +97,17 @@ impl Bridge {
 
     /// The Origins allowed to call the bridge from a browser.
     pub fn allowed_origins(&self) -> &[String] {
-        &self.app.origins
+        &self.locks.origins
+    }
+
+    /// What is behind the bridge, for people: the command or the upstream.
+    pub fn describe(&self) -> String {
+        match &self.target {
+            Target::Stdio(app) => {
+                format!("`{}` (one process per MCP session)", app.command.join(" "))
+            }
+            Target::Http(forward) => format!("the upstream {}", forward.upstream),
+        }
     }
 
     /// Serves until `shutdown` completes, then ends every session (killing their children).
@@ -86,11 +115,19 @@ impl Bridge {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        let app = self.app;
-        let router = router(Arc::clone(&app));
+        let secret = format!("/s/{}", self.locks.token);
+        let (routes, app) = match self.target {
+            Target::Stdio(app) => (stdio_routes(&secret, Arc::clone(&app)), Some(app)),
+            Target::Http(forward) => (http_routes(&secret, forward), None),
+        };
+        let router = routes
+            .layer(middleware::from_fn_with_state(
+                Arc::clone(&self.locks),
+                guard::guard,
+            ))
+            .layer(guard::cors(&self.locks.origins));
 
-        let reaper = {
-            let app = Arc::clone(&app);
+        let reaper = app.clone().map(|app| {
             tokio::spawn(async move {
                 let mut tick = tokio::time::interval(app.reap_interval());
                 loop {
@@ -98,13 +135,15 @@ impl Bridge {
                     app.end_idle_sessions().await;
                 }
             })
-        };
+        });
         let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
         let stop = {
-            let app = Arc::clone(&app);
+            let app = app.clone();
             async move {
                 shutdown.await;
-                app.end_all().await;
+                if let Some(app) = app {
+                    app.end_all().await;
+                }
                 let _ = stopping_tx.send(());
             }
         };
@@ -120,15 +159,17 @@ impl Bridge {
                 }
             } => Ok(()),
         };
-        reaper.abort();
-        app.end_all().await;
+        if let Some(reaper) = reaper {
+            reaper.abort();
+        }
+        if let Some(app) = app {
+            app.end_all().await;
+        }
         result
     }
 }
 
-/// The routes, behind the guard and CORS.
-pub fn router(app: Arc<App>) -> Router {
-    let secret = format!("/s/{}", app.token);
+fn stdio_routes(secret: &str, app: Arc<App>) -> Router {
     Router::new()
         .route(
             &format!("{secret}/mcp"),
@@ -137,10 +178,12 @@ pub fn router(app: Arc<App>) -> Router {
                 .delete(stdio_endpoint::delete),
         )
         .route(&format!("{secret}/legs"), get(legs::legs))
-        .layer(middleware::from_fn_with_state(
-            Arc::clone(&app),
-            guard::guard,
-        ))
-        .layer(guard::cors(&app.origins))
         .with_state(app)
+}
+
+fn http_routes(secret: &str, forward: Arc<Forward>) -> Router {
+    Router::new()
+        .route(&format!("{secret}/mcp"), any(forward::forward))
+        .route(&format!("{secret}/legs"), get(legs::exchanges))
+        .with_state(forward)
 }

@@ -1,10 +1,7 @@
 use std::{io::Write, process::ExitCode};
 
 use clap::Parser;
-use mcp_flow_bridge::{
-    Bridge,
-    config::{Cli, Mode},
-};
+use mcp_flow_bridge::{Bridge, config::Cli};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -17,8 +14,7 @@ async fn main() -> ExitCode {
         )
         .init();
 
-    let Mode::Stdio { options, command } = cli.mode;
-    let bridge = match Bridge::bind(command.clone(), options).await {
+    let bridge = match Bridge::bind(cli.mode).await {
         Ok(bridge) => bridge,
         Err(error) => {
             eprintln!("mcp-flow-bridge: {error}");
@@ -35,10 +31,10 @@ async fn main() -> ExitCode {
     }
     drop(stdout);
     eprintln!(
-        "mcp-flow-bridge: serving `{}` (one process per MCP session)\n  \
-         record of the stdio leg: {}/legs\n  \
+        "mcp-flow-bridge: serving {}\n  \
+         record of the second leg: {}/legs\n  \
          browser pages allowed from: {}",
-        command.join(" "),
+        bridge.describe(),
         bridge.base_url(),
         bridge.allowed_origins().join(", ")
     );

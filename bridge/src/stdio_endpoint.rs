@@ -9,16 +9,15 @@
 use std::{convert::Infallible, sync::Arc, time::Duration};
 
 use axum::{
-    body::{Body, Bytes},
+    body::Body,
     extract::State,
-    http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderName, HeaderValue, StatusCode},
     response::{
         IntoResponse, Response,
         sse::{Event, KeepAlive, Sse},
     },
 };
 use futures::{Stream, StreamExt};
-use http_body_util::BodyExt;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use crate::{
@@ -33,13 +32,10 @@ use crate::{
 pub const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 /// How long a request whose line could not be written waits to learn why (the child exiting).
 const WRITE_FAILURE_WAIT: Duration = Duration::from_secs(2);
-/// The most of a body over the limit that is read (and dropped) before the 413; past it the
-/// connection is closed.
-const DRAIN_LIMIT: usize = 64 * 1024 * 1024;
 
 /// POST: one JSON-RPC message from the client.
 pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
-    let bytes = match read_body(body, &headers, app.options.max_body()).await {
+    let bytes = match crate::body::read_body(body, &headers, app.options.max_body()).await {
         Ok(bytes) => bytes,
         Err(response) => return response,
     };
@@ -191,51 +187,6 @@ fn not_found() -> Failure {
         "session-not-found",
         "Session not found: it ended or never existed; start a new one with initialize",
     )
-}
-
-/// Reads the body within the limit; over it, 413. The rest of a body over the limit is read
-/// and dropped (up to [`DRAIN_LIMIT`]) so the client sees the 413 rather than a broken pipe.
-async fn read_body(body: Body, headers: &HeaderMap, limit: usize) -> Result<Bytes, Response> {
-    let too_large = || {
-        error_response(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            INVALID_REQUEST,
-            format!(
-                "Request body too large: the bridge's limit is {limit} bytes (--max-body-bytes)"
-            ),
-        )
-    };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.parse::<u64>().ok());
-    let mut body = body;
-    let mut kept = Vec::new();
-    let mut seen = 0usize;
-    let over = declared.is_some_and(|length| length > limit as u64);
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|error| {
-            error_response(
-                StatusCode::BAD_REQUEST,
-                PARSE_ERROR,
-                format!("Could not read the request body: {error}"),
-            )
-        })?;
-        let Ok(data) = frame.into_data() else {
-            continue;
-        };
-        seen = seen.saturating_add(data.len());
-        if seen > DRAIN_LIMIT {
-            break;
-        }
-        if !over && seen <= limit {
-            kept.extend_from_slice(&data);
-        }
-    }
-    if over || seen > limit {
-        return Err(too_large());
-    }
-    Ok(Bytes::from(kept))
 }
 
 /// Writes a request to the child and answers with what the child sends for it.

@@ -56,11 +56,31 @@ impl Bridge {
     /// Starts `mcp-flow-bridge stdio --bind 127.0.0.1:0 FLAGS -- COMMAND` and reads its
     /// endpoint line.
     pub async fn start(flags: &[&str], command: &[String]) -> Self {
+        let mut args: Vec<String> = ["stdio", "--bind", "127.0.0.1:0"]
+            .iter()
+            .chain(flags)
+            .map(|arg| (*arg).to_owned())
+            .collect();
+        args.push("--".to_owned());
+        args.extend(command.iter().cloned());
+        Self::start_args(&args).await
+    }
+
+    /// Starts `mcp-flow-bridge http --bind 127.0.0.1:0 FLAGS URL`.
+    pub async fn start_http(flags: &[&str], upstream: &str) -> Self {
+        let args: Vec<String> = ["http", "--bind", "127.0.0.1:0"]
+            .iter()
+            .chain(flags)
+            .chain(&[upstream])
+            .map(|arg| (*arg).to_owned())
+            .collect();
+        Self::start_args(&args).await
+    }
+
+    /// Starts the bridge with these arguments and reads its endpoint line.
+    pub async fn start_args(args: &[String]) -> Self {
         let mut process = Command::new(env!("CARGO_BIN_EXE_mcp-flow-bridge"))
-            .args(["stdio", "--bind", "127.0.0.1:0"])
-            .args(flags)
-            .arg("--")
-            .args(command)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .kill_on_drop(true)
