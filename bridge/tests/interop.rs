@@ -157,3 +157,115 @@ async fn the_reference_time_server_answers_through_the_bridge() {
         "{time}"
     );
 }
+
+/// The Python SDK's Streamable HTTP server with its DNS-rebinding protection on
+/// (`test-servers/peers/py_weather.py`, admitting only the Origin it is given): it refuses a
+/// page on another origin directly, and answers the same page through `bridge http`.
+#[tokio::test]
+async fn the_python_sdk_http_server_refuses_the_page_directly_and_answers_through_the_bridge() {
+    use tokio::io::AsyncBufReadExt;
+
+    let python = peer("MCP_FLOW_BRIDGE_PYTHON_SDK", "interop/py/bin/python");
+    let mut server = tokio::process::Command::new(python)
+        .arg(workspace_file("test-servers/peers/py_weather.py"))
+        .arg("http://127.0.0.1:1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start the Python SDK server");
+    let stdout = server.stdout.take().expect("stdout");
+    let line = tokio::time::timeout(
+        common::WAIT,
+        tokio::io::BufReader::new(stdout).lines().next_line(),
+    )
+    .await
+    .expect("the server starts in time")
+    .expect("read")
+    .expect("a line");
+    let url = line
+        .rsplit(' ')
+        .next()
+        .expect("py-sdk-weather listening on URL")
+        .to_owned();
+    let page = "http://127.0.0.1:8000";
+
+    // The script prints its address before uvicorn listens: retry the connection (bounded).
+    let deadline = std::time::Instant::now() + common::WAIT;
+    let direct = loop {
+        let sent = reqwest::Client::new()
+            .post(&url)
+            .header("origin", page)
+            .header("accept", common::ACCEPT)
+            .header("content-type", "application/json")
+            .body(common::initialize(1).to_string())
+            .send()
+            .await;
+        match sent {
+            Ok(response) => break response,
+            Err(error) if error.is_connect() && std::time::Instant::now() < deadline => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            Err(error) => panic!("the Python SDK server does not answer: {error}"),
+        }
+    };
+    assert_eq!(direct.status(), 403, "the SDK refuses the page's Origin");
+
+    let bridge = Bridge::start_http(&["--allow-origin", page], &url).await;
+    let response = bridge
+        .post(None, &common::initialize(1))
+        .header("origin", page)
+        .send()
+        .await
+        .expect("initialize");
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["access-control-allow-origin"], page);
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    let initialized = common::messages(response).await.pop().expect("answer");
+    assert_eq!(
+        initialized["result"]["serverInfo"]["name"],
+        "py-sdk-weather"
+    );
+    let accepted = bridge
+        .post(
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("origin", page)
+        .send()
+        .await
+        .expect("initialized");
+    assert_eq!(accepted.status(), 202);
+    let response = bridge
+        .post(
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "get_weather", "arguments": {"location": "Tokyo"}}}),
+        )
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("origin", page)
+        .send()
+        .await
+        .expect("tools/call");
+    assert_eq!(response.status(), 200);
+    let called = common::messages(response).await.pop().expect("answer");
+    assert_eq!(called["result"]["content"][0]["text"], "Sunny");
+
+    let legs: Value = bridge
+        .client
+        .get(format!("{}/legs", bridge.base()))
+        .send()
+        .await
+        .expect("legs")
+        .json()
+        .await
+        .expect("json");
+    let exchanges = legs["exchanges"].as_array().expect("exchanges");
+    assert_eq!(exchanges.len(), 3, "{exchanges:?}");
+    assert!(exchanges.iter().all(|e| e["session"] == session.as_str()));
+    assert!(exchanges.iter().all(|e| e["ended_at_ms"].is_number()));
+}
