@@ -22,6 +22,8 @@ pub struct App {
     ended: Mutex<VecDeque<Arc<Session>>>,
     /// Serialises session starts so the cap cannot be overshot.
     starting: tokio::sync::Mutex<()>,
+    /// The id of the child shared by requests without a session (2026-07-28), once started.
+    sessionless: tokio::sync::Mutex<Option<String>>,
 }
 
 impl App {
@@ -32,6 +34,7 @@ impl App {
             open: Mutex::default(),
             ended: Mutex::default(),
             starting: tokio::sync::Mutex::new(()),
+            sessionless: tokio::sync::Mutex::new(None),
         }
     }
 
@@ -47,8 +50,28 @@ impl App {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// The child for requests without a session (the 2026-07-28 era, where every request
+    /// stands alone): one for the bridge, started on first use and again after it ends.
+    pub async fn sessionless_session(&self) -> Result<Arc<Session>, Failure> {
+        let mut shared = self.sessionless.lock().await;
+        if let Some(id) = shared.as_deref() {
+            match self.session(id) {
+                Some(session) if session.ended().is_none() => return Ok(session),
+                Some(_) => {
+                    let id = id.to_owned();
+                    self.end_session(&id, "its process ended; a new one takes over")
+                        .await;
+                }
+                None => {}
+            }
+        }
+        let session = self.start_session(true).await?;
+        *shared = Some(session.id.clone());
+        Ok(session)
+    }
+
     /// Starts a session and its child, within the session cap.
-    pub async fn start_session(&self) -> Result<Arc<Session>, Failure> {
+    pub async fn start_session(&self, sessionless: bool) -> Result<Arc<Session>, Failure> {
         let _starting = self.starting.lock().await;
         let max = self.options.max_sessions;
         if self.open().len() >= usize::try_from(max).unwrap_or(usize::MAX) {
@@ -70,7 +93,7 @@ impl App {
                 format!("No random source for a session id: {error}"),
             )
         })?;
-        let session = Session::start(id.clone(), &self.command).map_err(|error| {
+        let session = Session::start(id.clone(), &self.command, sessionless).map_err(|error| {
             Failure::new(
                 StatusCode::BAD_GATEWAY,
                 "stdio",

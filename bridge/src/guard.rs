@@ -98,5 +98,6 @@ pub fn cors(origins: &[String]) -> CorsLayer {
         .expose_headers([
             HeaderName::from_static("mcp-session-id"),
             HeaderName::from_static("mcp-protocol-version"),
+            crate::stdio_endpoint::RECORD_SESSION,
         ])
 }

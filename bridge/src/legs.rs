@@ -54,6 +54,7 @@ fn summary(app: &App, session: &Session) -> Value {
     json!({
         "session": session.id,
         "open": app.session(&session.id).is_some(),
+        "sessionless": session.sessionless,
         "pid": session.child.pid,
         "command": app.command,
         "started_at_ms": session.started_at_ms,

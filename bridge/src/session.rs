@@ -61,6 +61,9 @@ fn lock(routes: &SharedRoutes) -> MutexGuard<'_, Routes> {
 /// A session: one child process.
 pub struct Session {
     pub id: String,
+    /// The one child shared by requests without a session (the 2026-07-28 era), rather than a
+    /// 2025-11-25 session started by `initialize`.
+    pub sessionless: bool,
     pub started_at_ms: f64,
     pub child: Arc<Child>,
     pub record: Arc<Record>,
@@ -86,7 +89,7 @@ impl Drop for OpenRequest {
 
 impl Session {
     /// Starts the child for a new session.
-    pub fn start(id: String, command: &[String]) -> std::io::Result<Arc<Self>> {
+    pub fn start(id: String, command: &[String], sessionless: bool) -> std::io::Result<Arc<Self>> {
         let record = Arc::new(Record::default());
         let (child, output) = Child::spawn(command, Arc::clone(&record))?;
         let routes = SharedRoutes::default();
@@ -97,6 +100,7 @@ impl Session {
         ));
         Ok(Arc::new(Self {
             id,
+            sessionless,
             started_at_ms: now_ms(),
             child,
             record,

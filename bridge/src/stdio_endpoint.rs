@@ -30,6 +30,9 @@ use crate::{
 };
 
 pub const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+/// On every answer: the bridge session whose record (`legs?session=ID`) holds its stdio lines.
+/// In the 2025-11-25 era it equals `Mcp-Session-Id`; in 2026-07-28 it names the shared child.
+pub const RECORD_SESSION: HeaderName = HeaderName::from_static("mcp-flow-bridge-session");
 /// How long a request whose line could not be written waits to learn why (the child exiting).
 const WRITE_FAILURE_WAIT: Duration = Duration::from_secs(2);
 
@@ -72,30 +75,32 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         },
         None => match &kind {
             Kind::Request { id, method } if method == "initialize" => {
-                match app.start_session().await {
+                match app.start_session(false).await {
                     Ok(session) => (session, true),
                     Err(failure) => return failure.response_for(id),
                 }
             }
-            _ => {
-                return error_response(
-                    StatusCode::BAD_REQUEST,
-                    INVALID_REQUEST,
-                    "Bad Request: no Mcp-Session-Id header; a session starts with initialize",
-                );
-            }
+            // 2026-07-28: no initialize, no session; every request stands alone, so they share
+            // one child.
+            _ => match app.sessionless_session().await {
+                Ok(session) => (session, false),
+                Err(failure) => return failure.response_for(request_id(&kind)),
+            },
         },
     };
     session.touch();
 
     let Kind::Request { id, method } = kind else {
         // A notification, or the client's answer to the child's request: written, accepted.
-        return match session.child.write_line(&line).await {
+        let mut response = match session.child.write_line(&line).await {
             Ok(()) => StatusCode::ACCEPTED.into_response(),
             Err(error) => stdin_failure(&session, &error).response_for("null"),
         };
+        name_record(&mut response, &session);
+        return response;
     };
     let mut response = relay_request(&app, &session, &line, &id, &method).await;
+    name_record(&mut response, &session);
     if new {
         if response.status() == StatusCode::OK {
             if let Ok(value) = HeaderValue::from_str(&session.id) {
@@ -148,6 +153,13 @@ pub async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
         StatusCode::OK.into_response()
     } else {
         not_found().response_for("null")
+    }
+}
+
+/// Names the record of the child that handled the request (`GET legs?session=ID`).
+fn name_record(response: &mut Response, session: &Session) {
+    if let Ok(value) = HeaderValue::from_str(&session.id) {
+        response.headers_mut().insert(RECORD_SESSION, value);
     }
 }
 

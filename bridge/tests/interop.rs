@@ -269,3 +269,70 @@ async fn the_python_sdk_http_server_refuses_the_page_directly_and_answers_throug
     assert!(exchanges.iter().all(|e| e["session"] == session.as_str()));
     assert!(exchanges.iter().all(|e| e["ended_at_ms"].is_number()));
 }
+
+/// The same server in the 2026-07-28 era: no initialize and no session; `server/discover`,
+/// then `tools/call` carrying its `_meta`, each request standing alone.
+#[tokio::test]
+async fn the_python_sdk_stdio_weather_server_answers_in_the_2026_era_through_the_bridge() {
+    let python = peer("MCP_FLOW_BRIDGE_PYTHON_SDK", "interop/py/bin/python");
+    let command = vec![
+        python,
+        workspace_file("test-servers/peers/py_stdio_weather.py"),
+    ];
+    let bridge = Bridge::start(&[], &command).await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "bridge-test", "version": "1.0.0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let send = |id: u64, method: &str, mut params: Value, name: Option<&str>| {
+        params["_meta"] = meta.clone();
+        let mut request = bridge
+            .post(
+                None,
+                &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+            )
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method);
+        if let Some(name) = name {
+            request = request.header("mcp-name", name);
+        }
+        request.send()
+    };
+    let discovered = send(1, "server/discover", json!({}), None)
+        .await
+        .expect("discover");
+    assert_eq!(discovered.status(), 200);
+    assert!(discovered.headers().get("mcp-session-id").is_none());
+    let discovered = common::messages(discovered).await.pop().expect("answer");
+    let versions = discovered["result"]["supportedVersions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("supportedVersions in {discovered}"));
+    assert!(versions.contains(&json!("2026-07-28")), "{discovered}");
+
+    let called = send(
+        2,
+        "tools/call",
+        json!({"name": "get_weather", "arguments": {"location": "Tokyo"}}),
+        Some("get_weather"),
+    )
+    .await
+    .expect("tools/call");
+    assert_eq!(called.status(), 200);
+    let called = common::messages(called).await.pop().expect("answer");
+    assert_eq!(called["id"], 2);
+    assert_eq!(called["result"]["content"][0]["text"], "Sunny", "{called}");
+
+    let listed: Value = bridge
+        .client
+        .get(format!("{}/legs", bridge.base()))
+        .send()
+        .await
+        .expect("legs")
+        .json()
+        .await
+        .expect("json");
+    let sessions = listed["sessions"].as_array().expect("sessions");
+    assert_eq!(sessions.len(), 1, "one shared child: {sessions:?}");
+    assert_eq!(sessions[0]["sessionless"], true);
+}

@@ -191,22 +191,47 @@ async fn later_server_messages_go_on_the_get_stream_and_only_one_may_be_open() {
 }
 
 #[tokio::test]
-async fn requests_need_a_session_and_a_known_one() {
+async fn requests_without_a_session_share_one_child_and_unknown_sessions_get_404() {
     let bridge = Bridge::start(&[], &scripted()).await;
-    let (status, messages) = {
+    let mut pids = Vec::new();
+    for id in [1, 2] {
         let response = bridge
-            .post(None, &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+            .post(
+                None,
+                &json!({"jsonrpc": "2.0", "id": id, "method": "test/pids"}),
+            )
             .send()
             .await
-            .expect("ping");
-        (response.status().as_u16(), common::messages(response).await)
-    };
-    assert_eq!(status, 400);
-    assert!(
-        messages[0]["error"]["message"]
-            .as_str()
-            .expect("message")
-            .contains("initialize")
+            .expect("request");
+        assert_eq!(response.status(), 200);
+        assert!(
+            response.headers().get("mcp-session-id").is_none(),
+            "2026-07-28 has no sessions"
+        );
+        let record = response.headers()["mcp-flow-bridge-session"]
+            .to_str()
+            .expect("ascii")
+            .to_owned();
+        let answer = common::messages(response).await.remove(0);
+        assert_eq!(answer["id"], id);
+        pids.push(answer["result"]["pid"].as_u64().expect("pid"));
+        let legs = bridge.legs(&record).await;
+        assert_eq!(legs["sessionless"], true);
+        assert_eq!(
+            legs["pid"].as_u64(),
+            Some(pids[0]),
+            "the header names the record"
+        );
+    }
+    assert_eq!(
+        pids[0], pids[1],
+        "one child for every request without a session"
+    );
+    let legacy = bridge.initialize().await;
+    assert_ne!(
+        u64::from(bridge.child_pid(&legacy).await),
+        pids[0],
+        "a 2025-11-25 session has its own child"
     );
     let (status, _) = bridge.call("no-such-session", 1, "ping", json!({})).await;
     assert_eq!(status, 404);
