@@ -100,6 +100,12 @@ impl Bridge {
         &self.locks.origins
     }
 
+    /// The Origins added with `--allow-origin`: where the app may be served from.
+    pub fn page_origins(&self) -> &[String] {
+        // The first three are the bridge's own (see `Options::allowed_origins`).
+        self.locks.origins.get(3..).unwrap_or_default()
+    }
+
     /// What is behind the bridge, for people: the command or the upstream.
     pub fn describe(&self) -> String {
         match &self.target {

@@ -39,6 +39,13 @@ async fn main() -> ExitCode {
         bridge.allowed_origins().join(", ")
     );
 
+    for origin in bridge.page_origins() {
+        eprintln!(
+            "  open the app at {origin}/?server={}",
+            query_encode(&bridge.endpoint_url())
+        );
+    }
+
     match bridge.run(shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -46,6 +53,20 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Percent-encodes a query value (everything but RFC 3986's unreserved characters).
+fn query_encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|byte| {
+            if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+                char::from(byte).to_string()
+            } else {
+                format!("%{byte:02X}")
+            }
+        })
+        .collect()
 }
 
 /// Completes on Ctrl-C, or on SIGTERM on Unix.
@@ -69,5 +90,18 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = terminate => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::query_encode;
+
+    #[test]
+    fn the_endpoint_is_encoded_for_the_page_address() {
+        assert_eq!(
+            query_encode("http://127.0.0.1:8001/s/ab12/mcp"),
+            "http%3A%2F%2F127.0.0.1%3A8001%2Fs%2Fab12%2Fmcp"
+        );
     }
 }
