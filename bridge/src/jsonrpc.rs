@@ -79,6 +79,8 @@ pub fn as_line(text: &str) -> String {
 #[derive(Debug, Clone)]
 pub struct Failure {
     pub status: StatusCode,
+    /// The JSON-RPC code: [`BRIDGE_ERROR`] unless the failure is the client's.
+    pub code: i64,
     pub message: String,
     /// `{"leg": …, "kind": …}` plus details (exit code, stderr lines, session).
     pub data: Value,
@@ -88,9 +90,16 @@ impl Failure {
     pub fn new(status: StatusCode, leg: &str, kind: &str, message: impl Into<String>) -> Self {
         Self {
             status,
+            code: BRIDGE_ERROR,
             message: message.into(),
             data: json!({ "leg": leg, "kind": kind }),
         }
+    }
+
+    /// Sets the JSON-RPC code (the default is [`BRIDGE_ERROR`]).
+    pub fn with_code(mut self, code: i64) -> Self {
+        self.code = code;
+        self
     }
 
     /// Adds a field to `data`.
@@ -108,7 +117,7 @@ impl Failure {
         json!({
             "jsonrpc": "2.0",
             "id": id,
-            "error": { "code": BRIDGE_ERROR, "message": self.message, "data": self.data },
+            "error": { "code": self.code, "message": self.message, "data": self.data },
         })
         .to_string()
     }

@@ -19,6 +19,7 @@ pub mod guard;
 pub mod jsonrpc;
 pub mod legs;
 pub mod lines;
+pub mod modern;
 pub mod record;
 pub mod secret;
 pub mod session;

@@ -26,6 +26,7 @@ use crate::{
         Failure, INVALID_REQUEST, Kind, NotAMessage, PARSE_ERROR, as_line, classify,
         error_response, json_response,
     },
+    modern,
     session::{Delivery, OpenRequest, Session},
 };
 
@@ -74,7 +75,9 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
             Err(failure) => return failure.response_for(request_id(&kind)),
         },
         None => match &kind {
-            Kind::Request { id, method } if method == "initialize" => {
+            Kind::Request { id, method }
+                if method == "initialize" && !modern::is_modern(&headers, &parsed(text)) =>
+            {
                 match app.start_session(false).await {
                     Ok(session) => (session, true),
                     Err(failure) => return failure.response_for(id),
@@ -82,10 +85,28 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
             }
             // 2026-07-28: no initialize, no session; every request stands alone, so they share
             // one child.
-            _ => match app.sessionless_session().await {
-                Ok(session) => (session, false),
-                Err(failure) => return failure.response_for(request_id(&kind)),
-            },
+            _ => {
+                let body = parsed(text);
+                if !modern::is_modern(&headers, &body) {
+                    return Failure::new(
+                        StatusCode::BAD_REQUEST,
+                        "bridge",
+                        "no-session",
+                        "Bad Request: no Mcp-Session-Id header; a 2025-11-25 session starts with \
+                         initialize (a 2026-07-28 request names its revision in \
+                         MCP-Protocol-Version and params._meta)",
+                    )
+                    .with_code(INVALID_REQUEST)
+                    .response_for(request_id(&kind));
+                }
+                if let Err(refusal) = modern::check_request(&headers, &body) {
+                    return refusal.into_failure().response_for(request_id(&kind));
+                }
+                match app.sessionless_session().await {
+                    Ok(session) => (session, false),
+                    Err(failure) => return failure.response_for(request_id(&kind)),
+                }
+            }
         },
     };
     session.touch();
@@ -163,6 +184,11 @@ fn name_record(response: &mut Response, session: &Session) {
     }
 }
 
+/// The body as JSON (it was checked to be JSON already), for the era rules.
+fn parsed(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
 /// The id of a request (as JSON text), `null` for other messages.
 fn request_id(kind: &Kind) -> &str {
     match kind {
@@ -224,7 +250,14 @@ async fn relay_request(
     match tokio::time::timeout(timeout, open.rx.recv()).await {
         Err(_) => timed_out(session, method, id, timeout).response_for(id),
         Ok(None) => gone(session).response_for(id),
-        Ok(Some(Delivery::Response(text))) => json_response(StatusCode::OK, text),
+        Ok(Some(Delivery::Response(text))) => {
+            let status = if session.sessionless {
+                modern::status_of(&text)
+            } else {
+                StatusCode::OK
+            };
+            json_response(status, text)
+        }
         Ok(Some(Delivery::Failed(failure))) => failure.response_for(id),
         Ok(Some(Delivery::Interim(text))) => {
             let answer = Answer {

@@ -191,15 +191,22 @@ async fn later_server_messages_go_on_the_get_stream_and_only_one_may_be_open() {
 }
 
 #[tokio::test]
-async fn requests_without_a_session_share_one_child_and_unknown_sessions_get_404() {
+async fn modern_requests_share_one_child_and_unknown_sessions_get_404() {
     let bridge = Bridge::start(&[], &scripted()).await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
     let mut pids = Vec::new();
     for id in [1, 2] {
         let response = bridge
             .post(
                 None,
-                &json!({"jsonrpc": "2.0", "id": id, "method": "test/pids"}),
+                &json!({"jsonrpc": "2.0", "id": id, "method": "test/pids",
+                        "params": {"_meta": meta}}),
             )
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "test/pids")
             .send()
             .await
             .expect("request");
@@ -235,6 +242,65 @@ async fn requests_without_a_session_share_one_child_and_unknown_sessions_get_404
     );
     let (status, _) = bridge.call("no-such-session", 1, "ping", json!({})).await;
     assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn a_request_without_a_session_needs_the_modern_envelope_before_any_child_sees_it() {
+    let bridge = Bridge::start(&[], &scripted()).await;
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let legacy = bridge.post(None, &ping).send().await.expect("POST");
+    assert_eq!(legacy.status(), 400, "2025-11-25 starts with initialize");
+    let answer: Value = legacy.json().await.expect("json");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .expect("message")
+            .contains("initialize")
+    );
+
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let no_meta = bridge
+        .post(None, &list)
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(no_meta.status(), 400);
+    let answer: Value = no_meta.json().await.expect("json");
+    assert_eq!(answer["id"], 2);
+    assert_eq!(answer["error"]["code"], -32602);
+
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "get_weather", "arguments": {},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let wrong_name = bridge
+        .post(None, &call)
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "other_tool")
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(wrong_name.status(), 400);
+    let answer: Value = wrong_name.json().await.expect("json");
+    assert_eq!(answer["error"]["code"], -32020);
+
+    let listed: Value = bridge
+        .client
+        .get(format!("{}/legs", bridge.base()))
+        .send()
+        .await
+        .expect("legs")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(
+        listed["sessions"],
+        json!([]),
+        "no child was started for them"
+    );
 }
 
 #[tokio::test]
