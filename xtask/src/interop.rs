@@ -95,6 +95,29 @@ impl BridgePeers {
         })
     }
 
+    /// `mcp-flow-bridge stdio` (the built `binary`) serving the Python SDK's stdio weather
+    /// server; returns the process and the endpoint it printed.
+    pub fn bridge_py_stdio(&self, binary: &std::path::Path) -> Result<(sh::Background, String)> {
+        if !binary.exists() {
+            return Err(format!("{} is not built", binary.display()).into());
+        }
+        let (process, line) = sh::Background::start(
+            "bridge-py-stdio",
+            Command::new(binary)
+                .args(["stdio", "--bind", "127.0.0.1:0", "--"])
+                .arg(&self.python_sdk)
+                .arg(crate::workspace_root().join("test-servers/peers/py_stdio_weather.py"))
+                .env("RUST_LOG", "warn"),
+            "MCP endpoint: ",
+        )?;
+        let url = line
+            .trim()
+            .strip_prefix("MCP endpoint: ")
+            .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
+            .to_owned();
+        Ok((process, url))
+    }
+
     /// The variables the bridge's interop tests read.
     pub fn env(&self) -> [(&'static str, &std::path::Path); 2] {
         [

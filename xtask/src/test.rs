@@ -47,6 +47,25 @@ const SERVER_SCENARIOS_2026: [&str; 20] = [
     "input-required-result-validate-input",
 ];
 
+/// Server scenarios run through the bridge (`mcp-flow-bridge stdio` wrapping the Python SDK's
+/// stdio weather server), in each era: a relay must not change what a server does.
+/// `server-stateless` is left out: 2 of its 28 checks call the suite's diagnostic tool
+/// `test_missing_capability`, which the weather server does not have (26/28 through the
+/// bridge, the same as the Python SDK served over HTTP directly).
+const BRIDGE_SCENARIOS: [&str; 5] = [
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+];
+const BRIDGE_SCENARIOS_2026: [&str; 4] = [
+    "tools-list",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+    "http-header-validation",
+];
+
 /// Client scenarios of the official conformance suite, run against `mcp-flow-cli`.
 const CLIENT_SCENARIOS: [&str; 3] = ["initialize", "tools_call", "sse-retry"];
 
@@ -253,6 +272,42 @@ pub fn test() -> Result<()> {
     }
     drop(target);
 
+    sh::step(
+        "official MCP conformance suite through the bridge (both eras, a stdio server behind)",
+    );
+    let (bridge, bridge_url) =
+        bridge_peers.bridge_py_stdio(&crate::target_dir().join("debug/mcp-flow-bridge"))?;
+    for scenario in BRIDGE_SCENARIOS {
+        eprintln!("-- conformance server --scenario {scenario} (through the bridge)");
+        let ok = sh::run(
+            Command::new(tools.npm_bin().join("conformance"))
+                .env("PATH", tools.node22_path_env())
+                .args(["server", "--url", &bridge_url, "--scenario", scenario]),
+        );
+        if let Err(e) = ok {
+            eprintln!("conformance scenario {scenario} through the bridge failed: {e}");
+            failed.push(format!("{scenario} (bridge)"));
+        }
+    }
+    for scenario in BRIDGE_SCENARIOS_2026 {
+        eprintln!(
+            "-- conformance server --spec-version 2026-07-28 --scenario {scenario} (through the bridge)"
+        );
+        let ok = sh::run(
+            Command::new(tools.conformance_next())
+                .env("PATH", tools.node22_path_env())
+                .args(["server", "--url", &bridge_url])
+                .args(["--spec-version", "2026-07-28", "--scenario", scenario]),
+        );
+        if let Err(e) = ok {
+            eprintln!(
+                "conformance scenario {scenario} (2026-07-28) through the bridge failed: {e}"
+            );
+            failed.push(format!("{scenario} (2026-07-28, bridge)"));
+        }
+    }
+    drop(bridge);
+
     sh::step("official MCP conformance suite, client scenarios (mcp-flow-cli)");
     cargo(&["build", "--package", "mcp-cli"])?;
     let cli = crate::target_dir().join("debug/mcp-flow-cli");
@@ -291,6 +346,8 @@ pub fn test() -> Result<()> {
     }
     let total = SERVER_SCENARIOS.len()
         + SERVER_SCENARIOS_2026.len()
+        + BRIDGE_SCENARIOS.len()
+        + BRIDGE_SCENARIOS_2026.len()
         + CLIENT_SCENARIOS.len()
         + CLIENT_SCENARIOS_2026.len();
     println!(
