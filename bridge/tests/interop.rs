@@ -336,3 +336,105 @@ async fn the_python_sdk_stdio_weather_server_answers_in_the_2026_era_through_the
     assert_eq!(sessions.len(), 1, "one shared child: {sessions:?}");
     assert_eq!(sessions[0]["sessionless"], true);
 }
+
+fn everything() -> String {
+    peer(
+        "MCP_FLOW_BRIDGE_EVERYTHING",
+        "interop/everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    )
+}
+
+/// The reference `server-everything` over stdio through the bridge. It sends
+/// `notifications/tools/list_changed` before its initialize result, so that answer comes as an
+/// SSE stream carrying both.
+#[tokio::test]
+async fn the_reference_everything_server_answers_over_stdio_through_the_bridge() {
+    let command = vec!["node".to_owned(), everything(), "stdio".to_owned()];
+    let bridge = Bridge::start(&[], &command).await;
+    let (initialized, tools, result) =
+        full_run(&bridge, "echo", json!({"message": "through the bridge"})).await;
+    let name = initialized["serverInfo"]["name"].as_str().expect("name");
+    assert!(name.contains("everything"), "{name}");
+    assert!(tools.contains(&"echo".to_owned()), "{tools:?}");
+    assert_eq!(result["content"][0]["text"], "Echo: through the bridge");
+}
+
+/// The same server in its Streamable HTTP mode, through `bridge http`.
+#[tokio::test]
+async fn the_reference_everything_server_answers_over_http_through_the_bridge() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.local_addr().expect("addr").port()
+    };
+    let _server = tokio::process::Command::new("node")
+        .arg(everything())
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start server-everything");
+    let deadline = std::time::Instant::now() + common::WAIT;
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "server-everything did not listen"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let bridge = Bridge::start_http(&[], &url).await;
+    let response = bridge
+        .post(None, &common::initialize(1))
+        .send()
+        .await
+        .expect("initialize");
+    assert_eq!(response.status(), 200);
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    let initialized = common::messages(response).await.pop().expect("answer");
+    assert!(
+        initialized["result"]["serverInfo"]["name"]
+            .as_str()
+            .is_some_and(|name| name.contains("everything")),
+        "{initialized}"
+    );
+    let accepted = bridge
+        .post(
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .expect("initialized");
+    assert_eq!(accepted.status(), 202);
+    let response = bridge
+        .post(
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "echo", "arguments": {"message": "hi"}}}),
+        )
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .expect("tools/call");
+    assert_eq!(response.status(), 200);
+    let called = common::messages(response).await.pop().expect("answer");
+    assert_eq!(called["result"]["content"][0]["text"], "Echo: hi");
+    let deleted = bridge
+        .client
+        .delete(&bridge.url)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .expect("DELETE");
+    assert!(deleted.status().is_success(), "{}", deleted.status());
+}

@@ -15,6 +15,9 @@ pub const TS_SERVER_PACKAGE: &str = "@modelcontextprotocol/server@2.4.0";
 pub const ZOD_PACKAGE: &str = "zod@4.6.7";
 /// The Python SDK with the ASGI pieces its script uses, pinned.
 pub const PYTHON_PACKAGES: [&str; 3] = ["mcp==2.3.0", "uvicorn==0.54.0", "starlette==1.10.0"];
+/// The official reference server that exercises every feature (stdio and Streamable HTTP),
+/// pinned; the bridge's tests run it in both forms.
+pub const EVERYTHING_PACKAGE: &str = "@modelcontextprotocol/server-everything@2026.8.31";
 /// The official reference stdio server `mcp-server-time`, pinned, in a folder of its own (it
 /// brings its own `mcp`).
 pub const TIME_SERVER_PACKAGES: [&str; 1] = ["mcp-server-time==2026.10.19"];
@@ -69,13 +72,15 @@ impl Interop {
 }
 
 /// The servers the bridge's tests run through it: the Python SDK's stdio weather server
-/// (`test-servers/peers/py_stdio_weather.py`, on the interpreter that has `mcp` 2.3.0) and the
-/// official `mcp-server-time`.
+/// (`test-servers/peers/py_stdio_weather.py`, on the interpreter that has `mcp` 2.3.0), the
+/// official `mcp-server-time` and `server-everything`.
 pub struct BridgePeers {
     /// A Python with the Python SDK.
     pub python_sdk: PathBuf,
     /// The `mcp-server-time` program.
     pub time_server: PathBuf,
+    /// `server-everything`'s entry script (`node SCRIPT stdio|streamableHttp`).
+    pub everything: PathBuf,
 }
 
 impl BridgePeers {
@@ -89,9 +94,20 @@ impl BridgePeers {
             "the reference server mcp-server-time",
         )?;
         let time_server = time.with_file_name("mcp-server-time");
+        let everything_dir = root.join("everything");
+        let everything = everything_dir
+            .join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        let marker = everything.clone();
+        tools.ensure_npm_in(
+            &everything_dir,
+            &[EVERYTHING_PACKAGE],
+            "the reference server-everything",
+            move |_| marker.clone(),
+        )?;
         Ok(Self {
             python_sdk,
             time_server,
+            everything,
         })
     }
 
@@ -119,10 +135,11 @@ impl BridgePeers {
     }
 
     /// The variables the bridge's interop tests read.
-    pub fn env(&self) -> [(&'static str, &std::path::Path); 2] {
+    pub fn env(&self) -> [(&'static str, &std::path::Path); 3] {
         [
             ("MCP_FLOW_BRIDGE_PYTHON_SDK", &self.python_sdk),
             ("MCP_FLOW_BRIDGE_TIME_SERVER", &self.time_server),
+            ("MCP_FLOW_BRIDGE_EVERYTHING", &self.everything),
         ]
     }
 }
