@@ -2,6 +2,7 @@
 //! `cargo xtask test`: set up what is missing and run every test.
 
 mod bench;
+mod bench_bridge;
 mod figures;
 mod interop;
 mod peers;
@@ -23,6 +24,7 @@ commands:
   bench               run the benchmarks and print their figures
   size [--build]      the first load, gzipped, against its budget, and what makes up the wasm
                       (builds the app unless dist/ is newer than its sources)
+  bench-bridge        only the bridge's overhead per tools/call, beside supergateway
   setup               only install what is missing";
 
 fn main() {
@@ -32,6 +34,7 @@ fn main() {
         Some("test") => test::test(),
         Some("bench") => bench::bench(),
         Some("size") => size::size(&args[1..]),
+        Some("bench-bridge") => bench_bridge::run(),
         Some("setup") => tools::Tools::locate().ensure_test(),
         _ => {
             eprintln!("{USAGE}");
