@@ -147,7 +147,7 @@ pub async fn forward(
                 format!("Cannot reach the upstream {url}: {}", chain(&error)),
             );
             forward.exchanges.end(seq, Some(failure.message.clone()));
-            return failure.response_for(&id);
+            return with_exchange(failure.response_for(&id), seq);
         }
         Err(_) => {
             let failure = Failure::new(
@@ -160,12 +160,15 @@ pub async fn forward(
                 ),
             );
             forward.exchanges.end(seq, Some(failure.message.clone()));
-            return failure.response_for(&id);
+            return with_exchange(failure.response_for(&id), seq);
         }
     };
 
     let status = answer.status();
-    let mut response = Response::builder().status(status.as_u16());
+    let mut response = Response::builder()
+        .status(status.as_u16())
+        .header(EXCHANGE, seq)
+        .header(LEG, "upstream");
     let mut received = Vec::new();
     for (name, value) in answer.headers() {
         received.push(recorded(name, value));
@@ -191,6 +194,17 @@ pub async fn forward(
             )
             .response_for(&id)
         })
+}
+
+/// On every answer: the recorded exchange (`legs?since=SEQ`, its `seq`) behind it.
+pub const EXCHANGE: HeaderName = HeaderName::from_static("mcp-flow-bridge-exchange");
+/// On answers passed on from the upstream: `upstream` (the bridge's own errors carry
+/// `error.data.leg` instead).
+pub const LEG: HeaderName = HeaderName::from_static("mcp-flow-bridge-leg");
+
+fn with_exchange(mut response: Response, seq: u64) -> Response {
+    response.headers_mut().insert(EXCHANGE, seq.into());
+    response
 }
 
 /// An error with its causes, joined.

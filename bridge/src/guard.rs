@@ -99,5 +99,7 @@ pub fn cors(origins: &[String]) -> CorsLayer {
             HeaderName::from_static("mcp-session-id"),
             HeaderName::from_static("mcp-protocol-version"),
             crate::stdio_endpoint::RECORD_SESSION,
+            crate::forward::EXCHANGE,
+            crate::forward::LEG,
         ])
 }

@@ -137,6 +137,9 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
 /// GET: the stream of the child's requests and notifications that no POST carries.
 pub async fn get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     let Some(id) = session_id(&headers) else {
+        if modern::modern_version(&headers).is_some() {
+            return not_in_modern_era("GET");
+        }
         return error_response(
             StatusCode::BAD_REQUEST,
             INVALID_REQUEST,
@@ -164,6 +167,9 @@ pub async fn get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
 /// DELETE: ends the session; its child is gone when the answer comes.
 pub async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     let Some(id) = session_id(&headers) else {
+        if modern::modern_version(&headers).is_some() {
+            return not_in_modern_era("DELETE");
+        }
         return error_response(
             StatusCode::BAD_REQUEST,
             INVALID_REQUEST,
@@ -195,6 +201,19 @@ fn request_id(kind: &Kind) -> &str {
         Kind::Request { id, .. } => id,
         _ => "null",
     }
+}
+
+/// 2026-07-28 has no GET stream and no DELETE: 405, POST allowed.
+fn not_in_modern_era(method: &str) -> Response {
+    let mut response = error_response(
+        StatusCode::METHOD_NOT_ALLOWED,
+        INVALID_REQUEST,
+        format!("Method Not Allowed: 2026-07-28 has no sessions, so no {method}; use POST"),
+    );
+    response
+        .headers_mut()
+        .insert(axum::http::header::ALLOW, HeaderValue::from_static("POST"));
+    response
 }
 
 fn session_id(headers: &HeaderMap) -> Option<&str> {

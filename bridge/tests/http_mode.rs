@@ -123,6 +123,12 @@ async fn a_page_reaches_an_upstream_that_refuses_its_origin() {
         "http://127.0.0.1:8000",
         "the bridge's CORS grant, not the upstream's `*`"
     );
+    assert_eq!(response.headers()["mcp-flow-bridge-leg"], "upstream");
+    assert_eq!(
+        response.headers()["mcp-flow-bridge-exchange"],
+        "0",
+        "the answer names its recorded exchange"
+    );
     let answer: Value = response.json().await.expect("json");
     assert_eq!(answer["result"]["serverInfo"]["name"], "upstream");
     {
@@ -221,6 +227,11 @@ async fn an_upstream_that_is_not_there_is_a_502_naming_the_upstream_leg() {
         .await
         .expect("POST");
     assert_eq!(response.status(), 502);
+    assert!(
+        response.headers().get("mcp-flow-bridge-leg").is_none(),
+        "the bridge's own answer"
+    );
+    assert_eq!(response.headers()["mcp-flow-bridge-exchange"], "0");
     let error: Value = response.json().await.expect("json");
     assert_eq!(error["id"], 4);
     assert_eq!(error["error"]["data"]["leg"], "upstream");

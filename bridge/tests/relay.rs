@@ -242,6 +242,17 @@ async fn modern_requests_share_one_child_and_unknown_sessions_get_404() {
     );
     let (status, _) = bridge.call("no-such-session", 1, "ping", json!({})).await;
     assert_eq!(status, 404);
+    for method in [reqwest::Method::GET, reqwest::Method::DELETE] {
+        let response = bridge
+            .client
+            .request(method.clone(), &bridge.url)
+            .header("mcp-protocol-version", "2026-07-28")
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(response.status(), 405, "{method} in 2026-07-28");
+        assert_eq!(response.headers()["allow"], "POST");
+    }
 }
 
 #[tokio::test]
