@@ -51,12 +51,21 @@ async fn initialize_passes_through_byte_for_byte_and_notifications_get_202() {
         "the child's line is the HTTP body"
     );
     assert_eq!(stdout["note"], "answers POST initialize (id \"init-1\")");
-    assert!(
-        entries
+    // Stderr is its own pipe: its line may land in the record just after the answer.
+    let mut stderr_seen = false;
+    for _ in 0..100 {
+        let legs = bridge.legs(&session).await;
+        stderr_seen = legs["entries"]
+            .as_array()
+            .expect("entries")
             .iter()
-            .any(|e| e["leg"] == "stderr" && e["text"] == "got initialize"),
-        "stderr is recorded on its own leg: {entries:?}"
-    );
+            .any(|e| e["leg"] == "stderr" && e["text"] == "got initialize");
+        if stderr_seen {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(stderr_seen, "stderr is recorded on its own leg");
     assert!(
         !body.contains("got initialize"),
         "stderr never reaches the protocol"
@@ -395,5 +404,55 @@ async fn a_killed_bridge_takes_its_children_with_it() {
     assert!(
         process_gone(pid).await,
         "the parent-death signal ends the child"
+    );
+}
+
+#[tokio::test]
+async fn the_record_is_read_incrementally_from_a_position() {
+    let bridge = Bridge::start(&[], &scripted()).await;
+    let session = bridge.initialize().await;
+    let before = bridge.legs(&session).await;
+    let next = before["next"].as_u64().expect("next");
+    let (status, _) = bridge.call(&session, 7, "ping", json!({})).await;
+    assert_eq!(status, 200);
+    let later: Value = bridge
+        .client
+        .get(format!(
+            "{}/legs?session={session}&since={next}",
+            bridge.base()
+        ))
+        .send()
+        .await
+        .expect("legs")
+        .json()
+        .await
+        .expect("json");
+    let entries = later["entries"].as_array().expect("entries");
+    assert!(
+        entries.iter().all(|e| e["seq"].as_u64() >= Some(next)),
+        "{entries:?}"
+    );
+    // Stdout and stderr are separate pipes: only the protocol lines have a fixed order.
+    let protocol: Vec<&Value> = entries
+        .iter()
+        .filter(|e| e["leg"] == "stdin" || e["leg"] == "stdout")
+        .collect();
+    assert_eq!(protocol.len(), 2, "{entries:?}");
+    assert_eq!(protocol[0]["leg"], "stdin");
+    assert!(
+        protocol[0]["text"]
+            .as_str()
+            .expect("text")
+            .contains("\"ping\"")
+    );
+    assert_eq!(protocol[1]["leg"], "stdout");
+    assert_eq!(protocol[1]["note"], "answers POST ping (id 7)");
+    assert!(protocol[0]["at_ms"].as_f64() <= protocol[1]["at_ms"].as_f64());
+    assert_eq!(
+        later["next"].as_u64(),
+        entries
+            .last()
+            .and_then(|e| e["seq"].as_u64())
+            .map(|seq| seq + 1)
     );
 }
