@@ -113,7 +113,7 @@ async fn a_non_json_line_on_stdout_is_recorded_and_reported() {
 
 #[tokio::test]
 async fn a_child_that_never_answers_times_out() {
-    let bridge = Bridge::start(&["--timeout", "1"], &scripted()).await;
+    let bridge = Bridge::start(&["--timeout", "5"], &scripted()).await;
     let session = bridge.initialize().await;
     let (status, answer) = post_json(
         &bridge,
@@ -125,7 +125,7 @@ async fn a_child_that_never_answers_times_out() {
     assert_eq!(answer["error"]["data"]["kind"], "timeout");
     let message = answer["error"]["message"].as_str().expect("message");
     assert!(
-        message.contains("did not answer test/silent (id 2) within 1 s"),
+        message.contains("did not answer test/silent (id 2) within 5 s"),
         "{message}"
     );
     assert!(
@@ -134,6 +134,30 @@ async fn a_child_that_never_answers_times_out() {
     );
     let (status, _) = bridge.call(&session, 3, "ping", json!({})).await;
     assert_eq!(status, 200, "the session is still usable");
+}
+
+#[tokio::test]
+async fn a_stream_whose_answer_never_comes_ends_with_a_timeout_error() {
+    let bridge = Bridge::start(&["--timeout", "5"], &scripted()).await;
+    let session = bridge.initialize().await;
+    let response = bridge
+        .post(
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "id": 4, "method": "test/progress-then-silent"}),
+        )
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(
+        response.status(),
+        200,
+        "the stream started with the notification"
+    );
+    let messages = common::messages(response).await;
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert_eq!(messages[0]["method"], "notifications/progress");
+    assert_eq!(messages[1]["id"], 4, "the error answers the request");
+    assert_eq!(messages[1]["error"]["data"]["kind"], "timeout");
 }
 
 #[tokio::test]

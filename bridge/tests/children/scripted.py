@@ -9,6 +9,7 @@
 - test/pids: starts a grandchild (`sleep 300`, same process group) and returns both pids.
 - test/garbage: writes a line that is not JSON to stdout (and never answers).
 - test/silent: never answers.
+- test/progress-then-silent: sends a progress notification, then never answers.
 - test/flood: writes 3 MB to stderr in 1 KB lines, then answers.
 - test/exit: exits with code 7 after writing "fatal: asked to exit" to stderr.
 Notifications are ignored; everything read is echoed nowhere but stderr's "got METHOD" lines.
@@ -80,6 +81,9 @@ def main():
             sys.stdout.flush()
         elif method == "test/silent":
             pass
+        elif method == "test/progress-then-silent":
+            send({"jsonrpc": "2.0", "method": "notifications/progress",
+                  "params": {"progressToken": 1, "progress": 1}})
         elif method == "test/flood":
             line = "e" * 1023
             for _ in range(3 * 1024):
