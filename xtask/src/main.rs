@@ -20,6 +20,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   run [--bind ADDR]   install what is missing, build the app and the weather server, and serve both
                       (default http://127.0.0.1:8000/)
+      [--bridge stdio -- CMD ARGS... | --bridge http URL]
+                      also start mcp-flow-bridge for your own server and print the page's address
   test                install what is missing and run every test (lint, native, browser, conformance)
   bench               run the benchmarks and print their figures
   size [--build]      the first load, gzipped, against its budget, and what makes up the wasm
