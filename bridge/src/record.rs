@@ -12,6 +12,9 @@ use serde::Serialize;
 /// Stderr kept per session; later stderr lines are counted, not kept (a child flooding stderr
 /// cannot exhaust memory). Stdin and stdout lines are always kept.
 pub const STDERR_KEPT_BYTES: usize = 1024 * 1024;
+/// Stdin and stdout text kept per session; past it, entries are still recorded (time, leg,
+/// note) but their text is replaced by its length, so a long session cannot exhaust memory.
+pub const TEXT_KEPT_BYTES: usize = 64 * 1024 * 1024;
 /// Stderr lines kept for error messages ("the last lines the server wrote to stderr").
 pub const STDERR_TAIL_LINES: usize = 20;
 
@@ -49,6 +52,7 @@ struct Inner {
     entries: Vec<Entry>,
     stderr_bytes: usize,
     stderr_dropped: u64,
+    text_bytes: usize,
     stderr_tail: VecDeque<String>,
 }
 
@@ -75,8 +79,24 @@ impl Record {
 
     /// Appends an entry; returns its sequence number.
     pub fn push(&self, leg: Leg, text: impl Into<String>, note: Option<String>) -> u64 {
-        let text = text.into();
+        let mut text = text.into();
+        let mut note = note;
         let mut inner = self.lock();
+        if matches!(leg, Leg::Stdin | Leg::Stdout) {
+            if inner.text_bytes + text.len() > TEXT_KEPT_BYTES {
+                let dropped = format!(
+                    "text of {} bytes not kept: the session's record passed {TEXT_KEPT_BYTES} bytes",
+                    text.len()
+                );
+                note = Some(match note {
+                    Some(note) => format!("{note}; {dropped}"),
+                    None => dropped,
+                });
+                text = String::new();
+            } else {
+                inner.text_bytes += text.len();
+            }
+        }
         if leg == Leg::Stderr {
             inner.stderr_tail.push_back(text.clone());
             if inner.stderr_tail.len() > STDERR_TAIL_LINES {
@@ -133,6 +153,23 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn past_the_text_limit_entries_keep_their_place_but_not_their_text() {
+        let record = Record::default();
+        let big = "x".repeat(TEXT_KEPT_BYTES / 2 + 1);
+        record.push(Leg::Stdin, big.clone(), None);
+        record.push(Leg::Stdout, big, Some("answers POST ping (id 1)".into()));
+        let entries = record.entries_since(0);
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].text.len(), TEXT_KEPT_BYTES / 2 + 1);
+        assert!(entries[1].text.is_empty());
+        let note = entries[1].note.as_deref().expect("note");
+        assert!(
+            note.starts_with("answers POST ping (id 1); text of"),
+            "{note}"
+        );
+    }
 
     #[test]
     fn entries_are_numbered_and_read_from_a_position() {
