@@ -13,8 +13,10 @@ use crate::record::now_ms;
 
 /// Exchanges kept; older ones are forgotten.
 pub const EXCHANGES_KEPT: usize = 1000;
-/// Response body bytes kept per exchange; the rest is counted.
+/// Request or response body bytes kept per exchange; the rest is counted.
 pub const BODY_KEPT_BYTES: usize = 1024 * 1024;
+/// Body bytes kept over all exchanges; past it the oldest exchanges are forgotten.
+pub const TOTAL_KEPT_BYTES: usize = 64 * 1024 * 1024;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Chunk {
@@ -36,7 +38,7 @@ pub struct Exchange {
     pub response_headers: Vec<(String, String)>,
     /// The response body as it arrived.
     pub chunks: Vec<Chunk>,
-    /// Response body bytes not kept (over [`BODY_KEPT_BYTES`]).
+    /// Body bytes not kept (over [`BODY_KEPT_BYTES`]).
     pub dropped_bytes: u64,
     pub ended_at_ms: Option<f64>,
     /// What went wrong on the upstream leg, if anything.
@@ -47,6 +49,25 @@ pub struct Exchange {
 struct Inner {
     kept: VecDeque<Exchange>,
     next_seq: u64,
+    /// Body bytes held by `kept`.
+    bytes: usize,
+}
+
+impl Inner {
+    /// Forgets the oldest exchanges past the limits (the newest always stays).
+    fn trim(&mut self) {
+        while self.kept.len() > 1
+            && (self.kept.len() > EXCHANGES_KEPT || self.bytes > TOTAL_KEPT_BYTES)
+        {
+            if let Some(old) = self.kept.pop_front() {
+                self.bytes = self.bytes.saturating_sub(size(&old));
+            }
+        }
+    }
+}
+
+fn size(exchange: &Exchange) -> usize {
+    exchange.request_body.len() + exchange.chunks.iter().map(|c| c.text.len()).sum::<usize>()
 }
 
 #[derive(Default)]
@@ -63,9 +84,14 @@ impl Exchanges {
 
     fn with(&self, seq: u64, change: impl FnOnce(&mut Exchange)) {
         let mut inner = self.lock();
-        if let Some(exchange) = inner.kept.iter_mut().find(|e| e.seq == seq) {
-            change(exchange);
-        }
+        let Some(exchange) = inner.kept.iter_mut().find(|e| e.seq == seq) else {
+            return;
+        };
+        let before = size(exchange);
+        change(exchange);
+        let after = size(exchange);
+        inner.bytes = inner.bytes.saturating_sub(before) + after;
+        inner.trim();
     }
 
     /// Records a request about to be sent; returns its sequence number.
@@ -75,9 +101,15 @@ impl Exchanges {
         url: &str,
         session: Option<String>,
         request_headers: Vec<(String, String)>,
-        request_body: String,
+        mut request_body: String,
     ) -> u64 {
+        let mut dropped_bytes = 0;
+        if request_body.len() > BODY_KEPT_BYTES {
+            dropped_bytes = request_body.len() as u64;
+            request_body = format!("[{} bytes, not kept]", request_body.len());
+        }
         let mut inner = self.lock();
+        inner.bytes += request_body.len();
         let seq = inner.next_seq;
         inner.next_seq += 1;
         inner.kept.push_back(Exchange {
@@ -91,13 +123,11 @@ impl Exchanges {
             status: None,
             response_headers: Vec::new(),
             chunks: Vec::new(),
-            dropped_bytes: 0,
+            dropped_bytes,
             ended_at_ms: None,
             error: None,
         });
-        if inner.kept.len() > EXCHANGES_KEPT {
-            inner.kept.pop_front();
-        }
+        inner.trim();
         seq
     }
 
@@ -188,5 +218,27 @@ mod tests {
         exchanges.chunk(last, b"more");
         let recorded = exchanges.since(last).remove(0);
         assert_eq!(recorded.dropped_bytes, 4);
+    }
+
+    #[test]
+    fn the_oldest_exchanges_go_when_the_bodies_pass_the_total() {
+        let exchanges = Exchanges::default();
+        let body = "x".repeat(BODY_KEPT_BYTES);
+        let count = TOTAL_KEPT_BYTES / BODY_KEPT_BYTES + 3;
+        for _ in 0..count {
+            let seq = exchanges.start("POST", "u", None, vec![], String::new());
+            exchanges.chunk(seq, body.as_bytes());
+        }
+        let kept = exchanges.since(0);
+        assert_eq!(kept.len(), TOTAL_KEPT_BYTES / BODY_KEPT_BYTES);
+        assert_eq!(
+            kept.last().map(|e| e.seq),
+            Some(count as u64 - 1),
+            "the newest stays"
+        );
+        let big = exchanges.start("POST", "u", None, vec![], "y".repeat(BODY_KEPT_BYTES + 1));
+        let recorded = exchanges.since(big).remove(0);
+        assert_eq!(recorded.dropped_bytes, BODY_KEPT_BYTES as u64 + 1);
+        assert!(recorded.request_body.contains("not kept"));
     }
 }
