@@ -389,6 +389,9 @@ pub fn bench() -> Result<()> {
     sh::step("6. fuzzing the server's request handling in process (60 s)");
     let fuzz = fuzz()?;
 
+    sh::step("7. the bridge: overhead per tools/call over direct stdio, beside supergateway");
+    let bridge_row = crate::bench_bridge::overhead(&tools, &loadgen)?;
+
     let fmt = |l: &Load| {
         format!(
             "{:.0}/s, p50 {:.1} ms, p99 {:.1} ms",
@@ -453,6 +456,7 @@ pub fn bench() -> Result<()> {
         String::new(),
     ]);
     rows.push(["fuzz, 60 s".into(), fuzz, String::new(), String::new()]);
+    rows.push(bridge_row);
 
     println!(
         "\nMCP Flow benchmarks (one run, this machine: {} cores)\n",

@@ -1,7 +1,8 @@
 //! Servers nobody here wrote, for the browser interop tests: the official TypeScript SDK v2
 //! (`@modelcontextprotocol/server`) and the official Python SDK 2.x (`mcp`), each serving a small
 //! `get_weather` (scripts in `test-servers/peers/`), installed into the tools folder
-//! (`interop/`) once and started by the test command.
+//! (`interop/`) once and started by the test command. The bridge's tests run the Python SDK's
+//! stdio weather server and the official `mcp-server-time` through the bridge ([`BridgePeers`]).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -14,6 +15,12 @@ pub const TS_SERVER_PACKAGE: &str = "@modelcontextprotocol/server@2.4.0";
 pub const ZOD_PACKAGE: &str = "zod@4.6.7";
 /// The Python SDK with the ASGI pieces its script uses, pinned.
 pub const PYTHON_PACKAGES: [&str; 3] = ["mcp==2.3.0", "uvicorn==0.54.0", "starlette==1.10.0"];
+/// The official reference server that exercises every feature (stdio and Streamable HTTP),
+/// pinned; the bridge's tests run it in both forms.
+pub const EVERYTHING_PACKAGE: &str = "@modelcontextprotocol/server-everything@2026.8.31";
+/// The official reference stdio server `mcp-server-time`, pinned, in a folder of its own (it
+/// brings its own `mcp`).
+pub const TIME_SERVER_PACKAGES: [&str; 1] = ["mcp-server-time==2026.10.19"];
 
 pub struct Interop {
     npm: PathBuf,
@@ -31,26 +38,7 @@ impl Interop {
             "the TypeScript SDK v2 server",
             |dir| dir.join("node_modules/@modelcontextprotocol/server/package.json"),
         )?;
-        let venv = root.join("py");
-        let python = venv.join("bin/python");
-        let stamp = venv.join(format!(
-            ".installed-{}",
-            PYTHON_PACKAGES.join("-").replace('=', "")
-        ));
-        if !stamp.exists() {
-            sh::step(&format!(
-                "installing the Python SDK ({}) into {}",
-                PYTHON_PACKAGES.join(", "),
-                venv.display()
-            ));
-            sh::run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
-            sh::run(
-                Command::new(venv.join("bin/pip"))
-                    .args(["install", "-q"])
-                    .args(PYTHON_PACKAGES),
-            )?;
-            std::fs::write(&stamp, "")?;
-        }
+        let python = ensure_venv(&root.join("py"), &PYTHON_PACKAGES, "the Python SDK")?;
         // Node resolves packages next to the script, so the script runs from the npm folder.
         std::fs::copy(
             crate::workspace_root().join("test-servers/peers/ts_weather.mjs"),
@@ -81,4 +69,102 @@ impl Interop {
             true,
         )
     }
+}
+
+/// The servers the bridge's tests run through it: the Python SDK's stdio weather server
+/// (`test-servers/peers/py_stdio_weather.py`, on the interpreter that has `mcp` 2.3.0), the
+/// official `mcp-server-time` and `server-everything`.
+pub struct BridgePeers {
+    /// A Python with the Python SDK.
+    pub python_sdk: PathBuf,
+    /// The `mcp-server-time` program.
+    pub time_server: PathBuf,
+    /// `server-everything`'s entry script (`node SCRIPT stdio|streamableHttp`).
+    pub everything: PathBuf,
+}
+
+impl BridgePeers {
+    /// Installs what is missing (once; later runs only check).
+    pub fn ensure(tools: &Tools) -> Result<Self> {
+        let root = tools.root.join("interop");
+        let python_sdk = ensure_venv(&root.join("py"), &PYTHON_PACKAGES, "the Python SDK")?;
+        let time = ensure_venv(
+            &root.join("time-py"),
+            &TIME_SERVER_PACKAGES,
+            "the reference server mcp-server-time",
+        )?;
+        let time_server = time.with_file_name("mcp-server-time");
+        let everything_dir = root.join("everything");
+        let everything = everything_dir
+            .join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        let marker = everything.clone();
+        tools.ensure_npm_in(
+            &everything_dir,
+            &[EVERYTHING_PACKAGE],
+            "the reference server-everything",
+            move |_| marker.clone(),
+        )?;
+        Ok(Self {
+            python_sdk,
+            time_server,
+            everything,
+        })
+    }
+
+    /// `mcp-flow-bridge stdio` (the built `binary`) serving the Python SDK's stdio weather
+    /// server; returns the process and the endpoint it printed.
+    pub fn bridge_py_stdio(&self, binary: &std::path::Path) -> Result<(sh::Background, String)> {
+        if !binary.exists() {
+            return Err(format!("{} is not built", binary.display()).into());
+        }
+        let (process, line) = sh::Background::start(
+            "bridge-py-stdio",
+            Command::new(binary)
+                .args(["stdio", "--bind", "127.0.0.1:0", "--"])
+                .arg(&self.python_sdk)
+                .arg(crate::workspace_root().join("test-servers/peers/py_stdio_weather.py"))
+                .env("RUST_LOG", "warn"),
+            "MCP endpoint: ",
+        )?;
+        let url = line
+            .trim()
+            .strip_prefix("MCP endpoint: ")
+            .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
+            .to_owned();
+        Ok((process, url))
+    }
+
+    /// The variables the bridge's interop tests read.
+    pub fn env(&self) -> [(&'static str, &std::path::Path); 3] {
+        [
+            ("MCP_FLOW_BRIDGE_PYTHON_SDK", &self.python_sdk),
+            ("MCP_FLOW_BRIDGE_TIME_SERVER", &self.time_server),
+            ("MCP_FLOW_BRIDGE_EVERYTHING", &self.everything),
+        ]
+    }
+}
+
+/// A virtual environment at `venv` with `packages` (pinned) installed; returns its python. A
+/// stamp naming the packages marks it done, so later runs skip pip.
+fn ensure_venv(venv: &std::path::Path, packages: &[&str], what: &str) -> Result<PathBuf> {
+    let python = venv.join("bin/python");
+    let stamp = venv.join(format!(
+        ".installed-{}",
+        packages.join("-").replace('=', "")
+    ));
+    if !stamp.exists() {
+        sh::step(&format!(
+            "installing {what} ({}) into {}",
+            packages.join(", "),
+            venv.display()
+        ));
+        sh::run(Command::new("python3").args(["-m", "venv"]).arg(venv))?;
+        sh::run(
+            Command::new(venv.join("bin/pip"))
+                .args(["install", "-q"])
+                .args(packages),
+        )?;
+        std::fs::write(&stamp, "")?;
+    }
+    Ok(python)
 }

@@ -2,6 +2,7 @@
 //! `cargo xtask test`: set up what is missing and run every test.
 
 mod bench;
+mod bench_bridge;
 mod figures;
 mod interop;
 mod peers;
@@ -19,10 +20,13 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   run [--bind ADDR]   install what is missing, build the app and the weather server, and serve both
                       (default http://127.0.0.1:8000/)
+      [--bridge stdio -- CMD ARGS... | --bridge http URL]
+                      also start mcp-flow-bridge for your own server and print the page's address
   test                install what is missing and run every test (lint, native, browser, conformance)
   bench               run the benchmarks and print their figures
   size [--build]      the first load, gzipped, against its budget, and what makes up the wasm
                       (builds the app unless dist/ is newer than its sources)
+  bench-bridge        only the bridge's overhead per tools/call, beside supergateway
   setup               only install what is missing";
 
 fn main() {
@@ -32,6 +36,7 @@ fn main() {
         Some("test") => test::test(),
         Some("bench") => bench::bench(),
         Some("size") => size::size(&args[1..]),
+        Some("bench-bridge") => bench_bridge::run(),
         Some("setup") => tools::Tools::locate().ensure_test(),
         _ => {
             eprintln!("{USAGE}");

@@ -4,12 +4,31 @@ use crate::sh::{self, Result};
 use crate::tools::Tools;
 use crate::{server, workspace_root};
 
+const USAGE: &str =
+    "usage: cargo xtask run [--bind ADDR] [--bridge stdio -- CMD ARGS... | --bridge http URL]";
+
+/// `--bind ADDR` and `--bridge MODE ARGS...` (everything after `--bridge` is the bridge's).
+fn parse(args: &[String]) -> Result<(String, Option<Vec<String>>)> {
+    let mut bind = "127.0.0.1:8000".to_owned();
+    let mut bridge: Option<Vec<String>> = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--bind" => bind = rest.next().ok_or(USAGE)?.clone(),
+            "--bridge" => bridge = Some(rest.by_ref().cloned().collect()),
+            _ => return Err(USAGE.into()),
+        }
+    }
+    if let Some(bridge) = &bridge
+        && !matches!(bridge.first().map(String::as_str), Some("stdio" | "http"))
+    {
+        return Err(USAGE.into());
+    }
+    Ok((bind, bridge))
+}
+
 pub fn run(args: &[String]) -> Result<()> {
-    let bind = match args {
-        [] => "127.0.0.1:8000".to_owned(),
-        [flag, addr] if flag == "--bind" => addr.clone(),
-        _ => return Err("usage: cargo xtask run [--bind ADDR]".into()),
-    };
+    let (bind, bridge) = parse(args)?;
     let root = workspace_root();
     let tools = Tools::locate();
     tools.ensure_app()?;
@@ -27,11 +46,67 @@ pub fn run(args: &[String]) -> Result<()> {
     sh::step("starting the weather server with the app");
     let server = server::start("weather-server", &binary, &args)?;
     let page = server.url.trim_end_matches("/mcp").to_owned() + "/";
-    println!("\nMCP Flow is running. Open {page}");
-    println!("MCP endpoint: {}   (Ctrl-C stops)", server.url);
+    let _bridge = match bridge {
+        None => {
+            println!("\nMCP Flow is running. Open {page}");
+            println!("MCP endpoint: {}   (Ctrl-C stops)", server.url);
+            None
+        }
+        Some(bridge) => {
+            let origin = page.trim_end_matches('/');
+            let (process, endpoint) = start_bridge(&bridge, origin)?;
+            println!(
+                "\nMCP Flow is running with the bridge. Open {page}?server={}",
+                query_encode(&endpoint)
+            );
+            println!("MCP endpoint: {endpoint}   (Ctrl-C stops)");
+            Some(process)
+        }
+    };
     loop {
         std::thread::park();
     }
+}
+
+/// Builds `mcp-flow-bridge` and starts it on a free loopback port for pages from `origin`:
+/// `MODE --bind 127.0.0.1:0 --allow-origin ORIGIN REST...`. Returns it and its endpoint.
+fn start_bridge(mode_and_args: &[String], origin: &str) -> Result<(sh::Background, String)> {
+    sh::step("building the bridge (release)");
+    sh::run(
+        std::process::Command::new("cargo")
+            .current_dir(workspace_root())
+            .args(["build", "--release", "--package", "mcp-flow-bridge"]),
+    )?;
+    let (mode, rest) = mode_and_args.split_first().ok_or(USAGE)?;
+    sh::step(&format!("starting the bridge: {}", mode_and_args.join(" ")));
+    let (process, line) = sh::Background::start(
+        "bridge",
+        std::process::Command::new(crate::target_dir().join("release/mcp-flow-bridge"))
+            .arg(mode)
+            .args(["--bind", "127.0.0.1:0", "--allow-origin", origin])
+            .args(rest),
+        "MCP endpoint: ",
+    )?;
+    let endpoint = line
+        .trim()
+        .strip_prefix("MCP endpoint: ")
+        .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
+        .to_owned();
+    Ok((process, endpoint))
+}
+
+/// Percent-encodes a query value (all but RFC 3986's unreserved characters).
+fn query_encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|byte| {
+            if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+                char::from(byte).to_string()
+            } else {
+                format!("%{byte:02X}")
+            }
+        })
+        .collect()
 }
 
 /// `trunk build --release` into dist/, offline (Trunk must not fetch tools from the internet).
@@ -43,4 +118,39 @@ pub fn build_app(tools: &Tools) -> Result<()> {
             .current_dir(workspace_root())
             .args(["build", "--release", "--offline=true"]),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_bridge_takes_everything_after_its_flag() {
+        let (bind, bridge) = parse(&args(&[
+            "--bind",
+            "127.0.0.1:9000",
+            "--bridge",
+            "stdio",
+            "--",
+            "python",
+            "s.py",
+            "--bind",
+        ]))
+        .expect("parse");
+        assert_eq!(bind, "127.0.0.1:9000");
+        assert_eq!(
+            bridge.expect("bridge"),
+            args(&["stdio", "--", "python", "s.py", "--bind"])
+        );
+        let (bind, bridge) = parse(&[]).expect("parse");
+        assert_eq!(bind, "127.0.0.1:8000");
+        assert!(bridge.is_none());
+        assert!(parse(&args(&["--bridge", "sh", "-c", "x"])).is_err());
+        assert!(parse(&args(&["--bridge"])).is_err());
+        assert!(parse(&args(&["--bind"])).is_err());
+    }
 }

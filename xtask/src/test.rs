@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use crate::interop::Interop;
+use crate::interop::{BridgePeers, Interop};
 use crate::sh::{self, Result};
 use crate::tools::Tools;
 use crate::{run, server, workspace_root};
@@ -45,6 +45,25 @@ const SERVER_SCENARIOS_2026: [&str; 20] = [
     "input-required-result-capability-check",
     "input-required-result-ignore-extra-params",
     "input-required-result-validate-input",
+];
+
+/// Server scenarios run through the bridge (`mcp-flow-bridge stdio` wrapping the Python SDK's
+/// stdio weather server), in each era: a relay must not change what a server does.
+/// `server-stateless` is left out: 2 of its 28 checks call the suite's diagnostic tool
+/// `test_missing_capability`, which the weather server does not have (26/28 through the
+/// bridge, the same as the Python SDK served over HTTP directly).
+const BRIDGE_SCENARIOS: [&str; 5] = [
+    "server-initialize",
+    "ping",
+    "tools-list",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+];
+const BRIDGE_SCENARIOS_2026: [&str; 4] = [
+    "tools-list",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+    "http-header-validation",
 ];
 
 /// Client scenarios of the official conformance suite, run against `mcp-flow-cli`.
@@ -99,8 +118,19 @@ pub fn test() -> Result<()> {
         "warnings",
     ])?;
 
-    sh::step("native tests (cargo test --workspace)");
-    cargo(&["test", "--workspace"])?;
+    sh::step("native tests (cargo test --workspace, the bridge apart)");
+    cargo(&["test", "--workspace", "--exclude", "mcp-flow-bridge"])?;
+
+    sh::step("the bridge: its fault children, and stdio servers nobody here wrote through it");
+    let bridge_peers = BridgePeers::ensure(&tools)?;
+    let mut bridge_tests = tools.command("cargo");
+    bridge_tests
+        .current_dir(&root)
+        .args(["test", "--package", "mcp-flow-bridge"]);
+    for (name, value) in bridge_peers.env() {
+        bridge_tests.env(name, value);
+    }
+    sh::run(&mut bridge_tests)?;
 
     sh::step("building the weather server and the web app");
     cargo(&[
@@ -242,6 +272,42 @@ pub fn test() -> Result<()> {
     }
     drop(target);
 
+    sh::step(
+        "official MCP conformance suite through the bridge (both eras, a stdio server behind)",
+    );
+    let (bridge, bridge_url) =
+        bridge_peers.bridge_py_stdio(&crate::target_dir().join("debug/mcp-flow-bridge"))?;
+    for scenario in BRIDGE_SCENARIOS {
+        eprintln!("-- conformance server --scenario {scenario} (through the bridge)");
+        let ok = sh::run(
+            Command::new(tools.npm_bin().join("conformance"))
+                .env("PATH", tools.node22_path_env())
+                .args(["server", "--url", &bridge_url, "--scenario", scenario]),
+        );
+        if let Err(e) = ok {
+            eprintln!("conformance scenario {scenario} through the bridge failed: {e}");
+            failed.push(format!("{scenario} (bridge)"));
+        }
+    }
+    for scenario in BRIDGE_SCENARIOS_2026 {
+        eprintln!(
+            "-- conformance server --spec-version 2026-07-28 --scenario {scenario} (through the bridge)"
+        );
+        let ok = sh::run(
+            Command::new(tools.conformance_next())
+                .env("PATH", tools.node22_path_env())
+                .args(["server", "--url", &bridge_url])
+                .args(["--spec-version", "2026-07-28", "--scenario", scenario]),
+        );
+        if let Err(e) = ok {
+            eprintln!(
+                "conformance scenario {scenario} (2026-07-28) through the bridge failed: {e}"
+            );
+            failed.push(format!("{scenario} (2026-07-28, bridge)"));
+        }
+    }
+    drop(bridge);
+
     sh::step("official MCP conformance suite, client scenarios (mcp-flow-cli)");
     cargo(&["build", "--package", "mcp-cli"])?;
     let cli = crate::target_dir().join("debug/mcp-flow-cli");
@@ -280,6 +346,8 @@ pub fn test() -> Result<()> {
     }
     let total = SERVER_SCENARIOS.len()
         + SERVER_SCENARIOS_2026.len()
+        + BRIDGE_SCENARIOS.len()
+        + BRIDGE_SCENARIOS_2026.len()
         + CLIENT_SCENARIOS.len()
         + CLIENT_SCENARIOS_2026.len();
     println!(

@@ -1,0 +1,225 @@
+//! Command-line flags.
+
+use std::{net::SocketAddr, time::Duration};
+
+use clap::{Args, Parser, Subcommand};
+
+/// Lets a web page reach an MCP server it cannot reach directly: a stdio program served as a
+/// Streamable HTTP endpoint on loopback, behind a secret address, with both legs recorded.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "mcp-flow-bridge", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub mode: Mode,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum Mode {
+    /// Start `CMD ARGS…` for each MCP session and relay its stdin and stdout as Streamable
+    /// HTTP. The command is fixed here; it never comes from a request. The child gets the
+    /// bridge's environment and working folder.
+    Stdio {
+        #[command(flatten)]
+        options: Options,
+        /// The server's command and its arguments, after `--`.
+        #[arg(last = true, required = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
+    /// Forward every request to one fixed Streamable HTTP endpoint (never an open proxy),
+    /// without the browser's Origin, Referer and cookies, and grant CORS to the allowed
+    /// origins: for servers that send no CORS headers or refuse a page's Origin. Plain
+    /// `http://` upstreams only.
+    Http {
+        #[command(flatten)]
+        options: Options,
+        /// The upstream MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`.
+        #[arg(value_name = "URL", value_parser = parse_upstream)]
+        url: reqwest::Url,
+    },
+}
+
+impl Mode {
+    pub fn options(&self) -> &Options {
+        match self {
+            Self::Stdio { options, .. } | Self::Http { options, .. } => options,
+        }
+    }
+}
+
+/// Flags shared by the modes.
+#[derive(Debug, Clone, Args)]
+pub struct Options {
+    /// Address to listen on: loopback only (127.0.0.1 or [::1]). Port 0 picks a free port.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8001",
+          value_parser = parse_loopback)]
+    pub bind: SocketAddr,
+
+    /// Also allow browser requests from this Origin (repeatable), e.g. the app's
+    /// `http://127.0.0.1:8000`. Always allowed: the bridge's own origin.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
+
+    /// Refuse new sessions (HTTP 503) while this many are open.
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_sessions: u32,
+
+    /// End a session (and its process) after this many seconds without a request.
+    #[arg(long, value_name = "SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_secs: u64,
+
+    /// Seconds to wait for the server's next message while a request is open; then the
+    /// request fails with a timeout error.
+    #[arg(long = "timeout", value_name = "SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_secs: u64,
+
+    /// Largest accepted POST body in bytes; larger ones get HTTP 413.
+    #[arg(long, value_name = "N", default_value_t = 4 * 1024 * 1024,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_body_bytes: u64,
+}
+
+impl Options {
+    pub fn idle(&self) -> Duration {
+        Duration::from_secs(self.idle_secs)
+    }
+
+    pub fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout_secs)
+    }
+
+    pub fn max_body(&self) -> usize {
+        usize::try_from(self.max_body_bytes).unwrap_or(usize::MAX)
+    }
+
+    /// The Origin allow-list: the bridge's own origins on the bound port, then
+    /// `--allow-origin` values, without trailing slashes or duplicates.
+    pub fn allowed_origins(&self, port: u16) -> Vec<String> {
+        let own = [
+            format!("http://127.0.0.1:{port}"),
+            format!("http://localhost:{port}"),
+            format!("http://[::1]:{port}"),
+        ];
+        let mut origins: Vec<String> = Vec::new();
+        for origin in own.into_iter().chain(self.allow_origins.iter().cloned()) {
+            let origin = origin.trim().trim_end_matches('/').to_owned();
+            if !origin.is_empty() && !origins.iter().any(|o| o.eq_ignore_ascii_case(&origin)) {
+                origins.push(origin);
+            }
+        }
+        origins
+    }
+
+    /// Host header values accepted (DNS-rebinding protection): loopback names on the bound
+    /// port, or without a port.
+    pub fn allowed_hosts(port: u16) -> Vec<String> {
+        ["127.0.0.1", "localhost", "[::1]"]
+            .into_iter()
+            .flat_map(|host| [host.to_owned(), format!("{host}:{port}")])
+            .collect()
+    }
+}
+
+fn parse_upstream(value: &str) -> Result<reqwest::Url, String> {
+    let url = reqwest::Url::parse(value).map_err(|error| format!("{error}"))?;
+    match url.scheme() {
+        "http" if url.host().is_some() => Ok(url),
+        "https" => Err(
+            "https upstreams are not supported (this build has no TLS stack); \
+                        use the server's plain http:// address"
+                .to_owned(),
+        ),
+        _ => Err(format!("{value} is not an http:// URL")),
+    }
+}
+
+fn parse_loopback(value: &str) -> Result<SocketAddr, String> {
+    let addr: SocketAddr = value
+        .parse()
+        .map_err(|error| format!("{error} (expected e.g. 127.0.0.1:8001)"))?;
+    if !addr.ip().is_loopback() {
+        return Err(format!(
+            "the bridge listens on loopback only (127.0.0.1 or [::1]): {addr} would let other \
+             machines start the server's command"
+        ));
+    }
+    Ok(addr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("mcp-flow-bridge").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn stdio_takes_the_command_after_the_dashes() {
+        let cli = parse(&[
+            "stdio",
+            "--bind",
+            "127.0.0.1:0",
+            "--",
+            "python3",
+            "-u",
+            "s.py",
+        ])
+        .expect("parse");
+        let Mode::Stdio { options, command } = cli.mode else {
+            panic!("stdio mode");
+        };
+        assert_eq!(command, ["python3", "-u", "s.py"]);
+        assert_eq!(options.bind.port(), 0);
+        assert_eq!(options.max_body(), 4 * 1024 * 1024);
+        assert!(parse(&["stdio"]).is_err(), "a command is required");
+    }
+
+    #[test]
+    fn http_takes_one_plain_http_upstream() {
+        let cli = parse(&["http", "http://127.0.0.1:3000/mcp"]).expect("parse");
+        let Mode::Http { url, .. } = cli.mode else {
+            panic!("http mode");
+        };
+        assert_eq!(url.as_str(), "http://127.0.0.1:3000/mcp");
+        assert!(parse(&["http", "https://example.com/mcp"]).is_err());
+        assert!(parse(&["http", "file:///etc/passwd"]).is_err());
+        assert!(parse(&["http"]).is_err(), "the upstream is required");
+    }
+
+    #[test]
+    fn only_loopback_binds_are_accepted() {
+        let error = parse(&["stdio", "--bind", "0.0.0.0:8001", "--", "x"])
+            .expect_err("0.0.0.0 must be refused")
+            .to_string();
+        assert!(error.contains("loopback only"), "{error}");
+        assert!(parse(&["stdio", "--bind", "192.168.1.2:8001", "--", "x"]).is_err());
+        assert!(parse(&["stdio", "--bind", "[::1]:8001", "--", "x"]).is_ok());
+    }
+
+    #[test]
+    fn allowed_origins_start_with_the_bridge_itself() {
+        let cli = parse(&[
+            "stdio",
+            "--allow-origin",
+            "http://127.0.0.1:8000/",
+            "--allow-origin",
+            "http://localhost:9000",
+            "--",
+            "x",
+        ])
+        .expect("parse");
+        let options = cli.mode.options();
+        assert_eq!(
+            options.allowed_origins(9000),
+            [
+                "http://127.0.0.1:9000",
+                "http://localhost:9000",
+                "http://[::1]:9000",
+                "http://127.0.0.1:8000",
+            ]
+        );
+    }
+}

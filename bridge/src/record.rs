@@ -1,0 +1,212 @@
+//! The record of one session's stdio leg: every line written to the child's stdin, read from
+//! its stdout or stderr, and what the bridge did (started, routed, killed), each with its time.
+
+use std::{
+    collections::VecDeque,
+    sync::Mutex,
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+use serde::Serialize;
+
+/// Stderr kept per session; later stderr lines are counted, not kept (a child flooding stderr
+/// cannot exhaust memory). Stdin and stdout lines are always kept.
+pub const STDERR_KEPT_BYTES: usize = 1024 * 1024;
+/// Stdin and stdout text kept per session; past it, entries are still recorded (time, leg,
+/// note) but their text is replaced by its length, so a long session cannot exhaust memory.
+pub const TEXT_KEPT_BYTES: usize = 64 * 1024 * 1024;
+/// Stderr lines kept for error messages ("the last lines the server wrote to stderr").
+pub const STDERR_TAIL_LINES: usize = 20;
+
+/// Which stream a record entry is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Leg {
+    /// A line the bridge wrote to the child's stdin.
+    Stdin,
+    /// A line the child wrote to its stdout.
+    Stdout,
+    /// A line the child wrote to its stderr.
+    Stderr,
+    /// Something the bridge did or saw (start, exit, kill, a refused request).
+    Bridge,
+}
+
+/// One entry of the record.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    /// Position in the session's record, from 0.
+    pub seq: u64,
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: f64,
+    pub leg: Leg,
+    /// The line as text (invalid UTF-8 replaced), without its line break.
+    pub text: String,
+    /// What the bridge made of it: where a stdout message went, why a line was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Default)]
+struct Inner {
+    entries: Vec<Entry>,
+    stderr_bytes: usize,
+    stderr_dropped: u64,
+    text_bytes: usize,
+    stderr_tail: VecDeque<String>,
+}
+
+/// A session's record, shared by the tasks that read and write the child.
+#[derive(Default)]
+pub struct Record {
+    inner: Mutex<Inner>,
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |elapsed| elapsed.as_secs_f64() * 1000.0)
+}
+
+impl Record {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves plain data behind: keep using it.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Appends an entry; returns its sequence number.
+    pub fn push(&self, leg: Leg, text: impl Into<String>, note: Option<String>) -> u64 {
+        let mut text = text.into();
+        let mut note = note;
+        let mut inner = self.lock();
+        if matches!(leg, Leg::Stdin | Leg::Stdout) {
+            if inner.text_bytes + text.len() > TEXT_KEPT_BYTES {
+                let dropped = format!(
+                    "text of {} bytes not kept: the session's record passed {TEXT_KEPT_BYTES} bytes",
+                    text.len()
+                );
+                note = Some(match note {
+                    Some(note) => format!("{note}; {dropped}"),
+                    None => dropped,
+                });
+                text = String::new();
+            } else {
+                inner.text_bytes += text.len();
+            }
+        }
+        if leg == Leg::Stderr {
+            inner.stderr_tail.push_back(text.clone());
+            if inner.stderr_tail.len() > STDERR_TAIL_LINES {
+                inner.stderr_tail.pop_front();
+            }
+            // Once over, every later stderr line is dropped: the kept ones have no holes.
+            if inner.stderr_dropped > 0 || inner.stderr_bytes + text.len() > STDERR_KEPT_BYTES {
+                inner.stderr_dropped += 1;
+                return u64::MAX;
+            }
+            inner.stderr_bytes += text.len();
+        }
+        let seq = inner.entries.len() as u64;
+        inner.entries.push(Entry {
+            seq,
+            at_ms: now_ms(),
+            leg,
+            text,
+            note,
+        });
+        seq
+    }
+
+    /// Entries from `since` on.
+    pub fn entries_since(&self, since: u64) -> Vec<Entry> {
+        let inner = self.lock();
+        let start = usize::try_from(since)
+            .unwrap_or(usize::MAX)
+            .min(inner.entries.len());
+        inner.entries[start..].to_vec()
+    }
+
+    /// Number of entries so far.
+    pub fn len(&self) -> u64 {
+        self.lock().entries.len() as u64
+    }
+
+    /// Whether nothing was recorded yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Stderr lines not kept because the session passed [`STDERR_KEPT_BYTES`].
+    pub fn stderr_dropped(&self) -> u64 {
+        self.lock().stderr_dropped
+    }
+
+    /// The last stderr lines (up to [`STDERR_TAIL_LINES`]), oldest first.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.lock().stderr_tail.iter().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn past_the_text_limit_entries_keep_their_place_but_not_their_text() {
+        let record = Record::default();
+        let big = "x".repeat(TEXT_KEPT_BYTES / 2 + 1);
+        record.push(Leg::Stdin, big.clone(), None);
+        record.push(Leg::Stdout, big, Some("answers POST ping (id 1)".into()));
+        let entries = record.entries_since(0);
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].text.len(), TEXT_KEPT_BYTES / 2 + 1);
+        assert!(entries[1].text.is_empty());
+        let note = entries[1].note.as_deref().expect("note");
+        assert!(
+            note.starts_with("answers POST ping (id 1); text of"),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn entries_are_numbered_and_read_from_a_position() {
+        let record = Record::default();
+        record.push(Leg::Stdin, "{\"id\":1}", None);
+        record.push(
+            Leg::Stdout,
+            "{\"id\":1,\"result\":{}}",
+            Some("answers".into()),
+        );
+        let later = record.entries_since(1);
+        assert_eq!(later.len(), 1);
+        assert_eq!(later[0].seq, 1);
+        assert_eq!(later[0].leg, Leg::Stdout);
+        assert!(record.entries_since(9).is_empty());
+    }
+
+    #[test]
+    fn a_stderr_flood_is_counted_not_kept_but_the_tail_stays_current() {
+        let record = Record::default();
+        let line = "x".repeat(1000);
+        let lines = STDERR_KEPT_BYTES / 1000 + 50;
+        for _ in 0..lines {
+            record.push(Leg::Stderr, line.clone(), None);
+        }
+        record.push(Leg::Stderr, "the last words", None);
+        record.push(Leg::Stdout, "{}", None);
+        assert_eq!(record.stderr_dropped(), 51);
+        assert_eq!(
+            record.stderr_tail().last().map(String::as_str),
+            Some("the last words")
+        );
+        assert_eq!(record.stderr_tail().len(), STDERR_TAIL_LINES);
+        // Stdout is kept whatever stderr did.
+        assert_eq!(
+            record.entries_since(0).last().map(|e| e.leg),
+            Some(Leg::Stdout)
+        );
+    }
+}

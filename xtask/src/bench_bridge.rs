@@ -1,0 +1,178 @@
+//! `cargo xtask bench`, the bridge: the overhead of `mcp-flow-bridge stdio` per `tools/call`
+//! (median and p99) over calling the same stdio server directly, side by side with
+//! `supergateway` (npm, the stdio-to-Streamable-HTTP gateway people use) wrapping the same
+//! server. One session, closed loop; the bridge records both legs while it runs.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use crate::figures::{self, field};
+use crate::interop::BridgePeers;
+use crate::sh::{self, Background, Result};
+use crate::tools::Tools;
+use crate::workspace_root;
+
+pub const SUPERGATEWAY_PACKAGE: &str = "supergateway@4.0.0";
+/// Calls per measurement.
+const CALLS: usize = 1000;
+
+/// A process killed when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// p50 and p99 in ms.
+struct Latency {
+    p50: f64,
+    p99: f64,
+}
+
+fn loadgen_latency(loadgen: &Path, url: &str) -> Result<Latency> {
+    let calls = CALLS.to_string();
+    let out = sh::capture(Command::new(loadgen).args([
+        "--url",
+        url,
+        "--sessions",
+        "1",
+        "--calls",
+        &calls,
+    ]))?;
+    let line = figures::line(&out, "load", "the load generator")?;
+    println!("  {line}");
+    if field(line, "errors")? > 0.0 {
+        return Err(format!("errors through {url}: {line}").into());
+    }
+    Ok(Latency {
+        p50: field(line, "p50_ms")?,
+        p99: field(line, "p99_ms")?,
+    })
+}
+
+/// `cargo xtask bench-bridge`: only this measurement, printed as a table row.
+pub fn run() -> Result<()> {
+    let tools = Tools::locate();
+    sh::run(Command::new("cargo").current_dir(workspace_root()).args([
+        "build",
+        "--release",
+        "--package",
+        "loadgen",
+    ]))?;
+    let loadgen = crate::target_dir().join("release/mcp-flow-load");
+    let [a, b, c, d] = overhead(&tools, &loadgen)?;
+    println!("| figure | MCP Flow | peer | ratio / goal |");
+    println!("| --- | --- | --- | --- |");
+    println!("| {a} | {b} | {c} | {d} |");
+    Ok(())
+}
+
+/// The table row: overhead of the bridge and of supergateway over direct stdio.
+pub fn overhead(tools: &Tools, loadgen: &Path) -> Result<[String; 4]> {
+    sh::run(Command::new("cargo").current_dir(workspace_root()).args([
+        "build",
+        "--release",
+        "--package",
+        "mcp-flow-bridge",
+    ]))?;
+    let bridge_binary = crate::target_dir().join("release/mcp-flow-bridge");
+    let peers = BridgePeers::ensure(tools)?;
+    let gateway_dir = tools.root.join("interop/supergateway");
+    tools.ensure_npm_in(
+        &gateway_dir,
+        &[SUPERGATEWAY_PACKAGE],
+        "supergateway",
+        |dir| dir.join("node_modules/supergateway/package.json"),
+    )?;
+    let server = workspace_root().join("test-servers/peers/py_stdio_weather.py");
+
+    let out = sh::capture(
+        Command::new(&peers.python_sdk)
+            .arg(workspace_root().join("bench/peers/py_stdio_direct.py"))
+            .arg(&server)
+            .arg(CALLS.to_string()),
+    )?;
+    let line = figures::line(&out, "direct", "the direct stdio client")?;
+    println!("  {line}");
+    let direct = Latency {
+        p50: field(line, "p50_ms")?,
+        p99: field(line, "p99_ms")?,
+    };
+
+    let (bridge, endpoint) = {
+        let (process, line) = Background::start(
+            "bench-bridge",
+            Command::new(&bridge_binary)
+                .args(["stdio", "--bind", "127.0.0.1:0", "--"])
+                .arg(&peers.python_sdk)
+                .arg(&server)
+                .env("RUST_LOG", "warn"),
+            "MCP endpoint: ",
+        )?;
+        let url = line
+            .trim()
+            .strip_prefix("MCP endpoint: ")
+            .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
+            .to_owned();
+        (process, url)
+    };
+    let ours = loadgen_latency(loadgen, &endpoint)?;
+    drop(bridge);
+
+    let port = sh::free_port()?;
+    let command = format!("{} {}", peers.python_sdk.display(), server.display());
+    let gateway = Killed(
+        Command::new(gateway_dir.join("node_modules/.bin/supergateway"))
+            .args(["--stdio", &command, "--outputTransport", "streamableHttp"])
+            .args([
+                "--stateful",
+                "--logLevel",
+                "none",
+                "--port",
+                &port.to_string(),
+            ])
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("could not start supergateway: {e}"))?,
+    );
+    let mut ready = false;
+    for _ in 0..300 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            ready = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    if !ready {
+        return Err("supergateway did not listen within 30 s".into());
+    }
+    let theirs = loadgen_latency(loadgen, &format!("http://127.0.0.1:{port}/mcp"))?;
+    drop(gateway);
+
+    let over = |l: &Latency| {
+        format!(
+            "{:+.2} / {:+.2} ms ({:.2} / {:.2} ms; direct stdio {:.2} / {:.2})",
+            l.p50 - direct.p50,
+            l.p99 - direct.p99,
+            l.p50,
+            l.p99,
+            direct.p50,
+            direct.p99
+        )
+    };
+    let met = ours.p50 - direct.p50 < theirs.p50 - direct.p50
+        && ours.p99 - direct.p99 < theirs.p99 - direct.p99;
+    Ok([
+        "bridge overhead per tools/call over direct stdio, p50 / p99 (Python SDK stdio server, 1 session)"
+            .into(),
+        over(&ours),
+        format!("supergateway 4.0.0 {}", over(&theirs)),
+        format!(
+            "goal: lower than supergateway while recording both legs: {}",
+            if met { "met" } else { "missed" }
+        ),
+    ])
+}
