@@ -76,6 +76,8 @@ pub struct Controller {
     pub form: RwSignal<Option<FormRequest>>,
     /// The model's turn waiting for the user, when the user is the model.
     pub you_turn: RwSignal<Option<Turn>>,
+    /// What the bridge runs or forwards to, when the server is a `mcp-flow-bridge` endpoint.
+    pub bridge: RwSignal<Option<String>>,
     /// The protocol era setting.
     pub era: RwSignal<EraChoice>,
     /// The last comparison of the eras, or the one in progress.
@@ -116,6 +118,7 @@ impl Controller {
             dialog: RwSignal::new(None),
             form: RwSignal::new(None),
             you_turn: RwSignal::new(None),
+            bridge: RwSignal::new(None),
             era: RwSignal::new(EraChoice::Auto),
             compared: RwSignal::new(None),
             compare_generation: RwSignal::new(0),

@@ -141,6 +141,7 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
         let g = geometry.get();
         let lang = ctl.lang.get_untracked();
         let llm = ctl.llm.get();
+        let bridge = ctl.bridge.get();
         let boxes = g
             .participants
             .iter()
@@ -150,7 +151,13 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
                 let color = format!("var({})", p.actor.css_var());
                 let mut sub = p.subtitle.clone();
                 if let Some(first) = sub.first_mut() {
-                    first.text = subtitle(p.actor, lang, first.text.clone(), &llm);
+                    first.text = match (&bridge, p.actor) {
+                        (Some(what), Actor::Server) => fill(
+                            text(Msg::ViaBridge, lang),
+                            &[("what", &crate::mcp::error::clip(what, 40))],
+                        ),
+                        _ => subtitle(p.actor, lang, first.text.clone(), &llm),
+                    };
                     sub.truncate(1);
                 }
                 view! {

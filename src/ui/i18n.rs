@@ -49,7 +49,7 @@ messages! {
     YouResult, YouResultError, YouWrite,
     Connection, ConnServer, ConnVersion, ConnSession, ConnClosed, ConnStateless, ConnNoSession,
     ConnVersions, ConnFresh, ConnInstructions, ConnServerCaps, ConnClientCaps, ConnNothing,
-    Logs, LogLevel, LogsNone,
+    Logs, LogLevel, LogsNone, BridgeLeg, BridgeLegNone, ViaBridge,
 }
 
 /// `msg` in `lang`.
@@ -133,6 +133,9 @@ fn en(msg: Msg) -> &'static str {
         Logs => "Server logs (notifications/message)",
         LogLevel => "At least",
         LogsNone => "No log lines at this level.",
+        BridgeLeg => "What the server behind the bridge got and wrote",
+        BridgeLegNone => "The bridge's record has no line for this message.",
+        ViaBridge => "via the bridge: {what}",
         OfflineShort => "built-in offline model",
         OfflineNote => {
             "The built-in offline model stands in for a real LLM: deterministic, in this page, no network."
@@ -301,6 +304,9 @@ fn zh(msg: Msg) -> &'static str {
         Logs => "服务器日志（notifications/message）",
         LogLevel => "最低级别",
         LogsNone => "此级别没有日志。",
+        BridgeLeg => "桥后面的服务器实际收到和写出的内容",
+        BridgeLegNone => "桥的记录中没有这条消息的行。",
+        ViaBridge => "经由桥：{what}",
         OfflineShort => "内置离线模型",
         OfflineNote => "内置离线模型代替真实的 LLM：结果确定，在本页面内运行，不访问网络。",
         BaseUrl => "基础地址",

@@ -74,6 +74,7 @@ fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
         .clone()
         .filter(|b| !b.is_empty())
         .map(|b| pretty(&b));
+    let second = super::bridge_leg::second_leg(&x, lang);
     view! {
         <section class="mf-exchange" data-seq=x.seq>
             <h4>
@@ -98,6 +99,7 @@ fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
             {response_body.map(|b| view! { <pre class="mf-json">{b}</pre> })}
             <ol class="mf-events">{events}</ol>
             {x.error.clone().map(|e| view! { <p class="mf-error-line">{e}</p> })}
+            {second}
         </section>
     }
 }

@@ -1,5 +1,6 @@
 //! Leptos components. Thin: the logic lives in `flow`, `mcp`, `llm` and `diagram`.
 
+mod bridge_leg;
 mod compare;
 mod connection;
 mod controller;
@@ -96,6 +97,8 @@ pub fn App() -> impl IntoView {
 #[component]
 pub fn Page(ctl: Controller) -> impl IntoView {
     let t = move |m: Msg| text(m, ctl.lang.get());
+    // Through mcp-flow-bridge: name what the bridge runs on the server's box.
+    bridge_leg::watch(ctl);
     // Keep the hash on the selected row, so a link opens the same view.
     Effect::new(move |_| {
         if let Some(row) = ctl.selected() {

@@ -114,13 +114,24 @@ impl BridgePeers {
     /// `mcp-flow-bridge stdio` (the built `binary`) serving the Python SDK's stdio weather
     /// server; returns the process and the endpoint it printed.
     pub fn bridge_py_stdio(&self, binary: &std::path::Path) -> Result<(sh::Background, String)> {
+        self.bridge_py_stdio_for(binary, &[])
+    }
+
+    /// The same, with `origins` on the bridge's allow-list (a test page served elsewhere).
+    pub fn bridge_py_stdio_for(
+        &self,
+        binary: &std::path::Path,
+        origins: &[&str],
+    ) -> Result<(sh::Background, String)> {
         if !binary.exists() {
             return Err(format!("{} is not built", binary.display()).into());
         }
         let (process, line) = sh::Background::start(
             "bridge-py-stdio",
             Command::new(binary)
-                .args(["stdio", "--bind", "127.0.0.1:0", "--"])
+                .args(["stdio", "--bind", "127.0.0.1:0"])
+                .args(origins.iter().flat_map(|o| ["--allow-origin", o]))
+                .arg("--")
                 .arg(&self.python_sdk)
                 .arg(crate::workspace_root().join("test-servers/peers/py_stdio_weather.py"))
                 .env("RUST_LOG", "warn"),

@@ -169,6 +169,11 @@ pub fn test() -> Result<()> {
     let ts_sdk = interop.ts_server(&tools)?;
     let py_sdk = interop.python_server(&page_origin)?;
     let faulty = server::start("server-faulty", &fixtures, &["faulty".into()])?;
+    // The Python SDK's stdio weather server, through mcp-flow-bridge (built by the bridge's tests).
+    let (bridged, bridge_url) = bridge_peers.bridge_py_stdio_for(
+        &crate::target_dir().join("debug/mcp-flow-bridge"),
+        &[&page_origin],
+    )?;
     // Started without the test page's origin on its allow-list.
     let foreign = server::start(
         "server-foreign",
@@ -202,8 +207,10 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TEST_LIFECYCLE_URL", &lifecycle.url)
             .env("MCP_FLOW_TEST_TS_SDK_URL", &ts_sdk.url)
             .env("MCP_FLOW_TEST_PY_SDK_URL", &py_sdk.url)
-            .env("MCP_FLOW_TEST_FAULTY_URL", &faulty.url),
+            .env("MCP_FLOW_TEST_FAULTY_URL", &faulty.url)
+            .env("MCP_FLOW_TEST_BRIDGE_URL", &bridge_url),
     )?;
+    drop(bridged);
     drop((sse, json, stateless, foreign, llm, faulty, lifecycle));
     drop((ts_sdk, py_sdk));
 

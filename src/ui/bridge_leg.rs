@@ -1,0 +1,97 @@
+//! The second leg, when the server is reached through `mcp-flow-bridge`: the real command or
+//! upstream on the MCP server's box, and under each exchange the lines the server behind the
+//! bridge really got and wrote (read from the bridge's record, `mcp::bridge`).
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::controller::Controller;
+use super::i18n::{Msg, text};
+use crate::diagram::Lang;
+use crate::mcp::bridge::{Legs, SESSION_HEADER, legs_url};
+use crate::mcp::record::Exchange;
+
+/// How long the page waits for the bridge's record.
+const WAIT_MS: u32 = 5_000;
+
+/// The bridge's record at `url`, or why there is none.
+async fn fetch_legs(url: String) -> Result<Legs, String> {
+    let fetch = async move {
+        let response = gloo_net::http::Request::get(&url)
+            .send()
+            .await
+            .map_err(|e| format!("the bridge's record did not come: {e}"))?;
+        if !response.ok() {
+            return Err(format!("the bridge's record: HTTP {}", response.status()));
+        }
+        let body = response
+            .text()
+            .await
+            .map_err(|e| format!("the bridge's record broke off: {e}"))?;
+        Legs::read(&body)
+    };
+    let timer = gloo_timers::future::TimeoutFuture::new(WAIT_MS);
+    match futures_util::future::select(std::pin::pin!(fetch), timer).await {
+        futures_util::future::Either::Left((result, _)) => result,
+        futures_util::future::Either::Right(_) => Err(format!(
+            "the bridge's record did not come within {WAIT_MS} ms"
+        )),
+    }
+}
+
+/// Keeps `ctl.bridge` naming what the bridge runs while the server is a bridge endpoint.
+pub fn watch(ctl: Controller) {
+    Effect::new(move || {
+        let server = ctl.server.get();
+        ctl.bridge.set(None);
+        let Some(url) = legs_url(&server) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            if let Ok(legs) = fetch_legs(url).await
+                && ctl.server.get_untracked() == server
+            {
+                ctl.bridge.set(legs.describe());
+            }
+        });
+    });
+}
+
+/// Under an exchange made through the bridge: a button that reads what the server behind it got.
+pub fn second_leg(x: &Exchange, lang: Lang) -> Option<impl IntoView + use<>> {
+    let session = x.response_header(SESSION_HEADER)?.to_owned();
+    let url = legs_url(&x.url)?;
+    let id: Value = serde_json::from_str(x.rpc_id.as_deref()?).ok()?;
+    let shown = RwSignal::new(None::<Result<Legs, String>>);
+    let load = move |_| {
+        let url = format!("{url}?session={session}");
+        leptos::task::spawn_local(async move { shown.set(Some(fetch_legs(url).await)) });
+    };
+    let t = move |m: Msg| text(m, lang);
+    Some(view! {
+        <div class="mf-second-leg">
+            <button class="mf-second-leg-load" on:click=load>{t(Msg::BridgeLeg)}</button>
+            {move || shown.get().map(|legs| match legs {
+                Err(why) => view! { <p class="mf-error-line">{why}</p> }.into_any(),
+                Ok(legs) => {
+                    let lines = legs.for_id(&id).into_iter().cloned().collect::<Vec<_>>();
+                    if lines.is_empty() {
+                        return view! { <p class="mf-hint">{t(Msg::BridgeLegNone)}</p> }.into_any();
+                    }
+                    view! {
+                        <ol class="mf-bridge-lines">
+                            {lines.into_iter().map(|e| view! {
+                                <li data-leg=e.leg.arrow()>
+                                    <span class="mf-leg">{e.leg.arrow()}</span>" "
+                                    <code>{e.text}</code>
+                                    {e.note.map(|n| view! { <small>" — "{n}</small> })}
+                                </li>
+                            }).collect_view()}
+                        </ol>
+                    }
+                    .into_any()
+                }
+            })}
+        </div>
+    })
+}

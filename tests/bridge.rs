@@ -1,0 +1,91 @@
+//! The page through `mcp-flow-bridge` in headless Chromium: the seeds' Tokyo run against the
+//! official Python SDK's stdio weather server (started by the bridge), the real command on the
+//! server's box, and the second leg (the lines the server really got and wrote) in the inspector.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use mcp_flow::diagram::{Lang, Row};
+use mcp_flow::flow::gate::Mode;
+use mcp_flow::flow::host::Approval;
+use mcp_flow::mcp::era::EraChoice;
+use mcp_flow::ui::Controller;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::HtmlElement;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod common;
+use common::*;
+
+const BRIDGE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_URL");
+
+async fn tokyo_through_the_bridge(era: EraChoice) {
+    let server = BRIDGE_URL
+        .expect("run through `cargo xtask test`, which starts the bridge")
+        .to_owned();
+    let ctl = Controller::new(
+        server,
+        "What's the weather in Tokyo?".into(),
+        Lang::En,
+        Mode::Play,
+        None,
+        Approval::Auto,
+    );
+    ctl.era.set(era);
+    let (root, _handle) = mount(ctl);
+    assert!(
+        until(10_000, || ctl.bridge.with_untracked(Option::is_some)).await,
+        "the page reads what the bridge runs"
+    );
+    sleep(30).await;
+    let server_box = text(&root, "g.mf-participant[data-actor='Server']");
+    assert!(server_box.contains("via the bridge"), "{server_box}");
+    assert!(server_box.contains("py_stdio_weather"), "{server_box}");
+
+    ctl.play();
+    assert!(
+        until(30_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await,
+        "{era:?}: no answer; error: {}",
+        text(&root, "#mf-error")
+    );
+    let answer = ctl
+        .run
+        .with_untracked(|r| r.answer().map(str::to_owned))
+        .unwrap_or_default();
+    assert!(answer.contains("Tokyo"), "{era:?}: {answer}");
+    assert!(answer.to_lowercase().contains("sunny"), "{era:?}: {answer}");
+
+    // The second leg under tools/call: the request as the child read it on stdin, its answer
+    // on stdout.
+    ctl.select(Row::CallTool);
+    sleep(50).await;
+    let load: HtmlElement = root
+        .query_selector(".mf-inspect .mf-second-leg-load")
+        .unwrap()
+        .expect("a second leg for an exchange made through the bridge")
+        .unchecked_into();
+    load.click();
+    assert!(
+        until(10_000, || !text(&root, ".mf-inspect .mf-bridge-lines")
+            .is_empty())
+        .await,
+        "{era:?}: the second leg: {}",
+        text(&root, ".mf-inspect .mf-second-leg")
+    );
+    let lines = text(&root, ".mf-inspect .mf-bridge-lines");
+    assert!(lines.contains("→ stdin"), "{lines}");
+    assert!(lines.contains("\"tools/call\""), "{lines}");
+    assert!(lines.contains("← stdout"), "{lines}");
+    assert!(lines.contains("Sunny"), "{lines}");
+}
+
+#[wasm_bindgen_test]
+async fn the_seeds_tokyo_run_goes_through_the_bridge_in_2025_11_25() {
+    tokyo_through_the_bridge(EraChoice::Legacy).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_seeds_tokyo_run_goes_through_the_bridge_in_2026_07_28() {
+    tokyo_through_the_bridge(EraChoice::Modern).await;
+}
