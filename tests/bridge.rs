@@ -4,11 +4,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use mcp_flow::diagram::{Lang, Row};
-use mcp_flow::flow::gate::Mode;
-use mcp_flow::flow::host::Approval;
+use mcp_flow::diagram::Row;
 use mcp_flow::mcp::era::EraChoice;
-use mcp_flow::ui::Controller;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
@@ -24,15 +21,7 @@ async fn tokyo_through_the_bridge(era: EraChoice) {
     let server = BRIDGE_URL
         .expect("run through `cargo xtask test`, which starts the bridge")
         .to_owned();
-    let ctl = Controller::new(
-        server,
-        "What's the weather in Tokyo?".into(),
-        Lang::En,
-        Mode::Play,
-        None,
-        Approval::Auto,
-    );
-    ctl.era.set(era);
+    let ctl = playing(server, "What's the weather in Tokyo?", era);
     let (root, _handle) = mount(ctl);
     assert!(
         until(10_000, || ctl.bridge.with_untracked(Option::is_some)).await,

@@ -145,15 +145,11 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
 
 #[wasm_bindgen_test]
 async fn an_unknown_city_reads_as_a_failed_tool_on_its_row_and_in_the_inspector() {
-    let ctl = Controller::new(
+    let ctl = playing(
         server(),
-        "What's the weather in Atlantis?".into(),
-        Lang::En,
-        Mode::Play,
-        None,
-        Approval::Auto,
+        "What's the weather in Atlantis?",
+        EraChoice::Legacy,
     );
-    ctl.era.set(EraChoice::Legacy);
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);

@@ -3,14 +3,11 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use mcp_flow::diagram::{Lang, Row};
-use mcp_flow::flow::gate::Mode;
-use mcp_flow::flow::host::Approval;
+use mcp_flow::diagram::Row;
 use mcp_flow::flow::payload::Payload;
 use mcp_flow::llm::choice::{LlmSettings, Provider};
 use mcp_flow::llm::you::Turn;
 use mcp_flow::mcp::era::EraChoice;
-use mcp_flow::ui::Controller;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
@@ -53,15 +50,7 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
     let server = SSE_URL
         .expect("run through `cargo xtask test`, which starts the servers")
         .to_owned();
-    let ctl = Controller::new(
-        server,
-        "What's the weather in Tokyo?".into(),
-        Lang::En,
-        Mode::Play,
-        None,
-        Approval::Auto,
-    );
-    ctl.era.set(EraChoice::Legacy);
+    let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
     ctl.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
@@ -134,15 +123,7 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
 #[wasm_bindgen_test]
 async fn restart_while_the_user_is_asked_closes_the_dialog() {
     let server = SSE_URL.expect("servers").to_owned();
-    let ctl = Controller::new(
-        server,
-        "What's the weather in Tokyo?".into(),
-        Lang::En,
-        Mode::Play,
-        None,
-        Approval::Auto,
-    );
-    ctl.era.set(EraChoice::Legacy);
+    let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
     ctl.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();

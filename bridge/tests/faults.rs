@@ -32,15 +32,7 @@ async fn a_child_that_exits_at_start_gives_502_with_its_exit_code_and_stderr() {
     );
 
     // The failed session is not kept open, but its record is.
-    let listed: Value = bridge
-        .client
-        .get(format!("{}/legs", bridge.base()))
-        .send()
-        .await
-        .expect("legs")
-        .json()
-        .await
-        .expect("json");
+    let listed: Value = bridge.record("").await;
     let sessions = listed["sessions"].as_array().expect("sessions");
     assert_eq!(sessions.len(), 1);
     assert_eq!(sessions[0]["open"], false);

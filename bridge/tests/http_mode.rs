@@ -169,15 +169,7 @@ async fn a_page_reaches_an_upstream_that_refuses_its_origin() {
         "up-1"
     );
 
-    let legs: Value = bridge
-        .client
-        .get(format!("{}/legs", bridge.base()))
-        .send()
-        .await
-        .expect("legs")
-        .json()
-        .await
-        .expect("json");
+    let legs: Value = bridge.record("").await;
     assert_eq!(legs["mode"], "http");
     assert_eq!(legs["upstream"], url.as_str());
     let exchanges = legs["exchanges"].as_array().expect("exchanges");
@@ -240,15 +232,7 @@ async fn an_upstream_that_is_not_there_is_a_502_naming_the_upstream_leg() {
         message.contains(&format!("Cannot reach the upstream {url}")),
         "{message}"
     );
-    let legs: Value = bridge
-        .client
-        .get(format!("{}/legs", bridge.base()))
-        .send()
-        .await
-        .expect("legs")
-        .json()
-        .await
-        .expect("json");
+    let legs: Value = bridge.record("").await;
     assert!(legs["exchanges"][0]["error"].as_str().is_some(), "{legs}");
 }
 

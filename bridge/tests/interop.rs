@@ -255,15 +255,7 @@ async fn the_python_sdk_http_server_refuses_the_page_directly_and_answers_throug
     let called = common::messages(response).await.pop().expect("answer");
     assert_eq!(called["result"]["content"][0]["text"], "Sunny");
 
-    let legs: Value = bridge
-        .client
-        .get(format!("{}/legs", bridge.base()))
-        .send()
-        .await
-        .expect("legs")
-        .json()
-        .await
-        .expect("json");
+    let legs: Value = bridge.record("").await;
     let exchanges = legs["exchanges"].as_array().expect("exchanges");
     assert_eq!(exchanges.len(), 3, "{exchanges:?}");
     assert!(exchanges.iter().all(|e| e["session"] == session.as_str()));
@@ -323,15 +315,7 @@ async fn the_python_sdk_stdio_weather_server_answers_in_the_2026_era_through_the
     assert_eq!(called["id"], 2);
     assert_eq!(called["result"]["content"][0]["text"], "Sunny", "{called}");
 
-    let listed: Value = bridge
-        .client
-        .get(format!("{}/legs", bridge.base()))
-        .send()
-        .await
-        .expect("legs")
-        .json()
-        .await
-        .expect("json");
+    let listed: Value = bridge.record("").await;
     let sessions = listed["sessions"].as_array().expect("sessions");
     assert_eq!(sessions.len(), 1, "one shared child: {sessions:?}");
     assert_eq!(sessions[0]["sessionless"], true);

@@ -307,15 +307,7 @@ async fn a_request_without_a_session_needs_the_modern_envelope_before_any_child_
     let answer: Value = wrong_name.json().await.expect("json");
     assert_eq!(answer["error"]["code"], -32020);
 
-    let listed: Value = bridge
-        .client
-        .get(format!("{}/legs", bridge.base()))
-        .send()
-        .await
-        .expect("legs")
-        .json()
-        .await
-        .expect("json");
+    let listed: Value = bridge.record("").await;
     assert_eq!(
         listed["sessions"],
         json!([]),

@@ -54,15 +54,7 @@ async fn without_the_secret_every_request_gets_403() {
         let legs = bridge.client.get(&url).send().await.expect("GET");
         assert_eq!(legs.status(), 403, "{url}");
     }
-    let listed: Value = bridge
-        .client
-        .get(format!("{}/legs", bridge.base()))
-        .send()
-        .await
-        .expect("legs")
-        .json()
-        .await
-        .expect("json");
+    let listed: Value = bridge.record("").await;
     assert_eq!(
         listed["sessions"],
         json!([]),

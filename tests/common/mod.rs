@@ -14,6 +14,20 @@ pub fn mount(ctl: Controller) -> (HtmlElement, leptos::mount::UnmountHandle<impl
     (root, handle)
 }
 
+/// A controller that plays `question` against `server` in `era`, with tool approval off.
+pub fn playing(server: String, question: &str, era: mcp_flow::mcp::era::EraChoice) -> Controller {
+    let ctl = Controller::new(
+        server,
+        question.into(),
+        mcp_flow::diagram::Lang::En,
+        mcp_flow::flow::gate::Mode::Play,
+        None,
+        mcp_flow::flow::host::Approval::Auto,
+    );
+    ctl.era.set(era);
+    ctl
+}
+
 pub async fn sleep(ms: u32) {
     gloo_timers::future::TimeoutFuture::new(ms).await;
 }

@@ -182,8 +182,13 @@ impl Bridge {
 
     /// The record of one session.
     pub async fn legs(&self, session: &str) -> Value {
+        self.record(&format!("?session={session}")).await
+    }
+
+    /// The record at `/legs` with `query` (`""` for the whole list).
+    pub async fn record(&self, query: &str) -> Value {
         self.client
-            .get(format!("{}/legs?session={session}", self.base()))
+            .get(format!("{}/legs{query}", self.base()))
             .send()
             .await
             .expect("legs")
