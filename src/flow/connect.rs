@@ -24,6 +24,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         if let Err(e) = check_server_url(&url) {
             return Err(self.fail(Row::Prepare, e));
         }
+        if let Some(why) = self.headers_problem.borrow().clone() {
+            return Err(self.fail(Row::Prepare, format!("request headers: {why}")));
+        }
         self.done(Row::Prepare, Some(Payload::Server { url: url.clone() }));
 
         let (detection, discovery) = self.choose_era(&url).await?;

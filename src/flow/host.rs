@@ -69,6 +69,9 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) era_choice: Cell<EraChoice>,
     pub(super) memory: Memory,
     pub(super) tools: RefCell<Vec<ToolSpec>>,
+    /// Why the user's request headers cannot be sent, if they cannot: the run fails at its first
+    /// row with it, before any request.
+    pub(super) headers_problem: RefCell<Option<String>>,
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -100,6 +103,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             era_choice: Cell::new(EraChoice::Auto),
             memory: Memory::default(),
             tools: RefCell::new(Vec::new()),
+            headers_problem: RefCell::new(None),
         }
     }
 
@@ -107,6 +111,16 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     pub fn with_era(mut self, choice: EraChoice, memory: Memory) -> Self {
         self.era_choice.set(choice);
         self.memory = memory;
+        self
+    }
+
+    /// The user's own request headers ("Name: value" lines), sent with every MCP request and
+    /// never recorded; headers that cannot be sent fail the run at its first row.
+    pub fn with_headers(self, text: &str) -> Self {
+        match crate::mcp::custom_headers::CustomHeaders::parse(text) {
+            Ok(headers) => self.client.transport.set_custom_headers(headers),
+            Err(why) => *self.headers_problem.borrow_mut() = Some(why),
+        }
         self
     }
 

@@ -526,3 +526,29 @@ fn the_tool_loop_runs_further_rounds_and_stops_after_three() {
     assert_eq!(r.status(Row::ShowAnswer), RowStatus::Done);
     assert_eq!(r.llm.len(), 4, "the question plus one completion per round");
 }
+
+#[test]
+fn request_headers_that_cannot_be_sent_fail_the_first_row_before_any_request() {
+    let http = Rc::new(Scripted::default());
+    let run = Rc::new(RefCell::new(Run::new(rows())));
+    let emit = recorder(run.clone());
+    let client = Rc::new(McpClient::new(
+        http.clone(),
+        http.clone(),
+        "http://127.0.0.1:8000/mcp",
+        Rc::new(|_| {}),
+    ));
+    let gate = Rc::new(Gate::new(Mode::Play, None));
+    let model = OfflineModel::new(http.clone());
+    let h = Host::new(client, model, gate, Approval::Auto, emit)
+        .with_era(EraChoice::Legacy, Memory::default())
+        .with_headers("Authorization: Bearer x\r\nX-Evil: a\rInjected: b");
+    let stopped = block_on(h.discover()).unwrap_err();
+    assert_eq!(stopped.row, Row::Prepare);
+    assert!(
+        stopped.error.starts_with("request headers: header line 2"),
+        "{}",
+        stopped.error
+    );
+    assert!(http.sent.borrow().is_empty(), "nothing is sent");
+}

@@ -420,6 +420,47 @@ fn close_sends_delete_with_the_session() {
 }
 
 #[test]
+fn the_users_headers_go_out_with_every_request_and_are_never_recorded() {
+    let (c, http, log) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(200, "", ""),
+    ]);
+    c.transport.set_custom_headers(
+        super::custom_headers::CustomHeaders::parse(
+            "Authorization: Bearer s3cret-token\nX-Team: blue",
+        )
+        .expect("headers"),
+    );
+    block_on(async {
+        c.connect().await.unwrap();
+        c.close().await.unwrap();
+    });
+    let sent = http.sent.borrow();
+    assert_eq!(sent.len(), 3);
+    for request in sent.iter() {
+        assert_eq!(
+            header(request, "authorization"),
+            Some("Bearer s3cret-token")
+        );
+        assert_eq!(header(request, "x-team"), Some("blue"));
+    }
+    let log = log.borrow();
+    let recorded = serde_json::to_string(&log.exchanges).expect("json");
+    assert!(!recorded.contains("s3cret-token"), "{recorded}");
+    assert!(
+        !recorded.contains("blue"),
+        "a custom header's value is not recorded"
+    );
+    assert_eq!(log.exchanges.len(), 3);
+    for x in &log.exchanges {
+        let curl = super::record::curl(x);
+        assert!(curl.contains("Authorization: [redacted]"), "{curl}");
+        assert!(!curl.contains("s3cret"), "{curl}");
+    }
+}
+
+#[test]
 fn every_message_the_client_sends_has_this_wire_form() {
     let unknown = json!({"jsonrpc":"2.0","id":"s1","method":"roots/list"}).to_string();
     let ping = json!({"jsonrpc":"2.0","id":"s2","method":"ping"}).to_string();

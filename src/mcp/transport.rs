@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::clock::SharedClock;
 
+use super::custom_headers::{CustomHeaders, REDACTED};
 use super::error::{TransportError, clip};
 use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
 use super::jsonrpc;
@@ -60,6 +61,8 @@ pub struct Transport<H: Http> {
     next_seq: Cell<usize>,
     open: RefCell<Vec<usize>>,
     note: RefCell<Option<String>>,
+    /// The user's own headers, sent with every request and never recorded.
+    custom: RefCell<CustomHeaders>,
 }
 
 impl<H: Http> Transport<H> {
@@ -74,6 +77,7 @@ impl<H: Http> Transport<H> {
             next_seq: Cell::new(0),
             open: RefCell::new(Vec::new()),
             note: RefCell::new(None),
+            custom: RefCell::new(CustomHeaders::default()),
         }
     }
 
@@ -122,7 +126,13 @@ impl<H: Http> Transport<H> {
         if let Some(v) = self.version.borrow().as_ref() {
             h.push(("MCP-Protocol-Version".to_owned(), v.clone()));
         }
+        h.extend(self.custom.borrow().0.iter().cloned());
         h
+    }
+
+    /// Headers the user adds to every request from now on (see [`CustomHeaders`]).
+    pub fn set_custom_headers(&self, headers: CustomHeaders) {
+        *self.custom.borrow_mut() = headers;
     }
 
     /// Sends a request and records it; returns its sequence number and the response head.
@@ -135,13 +145,16 @@ impl<H: Http> Transport<H> {
         self.next_seq.set(seq + 1);
         self.open.borrow_mut().push(seq);
         let note = self.note.borrow_mut().take();
-        self.emit(Update::Sent(Box::new(Exchange::sent(
-            seq,
-            &request,
-            rpc,
-            note,
-            self.clock.now_ms(),
-        ))));
+        let mut sent = Exchange::sent(seq, &request, rpc, note, self.clock.now_ms());
+        {
+            let custom = self.custom.borrow();
+            for (name, value) in &mut sent.request_headers {
+                if custom.names(name) {
+                    *value = REDACTED.to_owned();
+                }
+            }
+        }
+        self.emit(Update::Sent(Box::new(sent)));
         match self.http.send(&request).await {
             Ok(response) => {
                 self.emit(Update::Headers {

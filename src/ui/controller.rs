@@ -78,6 +78,9 @@ pub struct Controller {
     pub you_turn: RwSignal<Option<Turn>>,
     /// What the bridge runs or forwards to, when the server is a `mcp-flow-bridge` endpoint.
     pub bridge: RwSignal<Option<String>>,
+    /// The user's own request headers, as typed ("Name: value" lines). In memory only: never
+    /// saved, put in a link, recorded or exported.
+    pub headers: RwSignal<String>,
     /// The protocol era setting.
     pub era: RwSignal<EraChoice>,
     /// The last comparison of the eras, or the one in progress.
@@ -119,6 +122,7 @@ impl Controller {
             form: RwSignal::new(None),
             you_turn: RwSignal::new(None),
             bridge: RwSignal::new(None),
+            headers: RwSignal::new(String::new()),
             era: RwSignal::new(EraChoice::Auto),
             compared: RwSignal::new(None),
             compare_generation: RwSignal::new(0),
@@ -389,7 +393,8 @@ impl Controller {
                 approval,
                 emit,
             )
-            .with_era(era, self.memory.get_value()),
+            .with_era(era, self.memory.get_value())
+            .with_headers(&self.headers.get_untracked()),
         );
         self.live.set_value(Some(Live {
             lifetime: lifetime.clone(),

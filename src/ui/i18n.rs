@@ -50,6 +50,7 @@ messages! {
     Connection, ConnServer, ConnVersion, ConnSession, ConnClosed, ConnStateless, ConnNoSession,
     ConnVersions, ConnFresh, ConnInstructions, ConnServerCaps, ConnClientCaps, ConnNothing,
     Logs, LogLevel, LogsNone, BridgeLeg, BridgeLegNone, ViaBridge,
+    RequestHeadersSetting, RequestHeadersNote,
 }
 
 /// `msg` in `lang`.
@@ -136,6 +137,10 @@ fn en(msg: Msg) -> &'static str {
         BridgeLeg => "What the server behind the bridge got and wrote",
         BridgeLegNone => "The bridge's record has no line for this message.",
         ViaBridge => "via the bridge: {what}",
+        RequestHeadersSetting => "Request headers (one per line, Name: value)",
+        RequestHeadersNote => {
+            "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted])."
+        }
         OfflineShort => "built-in offline model",
         OfflineNote => {
             "The built-in offline model stands in for a real LLM: deterministic, in this page, no network."
@@ -307,6 +312,10 @@ fn zh(msg: Msg) -> &'static str {
         BridgeLeg => "桥后面的服务器实际收到和写出的内容",
         BridgeLegNone => "桥的记录中没有这条消息的行。",
         ViaBridge => "经由桥：{what}",
+        RequestHeadersSetting => "请求头（每行一个，名称: 值）",
+        RequestHeadersNote => {
+            "随每个 MCP 请求发送。只保存在本页面的内存中：不会保存、放进链接、记录或导出（显示为 [redacted]）。"
+        }
         OfflineShort => "内置离线模型",
         OfflineNote => "内置离线模型代替真实的 LLM：结果确定，在本页面内运行，不访问网络。",
         BaseUrl => "基础地址",

@@ -89,6 +89,14 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                         on:change=move |_| ctl.end_run(Some("ended: the server changed in the settings")) />
                 </label>
                 <label class="mf-wide">
+                    {tr(ctl.lang, Msg::RequestHeadersSetting)}
+                    <textarea id="mf-headers" rows="2" spellcheck="false" autocomplete="off"
+                        placeholder="Authorization: Bearer …"
+                        prop:value=move || ctl.headers.get()
+                        on:input=move |ev| ctl.headers.set(event_target_value(&ev))></textarea>
+                    <small>{tr(ctl.lang, Msg::RequestHeadersNote)}</small>
+                </label>
+                <label class="mf-wide">
                     {tr(ctl.lang, Msg::Question)}
                     <input id="mf-question" type="text" prop:value=move || ctl.question.get()
                         on:input=move |ev| ctl.question.set(event_target_value(&ev)) />
