@@ -4,7 +4,6 @@
 //! that address from the MCP endpoint's, reads the record, and picks the lines that belong to one
 //! JSON-RPC exchange, so the inspector can show them under the row they belong to.
 
-use serde::Deserialize;
 use serde_json::Value;
 
 /// The record's address for an MCP endpoint served by the bridge (`…/s/SECRET/mcp`), or `None`
@@ -20,8 +19,7 @@ pub fn legs_url(server: &str) -> Option<String> {
 }
 
 /// Which stream a line is from, as the bridge names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Leg {
     Stdin,
     Stdout,
@@ -30,6 +28,16 @@ pub enum Leg {
 }
 
 impl Leg {
+    fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "stdin" => Self::Stdin,
+            "stdout" => Self::Stdout,
+            "stderr" => Self::Stderr,
+            "bridge" => Self::Bridge,
+            _ => return None,
+        })
+    }
+
     /// Which way the line went, for a reader.
     pub fn arrow(self) -> &'static str {
         match self {
@@ -42,32 +50,68 @@ impl Leg {
 }
 
 /// One line of the record.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub seq: u64,
     pub at_ms: f64,
     pub leg: Leg,
     pub text: String,
-    #[serde(default)]
     pub note: Option<String>,
 }
 
+impl Entry {
+    fn read(v: &Value) -> Option<Self> {
+        Some(Self {
+            seq: v.get("seq")?.as_u64()?,
+            at_ms: v.get("at_ms")?.as_f64()?,
+            leg: Leg::from_name(v.get("leg")?.as_str()?)?,
+            text: v.get("text")?.as_str()?.to_owned(),
+            note: v.get("note").and_then(Value::as_str).map(str::to_owned),
+        })
+    }
+}
+
 /// The record as the bridge serves it: the command it runs (stdio) or its upstream (http), and
-/// one session's lines when asked for one.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+/// one session's lines when asked for one. (Read by hand from a `Value`: a derived `Deserialize`
+/// would add its own parser to the page's first load.)
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Legs {
-    #[serde(default)]
     pub command: Vec<String>,
-    #[serde(default)]
     pub upstream: Option<String>,
-    #[serde(default)]
     pub entries: Vec<Entry>,
 }
 
 impl Legs {
     /// The record from the bridge's JSON.
     pub fn read(text: &str) -> Result<Self, String> {
-        serde_json::from_str(text).map_err(|e| format!("not a bridge record: {e}"))
+        let v: Value =
+            serde_json::from_str(text).map_err(|e| format!("not a bridge record: {e}"))?;
+        if !v.is_object() {
+            return Err("not a bridge record: not a JSON object".into());
+        }
+        let strings = |key: &str| -> Vec<String> {
+            v.get(key)
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let entries = match v.get("entries").and_then(Value::as_array) {
+            Some(list) => list
+                .iter()
+                .map(|e| Entry::read(e).ok_or_else(|| format!("not a bridge record line: {e}")))
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
+        Ok(Self {
+            command: strings("command"),
+            upstream: v.get("upstream").and_then(Value::as_str).map(str::to_owned),
+            entries,
+        })
     }
 
     /// What the bridge stands for: the command it runs (each path by its file name, so the

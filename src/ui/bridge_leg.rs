@@ -9,26 +9,40 @@ use super::controller::Controller;
 use super::i18n::{Msg, text};
 use crate::diagram::Lang;
 use crate::mcp::bridge::{Legs, SESSION_HEADER, legs_url};
+use crate::mcp::browser::Fetch;
+use crate::mcp::http::{BodyStream, Http, HttpRequest};
 use crate::mcp::record::Exchange;
 
 /// How long the page waits for the bridge's record.
 const WAIT_MS: u32 = 5_000;
 
-/// The bridge's record at `url`, or why there is none.
+/// The most of the record the page reads.
+const MAX_BYTES: usize = 8 * 1024 * 1024;
+
+/// The bridge's record at `url`, or why there is none (through the same fetch as the client).
 async fn fetch_legs(url: String) -> Result<Legs, String> {
     let fetch = async move {
-        let response = gloo_net::http::Request::get(&url)
-            .send()
+        let request = HttpRequest {
+            method: "GET",
+            url,
+            headers: Vec::new(),
+            body: None,
+        };
+        let mut response = Fetch
+            .send(&request)
             .await
             .map_err(|e| format!("the bridge's record did not come: {e}"))?;
-        if !response.ok() {
-            return Err(format!("the bridge's record: HTTP {}", response.status()));
+        if response.status != 200 {
+            return Err(format!("the bridge's record: HTTP {}", response.status));
         }
-        let body = response
-            .text()
-            .await
-            .map_err(|e| format!("the bridge's record broke off: {e}"))?;
-        Legs::read(&body)
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.body.chunk().await? {
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() > MAX_BYTES {
+                return Err(format!("the bridge's record passed {MAX_BYTES} bytes"));
+            }
+        }
+        Legs::read(&String::from_utf8_lossy(&bytes))
     };
     let timer = gloo_timers::future::TimeoutFuture::new(WAIT_MS);
     match futures_util::future::select(std::pin::pin!(fetch), timer).await {

@@ -20,9 +20,10 @@ use crate::{run, workspace_root};
 /// The most the first load may weigh, gzipped, so that it cannot creep up unnoticed. Measured
 /// 474.0 KB on 2026-12-01 (both protocol eras, forms, comparison, exports, four LLM providers),
 /// then raised on purpose when the debugger's first parts came in (the user in the model's place,
-/// failed tools told apart, the connection panel and logs: 492.6 KB). The goal of 250 KB needs
-/// the rarely used parts moved to a module loaded on demand (README, "Performance").
-pub const FIRST_LOAD_BUDGET_BYTES: u64 = 505_000;
+/// failed tools told apart, the connection panel and logs, the bridge's second leg, the user's
+/// request headers: 502.5 KB). The goal of 250 KB needs the rarely used parts moved to a module
+/// loaded on demand (README, "Performance").
+pub const FIRST_LOAD_BUDGET_BYTES: u64 = 510_000;
 
 /// A file of the built app.
 pub struct Sized {
