@@ -18,6 +18,7 @@ pub mod modern;
 mod modern_tests;
 pub mod record;
 pub mod resources;
+pub mod saved;
 #[cfg(test)]
 pub(crate) mod scripted;
 pub mod sse;

@@ -148,6 +148,11 @@ impl Controller {
         self.cursor.with(|c| c.selected)
     }
 
+    /// The MCP client's per-request timeout.
+    pub fn request_timeout_ms(&self) -> u32 {
+        self.timeout_ms.get()
+    }
+
     /// The MCP client's per-request timeout, for this connection and every later one.
     pub fn set_request_timeout_ms(&self, ms: u32) {
         self.timeout_ms.set(ms);

@@ -50,7 +50,8 @@ messages! {
     Connection, ConnServer, ConnVersion, ConnSession, ConnClosed, ConnStateless, ConnNoSession,
     ConnVersions, ConnFresh, ConnInstructions, ConnServerCaps, ConnClientCaps, ConnNothing,
     Logs, LogLevel, LogsNone, BridgeLeg, BridgeLegNone, ViaBridge,
-    RequestHeadersSetting, RequestHeadersNote,
+    RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, RemoveServer,
+    TimeoutMs,
 }
 
 /// `msg` in `lang`.
@@ -138,6 +139,11 @@ fn en(msg: Msg) -> &'static str {
         BridgeLegNone => "The bridge's record has no line for this message.",
         ViaBridge => "via the bridge: {what}",
         RequestHeadersSetting => "Request headers (one per line, Name: value)",
+        SavedServers => "Saved servers",
+        SaveAs => "Name",
+        SaveServer => "Save server",
+        RemoveServer => "Remove",
+        TimeoutMs => "Timeout per request (ms)",
         RequestHeadersNote => {
             "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted])."
         }
@@ -313,6 +319,11 @@ fn zh(msg: Msg) -> &'static str {
         BridgeLegNone => "桥的记录中没有这条消息的行。",
         ViaBridge => "经由桥：{what}",
         RequestHeadersSetting => "请求头（每行一个，名称: 值）",
+        SavedServers => "已保存的服务器",
+        SaveAs => "名称",
+        SaveServer => "保存服务器",
+        RemoveServer => "删除",
+        TimeoutMs => "每个请求的超时（毫秒）",
         RequestHeadersNote => {
             "随每个 MCP 请求发送。只保存在本页面的内存中：不会保存、放进链接、记录或导出（显示为 [redacted]）。"
         }

@@ -12,6 +12,7 @@ mod inspector;
 mod llm_settings;
 pub mod params;
 mod player;
+mod saved_servers;
 mod settings;
 mod share;
 mod storage;

@@ -7,6 +7,7 @@ use super::controller::Controller;
 use super::i18n::{Msg, text, tr};
 use super::llm_settings::LlmSettingsView;
 use super::params::Preset;
+use super::saved_servers::SavedServersView;
 use crate::diagram::Lang;
 use crate::flow::host::Approval;
 use crate::llm::choice::Provider;
@@ -88,6 +89,7 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                         on:input=move |ev| ctl.server.set(event_target_value(&ev))
                         on:change=move |_| ctl.end_run(Some("ended: the server changed in the settings")) />
                 </label>
+                <SavedServersView ctl=ctl />
                 <label class="mf-wide">
                     {tr(ctl.lang, Msg::RequestHeadersSetting)}
                     <textarea id="mf-headers" rows="2" spellcheck="false" autocomplete="off"

@@ -1,0 +1,76 @@
+//! Saved servers in the settings: pick one (its URL, era and timeout), save the current one
+//! under a name, remove one, and the per-request timeout. Kept in localStorage; request headers
+//! are never saved.
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use super::i18n::{Msg, tr};
+use super::storage;
+use crate::mcp::saved::SavedServer;
+
+#[component]
+pub fn SavedServersView(ctl: Controller) -> impl IntoView {
+    let servers = RwSignal::new(storage::load_servers());
+    let name = RwSignal::new(String::new());
+    let problem = RwSignal::new(String::new());
+    let pick = move |ev| {
+        let picked = event_target_value(&ev);
+        let Some(server) = servers.with_untracked(|s| s.get(&picked).cloned()) else {
+            return;
+        };
+        ctl.end_run(Some("ended: another saved server was picked"));
+        ctl.server.set(server.url.clone());
+        ctl.era.set(server.era_choice());
+        ctl.set_request_timeout_ms(server.timeout_ms);
+        name.set(server.name);
+    };
+    let save = move |_| match SavedServer::new(
+        &name.get_untracked(),
+        &ctl.server.get_untracked(),
+        ctl.era.get_untracked(),
+        ctl.request_timeout_ms(),
+    ) {
+        Ok(server) => {
+            servers.update(|s| s.put(server));
+            servers.with_untracked(storage::save_servers);
+            problem.set(String::new());
+        }
+        Err(why) => problem.set(why),
+    };
+    let remove = move |_| {
+        servers.update(|s| s.remove(name.get_untracked().trim()));
+        servers.with_untracked(storage::save_servers);
+    };
+    view! {
+        <div class="mf-saved mf-wide">
+            <label>
+                {tr(ctl.lang, Msg::SavedServers)}
+                <select id="mf-saved" on:change=pick>
+                    <option value="">"—"</option>
+                    {move || servers.with(|s| s.0.iter().map(|x| view! {
+                        <option value=x.name.clone()>{x.name.clone()}</option>
+                    }).collect_view())}
+                </select>
+            </label>
+            <label>
+                {tr(ctl.lang, Msg::SaveAs)}
+                <input id="mf-saved-name" type="text" prop:value=move || name.get()
+                    on:input=move |ev| name.set(event_target_value(&ev)) />
+            </label>
+            <button id="mf-save-server" on:click=save>{tr(ctl.lang, Msg::SaveServer)}</button>
+            <button id="mf-remove-server" on:click=remove>{tr(ctl.lang, Msg::RemoveServer)}</button>
+            <label>
+                {tr(ctl.lang, Msg::TimeoutMs)}
+                <input id="mf-timeout" type="number" min="500" max="600000" step="500"
+                    prop:value=move || ctl.request_timeout_ms().to_string()
+                    on:change=move |ev| {
+                        if let Ok(ms) = event_target_value(&ev).parse::<u32>() {
+                            ctl.set_request_timeout_ms(ms.clamp(500, 600_000));
+                        }
+                    } />
+            </label>
+            <p id="mf-saved-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
+        </div>
+    }
+}
