@@ -94,6 +94,14 @@ impl Model {
         chat::render(messages)
     }
 
+    /// Feeds `prompt` (template already applied) and generates nothing: how many tokens it was.
+    /// For measuring the prompt rate.
+    pub fn prefill(&self, prompt: &str) -> Result<usize, Error> {
+        let ids = self.tokenizer.encode(prompt);
+        self.fresh().feed(&ids)?;
+        Ok(ids.len())
+    }
+
     /// The assistant's next turn as free text, stopping at the end of its turn or after
     /// `max_tokens`. `on_token` receives each piece of text as it is generated.
     pub fn generate(

@@ -10,7 +10,7 @@
 //!    decision says so.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::Error;
 use crate::chat::{self, Message, Role};
@@ -62,24 +62,18 @@ const OPENING: &str = "{\"tool_name\": \"";
 const MAX_ARGUMENT_TOKENS: usize = 160;
 const ALTERNATIVES: usize = 5;
 
-/// The system prompt of the tool-call turn: the tools with their input schemas, and the reply
-/// format.
+/// The system prompt of the tool-call turn: one line per tool (its name, its arguments with their
+/// types, its description), and the reply format. Kept short: every prompt token costs time in
+/// the page, and the 135M model chose no better with the full JSON schemas in the prompt.
 pub fn system_prompt(tools: &[Tool]) -> String {
-    let mut out = String::from("You are a helpful assistant with access to these tools:\n\n");
+    let mut out = String::from("You can call these tools:\n");
     for tool in tools {
-        let params = tool
-            .input_schema
-            .get("properties")
-            .cloned()
-            .unwrap_or_else(|| Value::Object(Map::new()));
-        let line = serde_json::json!({
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": params,
-            "required": tool.input_schema.get("required").cloned().unwrap_or(Value::Array(vec![])),
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
+        out.push_str(&format!(
+            "- {}({}): {}\n",
+            tool.name,
+            signature(&tool.input_schema),
+            tool.description
+        ));
     }
     let none = no_tool_name(tools);
     out.push_str(&format!(
@@ -88,6 +82,45 @@ pub fn system_prompt(tools: &[Tool]) -> String {
          fits the question, reply {{\"tool_name\": \"{none}\", \"arguments\": {{}}}}."
     ));
     out
+}
+
+/// `location: string, units?: "celsius" | "fahrenheit"` for an object schema.
+fn signature(schema: &Value) -> String {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return String::new();
+    };
+    props
+        .iter()
+        .map(|(name, prop)| {
+            let kind = match prop.get("enum").and_then(Value::as_array) {
+                Some(values) => values
+                    .iter()
+                    .map(Value::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                None => prop
+                    .get("type")
+                    .map(|t| {
+                        t.as_str()
+                            .map(str::to_owned)
+                            .unwrap_or_else(|| t.to_string())
+                    })
+                    .unwrap_or_else(|| "any".into()),
+            };
+            let optional = if required.contains(&name.as_str()) {
+                ""
+            } else {
+                "?"
+            };
+            format!("{name}{optional}: {kind}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Model {
@@ -446,9 +479,16 @@ mod tests {
             serde_json::from_str(include_str!("../../tests/fixtures/calc-tools.json"))
                 .expect("fixture");
         let p = system_prompt(&tools);
+        assert!(p.contains("- multiply(a: number, b: number): Multiply two numbers: a times b\n"));
         for t in &tools {
-            assert!(p.contains(&format!("\"name\":\"{}\"", t.name)), "{p}");
+            assert!(p.contains(&format!("- {}(", t.name)), "{p}");
         }
         assert!(p.contains(r#"{"tool_name": "none", "arguments": {}}"#));
+        let weather: Vec<Tool> =
+            serde_json::from_str(include_str!("../../tests/fixtures/weather-tools.json"))
+                .expect("fixture");
+        assert!(system_prompt(&weather).contains(
+            "- get_weather(location: string, units?: \"celsius\" | \"fahrenheit\"): Get the current weather for a city\n"
+        ));
     }
 }

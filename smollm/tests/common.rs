@@ -23,14 +23,17 @@ pub fn model_path() -> PathBuf {
 }
 
 /// The model, loaded once per test binary; `None` (with a message saying why the test is
-/// skipped) when the file is absent. `cargo xtask test` fetches it first, so there it is never
-/// absent.
+/// skipped) when the file is absent. `cargo xtask test` fetches it first and sets
+/// `SMOLLM_REQUIRED=1`, so there an absent file fails the tests instead.
 pub fn model() -> Option<&'static Model> {
     static MODEL: OnceLock<Option<Model>> = OnceLock::new();
     MODEL
         .get_or_init(|| {
             let path = model_path();
             if !path.exists() {
+                if std::env::var_os("SMOLLM_REQUIRED").is_some() {
+                    panic!("no model at {} (SMOLLM_REQUIRED is set)", path.display());
+                }
                 eprintln!(
                     "SKIPPED: no model at {} (run `cargo xtask model` to fetch it)",
                     path.display()
