@@ -10,8 +10,10 @@ mod common;
 use mcp_flow_smollm::{Message, Sampling, Tool, ToolCallOutcome};
 use serde_json::Value;
 
-/// Measured on this table (see the printed table); the test fails below it.
-const ACCURACY_FLOOR: f64 = 0.0;
+/// Measured on this table: 22 of 42 right (52.4%; weather 13/20, calculator 2/12, no tool 7/10)
+/// with greedy decoding of the Q8_0 file. The floor is one row under that (21/42), so a
+/// marginal row flipping on another CPU's arithmetic does not fail the test.
+const ACCURACY_FLOOR: f64 = 0.5;
 
 enum Expect {
     Weather(&'static str),
@@ -120,7 +122,9 @@ fn accuracy_table() {
     let tools = all_tools();
     assert!(TABLE.len() >= 40);
     let mut correct = 0;
-    println!("| question | expected | got | p | right |\n|---|---|---|---|---|");
+    println!(
+        "| question | expected | got | p | right | options: p (log-probability) |\n|---|---|---|---|---|---|"
+    );
     for (question, expect) in TABLE {
         let turn = model
             .tool_call(
@@ -139,11 +143,25 @@ fn accuracy_table() {
         };
         let ok = right(expect, &turn.outcome);
         correct += usize::from(ok);
+        let options: Vec<String> = turn
+            .decision
+            .choices
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} {:.2} ({:.1})",
+                    c.tool.as_deref().unwrap_or("none"),
+                    c.probability,
+                    c.log_prob
+                )
+            })
+            .collect();
         println!(
-            "| {question} | {} | {got} | {:.2} | {} |",
+            "| {question} | {} | {got} | {:.2} | {} | {} |",
             describe(expect),
             p.unwrap_or(0.0),
-            if ok { "yes" } else { "no" }
+            if ok { "yes" } else { "no" },
+            options.join(", ")
         );
     }
     let accuracy = correct as f64 / TABLE.len() as f64;
