@@ -39,6 +39,11 @@ pub enum ToolCallOutcome {
     },
     /// The model chose "none": no listed tool fits.
     NoTool,
+    /// The model chose this tool, but its arguments, written without a constraint (a schema the
+    /// constraint cannot express), hold no JSON object: the decision's text shows what it wrote.
+    Unparsed {
+        name: String,
+    },
 }
 
 /// A tool-call turn: what the model decided, and why.
@@ -223,8 +228,16 @@ impl Model {
         };
         text.push_str(&generated.text);
         decision.generated_tokens = generated.tokens;
-        let arguments = arguments_from(&text)
-            .ok_or_else(|| Error::Engine(format!("the reply has no arguments object: {text}")))?;
+        let Some(arguments) = arguments_from(&text) else {
+            // Only unconstrained generation can get here: the constraint always closes the call.
+            decision.text = text;
+            return Ok(ToolTurn {
+                outcome: ToolCallOutcome::Unparsed {
+                    name: tool.name.clone(),
+                },
+                decision,
+            });
+        };
         decision.arguments = generated
             .slots
             .into_iter()

@@ -140,6 +140,10 @@ fn accuracy_table() {
                 turn.decision.probability_of(Some(name)),
             ),
             ToolCallOutcome::NoTool => ("no tool".into(), turn.decision.probability_of(None)),
+            ToolCallOutcome::Unparsed { name } => (
+                format!("{name} (arguments not JSON)"),
+                turn.decision.probability_of(Some(name)),
+            ),
         };
         let ok = right(expect, &turn.outcome);
         correct += usize::from(ok);

@@ -18,7 +18,9 @@ fn call(tools: &[mcp_flow_smollm::Tool], question: &str) -> Option<(ToolCallOutc
         )
         .expect("the tool-call turn runs");
     let p = match &turn.outcome {
-        ToolCallOutcome::Call { name, .. } => turn.decision.probability_of(Some(name)),
+        ToolCallOutcome::Call { name, .. } | ToolCallOutcome::Unparsed { name } => {
+            turn.decision.probability_of(Some(name))
+        }
         ToolCallOutcome::NoTool => turn.decision.probability_of(None),
     };
     Some((turn.outcome, p.unwrap_or(0.0)))
