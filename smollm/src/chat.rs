@@ -62,6 +62,17 @@ pub fn render(messages: &[Message]) -> String {
     out
 }
 
+/// The part of [`render`]'s text that the first message makes (the default system message when
+/// the conversation has none).
+pub fn render_first(messages: &[Message]) -> String {
+    let mut out = String::new();
+    match messages.first() {
+        Some(m) if m.role == Role::System => push(&mut out, "system", &m.content),
+        _ => push(&mut out, "system", DEFAULT_SYSTEM),
+    }
+    out
+}
+
 fn push(out: &mut String, role: &str, content: &str) {
     out.push_str("<|im_start|>");
     out.push_str(role);

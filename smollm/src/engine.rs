@@ -23,6 +23,11 @@ impl Engine {
         }
     }
 
+    /// Tokens already read.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
     /// Feeds `tokens` after what is already there; returns the logits for the next token.
     pub fn feed(&mut self, tokens: &[TokenId]) -> Result<Vec<f32>, Error> {
         if tokens.is_empty() {

@@ -1,6 +1,7 @@
 //! Loading a GGUF file and generating free text (the answer turn).
 
 use std::io::Cursor;
+use std::sync::Mutex;
 
 use candle_core::Device;
 use candle_core::quantized::gguf_file::Content;
@@ -30,6 +31,9 @@ pub struct Model {
     pub(crate) end_of_turn: TokenId,
     pub(crate) end_of_text: Option<TokenId>,
     info: ModelInfo,
+    /// The last system message fed, as tokens, and the model just after it: a conversation
+    /// that starts with the same system message (same tools) skips feeding it again.
+    prefix: Mutex<Option<(Vec<TokenId>, Engine)>>,
 }
 
 /// Text the model wrote, and how it went.
@@ -62,6 +66,7 @@ impl Model {
             end_of_turn,
             end_of_text,
             info,
+            prefix: Mutex::new(None),
         })
     }
 
@@ -83,6 +88,44 @@ impl Model {
 
     pub(crate) fn fresh(&self) -> Engine {
         self.fresh.clone()
+    }
+
+    /// A model that has read `messages` rendered with the template (plus `extra` text after the
+    /// assistant's opening), and its logits for the next token. The first message (the system
+    /// message) is kept and reused by the next conversation that starts with it.
+    pub(crate) fn read(
+        &self,
+        messages: &[Message],
+        extra: &str,
+    ) -> Result<(Engine, Vec<f32>, usize), Error> {
+        let prompt = chat::render(messages);
+        let ids = self.tokenizer.encode(&prompt);
+        let prompt_tokens = ids.len();
+        let mut all = ids;
+        all.extend(self.tokenizer.encode(extra));
+        let first = self.tokenizer.encode(&chat::render_first(messages));
+        let cached = self
+            .prefix
+            .lock()
+            .ok()
+            .and_then(|p| p.clone())
+            .filter(|(ids, _)| *ids == first && all.starts_with(ids) && all.len() > ids.len());
+        let mut engine = match cached {
+            Some((_, engine)) => engine,
+            None => {
+                let mut engine = self.fresh();
+                if !first.is_empty() && all.starts_with(&first) && all.len() > first.len() {
+                    engine.feed(&first)?;
+                    if let Ok(mut p) = self.prefix.lock() {
+                        *p = Some((first.clone(), engine.clone()));
+                    }
+                }
+                engine
+            }
+        };
+        let done = engine.position();
+        let logits = engine.feed(&all[done..])?;
+        Ok((engine, logits, prompt_tokens))
     }
 
     pub(crate) fn is_end(&self, id: TokenId) -> bool {
@@ -111,9 +154,7 @@ impl Model {
         sampling: Sampling,
         on_token: &mut dyn FnMut(&str),
     ) -> Result<Generation, Error> {
-        let prompt = self.tokenizer.encode(&chat::render(messages));
-        let mut engine = self.fresh();
-        let mut logits = engine.feed(&prompt)?;
+        let (mut engine, mut logits, prompt_tokens) = self.read(messages, "")?;
         let mut rng = Rng::new(sampling.seed);
         let mut out: Vec<TokenId> = Vec::new();
         let mut shown = 0;
@@ -143,7 +184,7 @@ impl Model {
         }
         Ok(Generation {
             text: text.trim().to_owned(),
-            prompt_tokens: prompt.len(),
+            prompt_tokens,
             generated_tokens: out.len(),
             finished,
         })

@@ -144,11 +144,7 @@ impl Model {
         }
         conversation.extend_from_slice(messages);
         let prompt = chat::render(&conversation);
-        let mut prompt_ids = self.tokenizer.encode(&prompt);
-        let prompt_tokens = prompt_ids.len();
-        prompt_ids.extend(self.tokenizer.encode(OPENING));
-        let mut engine = self.fresh();
-        let logits = engine.feed(&prompt_ids)?;
+        let (engine, logits, prompt_tokens) = self.read(&conversation, OPENING)?;
         on_token(OPENING);
         let mut text = String::from(OPENING);
 

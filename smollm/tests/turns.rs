@@ -110,3 +110,22 @@ fn a_calculation_picks_the_matching_calculator_tool() {
     assert_eq!(name, "add");
     assert_eq!(arguments, json!({"a": 100, "b": 250}));
 }
+
+/// The second conversation with the same tools reuses the system message already read; it
+/// decides exactly as the first did. (Reading the prompt in two parts rather than one moves
+/// probabilities in the second decimal at most: no row of the accuracy table changed.)
+#[test]
+fn reusing_the_system_message_decides_the_same() {
+    let Some(model) = common::model() else { return };
+    let tools = common::calc_tools();
+    let ask = |q: &str| {
+        model
+            .tool_call(&[Message::user(q)], &tools, Sampling::GREEDY, &mut |_| {})
+            .expect("the tool-call turn runs")
+            .decision
+    };
+    let first = ask("What is 7 plus 5?");
+    let again = ask("What is 7 plus 5?");
+    assert_eq!(first.choices, again.choices);
+    assert_eq!(first.text, again.text);
+}
