@@ -40,6 +40,11 @@ pub struct Config {
     #[arg(long = "static", value_name = "DIR")]
     pub static_dir: Option<PathBuf>,
 
+    /// Serve model files (the in-page language model) from this directory at `/models/…`,
+    /// with Content-Length, Range requests and caching headers.
+    #[arg(long = "models", value_name = "DIR")]
+    pub models_dir: Option<PathBuf>,
+
     /// Refuse new sessions (HTTP 503) while this many are open.
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..))]

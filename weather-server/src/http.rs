@@ -128,10 +128,31 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
     let mcp = mcp
         .layer(cors_layer())
         .layer(middleware::from_fn(allow_param_headers));
+    let mcp = match &config.models_dir {
+        Some(dir) => mcp.nest_service(MODELS_PATH, model_files(dir)),
+        None => mcp,
+    };
     match &config.static_dir {
         Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
         None => mcp,
     }
+}
+
+/// Where `--models DIR` is served.
+pub const MODELS_PATH: &str = "/models";
+
+/// How long a browser may keep a model file without asking again. The files are large and
+/// change only with a new setup; after that the browser revalidates with `If-Modified-Since`.
+pub const MODELS_CACHE_CONTROL: &str = "public, max-age=86400";
+
+/// Model files: `ServeDir` answers with Content-Length and Last-Modified, honours Range
+/// (206 with Content-Range) and If-Modified-Since (304); unknown files are 404, not the app.
+fn model_files(dir: &Path) -> SetResponseHeader<ServeDir, HeaderValue> {
+    SetResponseHeader::overriding(
+        ServeDir::new(dir),
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(MODELS_CACHE_CONTROL),
+    )
 }
 
 /// One MCP endpoint at `path`, with its own sessions and guard; `new` makes the handler for

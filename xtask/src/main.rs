@@ -27,7 +27,8 @@ commands:
   size [--build]      the first load, gzipped, against its budget, and what makes up the wasm
                       (builds the app unless dist/ is newer than its sources)
   bench-bridge        only the bridge's overhead per tools/call, beside supergateway
-  setup               only install what is missing";
+  setup               only install what is missing
+  model               only fetch the language model and convert it (part of setup)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +39,7 @@ fn main() {
         Some("size") => size::size(&args[1..]),
         Some("bench-bridge") => bench_bridge::run(),
         Some("setup") => tools::Tools::locate().ensure_test(),
+        Some("model") => tools::Tools::locate().ensure_model(),
         _ => {
             eprintln!("{USAGE}");
             std::process::exit(2);

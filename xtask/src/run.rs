@@ -42,6 +42,9 @@ pub fn run(args: &[String]) -> Result<()> {
         bind,
         "--static".to_owned(),
         root.join("dist").display().to_string(),
+        // The in-page language model's file (fetched by setup), at /models/.
+        "--models".to_owned(),
+        tools.models_dir().display().to_string(),
     ];
     sh::step("starting the weather server with the app");
     let server = server::start("weather-server", &binary, &args)?;

@@ -118,8 +118,17 @@ pub fn test() -> Result<()> {
         "warnings",
     ])?;
 
-    sh::step("native tests (cargo test --workspace, the bridge apart)");
-    cargo(&["test", "--workspace", "--exclude", "mcp-flow-bridge"])?;
+    sh::step(
+        "native tests (cargo test --workspace, the bridge apart), the language model's included",
+    );
+    sh::run(
+        tools
+            .command("cargo")
+            .current_dir(&root)
+            .args(["test", "--workspace", "--exclude", "mcp-flow-bridge"])
+            .env("SMOLLM_MODEL", tools.model_file())
+            .env("SMOLLM_REQUIRED", "1"),
+    )?;
 
     sh::step("the bridge: its fault children, and stdio servers nobody here wrote through it");
     let bridge_peers = BridgePeers::ensure(&tools)?;
