@@ -31,6 +31,14 @@ async fn tokyo_through_the_bridge(era: EraChoice) {
     let server_box = text(&root, "g.mf-participant[data-actor='Server']");
     assert!(server_box.contains("via the bridge"), "{server_box}");
     assert!(server_box.contains("py_stdio_weather"), "{server_box}");
+    let preset: web_sys::HtmlSelectElement = root
+        .query_selector("#mf-server-preset")
+        .unwrap()
+        .expect("the server picker")
+        .unchecked_into();
+    assert_eq!(preset.value(), "bridge");
+    let hint = text(&root, "#mf-bridge-hint");
+    assert!(hint.contains("via the bridge"), "{hint}");
 
     ctl.play();
     assert!(

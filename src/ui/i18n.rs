@@ -27,7 +27,7 @@ macro_rules! messages {
 messages! {
     Lede, Language, Theme, ThemeAuto, ThemeLight, ThemeDark,
     Settings, McpServer, McpServerUrl, Question, AskBeforeTool, ApprovalAsk, ApprovalAuto,
-    PresetWeather, PresetCalculator, PresetOther,
+    PresetWeather, PresetCalculator, PresetOther, PresetBridge, BridgeHint,
     Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini, ProviderYou,
     OfflineShort, OfflineNote, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
     ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
@@ -98,6 +98,10 @@ fn en(msg: Msg) -> &'static str {
         PresetWeather => "Weather server (/mcp)",
         PresetCalculator => "Calculator server (/calc)",
         PresetOther => "Other URL",
+        PresetBridge => "Through mcp-flow-bridge (your stdio or local server)",
+        BridgeHint => {
+            "Start the bridge (cargo xtask run --bridge stdio -- YOUR COMMAND, or mcp-flow-bridge stdio --allow-origin THIS PAGE'S ORIGIN -- YOUR COMMAND) and paste the MCP endpoint it printed."
+        }
         Llm => "LLM",
         LlmModel => "Model",
         ProviderOffline => "Built-in offline model (no key, no network)",
@@ -278,6 +282,10 @@ fn zh(msg: Msg) -> &'static str {
         PresetWeather => "天气服务器（/mcp）",
         PresetCalculator => "计算器服务器（/calc）",
         PresetOther => "其他地址",
+        PresetBridge => "经由 mcp-flow-bridge（你的 stdio 或本地服务器）",
+        BridgeHint => {
+            "先启动桥（cargo xtask run --bridge stdio -- 你的命令，或 mcp-flow-bridge stdio --allow-origin 本页的源 -- 你的命令），再粘贴它打印的 MCP endpoint。"
+        }
         Llm => "LLM（大语言模型）",
         LlmModel => "模型",
         ProviderOffline => "内置离线模型（无需密钥，不联网）",

@@ -93,16 +93,22 @@ fn percent_decode(value: &str) -> String {
 pub enum Preset {
     Weather,
     Calculator,
+    /// A server reached through `mcp-flow-bridge` (its endpoint is `/s/SECRET/mcp`).
+    Bridge,
     Other,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 3] = [Self::Weather, Self::Calculator, Self::Other];
+    pub const ALL: [Preset; 4] = [Self::Weather, Self::Calculator, Self::Bridge, Self::Other];
+
+    /// Where `mcp-flow-bridge` listens by default; the user pastes the rest of what it printed.
+    pub const BRIDGE_START: &'static str = "http://127.0.0.1:8001/s/";
 
     pub fn id(self) -> &'static str {
         match self {
             Self::Weather => "weather",
             Self::Calculator => "calc",
+            Self::Bridge => "bridge",
             Self::Other => "other",
         }
     }
@@ -112,6 +118,7 @@ impl Preset {
         let msg = match self {
             Self::Weather => Msg::PresetWeather,
             Self::Calculator => Msg::PresetCalculator,
+            Self::Bridge => Msg::PresetBridge,
             Self::Other => Msg::PresetOther,
         };
         text(msg, lang)
@@ -121,7 +128,7 @@ impl Preset {
         match self {
             Self::Weather => Some("/mcp"),
             Self::Calculator => Some("/calc"),
-            Self::Other => None,
+            Self::Bridge | Self::Other => None,
         }
     }
 
@@ -132,6 +139,13 @@ impl Preset {
             .next()
             .unwrap_or("")
             .trim_end_matches('/');
+        let after_host = path
+            .split_once("://")
+            .and_then(|(_, rest)| rest.find('/').map(|i| &rest[i..]))
+            .unwrap_or("");
+        if after_host.starts_with("/s/") || after_host == "/s" {
+            return Self::Bridge;
+        }
         [Self::Weather, Self::Calculator]
             .into_iter()
             .find(|p| p.path().is_some_and(|suffix| path.ends_with(suffix)))
@@ -140,6 +154,9 @@ impl Preset {
 
     /// `url` moved to this preset's endpoint on the same host; `Other` keeps it.
     pub fn apply(self, url: &str) -> String {
+        if self == Self::Bridge && Self::of(url) != Self::Bridge {
+            return Self::BRIDGE_START.to_owned();
+        }
         let Some(path) = self.path() else {
             return url.to_owned();
         };
@@ -157,7 +174,7 @@ impl Preset {
             (Self::Weather, true) => Some("东京的天气怎么样？"),
             (Self::Calculator, false) => Some("What is 3 times 111?"),
             (Self::Calculator, true) => Some("3 乘 111 等于多少？"),
-            (Self::Other, _) => None,
+            (Self::Bridge | Self::Other, _) => None,
         }
     }
 
@@ -246,6 +263,17 @@ mod tests {
             "http://127.0.0.1:8000/calc"
         );
         assert_eq!(Preset::Other.apply("http://x/mcp"), "http://x/mcp");
+        // A bridge endpoint ends in /mcp too, but it is the bridge's.
+        let bridged = "http://127.0.0.1:8001/s/5dc9ca52/mcp";
+        assert_eq!(Preset::of(bridged), Preset::Bridge);
+        assert_eq!(Preset::Bridge.apply(bridged), bridged);
+        assert_eq!(
+            Preset::Bridge.apply("http://127.0.0.1:8000/mcp"),
+            Preset::BRIDGE_START
+        );
+        assert_eq!(Preset::of(Preset::BRIDGE_START), Preset::Bridge);
+        assert_eq!(Preset::Weather.apply(bridged), "http://127.0.0.1:8000/mcp");
+        assert_eq!(Preset::of("http://example.com/api/s/x"), Preset::Other);
         assert_eq!(
             Preset::Calculator.example_question(false),
             Some("What is 3 times 111?")

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, text, tr};
+use super::i18n::{Msg, fill, text, tr};
 use super::llm_settings::LlmSettingsView;
 use super::params::Preset;
 use super::saved_servers::SavedServersView;
@@ -88,6 +88,14 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                     <input id="mf-server" type="url" prop:value=move || ctl.server.get()
                         on:input=move |ev| ctl.server.set(event_target_value(&ev))
                         on:change=move |_| ctl.end_run(Some("ended: the server changed in the settings")) />
+                    <Show when=move || Preset::of(&ctl.server.get()) == Preset::Bridge>
+                        <small id="mf-bridge-hint">
+                            {move || match ctl.bridge.get() {
+                                Some(what) => fill(text(Msg::ViaBridge, ctl.lang.get()), &[("what", &what)]),
+                                None => text(Msg::BridgeHint, ctl.lang.get()).to_owned(),
+                            }}
+                        </small>
+                    </Show>
                 </label>
                 <SavedServersView ctl=ctl />
                 <label class="mf-wide">
