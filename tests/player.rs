@@ -217,6 +217,53 @@ async fn the_connection_panel_tells_the_server_session_capabilities_and_logs() {
 }
 
 #[wasm_bindgen_test]
+async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
+    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    ctl.question.set("What's the weather in Atlantis?".into());
+    ctl.start(Mode::Play);
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    sleep(50).await;
+    let rows = |root: &HtmlElement| root.query_selector_all("#mf-log-rows tr").unwrap().length();
+    let all = rows(&root);
+    let first_run = ctl.past.with_untracked(|p| p[0].exchanges.len()) as u32;
+    let second_run = ctl.run.with_untracked(|r| r.mcp.exchanges.len()) as u32;
+    assert_eq!(all, first_run + second_run, "both runs are in the log");
+    let kind: web_sys::HtmlSelectElement = root
+        .query_selector("#mf-log-kind")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    kind.set_value("tool");
+    kind.dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    sleep(50).await;
+    assert_eq!(rows(&root), 1, "only Atlantis' call failed as a tool");
+    let failed = text(&root, "#mf-log-rows");
+    assert!(failed.contains("tools/call"), "{failed}");
+    assert!(failed.contains("tool error"), "{failed}");
+    kind.set_value("all");
+    kind.dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    let search: web_sys::HtmlInputElement = root
+        .query_selector("#mf-log-search")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    search.set_value("initialize");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    search
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+    sleep(50).await;
+    // The search matches part of the method: each run's initialize and notifications/initialized.
+    assert_eq!(rows(&root), 4);
+}
+
+#[wasm_bindgen_test]
 async fn a_server_that_is_down_turns_initialize_red() {
     let ctl = controller("http://127.0.0.1:9/mcp".into(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);

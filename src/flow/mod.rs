@@ -13,6 +13,7 @@ pub mod history;
 pub mod host;
 pub mod lifetime;
 pub mod live;
+pub mod message_log;
 pub mod payload;
 pub mod run;
 pub mod steps;

@@ -43,6 +43,17 @@ pub fn all_rows() -> Vec<Row> {
     crate::diagram::all_rows()
 }
 
+/// The most exchanges of earlier runs the message log keeps.
+pub const PAST_EXCHANGES: usize = 2_000;
+
+/// An earlier run's exchanges, for the message log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PastRun {
+    pub run: usize,
+    pub era: Option<Era>,
+    pub exchanges: Vec<crate::mcp::record::Exchange>,
+}
+
 /// The run in progress: its lifetime and the host doing its steps.
 #[derive(Clone)]
 struct Live {
@@ -78,6 +89,11 @@ pub struct Controller {
     pub you_turn: RwSignal<Option<Turn>>,
     /// What the bridge runs or forwards to, when the server is a `mcp-flow-bridge` endpoint.
     pub bridge: RwSignal<Option<String>>,
+    /// The exchanges of the page's earlier runs, for the message log (the newest runs, at most
+    /// [`PAST_EXCHANGES`] exchanges in all).
+    pub past: RwSignal<Vec<PastRun>>,
+    /// The number of the run shown (1 is the page's first).
+    pub run_number: RwSignal<usize>,
     /// The user's own request headers, as typed ("Name: value" lines). In memory only: never
     /// saved, put in a link, recorded or exported.
     pub headers: RwSignal<String>,
@@ -123,6 +139,8 @@ impl Controller {
             you_turn: RwSignal::new(None),
             bridge: RwSignal::new(None),
             headers: RwSignal::new(String::new()),
+            past: RwSignal::new(Vec::new()),
+            run_number: RwSignal::new(1),
             era: RwSignal::new(EraChoice::Auto),
             compared: RwSignal::new(None),
             compare_generation: RwSignal::new(0),
@@ -146,6 +164,34 @@ impl Controller {
     /// The selected row.
     pub fn selected(&self) -> Option<Row> {
         self.cursor.with(|c| c.selected)
+    }
+
+    /// Moves the shown run's exchanges to the message log's past (a recording's are not the
+    /// page's traffic), and counts the next run.
+    fn keep_for_the_log(&self) {
+        if self.recording.get_untracked().is_some() {
+            return;
+        }
+        let (era, exchanges) = self
+            .run
+            .with_untracked(|r| (r.era.as_ref().map(|d| d.era), r.mcp.exchanges.clone()));
+        if exchanges.is_empty() {
+            return;
+        }
+        let run = self.run_number.get_untracked();
+        self.past.update(|past| {
+            past.push(PastRun {
+                run,
+                era,
+                exchanges,
+            });
+            while past.iter().map(|p| p.exchanges.len()).sum::<usize>() > PAST_EXCHANGES
+                && past.len() > 1
+            {
+                past.remove(0);
+            }
+        });
+        self.run_number.set(run + 1);
     }
 
     /// The MCP client's per-request timeout.
@@ -361,6 +407,7 @@ impl Controller {
         speed: Option<f64>,
     ) {
         self.end_run(None);
+        self.keep_for_the_log();
         self.recording.set(None);
         self.run.set(Run::new(all_rows()));
         self.cursor.set(Cursor::default());

@@ -51,7 +51,7 @@ messages! {
     ConnVersions, ConnFresh, ConnInstructions, ConnServerCaps, ConnClientCaps, ConnNothing,
     Logs, LogLevel, LogsNone, BridgeLeg, BridgeLegNone, ViaBridge,
     RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, RemoveServer,
-    TimeoutMs,
+    TimeoutMs, MessageLog, LogAll, LogToolErrors, LogErrors, LogPending,
 }
 
 /// `msg` in `lang`.
@@ -148,6 +148,11 @@ fn en(msg: Msg) -> &'static str {
         SaveServer => "Save server",
         RemoveServer => "Remove",
         TimeoutMs => "Timeout per request (ms)",
+        MessageLog => "Message log: every exchange of this page, across runs and eras",
+        LogAll => "all",
+        LogToolErrors => "tool errors",
+        LogErrors => "errors",
+        LogPending => "waiting",
         RequestHeadersNote => {
             "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted])."
         }
@@ -332,6 +337,11 @@ fn zh(msg: Msg) -> &'static str {
         SaveServer => "保存服务器",
         RemoveServer => "删除",
         TimeoutMs => "每个请求的超时（毫秒）",
+        MessageLog => "消息日志：本页面的每次交换，跨运行和协议时代",
+        LogAll => "全部",
+        LogToolErrors => "工具错误",
+        LogErrors => "错误",
+        LogPending => "等待中",
         RequestHeadersNote => {
             "随每个 MCP 请求发送。只保存在本页面的内存中：不会保存、放进链接、记录或导出（显示为 [redacted]）。"
         }

@@ -10,6 +10,7 @@ mod form;
 pub mod i18n;
 mod inspector;
 mod llm_settings;
+mod message_log;
 pub mod params;
 mod player;
 mod saved_servers;
@@ -30,6 +31,7 @@ use diagram_view::DiagramView;
 use form::FormDialog;
 use i18n::{Msg, fill, text, tr};
 use inspector::Inspector;
+use message_log::MessageLog;
 use params::Preset;
 use player::PlayerBar;
 use settings::Settings;
@@ -207,6 +209,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </p>
             </section>
             <ConnectionPanel ctl=ctl />
+            <MessageLog ctl=ctl />
             <div class="mf-stage">
                 <div class="mf-diagrams">
                     <DiagramView ctl=ctl index=0 />

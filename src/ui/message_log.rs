@@ -1,0 +1,93 @@
+//! The message log: every MCP exchange of the page's lifetime (earlier runs and this one, both
+//! eras), with how each ended, searchable by method and filtered by outcome.
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use super::i18n::{Msg, tr};
+use crate::flow::message_log::{Kind, RunExchanges, filter, rows};
+use crate::mcp::era::Era;
+
+fn kind_of(id: &str) -> Option<Kind> {
+    match id {
+        "ok" => Some(Kind::Ok),
+        "tool" => Some(Kind::ToolError),
+        "error" => Some(Kind::Error),
+        "pending" => Some(Kind::Pending),
+        _ => None,
+    }
+}
+
+#[component]
+pub fn MessageLog(ctl: Controller) -> impl IntoView {
+    let query = RwSignal::new(String::new());
+    let kind = RwSignal::new(String::from("all"));
+    let lines = move || {
+        let past = ctl.past.get();
+        let current = ctl.run.get();
+        let mut runs: Vec<RunExchanges<'_>> = past
+            .iter()
+            .map(|p| RunExchanges {
+                run: p.run,
+                era: p.era,
+                exchanges: &p.exchanges,
+            })
+            .collect();
+        if ctl.recording.with(Option::is_none) {
+            runs.push(RunExchanges {
+                run: ctl.run_number.get(),
+                era: current.era.as_ref().map(|d| d.era),
+                exchanges: &current.mcp.exchanges,
+            });
+        }
+        let shown = filter(&rows(&runs), &query.get(), kind_of(&kind.get()));
+        shown
+            .into_iter()
+            .map(|r| {
+                let era = match r.era {
+                    Some(Era::Modern) => "2026-07-28",
+                    Some(Era::Legacy) => "2025-11-25",
+                    None => "",
+                };
+                let state = match r.outcome.kind() {
+                    Kind::Ok => "ok",
+                    Kind::ToolError => "tool-error",
+                    Kind::Error => "error",
+                    Kind::Pending => "pending",
+                };
+                view! {
+                    <tr data-outcome=state>
+                        <td>{r.run}</td>
+                        <td>{era}</td>
+                        <td>{r.seq}</td>
+                        <td><code>{r.what}</code></td>
+                        <td>{r.id.unwrap_or_default()}</td>
+                        <td class="mf-log-outcome">{r.outcome.describe()}</td>
+                        <td>{r.duration_ms.map(|ms| format!("{ms:.1} ms")).unwrap_or_default()}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <details id="mf-message-log" class="mf-connection">
+            <summary>{tr(ctl.lang, Msg::MessageLog)}</summary>
+            <div class="mf-log-filters">
+                <input id="mf-log-search" type="search" placeholder="tools/call"
+                    prop:value=move || query.get()
+                    on:input=move |ev| query.set(event_target_value(&ev)) />
+                <select id="mf-log-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
+                    <option value="all">{tr(ctl.lang, Msg::LogAll)}</option>
+                    <option value="ok">"ok"</option>
+                    <option value="tool">{tr(ctl.lang, Msg::LogToolErrors)}</option>
+                    <option value="error">{tr(ctl.lang, Msg::LogErrors)}</option>
+                    <option value="pending">{tr(ctl.lang, Msg::LogPending)}</option>
+                </select>
+            </div>
+            <table class="mf-log-table">
+                <thead><tr><th>"run"</th><th>"era"</th><th>"#"</th><th>"request"</th><th>"id"</th><th>"outcome"</th><th>"time"</th></tr></thead>
+                <tbody id="mf-log-rows">{lines}</tbody>
+            </table>
+        </details>
+    }
+}
