@@ -21,9 +21,10 @@ use crate::{run, workspace_root};
 /// 474.0 KB on 2026-12-01 (both protocol eras, forms, comparison, exports, four LLM providers),
 /// then raised on purpose when the debugger's first parts came in (the user in the model's place,
 /// failed tools told apart, the connection panel and logs, the bridge's second leg, the user's
-/// request headers, saved servers: 509.6 KB). The goal of 250 KB needs the rarely used parts
-/// moved to a module loaded on demand (README, "Performance").
-pub const FIRST_LOAD_BUDGET_BYTES: u64 = 515_000;
+/// request headers, saved servers, the message log, the bridge in the server picker: 515.8 KB).
+/// The goal of 250 KB needs the rarely used parts moved to a module loaded on demand (README,
+/// "Performance").
+pub const FIRST_LOAD_BUDGET_BYTES: u64 = 520_000;
 
 /// A file of the built app.
 pub struct Sized {
