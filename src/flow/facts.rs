@@ -28,8 +28,6 @@ pub struct Facts {
     pub supported_versions: Vec<String>,
     pub ttl_ms: Option<u64>,
     pub cache_scope: Option<String>,
-    /// Log lines the server sent (`notifications/message`).
-    pub log_lines: usize,
 }
 
 fn body(x: &Exchange) -> Option<Value> {
@@ -47,13 +45,6 @@ impl Facts {
     pub fn of(run: &Run) -> Self {
         let mut facts = Facts {
             era: run.era.as_ref().map(|d| d.era),
-            log_lines: run
-                .notifications
-                .iter()
-                .filter(|n| {
-                    n.get("method").and_then(Value::as_str) == Some("notifications/message")
-                })
-                .count(),
             ..Facts::default()
         };
         let exchanges = &run.mcp.exchanges;
@@ -259,7 +250,6 @@ mod tests {
         );
         assert_eq!(facts.session.as_deref(), Some("abc"));
         assert!(!facts.session_closed);
-        assert_eq!(facts.log_lines, 1);
         assert!(facts.supported_versions.is_empty());
     }
 
