@@ -154,6 +154,48 @@ const chromeText = (page) =>
       .join('\n'));
 
 const scenarios = {
+  async 'SmolLM2 in the page: a real model makes the Tokyo run in a worker, then from the cache'(page) {
+    await page.goto(`${opt.base}/?llm=smollm2&speed=instant&approve=auto`);
+    check((await page.inputValue('#mf-llm-provider')) === 'smollm2', 'llm=smollm2 did not pick it');
+    const before = await page.textContent('#mf-smollm .mf-smollm-status');
+    check(before.includes('144.8 MB'), `the size is not told before the download: ${before}`);
+    // The page's own timer keeps ticking while the model works in its worker: the longest gap
+    // bounds a hang of the page's thread (a turn on it would freeze the page for the turn).
+    const ticking = () => page.evaluate(() => {
+      window.__gaps = [];
+      let last = performance.now();
+      setInterval(() => { const now = performance.now(); window.__gaps.push(now - last); last = now; }, 50);
+    });
+    for (const [round, source] of [[1, 'downloaded'], [2, "from the browser's cache"]]) {
+      if (round === 2) await page.reload();
+      await ticking();
+      // The first run shows the download's progress where the run is (the inspector).
+      const bar = round === 1 ? page.waitForSelector('#mf-model-live progress', { timeout: 60_000 }) : null;
+      await page.click('#mf-play');
+      if (bar) await bar;
+      await finished(page, 300_000);
+      await allDone(page, ['d2-4', 'd2-5']);
+      const said = await answer(page);
+      check(/sunny/i.test(said), `round ${round}: the answer does not say sunny: ${said}`);
+      const status = await page.textContent('#mf-smollm .mf-smollm-status');
+      check(status.startsWith('Ready') && status.includes(source) && status.includes('tokens/s'),
+        `round ${round}: status ${status}`);
+      const gap = await page.evaluate(() => Math.max(...window.__gaps));
+      check(gap < 3000, `round ${round}: the page's thread stalled for ${Math.round(gap)} ms`);
+      console.log(`     round ${round}: ${status}; longest timer gap ${Math.round(gap)} ms`);
+    }
+    // The decision, on d2-3: the tool the model called, with the probability it gave each choice.
+    await page.click('g[data-row="d2-3"]');
+    const inspector = await page.textContent('.mf-inspector');
+    for (const want of ['Decision (probability at the point of choice)', 'get_weather', 'no tool',
+      'Tokyo', 'chat template applied']) {
+      check(inspector.includes(want), `the d2-3 inspector lacks ${want}`);
+    }
+    const p = await page.$eval('.mf-choices tr td.mf-p', (td) => parseFloat(td.textContent));
+    check(p > 50 && p <= 100, `get_weather's probability: ${p}%`);
+    await page.screenshot({ path: join(opt.out, 'smollm2-run.png') });
+  },
+
   async 'a full run in 2026-07-28, the era a new server speaks'(page) {
     await page.goto(`${opt.base}/?speed=instant&approve=auto&autoplay`);
     await finished(page);

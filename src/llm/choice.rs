@@ -7,6 +7,8 @@ use serde_json::Value;
 
 use super::offline::OfflineModel;
 use super::remote::{Api, Remote};
+use super::smollm::SmolLm;
+use super::smollm::worker::ModelWorker;
 use super::you::{Desk, YouModel};
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec, anthropic, gemini};
 use crate::clock::SharedClock;
@@ -22,11 +24,14 @@ pub enum Provider {
     Gemini,
     /// The user, calling the tools from forms built from their schemas.
     You,
+    /// SmolLM2-135M-Instruct, running in a Web Worker in this page.
+    SmolLm2,
 }
 
 impl Provider {
-    pub const ALL: [Provider; 5] = [
+    pub const ALL: [Provider; 6] = [
         Self::Offline,
+        Self::SmolLm2,
         Self::You,
         Self::OpenAi,
         Self::Anthropic,
@@ -41,6 +46,7 @@ impl Provider {
             Self::Anthropic => "anthropic",
             Self::Gemini => "gemini",
             Self::You => "you",
+            Self::SmolLm2 => "smollm2",
         }
     }
 
@@ -58,12 +64,13 @@ impl Provider {
             Self::Anthropic => "Anthropic Messages",
             Self::Gemini => "Google Gemini",
             Self::You => "You: call the tools yourself, from their schemas",
+            Self::SmolLm2 => "SmolLM2-135M in this page (a real model, no key; 145 MB once)",
         }
     }
 
     fn api(self) -> Option<Api> {
         match self {
-            Self::Offline | Self::You => None,
+            Self::Offline | Self::You | Self::SmolLm2 => None,
             Self::OpenAi => Some(Api::OpenAi),
             Self::Anthropic => Some(Api::Anthropic),
             Self::Gemini => Some(Api::Gemini),
@@ -76,6 +83,7 @@ impl Provider {
         match self {
             Self::Offline => ("", super::offline::MODEL),
             Self::You => ("", ""),
+            Self::SmolLm2 => ("", super::smollm::MODEL),
             Self::OpenAi => ("http://127.0.0.1:11434/v1", "qwen2.5:7b"),
             Self::Anthropic => (anthropic::DEFAULT_BASE_URL, "claude-sonnet-4-5"),
             Self::Gemini => (gemini::DEFAULT_BASE_URL, "gemini-2.5-flash"),
@@ -221,16 +229,25 @@ impl LlmSettings {
     pub fn label(&self) -> String {
         match self.provider.api() {
             None if self.provider == Provider::You => super::you::LABEL.to_owned(),
+            None if self.provider == Provider::SmolLm2 => super::smollm::LABEL.to_owned(),
             None => super::offline::LABEL.to_owned(),
             Some(api) => format!("{} ({})", self.model, api.name()),
         }
     }
 
-    /// The model these settings name, talking through `http` on the run's `clock`; `desk` is
-    /// where the page asks the user when the user is the model.
-    pub fn build<H: Http>(&self, http: H, clock: SharedClock, desk: Rc<Desk>) -> AnyLlm<H> {
+    /// The model these settings name, talking through `http` on the run's `clock`; `seats` are
+    /// the page's: where it asks the user when the user is the model, and the in-page model.
+    pub fn build<H: Http>(&self, http: H, clock: SharedClock, seats: &Seats) -> AnyLlm<H> {
         match self.provider.api() {
-            None if self.provider == Provider::You => AnyLlm::You(YouModel::new(desk, clock)),
+            None if self.provider == Provider::You => {
+                AnyLlm::You(YouModel::new(seats.desk.clone(), clock))
+            }
+            None if self.provider == Provider::SmolLm2 => AnyLlm::SmolLm(SmolLm {
+                engine: seats.model.clone(),
+                clock,
+                sampling: Default::default(),
+                on_text: seats.on_text.clone(),
+            }),
             None => AnyLlm::Offline(OfflineModel::new(clock)),
             Some(api) => AnyLlm::Remote(Remote {
                 http,
@@ -246,11 +263,21 @@ impl LlmSettings {
     }
 }
 
+/// What the page lends a run's model: the desk where it asks the user (when the user is the
+/// model), and the in-page model's worker with where its text streams to.
+#[derive(Clone)]
+pub struct Seats {
+    pub desk: Rc<Desk>,
+    pub model: Rc<ModelWorker>,
+    pub on_text: super::smollm::OnText,
+}
+
 /// One of the backends, behind the one interface.
 pub enum AnyLlm<H: Http> {
     Offline(OfflineModel),
     Remote(Remote<H>),
     You(YouModel),
+    SmolLm(SmolLm<Rc<ModelWorker>>),
 }
 
 impl<H: Http> Llm for AnyLlm<H> {
@@ -259,6 +286,7 @@ impl<H: Http> Llm for AnyLlm<H> {
             Self::Offline(m) => m.label(),
             Self::Remote(m) => m.label(),
             Self::You(m) => m.label(),
+            Self::SmolLm(m) => m.label(),
         }
     }
 
@@ -267,6 +295,7 @@ impl<H: Http> Llm for AnyLlm<H> {
             Self::Offline(m) => m.format_tools(tools),
             Self::Remote(m) => m.format_tools(tools),
             Self::You(m) => m.format_tools(tools),
+            Self::SmolLm(m) => m.format_tools(tools),
         }
     }
 
@@ -275,6 +304,7 @@ impl<H: Http> Llm for AnyLlm<H> {
             Self::Offline(m) => m.style(),
             Self::Remote(m) => m.style(),
             Self::You(m) => m.style(),
+            Self::SmolLm(m) => m.style(),
         }
     }
 
@@ -287,6 +317,7 @@ impl<H: Http> Llm for AnyLlm<H> {
             Self::Offline(m) => m.complete(messages, tools).await,
             Self::Remote(m) => m.complete(messages, tools).await,
             Self::You(m) => m.complete(messages, tools).await,
+            Self::SmolLm(m) => m.complete(messages, tools).await,
         }
     }
 }
@@ -305,20 +336,28 @@ mod tests {
         s
     }
 
+    fn seats() -> Seats {
+        Seats {
+            desk: Desk::new(|_| ()),
+            model: ModelWorker::new("/models/m.gguf".into(), |_| ()),
+            on_text: Rc::new(|_| ()),
+        }
+    }
+
     #[test]
     fn settings_build_the_chosen_backend() {
         let http = Rc::new(Scripted::default());
         assert!(matches!(
-            LlmSettings::default().build(http.clone(), http.clone(), Desk::new(|_| ())),
+            LlmSettings::default().build(http.clone(), http.clone(), &seats()),
             AnyLlm::Offline(_)
         ));
         let you = LlmSettings::new(Provider::You);
         assert_eq!(you.label(), crate::llm::you::LABEL);
         assert!(matches!(
-            you.build(http.clone(), http.clone(), Desk::new(|_| ())),
+            you.build(http.clone(), http.clone(), &seats()),
             AnyLlm::You(_)
         ));
-        match openai().build(http.clone(), http, Desk::new(|_| ())) {
+        match openai().build(http.clone(), http.clone(), &seats()) {
             AnyLlm::Remote(m) => {
                 assert_eq!(m.key.as_deref(), Some("sk-secret"));
                 assert_eq!(m.api, Api::OpenAi);
@@ -328,6 +367,13 @@ mod tests {
             _ => panic!("expected the OpenAI-compatible backend"),
         }
         assert_eq!(LlmSettings::default().label(), "Built-in offline model");
+        let smollm = LlmSettings::new(Provider::SmolLm2);
+        assert_eq!(smollm.label(), "SmolLM2-135M in this page");
+        assert!(matches!(
+            smollm.build(http.clone(), http.clone(), &seats()),
+            AnyLlm::SmolLm(_)
+        ));
+        assert_eq!(Provider::from_id("smollm2"), Provider::SmolLm2);
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! - `prompt_style`: the system-prompt style of tool calling (seed `004_…`).
 //! - `formats`: every tool format side by side ([`formats::all`]).
 //! - `remote`: a model behind an HTTP API; picks the provider module and makes the call.
-//! - `offline`: the built-in model; `you`: the user in the model's place; `choice`: the
-//!   settings that pick a backend.
+//! - `offline`: the built-in model; `smollm`: SmolLM2 running in a worker in this page; `you`:
+//!   the user in the model's place; `choice`: the settings that pick a backend.
 
 pub mod anthropic;
 pub mod choice;
@@ -17,6 +17,7 @@ pub mod offline;
 pub mod openai;
 pub mod prompt_style;
 pub mod remote;
+pub mod smollm;
 pub mod wire;
 pub mod you;
 

@@ -14,7 +14,9 @@ use crate::flow::host::{Approval, ApprovalRequest, FormRequest, Host, HostEvent,
 use crate::flow::lifetime::Lifetime;
 use crate::flow::run::{RowStatus, Run, RunEvent};
 use crate::llm::LlmReply;
-use crate::llm::choice::{AnyLlm, LlmSettings};
+use crate::llm::choice::{AnyLlm, LlmSettings, Seats};
+use crate::llm::smollm::status::Status as ModelStatus;
+use crate::llm::smollm::worker::ModelWorker;
 use crate::llm::you::{Desk, Turn};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
@@ -87,6 +89,12 @@ pub struct Controller {
     pub form: RwSignal<Option<FormRequest>>,
     /// The model's turn waiting for the user, when the user is the model.
     pub you_turn: RwSignal<Option<Turn>>,
+    /// Where the in-page model (SmolLM2) is: loading, ready, failed.
+    pub model_status: RwSignal<ModelStatus>,
+    /// The text the in-page model is writing in the current turn, as it is written.
+    pub model_text: RwSignal<String>,
+    /// The in-page model's worker, started on first use and kept for the page's lifetime.
+    model: StoredValue<Option<Rc<ModelWorker>>, LocalStorage>,
     /// What the bridge runs or forwards to, when the server is a `mcp-flow-bridge` endpoint.
     pub bridge: RwSignal<Option<String>>,
     /// The exchanges of the page's earlier runs, for the message log (the newest runs, at most
@@ -137,6 +145,9 @@ impl Controller {
             dialog: RwSignal::new(None),
             form: RwSignal::new(None),
             you_turn: RwSignal::new(None),
+            model_status: RwSignal::new(ModelStatus::default()),
+            model_text: RwSignal::new(String::new()),
+            model: StoredValue::new_local(None),
             bridge: RwSignal::new(None),
             headers: RwSignal::new(String::new()),
             past: RwSignal::new(Vec::new()),
@@ -159,6 +170,23 @@ impl Controller {
 
     fn gate(&self) -> Rc<Gate> {
         self.gate.get_value()
+    }
+
+    /// The in-page model's worker (made on first use; it starts its thread only when a run
+    /// needs the model).
+    fn model_worker(&self) -> Rc<ModelWorker> {
+        if let Some(worker) = self.model.get_value() {
+            return worker;
+        }
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        let status = self.model_status;
+        let worker = ModelWorker::new(crate::llm::smollm::model_url(&origin), move |s| {
+            status.set(s)
+        });
+        self.model.set_value(Some(worker.clone()));
+        worker
     }
 
     /// The selected row.
@@ -428,6 +456,16 @@ impl Controller {
         }));
         let you_turn = self.you_turn;
         let desk = Desk::new(move |turn| you_turn.set(turn));
+        let model_text = self.model_text;
+        model_text.set(String::new());
+        let seats = Seats {
+            desk: desk.clone(),
+            model: self.model_worker(),
+            on_text: Rc::new(move |text: Option<&str>| match text {
+                Some(text) => model_text.update(|t| t.push_str(text)),
+                None => model_text.set(String::new()),
+            }),
+        };
         let mcp_emit = emit.clone();
         let clock: SharedClock = Rc::new(BrowserClock);
         let client = Rc::new(McpClient::new(
@@ -440,7 +478,7 @@ impl Controller {
         let host = Rc::new(
             Host::new(
                 client,
-                self.llm.get_untracked().build(Fetch, clock, desk.clone()),
+                self.llm.get_untracked().build(Fetch, clock, &seats),
                 gate,
                 approval,
                 emit,

@@ -28,8 +28,8 @@ messages! {
     Lede, Language, Theme, ThemeAuto, ThemeLight, ThemeDark,
     Settings, McpServer, McpServerUrl, Question, AskBeforeTool, ApprovalAsk, ApprovalAuto,
     PresetWeather, PresetCalculator, PresetOther, PresetBridge, BridgeHint,
-    Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini, ProviderYou,
-    OfflineShort, OfflineNote, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
+    Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini, ProviderYou, ProviderSmolLm,
+    OfflineShort, OfflineNote, SmolLmNote, SmolLmWriting, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
     ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
     Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
     RowsDone, Follow, FollowHint,
@@ -109,6 +109,7 @@ fn en(msg: Msg) -> &'static str {
         ProviderAnthropic => "Anthropic Messages",
         ProviderGemini => "Google Gemini",
         ProviderYou => "You: call the tools yourself, from their schemas",
+        ProviderSmolLm => "SmolLM2-135M in this page (a real model, no key; 145 MB once)",
         YouNote => {
             "You take the model's place: at its turns the page asks you which tool to call, with a form built from the tool's input schema, and what to answer."
         }
@@ -157,6 +158,10 @@ fn en(msg: Msg) -> &'static str {
             "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted])."
         }
         OfflineShort => "built-in offline model",
+        SmolLmNote => {
+            "A real language model, SmolLM2-135M-Instruct (Apache-2.0), runs in a Web Worker in this tab: no key, nothing leaves this machine. Its tool choice is decoding constrained by each tool's inputSchema; the inspector on d2-3 shows the probability it gave each tool."
+        }
+        SmolLmWriting => "The model is writing: ",
         OfflineNote => {
             "The built-in offline model stands in for a real LLM: deterministic, in this page, no network."
         }
@@ -298,6 +303,7 @@ fn zh(msg: Msg) -> &'static str {
         ProviderAnthropic => "Anthropic Messages 接口",
         ProviderGemini => "Google Gemini 接口",
         ProviderYou => "你自己：按工具的 schema 亲自调用工具",
+        ProviderSmolLm => "SmolLM2-135M，在本页面中运行（真实模型，无需密钥；首次下载 145 MB）",
         YouNote => {
             "由你代替模型：轮到模型时，页面会问你调用哪个工具（表单按工具的输入 schema 生成）以及如何回答。"
         }
@@ -347,6 +353,10 @@ fn zh(msg: Msg) -> &'static str {
         }
         OfflineShort => "内置离线模型",
         OfflineNote => "内置离线模型代替真实的 LLM：结果确定，在本页面内运行，不访问网络。",
+        SmolLmNote => {
+            "真实的语言模型 SmolLM2-135M-Instruct（Apache-2.0）在本标签页的 Web Worker 中运行：无需密钥，数据不离开本机。它选择工具时，解码受每个工具的 inputSchema 约束；d2-3 的检查器显示它给每个工具的概率。"
+        }
+        SmolLmWriting => "模型正在写：",
         BaseUrl => "基础地址",
         ModelName => "模型名称",
         ApiKey => "API 密钥",
@@ -469,6 +479,7 @@ pub fn provider(provider: Provider, lang: Lang) -> &'static str {
         Provider::Anthropic => Msg::ProviderAnthropic,
         Provider::Gemini => Msg::ProviderGemini,
         Provider::You => Msg::ProviderYou,
+        Provider::SmolLm2 => Msg::ProviderSmolLm,
     };
     text(msg, lang)
 }

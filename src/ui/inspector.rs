@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::controller::Controller;
 use super::i18n::{self, Msg, fill, text};
+use super::model_status::ModelLiveView;
 use crate::diagram::{Lang, Row, diagrams_for, find_row};
 use crate::flow::explain::explain;
 use crate::flow::live::LiveValues;
@@ -111,9 +112,15 @@ fn llm_view(x: LlmExchange, lang: Lang) -> impl IntoView {
         .response
         .as_ref()
         .and_then(|r| serde_json::to_string_pretty(r).ok());
+    let decision = x
+        .response
+        .as_ref()
+        .and_then(crate::llm::smollm::decision::summary)
+        .map(super::decision_view::decision_view);
     view! {
         <section class="mf-exchange mf-llm-exchange">
             <h4>{format!("LLM · {} · {}", x.provider, x.url)}</h4>
+            {decision}
             <h5>{t(Msg::Request)}</h5>
             <pre class="mf-json">{request}</pre>
             <h5>{format!("{} · {:.1} ms", t(Msg::Response), x.finished_ms - x.started_ms)}</h5>
@@ -127,6 +134,7 @@ fn llm_view(x: LlmExchange, lang: Lang) -> impl IntoView {
 pub fn Inspector(ctl: Controller) -> impl IntoView {
     view! {
         <aside class="mf-inspector" aria-label=move || text(Msg::Inspector, ctl.lang.get())>
+            <ModelLiveView ctl=ctl />
             <label class="mf-switch">
                 <input
                     type="checkbox"
@@ -193,6 +201,15 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                     .as_ref()
                     .map(|r| r.llm.iter().filter_map(|i| run.llm.get(*i).cloned()).collect::<Vec<_>>())
                     .unwrap_or_default();
+                // The in-page model's choice, on the row of the choice: the decision of the first
+                // turn (its exchange is recorded on the request row, d2-2).
+                let decision = (id == Row::LlmChoice)
+                    .then(|| run.row(Row::AskLlm))
+                    .flatten()
+                    .and_then(|r| r.llm.first().and_then(|i| run.llm.get(*i)))
+                    .and_then(|x| x.response.as_ref())
+                    .and_then(crate::llm::smollm::decision::summary)
+                    .map(super::decision_view::decision_view);
                 let notifications = if id == Row::Execute { run.notifications.clone() } else { Vec::new() };
                 view! {
                     <div class="mf-inspect" data-row=id.id()>
@@ -205,6 +222,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                         <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>
                         <dl class="mf-values">{shown_values}</dl>
                         {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
+                        {decision}
                         {formats}
                         <ul class="mf-notifications">
                             {notifications.into_iter().map(|n| view! { <li><pre>{pretty(&n.to_string())}</pre></li> }).collect_view()}

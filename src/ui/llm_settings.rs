@@ -1,17 +1,24 @@
-//! The LLM participant's settings: the built-in offline model, an OpenAI-compatible endpoint
-//! (OpenAI, Ollama, llama.cpp, LM Studio, vLLM, OpenRouter, Groq), Anthropic or Gemini.
+//! The LLM participant's settings: the built-in offline model, SmolLM2 in this page, an
+//! OpenAI-compatible endpoint (OpenAI, Ollama, llama.cpp, LM Studio, vLLM, OpenRouter, Groq),
+//! Anthropic or Gemini.
 
 use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{self, Msg, text, tr};
+use super::model_status::ModelStatusView;
 use crate::llm::Style;
 use crate::llm::choice::{Field, Provider};
 
 #[component]
 pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
     let provider = move || ctl.llm.with(|s| s.provider);
-    let is_remote = move || !matches!(provider(), Provider::Offline | Provider::You);
+    let is_remote = move || {
+        !matches!(
+            provider(),
+            Provider::Offline | Provider::You | Provider::SmolLm2
+        )
+    };
     let shown = move |field: Field| move || ctl.llm.with(|s| s.shown(field));
     let edit =
         move |field: Field| move |ev| ctl.llm.update(|s| s.set(field, event_target_value(&ev)));
@@ -34,7 +41,14 @@ pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
             <Show
                 when=is_remote
                 fallback=move || view! {
-                    <p class="mf-llm-note">{move || text(if provider() == Provider::You { Msg::YouNote } else { Msg::OfflineNote }, ctl.lang.get())}</p>
+                    <Show
+                        when=move || provider() == Provider::SmolLm2
+                        fallback=move || view! {
+                            <p class="mf-llm-note">{move || text(if provider() == Provider::You { Msg::YouNote } else { Msg::OfflineNote }, ctl.lang.get())}</p>
+                        }
+                    >
+                        <ModelStatusView ctl=ctl />
+                    </Show>
                 }
             >
                 <label>

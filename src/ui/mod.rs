@@ -4,6 +4,7 @@ mod bridge_leg;
 mod compare;
 mod connection;
 mod controller;
+mod decision_view;
 mod diagram_view;
 mod follow;
 mod form;
@@ -11,6 +12,7 @@ pub mod i18n;
 mod inspector;
 mod llm_settings;
 mod message_log;
+mod model_status;
 pub mod params;
 mod player;
 mod saved_servers;
@@ -78,13 +80,18 @@ fn in_text_field(ev: &web_sys::KeyboardEvent) -> bool {
 
 #[component]
 pub fn App() -> impl IntoView {
-    // Settings come from the address: ?server, q, mode, speed, lang, approve, autoplay, #row.
+    // Settings come from the address: ?server, q, mode, speed, lang, approve, era, llm,
+    // autoplay, #row.
     let location = window().location();
     let query = location.search().unwrap_or_default();
     let origin = location.origin().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
     let ctl = controller_from_query(&query, &origin);
-    ctl.llm.set(storage::load());
+    let mut llm = storage::load();
+    if let Some(provider) = params::llm(&query) {
+        llm.set_provider(provider);
+    }
+    ctl.llm.set(llm);
     if params::flag(&query, "autoplay") {
         ctl.start(ctl.mode.get_untracked());
     }

@@ -55,6 +55,16 @@ pub fn era(query: &str) -> crate::mcp::era::EraChoice {
         .unwrap_or_default()
 }
 
+/// `llm=offline|smollm2|you`: a model that needs no key. A link never names a remote provider
+/// (its key would have to come with it), so those values are ignored.
+pub fn llm(query: &str) -> Option<crate::llm::choice::Provider> {
+    use crate::llm::choice::Provider;
+    let id = query_param(query, "llm")?;
+    [Provider::Offline, Provider::SmolLm2, Provider::You]
+        .into_iter()
+        .find(|p| p.id() == id)
+}
+
 pub fn flag(query: &str, name: &str) -> bool {
     matches!(
         query_param(query, name).as_deref(),
@@ -207,6 +217,18 @@ mod tests {
             "http://127.0.0.1:18700/mcp"
         );
         assert_eq!(server_url("", "null"), DEFAULT_SERVER);
+    }
+
+    #[test]
+    fn a_link_picks_only_models_that_need_no_key() {
+        use crate::llm::choice::Provider;
+        assert_eq!(llm("?llm=smollm2"), Some(Provider::SmolLm2));
+        assert_eq!(llm("?q=x&llm=offline"), Some(Provider::Offline));
+        assert_eq!(llm("?llm=you"), Some(Provider::You));
+        assert_eq!(llm("?llm=openai"), None);
+        assert_eq!(llm("?llm=anthropic"), None);
+        assert_eq!(llm("?q=x"), None);
+        assert_eq!(llm("?llm=nonsense"), None);
     }
 
     #[test]

@@ -287,7 +287,7 @@ fn is_param_header(name: &str) -> bool {
 /// the user picks. `trunk serve` sends the same policy plus its live-reload script
 /// (Trunk.toml `[serve] csp`; `tests/static_csp.rs` keeps the two in step).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-    script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+    script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; \
     img-src 'self' data:; connect-src 'self' http: https:; object-src 'none'; \
     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 

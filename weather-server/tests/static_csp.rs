@@ -63,6 +63,8 @@ fn the_shipped_policy_forbids_inline_script_and_eval() {
     let policy = directives(CONTENT_SECURITY_POLICY);
     assert_eq!(policy["script-src"], ["'self'", "'wasm-unsafe-eval'"]);
     assert_eq!(policy["object-src"], ["'none'"]);
+    // The in-page model's worker comes from the app's own origin, nowhere else.
+    assert_eq!(policy["worker-src"], ["'self'"]);
     assert_eq!(policy["frame-ancestors"], ["'none'"]);
     assert!(
         !CONTENT_SECURITY_POLICY.contains("  "),

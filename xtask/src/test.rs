@@ -110,6 +110,8 @@ pub fn test() -> Result<()> {
         "clippy",
         "--package",
         "mcp-flow",
+        "--package",
+        "mcp-flow-smollm-worker",
         "--target",
         "wasm32-unknown-unknown",
         "--all-targets",
@@ -234,6 +236,8 @@ pub fn test() -> Result<()> {
             "127.0.0.1:0".into(),
             "--static".into(),
             root.join("dist").display().to_string(),
+            "--models".into(),
+            tools.models_dir().display().to_string(),
         ],
     )?;
     let page = site.url.trim_end_matches("/mcp").to_owned();

@@ -34,7 +34,7 @@ pub const MODEL_Q4_1_SHA256: &str =
 /// the location), Q8_0 0.856 (0.418), Q4_0 (quantized a second time) 0.002, choosing no tool;
 /// Q4_0 would be 78 MB instead of 145 MB, but it breaks the decision. The conversion is
 /// deterministic, so its hash is pinned too.
-pub const MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q8_0.gguf";
+pub const MODEL_FILE: &str = mcp_flow_smollm_wire::MODEL_FILE;
 pub const MODEL_SHA256: &str = "82621e8690d2df2169f0772deabba151144ac5e5ccdf5c020e86b52b61c35fe5";
 
 /// Where the project's tools live.

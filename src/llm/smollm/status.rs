@@ -1,0 +1,206 @@
+//! Where the in-page model is, as the settings show it: not loaded (and how much a first use
+//! downloads), downloading or reading from the cache (with progress), loading the weights,
+//! ready (from where, how fast it last wrote), or failed.
+
+use mcp_flow_smollm_wire::{MODEL_BYTES, Phase};
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Status {
+    #[default]
+    NotLoaded,
+    Loading {
+        phase: Phase,
+        done: u64,
+        total: Option<u64>,
+    },
+    Ready {
+        model: String,
+        quantization: String,
+        bytes: u64,
+        from_cache: bool,
+        cache_note: Option<String>,
+        load_ms: f64,
+        /// The last turn's figures.
+        last: Option<TurnFigures>,
+    },
+    /// Stopped with a run while it was busy: the next use starts it again.
+    Stopped,
+    Failed(String),
+}
+
+/// How a turn went: tokens written, time in all, and the part spent reading the prompt (until
+/// the first text).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TurnFigures {
+    pub tokens: usize,
+    pub ms: f64,
+    pub read_ms: Option<f64>,
+}
+
+impl TurnFigures {
+    /// Tokens per second while writing (after the prompt was read), when that is known.
+    pub fn writing_rate(&self) -> Option<f64> {
+        let writing = self.ms - self.read_ms.unwrap_or(0.0);
+        mcp_flow_smollm_wire::tokens_per_second(self.tokens, writing)
+    }
+
+    pub fn describe(&self) -> String {
+        let mut line = match self.read_ms {
+            Some(read) => format!(
+                "last turn: read the prompt in {:.1} s, then wrote {} tokens",
+                read / 1000.0,
+                self.tokens
+            ),
+            None => format!(
+                "last turn: {} tokens in {:.1} s",
+                self.tokens,
+                self.ms / 1000.0
+            ),
+        };
+        if let Some(rate) = self.writing_rate() {
+            line.push_str(&format!(" ({rate:.1} tokens/s)"));
+        }
+        line
+    }
+}
+
+/// Megabytes with one decimal, as the settings say sizes.
+pub fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+}
+
+impl Status {
+    /// How far along loading is (0…1), when there is a bar to show.
+    pub fn fraction(&self) -> Option<f64> {
+        match self {
+            Self::Loading {
+                done,
+                total: Some(total),
+                ..
+            } if *total > 0 => Some((*done as f64 / *total as f64).clamp(0.0, 1.0)),
+            _ => None,
+        }
+    }
+
+    pub fn is_busy(&self) -> bool {
+        matches!(self, Self::Loading { .. })
+    }
+
+    /// One line for the settings.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::NotLoaded => format!(
+                "Not loaded. The first run downloads {} from this server once; the browser keeps it.",
+                megabytes(MODEL_BYTES)
+            ),
+            Self::Loading { phase, done, total } => {
+                let of = total
+                    .map(|t| format!(" of {}", megabytes(t)))
+                    .unwrap_or_default();
+                match phase {
+                    Phase::Download => format!("Downloading the model: {}{of}", megabytes(*done)),
+                    Phase::Cache => {
+                        format!(
+                            "Reading the model from the browser's cache: {}{of}",
+                            megabytes(*done)
+                        )
+                    }
+                    Phase::Load => format!(
+                        "Loading the weights ({})…",
+                        megabytes(total.unwrap_or(*done))
+                    ),
+                }
+            }
+            Self::Ready {
+                model,
+                quantization,
+                bytes,
+                from_cache,
+                cache_note,
+                load_ms,
+                last,
+            } => {
+                let source = if *from_cache {
+                    "from the browser's cache"
+                } else {
+                    "downloaded"
+                };
+                let mut line = format!(
+                    "Ready: {model} {quantization}, {} {source}, loaded in {:.1} s",
+                    megabytes(*bytes),
+                    load_ms / 1000.0
+                );
+                if let Some(last) = last {
+                    line.push_str("; ");
+                    line.push_str(&last.describe());
+                }
+                if let Some(note) = cache_note {
+                    line.push_str(&format!(" ({note})"));
+                }
+                line
+            }
+            Self::Stopped => {
+                "Stopped with the run it was working for; the next run starts it again.".into()
+            }
+            Self::Failed(message) => format!("Failed: {message}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_line_says_what_a_first_run_downloads() {
+        assert!(Status::NotLoaded.describe().contains("144.8 MB"));
+    }
+
+    #[test]
+    fn loading_shows_progress_against_the_total() {
+        let s = Status::Loading {
+            phase: Phase::Download,
+            done: 72_405_520,
+            total: Some(144_811_040),
+        };
+        assert_eq!(s.fraction(), Some(0.5));
+        assert_eq!(s.describe(), "Downloading the model: 72.4 MB of 144.8 MB");
+        assert!(s.is_busy());
+        let unknown = Status::Loading {
+            phase: Phase::Cache,
+            done: 5,
+            total: None,
+        };
+        assert_eq!(unknown.fraction(), None);
+    }
+
+    #[test]
+    fn ready_says_where_the_file_came_from_and_the_rate() {
+        let s = Status::Ready {
+            model: "SmolLM2 135M Instruct".into(),
+            quantization: "Q8_0".into(),
+            bytes: 144_811_040,
+            from_cache: true,
+            cache_note: None,
+            load_ms: 2500.0,
+            last: Some(TurnFigures {
+                tokens: 20,
+                ms: 3000.0,
+                read_ms: Some(1000.0),
+            }),
+        };
+        assert_eq!(
+            s.describe(),
+            "Ready: SmolLM2 135M Instruct Q8_0, 144.8 MB from the browser's cache, loaded in 2.5 s; last turn: read the prompt in 1.0 s, then wrote 20 tokens (10.0 tokens/s)"
+        );
+        let unsplit = TurnFigures {
+            tokens: 6,
+            ms: 2000.0,
+            read_ms: None,
+        };
+        assert_eq!(
+            unsplit.describe(),
+            "last turn: 6 tokens in 2.0 s (3.0 tokens/s)"
+        );
+    }
+}

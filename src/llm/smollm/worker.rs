@@ -1,0 +1,315 @@
+//! The page's side of the model's Web Worker: starts it on first use (so the engine's wasm is
+//! fetched only then), asks it to load the model, sends turns, and routes what it posts: progress
+//! to the settings, text to the turn's stream, results to the waiting turn. A turn dropped
+//! before its end (the run ended) stops the worker: nothing the run started outlives it.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use futures_channel::oneshot;
+use mcp_flow_smollm_wire::{PageEvent as Event, Request, WORKER_SCRIPT};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use super::Engine;
+use super::status::{Status, TurnFigures};
+
+type Waiter = oneshot::Sender<Result<Event, String>>;
+/// A turn waiting for its result, and where its text goes meanwhile.
+type Turn = (Waiter, Rc<dyn Fn(&str)>);
+
+/// What the worker's messages reach.
+struct Routes {
+    status: Rc<dyn Fn(Status)>,
+    /// Requests written before the worker said it listens, and whether it has.
+    held: RefCell<Option<Vec<String>>>,
+    worker: web_sys::Worker,
+    loaded: Cell<bool>,
+    loading: RefCell<Vec<oneshot::Sender<Result<(), String>>>>,
+    turns: RefCell<HashMap<u32, Turn>>,
+    /// The last `Ready`, for adding the rate of each turn.
+    ready: RefCell<Option<Status>>,
+}
+
+impl Routes {
+    fn on_event(&self, event: Event) {
+        match event {
+            Event::Started => {
+                for text in self.held.borrow_mut().take().unwrap_or_default() {
+                    if let Err(e) = self.worker.post_message(&JsValue::from_str(&text)) {
+                        self.fail_all(&format!("the model's worker refused a message: {e:?}"));
+                    }
+                }
+            }
+            Event::Progress { phase, done, total } => {
+                (self.status)(Status::Loading { phase, done, total })
+            }
+            Event::Ready {
+                model,
+                quantization,
+                bytes,
+                from_cache,
+                cache_note,
+                load_ms,
+            } => {
+                let status = Status::Ready {
+                    model,
+                    quantization,
+                    bytes,
+                    from_cache,
+                    cache_note,
+                    load_ms,
+                    last: None,
+                };
+                *self.ready.borrow_mut() = Some(status.clone());
+                self.loaded.set(true);
+                (self.status)(status);
+                for waiter in self.loading.borrow_mut().drain(..) {
+                    let _ = waiter.send(Ok(()));
+                }
+            }
+            Event::Failed { id: None, message } => {
+                (self.status)(Status::Failed(message.clone()));
+                for waiter in self.loading.borrow_mut().drain(..) {
+                    let _ = waiter.send(Err(message.clone()));
+                }
+            }
+            Event::Token { id, text } => {
+                let on_text = self.turns.borrow().get(&id).map(|(_, f)| f.clone());
+                if let Some(on_text) = on_text {
+                    on_text(&text);
+                }
+            }
+            Event::ToolTurn { id, .. }
+            | Event::Answer { id, .. }
+            | Event::Failed { id: Some(id), .. } => {
+                self.rate(&event);
+                if let Some((waiter, _)) = self.turns.borrow_mut().remove(&id) {
+                    let _ = waiter.send(Ok(event));
+                }
+            }
+        }
+    }
+
+    fn rate(&self, event: &Event) {
+        let figures = match event {
+            Event::ToolTurn {
+                decision,
+                ms,
+                read_ms,
+                ..
+            } => TurnFigures {
+                tokens: decision["generated_tokens"].as_u64().unwrap_or(0) as usize,
+                ms: *ms,
+                read_ms: *read_ms,
+            },
+            Event::Answer {
+                generated_tokens,
+                ms,
+                read_ms,
+                ..
+            } => TurnFigures {
+                tokens: *generated_tokens,
+                ms: *ms,
+                read_ms: *read_ms,
+            },
+            _ => return,
+        };
+        let updated = {
+            let mut ready = self.ready.borrow_mut();
+            if let Some(Status::Ready { last, .. }) = ready.as_mut() {
+                *last = Some(figures);
+            }
+            ready.clone()
+        };
+        if let Some(status) = updated {
+            (self.status)(status);
+        }
+    }
+
+    /// Everything waiting fails with `message` (the worker stopped).
+    fn fail_all(&self, message: &str) {
+        self.loaded.set(false);
+        for waiter in self.loading.borrow_mut().drain(..) {
+            let _ = waiter.send(Err(message.to_owned()));
+        }
+        for (_, (waiter, _)) in self.turns.borrow_mut().drain() {
+            let _ = waiter.send(Err(message.to_owned()));
+        }
+    }
+}
+
+struct Running {
+    worker: web_sys::Worker,
+    routes: Rc<Routes>,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+/// The model's worker for the page's lifetime (started on first use, restarted after a stop).
+pub struct ModelWorker {
+    model_url: String,
+    status: Rc<dyn Fn(Status)>,
+    running: RefCell<Option<Running>>,
+    next_id: Cell<u32>,
+}
+
+impl ModelWorker {
+    /// A worker that loads the model from `model_url` and reports its state to `status`.
+    pub fn new(model_url: String, status: impl Fn(Status) + 'static) -> Rc<Self> {
+        Rc::new(Self {
+            model_url,
+            status: Rc::new(status),
+            running: RefCell::new(None),
+            next_id: Cell::new(1),
+        })
+    }
+
+    fn start(&self) -> Result<Rc<Routes>, String> {
+        if let Some(running) = self.running.borrow().as_ref() {
+            return Ok(running.routes.clone());
+        }
+        let worker = web_sys::Worker::new(WORKER_SCRIPT)
+            .map_err(|e| format!("the model's worker could not start: {e:?}"))?;
+        let routes = Rc::new(Routes {
+            status: self.status.clone(),
+            held: RefCell::new(Some(Vec::new())),
+            worker: worker.clone(),
+            loaded: Cell::new(false),
+            loading: RefCell::new(Vec::new()),
+            turns: RefCell::new(HashMap::new()),
+            ready: RefCell::new(None),
+        });
+        let on_message = {
+            let routes = routes.clone();
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+                move |m: web_sys::MessageEvent| match m
+                    .data()
+                    .as_string()
+                    .map(|t| serde_json::from_str::<Event>(&t))
+                {
+                    Some(Ok(event)) => routes.on_event(event),
+                    _ => {
+                        routes.fail_all("the model's worker posted a message this page cannot read")
+                    }
+                },
+            )
+        };
+        let on_error = {
+            let routes = routes.clone();
+            let status = self.status.clone();
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                let message = format!("the model's worker stopped: {}", e.message());
+                status(Status::Failed(message.clone()));
+                routes.fail_all(&message);
+            })
+        };
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        *self.running.borrow_mut() = Some(Running {
+            worker,
+            routes: routes.clone(),
+            _on_message: on_message,
+            _on_error: on_error,
+        });
+        Ok(routes)
+    }
+
+    fn post(&self, request: &Request) -> Result<(), String> {
+        let text = serde_json::to_string(request).map_err(|e| e.to_string())?;
+        let running = self.running.borrow();
+        let Some(running) = running.as_ref() else {
+            return Err("the model's worker is not running".into());
+        };
+        if let Some(held) = running.routes.held.borrow_mut().as_mut() {
+            held.push(text);
+            return Ok(());
+        }
+        running
+            .worker
+            .post_message(&JsValue::from_str(&text))
+            .map_err(|e| format!("the model's worker refused a message: {e:?}"))
+    }
+
+    /// Ends the worker and whatever it was doing; the next use starts a new one.
+    pub fn stop(&self) {
+        if let Some(running) = self.running.borrow_mut().take() {
+            running.worker.terminate();
+            running.routes.fail_all("the model's worker was stopped");
+            (self.status)(Status::Stopped);
+        }
+    }
+}
+
+/// Stops the worker if the turn it belongs to is dropped before its end.
+struct Unfinished<'a> {
+    worker: &'a ModelWorker,
+    done: bool,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.worker.stop();
+        }
+    }
+}
+
+impl Engine for Rc<ModelWorker> {
+    fn source(&self) -> String {
+        format!("{} (in a Web Worker in this page)", self.model_url)
+    }
+
+    async fn ready(&self) -> Result<(), String> {
+        let routes = self.start()?;
+        if routes.loaded.get() {
+            return Ok(());
+        }
+        let (tx, rx) = oneshot::channel();
+        let first = routes.loading.borrow().is_empty();
+        routes.loading.borrow_mut().push(tx);
+        if first {
+            self.post(&Request::Load {
+                url: self.model_url.clone(),
+            })?;
+        }
+        let mut guard = Unfinished {
+            worker: self,
+            done: false,
+        };
+        let result = rx
+            .await
+            .unwrap_or_else(|_| Err("the model's worker was stopped".into()));
+        guard.done = true;
+        result
+    }
+
+    fn next_id(&self) -> u32 {
+        let id = self.next_id.get();
+        self.next_id.set(id.wrapping_add(1));
+        id
+    }
+
+    async fn run(&self, request: Request, on_text: Rc<dyn Fn(&str)>) -> Result<Event, String> {
+        let id = match &request {
+            Request::ToolCall { id, .. }
+            | Request::Answer { id, .. }
+            | Request::Reply { id, .. } => *id,
+            Request::Load { .. } => return Err("loading is not a turn".into()),
+        };
+        let routes = self.start()?;
+        let (tx, rx) = oneshot::channel();
+        routes.turns.borrow_mut().insert(id, (tx, on_text));
+        self.post(&request)?;
+        let mut guard = Unfinished {
+            worker: self,
+            done: false,
+        };
+        let result = rx
+            .await
+            .unwrap_or_else(|_| Err("the model's worker was stopped".into()));
+        guard.done = true;
+        result
+    }
+}

@@ -1,0 +1,54 @@
+//! The in-page model's state, in two places: its panel in the LLM settings (what it is, how far
+//! loading is, how fast it last wrote) and, while a run uses it, a live box in the inspector
+//! (the download's progress bar and the text the model is writing now).
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use super::i18n::{Msg, tr};
+use crate::llm::choice::Provider;
+
+/// The status line and, while loading, the progress bar.
+fn progress(ctl: Controller) -> impl IntoView {
+    let status = ctl.model_status;
+    view! {
+        <p class="mf-smollm-status" role="status">{move || status.with(|s| s.describe())}</p>
+        <Show when=move || status.with(|s| s.is_busy())>
+            <progress class="mf-smollm-progress" max="1"
+                value=move || status.with(|s| s.fraction()).map(|f| f.to_string()).unwrap_or_default() />
+        </Show>
+    }
+}
+
+#[component]
+pub fn ModelStatusView(ctl: Controller) -> impl IntoView {
+    view! {
+        <div id="mf-smollm" class="mf-smollm">
+            <p class="mf-llm-note">{tr(ctl.lang, Msg::SmolLmNote)}</p>
+            {progress(ctl)}
+        </div>
+    }
+}
+
+/// Shown in the inspector while a run uses the in-page model and it loads or writes.
+#[component]
+pub fn ModelLiveView(ctl: Controller) -> impl IntoView {
+    let shown = move || {
+        ctl.running.get()
+            && ctl.llm.with(|s| s.provider == Provider::SmolLm2)
+            && (ctl.model_status.with(|s| s.is_busy()) || ctl.model_text.with(|t| !t.is_empty()))
+    };
+    view! {
+        <Show when=shown>
+            <div id="mf-model-live" class="mf-smollm mf-model-live">
+                {progress(ctl)}
+                <Show when=move || ctl.model_text.with(|t| !t.is_empty())>
+                    <p class="mf-smollm-text">
+                        {tr(ctl.lang, Msg::SmolLmWriting)}
+                        <code id="mf-smollm-text">{move || ctl.model_text.get()}</code>
+                    </p>
+                </Show>
+            </div>
+        </Show>
+    }
+}
