@@ -1,7 +1,10 @@
 // End-to-end tests of the shipped build: the release app served by `weather-server --static`,
 // driven in Debian's headless Chromium through playwright-core (no browser download).
 //
-//   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--only NAME]
+//   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--faulty URL] [--only NAME]
+//
+// --faulty is the base URL of `mcp-flow-test-servers faulty` (a server that breaks the protocol
+// on purpose); the scenarios that need it fail without it.
 //
 // Each scenario opens a fresh page, drives it as a user would and checks what the page shows.
 // Screenshots go to DIR: finished-run.png (the README's screenshot), player-1280.png (a Play run
@@ -14,7 +17,12 @@ import { parseArgs } from 'node:util';
 import { launchChromium } from './browser.mjs';
 
 const { values: opt } = parseArgs({
-  options: { base: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } },
+  options: {
+    base: { type: 'string' },
+    out: { type: 'string' },
+    only: { type: 'string' },
+    faulty: { type: 'string' },
+  },
 });
 if (!opt.base || !opt.out) {
   console.error('usage: suite.mjs --base URL --out DIR [--only NAME]');
@@ -155,6 +163,19 @@ const chromeText = (page) =>
 
 const scenarios = {
   async 'SmolLM2 in the page: a real model makes the Tokyo run in a worker, then from the cache'(page) {
+    // Counts the model's workers the page starts and ends (not the output-schema checker's).
+    await page.addInitScript(() => {
+      const Base = window.Worker;
+      window.__workers = { made: 0, ended: 0 };
+      window.Worker = class extends Base {
+        constructor(url, options) {
+          super(url, options);
+          this.__model = String(url).includes('smollm');
+          if (this.__model) window.__workers.made++;
+        }
+        terminate() { if (this.__model) window.__workers.ended++; super.terminate(); }
+      };
+    });
     await page.goto(`${opt.base}/?llm=smollm2&speed=instant&approve=auto`);
     check((await page.inputValue('#mf-llm-provider')) === 'smollm2', 'llm=smollm2 did not pick it');
     const before = await page.textContent('#mf-smollm .mf-smollm-status');
@@ -166,8 +187,17 @@ const scenarios = {
       let last = performance.now();
       setInterval(() => { const now = performance.now(); window.__gaps.push(now - last); last = now; }, 50);
     });
+    // Round 1 in the default style (function signatures from the schemas), round 2 in the seeds'
+    // system-prompt style.
     for (const [round, source] of [[1, 'downloaded'], [2, "from the browser's cache"]]) {
-      if (round === 2) await page.reload();
+      if (round === 2) {
+        await page.reload();
+        await page.waitForSelector('#mf-settings-panel', { state: 'attached' });
+        if (!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open))) {
+          await page.click('#mf-settings-panel > summary');
+        }
+        await page.selectOption('#mf-llm-style', 'prompt');
+      }
       await ticking();
       // The first run shows the download's progress where the run is (the inspector).
       const bar = round === 1 ? page.waitForSelector('#mf-model-live progress', { timeout: 60_000 }) : null;
@@ -183,6 +213,10 @@ const scenarios = {
       const gap = await page.evaluate(() => Math.max(...window.__gaps));
       check(gap < 3000, `round ${round}: the page's thread stalled for ${Math.round(gap)} ms`);
       console.log(`     round ${round}: ${status}; longest timer gap ${Math.round(gap)} ms`);
+      await page.click('g[data-row="d1-8"]');
+      const tools = await page.textContent('.mf-inspector');
+      const presented = round === 1 ? 'get_weather(location: string' : 'Tool: get_weather';
+      check(tools.includes(presented), `round ${round}: d1-8 does not show the tools as ${presented}`);
     }
     // The decision, on d2-3: the tool the model called, with the probability it gave each choice.
     await page.click('g[data-row="d2-3"]');
@@ -194,6 +228,17 @@ const scenarios = {
     const p = await page.$eval('.mf-choices tr td.mf-p', (td) => parseFloat(td.textContent));
     check(p > 50 && p <= 100, `get_weather's probability: ${p}%`);
     await page.screenshot({ path: join(opt.out, 'smollm2-run.png') });
+
+    // A run that ends while the model writes stops its worker; the next run starts a new one.
+    const workersBefore = await page.evaluate(() => ({ ...window.__workers }));
+    await page.click('#mf-restart');
+    await page.waitForSelector('#mf-smollm-text', { timeout: 120_000 });
+    await page.click('#mf-restart');
+    await finished(page, 300_000);
+    const workersAfter = await page.evaluate(() => ({ ...window.__workers }));
+    check(workersAfter.ended === workersBefore.ended + 1 && workersAfter.made === workersBefore.made + 1,
+      `workers before ${JSON.stringify(workersBefore)}, after ${JSON.stringify(workersAfter)}`);
+    check(/sunny/i.test(await answer(page)), `after the restart: ${await answer(page)}`);
   },
 
   async 'a full run in 2026-07-28, the era a new server speaks'(page) {
@@ -474,6 +519,55 @@ const scenarios = {
     check(question === 'What is 3 times 111?', `question: ${question}`);
     check((await answer(page)).includes('333'), `answer: ${await answer(page)}`);
     await page.screenshot({ path: join(opt.out, 'calculator.png'), fullPage: true });
+  },
+
+  async "a result is checked against its tool's outputSchema, in a worker started then"(page) {
+    check(opt.faulty, 'this scenario needs --faulty URL');
+    await page.addInitScript(() => {
+      window.__workers = [];
+      const Native = window.Worker;
+      window.Worker = class extends Native {
+        constructor(url, options) {
+          super(url, options);
+          window.__workers.push(String(url));
+        }
+      };
+    });
+    const inspector = async (needle) => {
+      await page.waitForFunction(
+        (n) => document.querySelector('.mf-inspector')?.textContent.includes(n),
+        needle,
+        { timeout: 20_000 },
+      );
+      return page.textContent('.mf-inspector');
+    };
+    // The weather server's get_weather declares an outputSchema and keeps to it.
+    await page.goto(`${opt.base}/?${instant}#d2-8`);
+    await finished(page);
+    let shown = await inspector('outputSchema');
+    check(shown.includes("matches the tool's outputSchema"), `weather server: ${shown}`);
+    let workers = await page.evaluate(() => window.__workers);
+    check(workers.some((u) => u.includes('schema-worker')), `workers: ${workers}`);
+    check(
+      !(await page.$('g[data-row="d2-8"].mf-output-mismatch')),
+      'a valid result is drawn as a mismatch',
+    );
+    // A server whose result breaks its own schema: said on the row and in the inspector.
+    const server = `${opt.faulty}/fault/output-mismatch/mcp`;
+    await page.goto(`${opt.base}/?server=${encodeURIComponent(server)}&${instant}#d2-8`);
+    await finished(page);
+    shown = await inspector('does not match');
+    check(
+      shown.includes("does not match the tool's outputSchema (1 violation): /temperature"),
+      `mismatch: ${shown}`,
+    );
+    check(shown.includes('"hot"'), `the violation names the value: ${shown}`);
+    check(await page.$('g[data-row="d2-8"].mf-output-mismatch'), 'the row does not show the mismatch');
+    // The first load did not fetch the checker before it was needed.
+    await page.goto(`${opt.base}/?speed=instant`);
+    await page.waitForSelector('g[data-row="d2-8"]');
+    workers = await page.evaluate(() => window.__workers);
+    check(workers.length === 0, `a worker started before any result: ${workers}`);
   },
 
   async 'the Content-Security-Policy forbids inline script and the app runs under it'(page) {

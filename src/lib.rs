@@ -6,4 +6,6 @@ pub mod export;
 pub mod flow;
 pub mod llm;
 pub mod mcp;
+pub mod output_check;
 pub mod ui;
+pub mod worker_link;

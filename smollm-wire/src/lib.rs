@@ -51,6 +51,9 @@ pub enum Request {
         id: u32,
         question: String,
         tools: Vec<Value>,
+        /// The system message that presents the tools; `None`: [`system_prompt`]'s.
+        #[serde(default)]
+        system: Option<String>,
         sampling: Sampling,
     },
     /// The answer turn, after the model called `tool` with `arguments` and it returned `result`.
@@ -152,6 +155,7 @@ mod tests {
             id: 3,
             question: "What's the weather in Tokyo?".into(),
             tools: vec![json!({"name": "get_weather", "inputSchema": {"type": "object"}})],
+            system: None,
             sampling: Sampling::default(),
         };
         let text = serde_json::to_string(&request).unwrap();

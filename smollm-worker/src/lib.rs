@@ -82,6 +82,7 @@ impl Session {
                 id,
                 question,
                 tools,
+                system,
                 sampling: s,
             } => {
                 let tools = tools
@@ -89,7 +90,11 @@ impl Session {
                     .map(serde_json::from_value::<Tool>)
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| format!("a tool could not be read: {e}"))?;
-                let messages = [mcp_flow_smollm::Message::user(question)];
+                let messages: Vec<_> = system
+                    .map(mcp_flow_smollm::Message::system)
+                    .into_iter()
+                    .chain([mcp_flow_smollm::Message::user(question)])
+                    .collect();
                 let mut on_text = |text: &str| {
                     emit(Event::Token {
                         id,

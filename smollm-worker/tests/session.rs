@@ -100,7 +100,8 @@ fn the_tokyo_run_through_the_session() {
         Request::ToolCall {
             id: 1,
             question: "What's the weather in Tokyo?".into(),
-            tools: vec![weather],
+            tools: vec![weather.clone()],
+            system: None,
             sampling: Sampling::default(),
         },
     );
@@ -131,6 +132,43 @@ fn the_tokyo_run_through_the_session() {
     let p = decision.probability_of(Some("get_weather")).unwrap_or(0.0);
     assert!(p > 0.5, "get_weather won with p = {p}");
 
+    // A system message of the page's own (the seeds' prompt style) is the one the model reads.
+    let seeds = "You are a helpful assistant with access to these tools:\n\nTool: get_weather\n\
+        Description: Get the current weather for a city\nArguments:\n- location: string (required)\n\n\
+        When you need to use a tool, respond with JSON only: {\"tool_name\": \"tool-name\", \
+        \"arguments\": {\"argument-name\": \"value\"}}. If no tool fits, reply \
+        {\"tool_name\": \"none\", \"arguments\": {}}.";
+    let (_, event) = run(
+        &session,
+        Request::ToolCall {
+            id: 9,
+            question: "What's the weather in Tokyo?".into(),
+            tools: vec![weather],
+            system: Some(seeds.into()),
+            sampling: Sampling::default(),
+        },
+    );
+    let Event::ToolTurn {
+        outcome, decision, ..
+    } = event
+    else {
+        panic!("expected the tool turn, got {event:?}");
+    };
+    assert!(
+        decision
+            .prompt
+            .starts_with(&format!("<|im_start|>system\n{seeds}<|im_end|>")),
+        "{}",
+        decision.prompt
+    );
+    assert_eq!(
+        outcome,
+        ToolCallOutcome::Call {
+            name: "get_weather".into(),
+            arguments: json!({"location": "Tokyo"})
+        }
+    );
+
     let (streamed, event) = run(
         &session,
         Request::Answer {
@@ -155,6 +193,7 @@ fn the_tokyo_run_through_the_session() {
             id: 3,
             question: "q".into(),
             tools: vec![json!({"description": "a tool without a name"})],
+            system: None,
             sampling: Sampling::default(),
         },
     );

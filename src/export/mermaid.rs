@@ -88,6 +88,7 @@ mod tests {
                     text: "No weather data for \"Atlantis\"".into(),
                     is_error: true,
                     structured: None,
+                    output_check: None,
                 }),
             });
         }

@@ -206,6 +206,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
         self.begin(Row::ToolsToHost).await;
         let specs: Vec<ToolSpec> = list.tools.iter().map(ToolSpec::from_mcp).collect();
+        *self.output_schemas.borrow_mut() = list
+            .tools
+            .iter()
+            .filter_map(|t| {
+                let schema = t.output_schema.as_ref()?;
+                Some((t.name.to_string(), Value::Object((**schema).clone())))
+            })
+            .collect();
         self.done(
             Row::ToolsToHost,
             Some(Payload::Tools {

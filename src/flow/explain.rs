@@ -397,6 +397,7 @@ mod tests {
             text: "Sunny".into(),
             is_error: false,
             structured: None,
+            output_check: None,
         };
         let llm = Payload::LlmCall {
             llm: "offline".into(),

@@ -3,6 +3,7 @@
 //! `connect.rs`; this file has the host itself and diagram 2 (asking).
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use rmcp::model::ElicitResult;
@@ -21,6 +22,7 @@ use crate::mcp::era::{EraCache, EraChoice};
 use crate::mcp::error::{McpError, TransportError};
 use crate::mcp::http::Http;
 use crate::mcp::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
+use crate::output_check::{Checker, check_result};
 
 /// Tool rounds per question before the host stops the loop (seed `004_…`: `MAX_TOOL_CALLS`).
 pub const MAX_TOOL_ROUNDS: u32 = 3;
@@ -72,6 +74,10 @@ pub struct Host<H: Http, L: Llm> {
     /// Why the user's request headers cannot be sent, if they cannot: the run fails at its first
     /// row with it, before any request.
     pub(super) headers_problem: RefCell<Option<String>>,
+    /// Checks results against their tool's `outputSchema`; `None`: results are not checked.
+    checker: RefCell<Option<Checker>>,
+    /// Each listed tool's `outputSchema`, by tool name.
+    pub(super) output_schemas: RefCell<HashMap<String, Value>>,
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -104,7 +110,20 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             memory: Memory::default(),
             tools: RefCell::new(Vec::new()),
             headers_problem: RefCell::new(None),
+            checker: RefCell::new(None),
+            output_schemas: RefCell::default(),
         }
+    }
+
+    /// Results are checked against their tool's `outputSchema` with `checker`.
+    pub fn with_checker(self, checker: Checker) -> Self {
+        self.set_checker(checker);
+        self
+    }
+
+    /// Results are checked against their tool's `outputSchema` with `checker` from now on.
+    pub fn set_checker(&self, checker: Checker) {
+        *self.checker.borrow_mut() = Some(checker);
     }
 
     /// The era setting and what the page remembers, for diagram 1.
@@ -407,10 +426,19 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         let text = result_text(&result);
         let is_error = result.is_error == Some(true);
         let structured = result.structured_content.clone();
+        let checker = self.checker.borrow().clone();
+        let output_check = match &checker {
+            Some(checker) => {
+                let schema = self.output_schemas.borrow().get(&call.name).cloned();
+                check_result(checker, schema.as_ref(), structured.as_ref(), is_error).await
+            }
+            None => None,
+        };
         let payload = Payload::ToolResult {
             text: text.clone(),
             is_error,
             structured: structured.clone(),
+            output_check,
         };
         self.done(Row::CallToolResult, Some(payload.clone()));
         self.begin(Row::ResultToHost).await;

@@ -178,6 +178,7 @@ mod tests {
                 text: "333".into(),
                 is_error: false,
                 structured: None,
+                output_check: None,
             },
         );
         done(
@@ -215,6 +216,7 @@ mod tests {
                 text: "Unknown location: Atlantis".into(),
                 is_error: true,
                 structured: None,
+                output_check: None,
             },
         );
         let live = LiveValues::from_run(&run);

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::diagram::Row;
 use crate::llm::{Style, ToolSpec};
+use crate::output_check::OutputCheck;
 
 /// The values a finished row carried. In a record it is written as one object whose `kind`
 /// names the variant (see [`by_kind`]); serde's own internally tagged form would buffer every
@@ -89,6 +90,9 @@ pub enum Payload {
         text: String,
         is_error: bool,
         structured: Option<Value>,
+        /// The result against its tool's `outputSchema` (`None`: nothing to check).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        output_check: Option<OutputCheck>,
     },
     /// The answer shown to the user.
     Answer { text: String },
@@ -168,10 +172,11 @@ pub enum Field {
     Action,
     Content,
     State,
+    OutputSchema,
 }
 
 impl Field {
-    pub const ALL: [Field; 27] = [
+    pub const ALL: [Field; 28] = [
         Field::Server,
         Field::Requested,
         Field::Version,
@@ -199,6 +204,7 @@ impl Field {
         Field::Action,
         Field::Content,
         Field::State,
+        Field::OutputSchema,
     ];
 
     /// The placeholder name in templates and the label in the inspector.
@@ -231,6 +237,7 @@ impl Field {
             Field::Action => "action",
             Field::Content => "content",
             Field::State => "requestState",
+            Field::OutputSchema => "outputSchema",
         }
     }
 
@@ -346,12 +353,17 @@ impl Payload {
                 text: t,
                 is_error,
                 structured,
+                output_check,
             } => vec![
                 (Field::Text, text(t)),
                 (Field::IsError, V(is_error.to_string())),
                 (
                     Field::Structured,
                     structured.as_ref().map_or(Absent, |v| V(v.to_string())),
+                ),
+                (
+                    Field::OutputSchema,
+                    output_check.as_ref().map_or(Absent, |c| V(c.summary())),
                 ),
             ],
             Payload::Answer { text: t } => vec![(Field::Answer, text(t))],
@@ -474,8 +486,10 @@ mod tests {
             text: "Unknown city".into(),
             is_error: true,
             structured: None,
+            output_check: None,
         };
         assert_eq!(p.field(Field::Structured), Some(Shown::Absent));
+        assert_eq!(p.field(Field::OutputSchema), Some(Shown::Absent));
         assert_eq!(p.field(Field::IsError), Some(Shown::Value("true".into())));
         assert_eq!(p.field(Field::Tool), None);
     }

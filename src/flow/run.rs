@@ -177,6 +177,18 @@ impl Run {
         )
     }
 
+    /// The result on `row` broke its tool's `outputSchema` (or left out the structured content
+    /// the schema promises): what the check found.
+    pub fn output_mismatch(&self, row: Row) -> Option<&crate::output_check::OutputCheck> {
+        match self.payload(row) {
+            Some(Payload::ToolResult {
+                output_check: Some(check),
+                ..
+            }) if check.is_mismatch() => Some(check),
+            _ => None,
+        }
+    }
+
     /// The payload `row` finished with.
     pub fn payload(&self, row: Row) -> Option<&Payload> {
         self.row(row)

@@ -552,3 +552,82 @@ fn request_headers_that_cannot_be_sent_fail_the_first_row_before_any_request() {
     );
     assert!(http.sent.borrow().is_empty(), "nothing is sent");
 }
+
+/// A server whose `get_weather` declares an `outputSchema`, and its result's `structuredContent`.
+fn schema_script(structured: Option<serde_json::Value>) -> Vec<Script> {
+    let list = json!({"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"get_weather",
+        "inputSchema":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]},
+        "outputSchema":{"type":"object","properties":{"temperature":{"type":"number"}},
+                        "required":["temperature"]}}]}})
+    .to_string();
+    let mut result = json!({"content":[{"type":"text","text":"Sunny"}]});
+    if let Some(structured) = structured {
+        result["structuredContent"] = structured;
+    }
+    let result = json!({"jsonrpc":"2.0","id":4,"result":result}).to_string();
+    vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc":"2.0","id":2,"result":{}}).to_string()]),
+        sse(&[&list]),
+        sse(&[&result]),
+    ]
+}
+
+/// The result row's output check after a Tokyo run against `script`, with the real validator.
+fn checked(script: Vec<Script>) -> (Option<crate::output_check::OutputCheck>, Rc<RefCell<Run>>) {
+    let (h, _, run) = host(script, Mode::Play, Approval::Auto);
+    h.set_checker(Rc::new(|schema, instance| {
+        Box::pin(async move { Ok(mcp_flow_schema_worker::check(&schema, &instance)) })
+    }));
+    block_on(async {
+        h.discover().await.expect("discover");
+        h.ask("What's the weather in Tokyo?").await.expect("ask")
+    });
+    let found = match run.borrow().payload(Row::CallToolResult) {
+        Some(Payload::ToolResult { output_check, .. }) => output_check.clone(),
+        other => panic!("d2-8 carried {other:?}"),
+    };
+    (found, run)
+}
+
+#[test]
+fn a_result_is_checked_against_the_output_schema_its_tool_declared() {
+    use crate::output_check::{OutputCheck, Verdict};
+    let (found, run) = checked(schema_script(Some(json!({"temperature": 21.5}))));
+    assert_eq!(
+        found,
+        Some(OutputCheck::Checked {
+            verdict: Verdict::Valid
+        })
+    );
+    assert!(run.borrow().output_mismatch(Row::CallToolResult).is_none());
+
+    let (found, run) = checked(schema_script(Some(json!({"temperature": "hot"}))));
+    let found = found.expect("a result with a schema was not checked");
+    assert!(found.is_mismatch(), "{found:?}");
+    assert!(
+        found.summary().contains("/temperature"),
+        "{}",
+        found.summary()
+    );
+    let run = run.borrow();
+    assert!(run.output_mismatch(Row::CallToolResult).is_some());
+    // Shown among the row's values too (inspector, exports).
+    let Some(Shown::Value(shown)) = run
+        .payload(Row::CallToolResult)
+        .and_then(|p| p.field(Field::OutputSchema))
+    else {
+        panic!("the check is not among the row's values");
+    };
+    assert!(shown.starts_with("does not match"), "{shown}");
+
+    let (found, _) = checked(schema_script(None));
+    assert_eq!(found, Some(OutputCheck::Missing));
+}
+
+#[test]
+fn a_tool_without_an_output_schema_is_not_checked() {
+    let (found, _) = checked(weather_server_script());
+    assert_eq!(found, None);
+}

@@ -246,6 +246,7 @@ impl LlmSettings {
                 engine: seats.model.clone(),
                 clock,
                 sampling: Default::default(),
+                style: self.style,
                 on_text: seats.on_text.clone(),
             }),
             None => AnyLlm::Offline(OfflineModel::new(clock)),

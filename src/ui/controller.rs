@@ -21,6 +21,7 @@ use crate::llm::you::{Desk, Turn};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 use crate::mcp::era::{Era, EraChoice};
+use crate::output_check::worker::SchemaWorker;
 
 type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
 
@@ -95,6 +96,8 @@ pub struct Controller {
     pub model_text: RwSignal<String>,
     /// The in-page model's worker, started on first use and kept for the page's lifetime.
     model: StoredValue<Option<Rc<ModelWorker>>, LocalStorage>,
+    /// The output-schema checker's worker (started the first time a result needs checking).
+    schema: StoredValue<Rc<SchemaWorker>, LocalStorage>,
     /// What the bridge runs or forwards to, when the server is a `mcp-flow-bridge` endpoint.
     pub bridge: RwSignal<Option<String>>,
     /// The exchanges of the page's earlier runs, for the message log (the newest runs, at most
@@ -148,6 +151,7 @@ impl Controller {
             model_status: RwSignal::new(ModelStatus::default()),
             model_text: RwSignal::new(String::new()),
             model: StoredValue::new_local(None),
+            schema: StoredValue::new_local(SchemaWorker::new()),
             bridge: RwSignal::new(None),
             headers: RwSignal::new(String::new()),
             past: RwSignal::new(Vec::new()),
@@ -484,7 +488,8 @@ impl Controller {
                 emit,
             )
             .with_era(era, self.memory.get_value())
-            .with_headers(&self.headers.get_untracked()),
+            .with_headers(&self.headers.get_untracked())
+            .with_checker(self.schema.get_value().checker()),
         );
         self.live.set_value(Some(Live {
             lifetime: lifetime.clone(),

@@ -39,6 +39,7 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
     let selected = move || ctl.selected() == Some(id);
     let error = move || ctl.run.with(|r| r.row(id).and_then(|x| x.error.clone()));
     let tool_failed = move || ctl.run.with(|r| r.tool_failed(id));
+    let mismatch = move || ctl.run.with(|r| r.output_mismatch(id).is_some());
     let motion = {
         let p = &row.path;
         let mut d = String::new();
@@ -65,6 +66,7 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
             class:mf-optional=row.optional
             class:mf-selected=selected
             class:mf-tool-failed=tool_failed
+            class:mf-output-mismatch=mismatch
             data-row=id.id()
             data-state=state
             tabindex="0"

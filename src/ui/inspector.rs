@@ -161,6 +161,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                     .unwrap_or_default();
                 let label = LiveValues::from_run(&run).label(id, seed);
                 let tool_failed = run.tool_failed(id);
+                let mismatch = run.output_mismatch(id).map(|c| c.summary());
                 let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
                 let href = link.clone();
                 let shown_values = record
@@ -217,6 +218,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                         <p class="mf-row-label">{label}</p>
                         {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
                         {tool_failed.then(|| view! { <p class="mf-error-line mf-tool-failed">{t(Msg::ToolFailed)}</p> })}
+                        {mismatch.map(|m| view! { <p class="mf-error-line mf-output-mismatch">{m}</p> })}
                         {skipped}
                         <p class="mf-explain">{text}</p>
                         <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>

@@ -10,6 +10,22 @@ use super::model_status::ModelStatusView;
 use crate::llm::Style;
 use crate::llm::choice::{Field, Provider};
 
+/// How the tools reach the model: native function calling or the seeds' system prompt.
+fn style_select(ctl: Controller) -> impl IntoView {
+    view! {
+                <label>
+            {tr(ctl.lang, Msg::ToolCalling)}
+            <select id="mf-llm-style" on:change=move |ev| {
+                let style = if event_target_value(&ev) == "prompt" { Style::SystemPrompt } else { Style::FunctionCalling };
+                ctl.llm.update(|s| s.style = style)
+            }>
+                <option value="native" selected=move || ctl.llm.with(|s| s.style == Style::FunctionCalling)>{move || i18n::style(Style::FunctionCalling, ctl.lang.get())}</option>
+                <option value="prompt" selected=move || ctl.llm.with(|s| s.style == Style::SystemPrompt)>{move || i18n::style(Style::SystemPrompt, ctl.lang.get())}</option>
+            </select>
+        </label>
+    }
+}
+
 #[component]
 pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
     let provider = move || ctl.llm.with(|s| s.provider);
@@ -48,6 +64,7 @@ pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
                         }
                     >
                         <ModelStatusView ctl=ctl />
+                        {style_select(ctl)}
                     </Show>
                 }
             >
@@ -78,16 +95,7 @@ pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
                         } />
                     {tr(ctl.lang, Msg::RememberKey)}
                 </label>
-                <label>
-                    {tr(ctl.lang, Msg::ToolCalling)}
-                    <select id="mf-llm-style" on:change=move |ev| {
-                        let style = if event_target_value(&ev) == "prompt" { Style::SystemPrompt } else { Style::FunctionCalling };
-                        ctl.llm.update(|s| s.style = style)
-                    }>
-                        <option value="native" selected=move || ctl.llm.with(|s| s.style == Style::FunctionCalling)>{move || i18n::style(Style::FunctionCalling, ctl.lang.get())}</option>
-                        <option value="prompt" selected=move || ctl.llm.with(|s| s.style == Style::SystemPrompt)>{move || i18n::style(Style::SystemPrompt, ctl.lang.get())}</option>
-                    </select>
-                </label>
+                {style_select(ctl)}
                 <p class="mf-llm-note">{tr(ctl.lang, Msg::KeyWarning)}</p>
                 <Show when=move || provider() == Provider::OpenAi>
                     <p class="mf-llm-note">

@@ -26,7 +26,9 @@
 //! - `bad-version`: `initialize` answers with protocol version `1999-01-01`;
 //! - `xss`: the tool's text holds a script tag, an image with `onerror` and a `javascript:` link;
 //! - `prompt-injection`: the tool's description tells the model to ignore its instructions and
-//!   reveal the API key.
+//!   reveal the API key;
+//! - `output-mismatch`: the tool declares an `outputSchema` (a number `temperature`, required) and
+//!   its result's `structuredContent` breaks it (`"temperature": "hot"`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -42,7 +44,7 @@ use serde_json::{Value, json};
 use tower_http::cors::{Any, CorsLayer};
 
 /// Every fault this server knows.
-pub const FAULTS: [&str; 13] = [
+pub const FAULTS: [&str; 14] = [
     "html-500",
     "wrong-content-type",
     "not-jsonrpc",
@@ -55,6 +57,7 @@ pub const FAULTS: [&str; 13] = [
     "bad-version",
     "xss",
     "prompt-injection",
+    "output-mismatch",
     "healthy",
 ];
 
@@ -211,7 +214,7 @@ pub fn plan(
             } else {
                 "Get the current weather for a city"
             };
-            json!({"tools": [{
+            let mut tool = json!({
                 "name": "get_weather",
                 "description": description,
                 "inputSchema": {
@@ -219,7 +222,18 @@ pub fn plan(
                     "properties": {"location": {"type": "string", "description": "City name"}},
                     "required": ["location"],
                 },
-            }]})
+            });
+            if fault == "output-mismatch" {
+                tool["outputSchema"] = json!({
+                    "type": "object",
+                    "properties": {
+                        "temperature": {"type": "number"},
+                        "conditions": {"type": "string"},
+                    },
+                    "required": ["temperature", "conditions"],
+                });
+            }
+            json!({"tools": [tool]})
         }
         "tools/call" => {
             let session = session.unwrap_or_default();
@@ -235,7 +249,11 @@ pub fn plan(
                 return (rpc_error(200, id, -32602, &text), None);
             }
             let text = if fault == "xss" { XSS } else { "Sunny" };
-            json!({"content": [{"type": "text", "text": text}], "isError": false})
+            let mut result = json!({"content": [{"type": "text", "text": text}], "isError": false});
+            if fault == "output-mismatch" {
+                result["structuredContent"] = json!({"temperature": "hot", "conditions": "Sunny"});
+            }
+            result
         }
         "ping" => json!({}),
         _ => return (rpc_error(200, id, -32601, "Method not found"), None),
@@ -537,6 +555,13 @@ mod tests {
         );
         let call = json_of(plan("xss", None, Some("s"), &rpc(3, "tools/call")).0);
         assert_eq!(call["result"]["content"][0]["text"], XSS);
+        let list = json_of(plan("output-mismatch", None, Some("s"), &rpc(2, "tools/list")).0);
+        let schema = &list["result"]["tools"][0]["outputSchema"];
+        assert_eq!(schema["properties"]["temperature"]["type"], "number");
+        let call = json_of(plan("output-mismatch", None, Some("s"), &rpc(3, "tools/call")).0);
+        assert_eq!(call["result"]["structuredContent"]["temperature"], "hot");
+        let healthy = json_of(plan("healthy", None, Some("s"), &rpc(3, "tools/call")).0);
+        assert!(healthy["result"].get("structuredContent").is_none());
     }
 
     #[test]

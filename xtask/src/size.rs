@@ -21,10 +21,14 @@ use crate::{run, workspace_root};
 /// 474.0 KB on 2026-12-01 (both protocol eras, forms, comparison, exports, four LLM providers),
 /// then raised on purpose when the debugger's first parts came in (the user in the model's place,
 /// failed tools told apart, the connection panel and logs, the bridge's second leg, the user's
-/// request headers, saved servers, the message log, the bridge in the server picker: 515.8 KB).
-/// The goal of 250 KB needs the rarely used parts moved to a module loaded on demand (README,
-/// "Performance").
-pub const FIRST_LOAD_BUDGET_BYTES: u64 = 520_000;
+/// request headers, saved servers, the message log, the bridge in the server picker: 515.8 KB),
+/// and again for the in-page language model's page side (its worker's messages, the loading
+/// status, the decision view: about 540 KB; the model's engine, 1.9 MB of wasm, is not in the
+/// first load), and for the output-schema check's page side (its worker's messages, the verdict in
+/// the record, the worker link: 554.1 KB; the validator itself, 690 KB gzipped, loads on demand).
+/// The goal of 250 KB needs the rarely used parts moved to a module loaded on
+/// demand (README, "Performance").
+pub const FIRST_LOAD_BUDGET_BYTES: u64 = 560_000;
 
 /// A file of the built app.
 pub struct Sized {
@@ -131,6 +135,8 @@ fn fresh(dist: &Path) -> Result<bool> {
     for input in [
         "src",
         "sse",
+        "smollm-wire",
+        "schema-worker",
         "style",
         "index.html",
         "boot.js",

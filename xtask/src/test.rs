@@ -241,6 +241,8 @@ pub fn test() -> Result<()> {
         ],
     )?;
     let page = site.url.trim_end_matches("/mcp").to_owned();
+    // The server that breaks the protocol on purpose (a result against its own outputSchema).
+    let faulty = server::start("server-faulty-e2e", &fixtures, &["faulty".into()])?;
     let shots = crate::target_dir().join("e2e");
     std::fs::create_dir_all(&shots)?;
     sh::run(
@@ -249,10 +251,11 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TOOLS", &tools.root)
             .arg("e2e/suite.mjs")
             .args(["--base", &page])
+            .args(["--faulty", faulty.url.trim_end_matches('/')])
             .arg("--out")
             .arg(&shots),
     )?;
-    drop(site);
+    drop((site, faulty));
 
     sh::step("official MCP conformance suite, server scenarios");
     let target = server::start("server-conformance", &binary, &common(&[]))?;

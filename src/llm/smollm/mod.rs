@@ -57,6 +57,10 @@ pub struct SmolLm<E: Engine> {
     pub engine: E,
     pub clock: SharedClock,
     pub sampling: Sampling,
+    /// How the tools are presented. SmolLM2's chat template has no tool slot, so both styles put
+    /// them in the system message: function signatures built from the input schemas
+    /// ([`Style::FunctionCalling`]), or the seeds' tool prompt ([`Style::SystemPrompt`]).
+    pub style: Style,
     /// Receives the text of the turn being written (the page streams it on the row); `None`
     /// when a new turn begins.
     pub on_text: OnText,
@@ -85,12 +89,27 @@ fn last_question(messages: &[ChatMessage]) -> String {
         .unwrap_or_default()
 }
 
+/// The system message that presents `tools` to the model in `style`.
+pub fn system_for(style: Style, tools: &[ToolSpec]) -> String {
+    match style {
+        Style::FunctionCalling => system_prompt(&tools_of(tools)),
+        // The seeds' prompt, and the one line the constrained decoding needs: how to say that no
+        // tool fits (it cannot "reply directly" inside the call's JSON).
+        Style::SystemPrompt => format!(
+            "{}\nIf no tool fits the question, reply {{\"tool_name\": \"{}\", \"arguments\": {{}}}}.",
+            super::prompt_style::system_prompt(tools),
+            mcp_flow_smollm_wire::prompt::no_tool_name(&tools_of(tools))
+        ),
+    }
+}
+
 /// The worker request for this point of the conversation: after a tool result the answer turn,
-/// otherwise the tool-call turn.
+/// otherwise the tool-call turn with the tools presented in `style`.
 pub fn request_for(
     id: u32,
     messages: &[ChatMessage],
     tools: &[ToolSpec],
+    style: Style,
     sampling: Sampling,
 ) -> Request {
     let question = last_question(messages);
@@ -122,6 +141,7 @@ pub fn request_for(
             .into_iter()
             .filter_map(|t| serde_json::to_value(t).ok())
             .collect(),
+        system: Some(system_for(style, tools)),
         sampling,
     }
 }
@@ -178,14 +198,14 @@ impl<E: Engine> Llm for SmolLm<E> {
         LABEL.into()
     }
 
-    /// The model is given the tools in its system prompt (its chat template has no tool slot):
-    /// row d1-8 shows that prompt, as the model reads it.
+    /// The model is given the tools in its system message (its chat template has no tool
+    /// slot): row d1-8 shows that message, as the model reads it.
     fn format_tools(&self, tools: &[ToolSpec]) -> Value {
-        json!({ "system": system_prompt(&tools_of(tools)) })
+        json!({ "system": system_for(self.style, tools) })
     }
 
     fn style(&self) -> Style {
-        Style::SystemPrompt
+        self.style
     }
 
     async fn complete(
@@ -206,7 +226,13 @@ impl<E: Engine> Llm for SmolLm<E> {
         };
         let result = async {
             self.engine.ready().await?;
-            let request = request_for(self.engine.next_id(), messages, tools, self.sampling);
+            let request = request_for(
+                self.engine.next_id(),
+                messages,
+                tools,
+                self.style,
+                self.sampling,
+            );
             let (event, sent) = self.turn(request).await;
             exchange.request = sent;
             let event = event?;

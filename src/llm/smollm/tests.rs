@@ -68,6 +68,7 @@ fn model(stand: &Rc<Stand>) -> (SmolLm<Rc<Stand>>, Rc<RefCell<String>>) {
             engine: stand.clone(),
             clock,
             sampling: Sampling::default(),
+            style: Style::FunctionCalling,
             on_text: Rc::new(move |t: Option<&str>| match t {
                 Some(t) => sink.borrow_mut().push_str(t),
                 None => sink.borrow_mut().clear(),
@@ -83,12 +84,14 @@ fn a_question_asks_for_the_tool_call_turn_with_the_tools() {
         4,
         &[ChatMessage::User("What's the weather in Tokyo?".into())],
         &[weather_tool()],
+        Style::FunctionCalling,
         Sampling::default(),
     );
     let Request::ToolCall {
         id,
         question,
         tools,
+        system,
         ..
     } = request
     else {
@@ -97,6 +100,29 @@ fn a_question_asks_for_the_tool_call_turn_with_the_tools() {
     assert_eq!((id, question.as_str()), (4, "What's the weather in Tokyo?"));
     assert_eq!(tools[0]["name"], "get_weather");
     assert_eq!(tools[0]["inputSchema"]["required"], json!(["location"]));
+    assert!(
+        system
+            .unwrap_or_default()
+            .contains("- get_weather(location: string): Get the current weather for a city")
+    );
+}
+
+#[test]
+fn the_seeds_style_presents_the_tools_with_the_seeds_prompt() {
+    let system = system_for(Style::SystemPrompt, &[weather_tool()]);
+    assert!(system.starts_with("You are a helpful assistant with access to these tools:"));
+    assert!(system.contains("Tool: get_weather\nDescription: Get the current weather for a city"));
+    assert!(
+        system.ends_with(
+            r#"If no tool fits the question, reply {"tool_name": "none", "arguments": {}}."#
+        ),
+        "{system}"
+    );
+    let stand = Rc::new(Stand::new(vec![]));
+    let (mut llm, _) = model(&stand);
+    llm.style = Style::SystemPrompt;
+    assert_eq!(llm.format_tools(&[weather_tool()])["system"], system);
+    assert_eq!(llm.style(), Style::SystemPrompt);
 }
 
 #[test]
@@ -105,6 +131,7 @@ fn a_tool_result_asks_for_the_answer_turn_with_the_call_and_result() {
         5,
         &tokyo_conversation(),
         &[weather_tool()],
+        Style::SystemPrompt,
         Sampling::default(),
     );
     assert_eq!(
@@ -241,5 +268,5 @@ fn the_tools_reach_the_model_in_its_system_prompt() {
         system.contains("- get_weather(location: string): Get the current weather for a city"),
         "{system}"
     );
-    assert_eq!(llm.style(), Style::SystemPrompt);
+    assert_eq!(llm.style(), Style::FunctionCalling);
 }

@@ -7,13 +7,11 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use futures_channel::oneshot;
-use mcp_flow_smollm_wire::{PageEvent as Event, Request, WORKER_SCRIPT};
-use wasm_bindgen::JsCast;
-use wasm_bindgen::prelude::*;
-
 use super::Engine;
 use super::status::{Status, TurnFigures};
+use crate::worker_link::WorkerLink;
+use futures_channel::oneshot;
+use mcp_flow_smollm_wire::{PageEvent as Event, Request, WORKER_SCRIPT};
 
 type Waiter = oneshot::Sender<Result<Event, String>>;
 /// A turn waiting for its result, and where its text goes meanwhile.
@@ -22,9 +20,6 @@ type Turn = (Waiter, Rc<dyn Fn(&str)>);
 /// What the worker's messages reach.
 struct Routes {
     status: Rc<dyn Fn(Status)>,
-    /// Requests written before the worker said it listens, and whether it has.
-    held: RefCell<Option<Vec<String>>>,
-    worker: web_sys::Worker,
     loaded: Cell<bool>,
     loading: RefCell<Vec<oneshot::Sender<Result<(), String>>>>,
     turns: RefCell<HashMap<u32, Turn>>,
@@ -35,13 +30,8 @@ struct Routes {
 impl Routes {
     fn on_event(&self, event: Event) {
         match event {
-            Event::Started => {
-                for text in self.held.borrow_mut().take().unwrap_or_default() {
-                    if let Err(e) = self.worker.post_message(&JsValue::from_str(&text)) {
-                        self.fail_all(&format!("the model's worker refused a message: {e:?}"));
-                    }
-                }
-            }
+            // The link holds requests until then (crate::worker_link).
+            Event::Started => {}
             Event::Progress { phase, done, total } => {
                 (self.status)(Status::Loading { phase, done, total })
             }
@@ -141,10 +131,8 @@ impl Routes {
 }
 
 struct Running {
-    worker: web_sys::Worker,
+    link: WorkerLink,
     routes: Rc<Routes>,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
 
 /// The model's worker for the page's lifetime (started on first use, restarted after a stop).
@@ -170,12 +158,8 @@ impl ModelWorker {
         if let Some(running) = self.running.borrow().as_ref() {
             return Ok(running.routes.clone());
         }
-        let worker = web_sys::Worker::new(WORKER_SCRIPT)
-            .map_err(|e| format!("the model's worker could not start: {e:?}"))?;
         let routes = Rc::new(Routes {
             status: self.status.clone(),
-            held: RefCell::new(Some(Vec::new())),
-            worker: worker.clone(),
             loaded: Cell::new(false),
             loading: RefCell::new(Vec::new()),
             turns: RefCell::new(HashMap::new()),
@@ -183,35 +167,27 @@ impl ModelWorker {
         });
         let on_message = {
             let routes = routes.clone();
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-                move |m: web_sys::MessageEvent| match m
-                    .data()
-                    .as_string()
-                    .map(|t| serde_json::from_str::<Event>(&t))
-                {
-                    Some(Ok(event)) => routes.on_event(event),
-                    _ => {
-                        routes.fail_all("the model's worker posted a message this page cannot read")
-                    }
-                },
-            )
+            move |text: Result<String, String>| match text
+                .and_then(|t| serde_json::from_str::<Event>(&t).map_err(|e| e.to_string()))
+            {
+                Ok(event) => routes.on_event(event),
+                Err(_) => {
+                    routes.fail_all("the model's worker posted a message this page cannot read")
+                }
+            }
         };
         let on_error = {
             let routes = routes.clone();
             let status = self.status.clone();
-            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-                let message = format!("the model's worker stopped: {}", e.message());
+            move |message: String| {
                 status(Status::Failed(message.clone()));
                 routes.fail_all(&message);
-            })
+            }
         };
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let link = WorkerLink::start(WORKER_SCRIPT, "the model's worker", on_message, on_error)?;
         *self.running.borrow_mut() = Some(Running {
-            worker,
+            link,
             routes: routes.clone(),
-            _on_message: on_message,
-            _on_error: on_error,
         });
         Ok(routes)
     }
@@ -222,20 +198,14 @@ impl ModelWorker {
         let Some(running) = running.as_ref() else {
             return Err("the model's worker is not running".into());
         };
-        if let Some(held) = running.routes.held.borrow_mut().as_mut() {
-            held.push(text);
-            return Ok(());
-        }
-        running
-            .worker
-            .post_message(&JsValue::from_str(&text))
-            .map_err(|e| format!("the model's worker refused a message: {e:?}"))
+        running.link.post(text)
     }
 
     /// Ends the worker and whatever it was doing; the next use starts a new one.
     pub fn stop(&self) {
-        if let Some(running) = self.running.borrow_mut().take() {
-            running.worker.terminate();
+        let running = self.running.borrow_mut().take();
+        if let Some(running) = running {
+            drop(running.link);
             running.routes.fail_all("the model's worker was stopped");
             (self.status)(Status::Stopped);
         }
