@@ -570,6 +570,37 @@ const scenarios = {
     check(workers.length === 0, `a worker started before any result: ${workers}`);
   },
 
+  async "a result's content blocks, each by its kind"(page) {
+    check(opt.faulty, 'this scenario needs --faulty URL');
+    await page.addInitScript(() => {
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const server = `${opt.faulty}/fault/content-kinds/mcp`;
+    await page.goto(`${opt.base}/?server=${encodeURIComponent(server)}&${instant}#d2-8`);
+    await finished(page);
+    await page.waitForSelector('.mf-content .mf-block', { timeout: 20_000 });
+    const kinds = await page.$$eval('.mf-content .mf-block', (bs) => bs.map((b) => b.dataset.kind));
+    check(JSON.stringify(kinds) === JSON.stringify(['text', 'image', 'audio', 'resource_link', 'resource', 'image']),
+      `kinds: ${kinds}`);
+    // The image is drawn (one pixel, decoded under the page's policy), the audio has its player.
+    await page.waitForFunction(() =>
+      document.querySelector('.mf-block[data-kind="image"] img')?.naturalWidth === 1);
+    check(await page.$('.mf-block[data-kind="audio"] audio[controls]'), 'no audio player');
+    const text = await page.textContent('.mf-content');
+    for (const want of ['audience: user, assistant', 'priority: 0.9', 'image/png, 69 bytes',
+      'weather://tokyo/forecast', 'Tokyo, the next 7 days', 'weather://tokyo/today', 'Sunny, 22 °C',
+      '"text/html" is not image/']) {
+      check(text.includes(want), `the content blocks lack ${want}: ${text}`);
+    }
+    // The block that lies about its type is described, never rendered.
+    check((await page.$$('.mf-content img')).length === 1, 'the text/html "image" was rendered');
+    const violations = await page.evaluate(() => window.__violations);
+    check(violations.length === 0, `policy violations: ${violations}`);
+    await page.screenshot({ path: join(opt.out, 'content-kinds.png'), fullPage: true });
+  },
+
   async 'the Content-Security-Policy forbids inline script and the app runs under it'(page) {
     await page.addInitScript(() => {
       window.__violations = [];

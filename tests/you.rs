@@ -66,6 +66,12 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
     ));
     assert!(text(&root, "#mf-you").contains("What's the weather in Tokyo?"));
     assert!(text(&root, "#mf-you-tool").contains("get_weather"));
+    // The weather server annotates get_weather read-only, not destructive, idempotent and
+    // closed-world; the form shows exactly that.
+    let badges = text(&root, "#mf-you-badges");
+    for badge in ["read-only", "not destructive", "idempotent", "closed world"] {
+        assert!(badges.contains(badge), "badges: {badges}");
+    }
     // Nothing typed: the required location is missing, nothing goes out.
     click(&root, "#mf-you-call");
     sleep(30).await;

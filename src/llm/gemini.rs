@@ -182,6 +182,7 @@ mod tests {
                 },
                 "required": ["location"]
             }),
+            ..Default::default()
         };
         let t = tools(&[weather]);
         let params = &t[0]["functionDeclarations"][0]["parameters"];

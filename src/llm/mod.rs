@@ -34,11 +34,15 @@ pub enum Style {
 }
 
 /// A tool as the host hands it to a model: the MCP tool's name, description and input schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ToolSpec {
     pub name: String,
     pub description: String,
     pub input_schema: Value,
+    /// The tool's annotations as badges (`read-only`, `destructive`…): hints from the server,
+    /// shown to the user, never trusted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub badges: Vec<String>,
 }
 
 impl Style {
@@ -56,8 +60,33 @@ impl ToolSpec {
             name: tool.name.to_string(),
             description: tool.description.as_deref().unwrap_or("").to_owned(),
             input_schema: Value::Object((*tool.input_schema).clone()),
+            badges: tool.annotations.as_ref().map(badges).unwrap_or_default(),
         }
     }
+}
+
+/// A tool's annotations as badges: only what the server declared (an absent hint has the
+/// specification's default, which a badge would wrongly present as the server's word).
+pub fn badges(a: &rmcp::model::ToolAnnotations) -> Vec<String> {
+    let mut shown = Vec::new();
+    if let Some(title) = &a.title {
+        shown.push(format!("title: {title}"));
+    }
+    let hint = |value: Option<bool>, yes: &'static str, no: &'static str| {
+        value.map(|v| if v { yes } else { no })
+    };
+    shown.extend(
+        [
+            hint(a.read_only_hint, "read-only", "not read-only"),
+            hint(a.destructive_hint, "destructive", "not destructive"),
+            hint(a.idempotent_hint, "idempotent", "not idempotent"),
+            hint(a.open_world_hint, "open world", "closed world"),
+        ]
+        .into_iter()
+        .flatten()
+        .map(str::to_owned),
+    );
+    shown
 }
 
 /// A tool call the model asked for.
@@ -136,6 +165,7 @@ pub(crate) fn weather_tool() -> ToolSpec {
         description: "Get the current weather for a city".into(),
         input_schema: serde_json::json!({"type": "object",
             "properties": {"location": {"type": "string"}}, "required": ["location"]}),
+        ..Default::default()
     }
 }
 
@@ -161,4 +191,33 @@ pub(crate) fn tokyo_conversation() -> Vec<ChatMessage> {
             structured: None,
         },
     ]
+}
+
+#[cfg(test)]
+mod badge_tests {
+    use super::*;
+    use rmcp::model::ToolAnnotations;
+
+    #[test]
+    fn only_declared_annotations_become_badges() {
+        let mut a = ToolAnnotations::default();
+        assert!(badges(&a).is_empty());
+        a.title = Some("Weather".into());
+        a.read_only_hint = Some(true);
+        a.open_world_hint = Some(false);
+        assert_eq!(badges(&a), ["title: Weather", "read-only", "closed world"]);
+        a.read_only_hint = Some(false);
+        a.destructive_hint = Some(true);
+        a.idempotent_hint = Some(false);
+        assert_eq!(
+            badges(&a),
+            [
+                "title: Weather",
+                "not read-only",
+                "destructive",
+                "not idempotent",
+                "closed world"
+            ]
+        );
+    }
 }

@@ -237,6 +237,7 @@ mod tests {
             description: "Get the weather".into(),
             input_schema: json!({"type": "object", "properties": {
                 "location": {"type": "string", "description": "City name"}}, "required": ["location"]}),
+            ..Default::default()
         }];
         let prompt = system_prompt(&tools);
         assert!(prompt.contains("Tool: get_weather"));

@@ -7,6 +7,7 @@ pub mod browser;
 pub mod client;
 #[cfg(test)]
 mod client_tests;
+pub mod content;
 pub mod custom_headers;
 pub mod discover;
 pub mod era;

@@ -211,6 +211,17 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                     .and_then(|x| x.response.as_ref())
                     .and_then(crate::llm::smollm::decision::summary)
                     .map(super::decision_view::decision_view);
+                // The result's content blocks by kind, from the response as it arrived.
+                let content = (id == Row::CallToolResult)
+                    .then(|| {
+                        run.mcp.exchanges.iter().rev()
+                            .filter(|x| x.rpc_method.as_deref() == Some("tools/call"))
+                            .find_map(|x| x.rpc_response())
+                    })
+                    .flatten()
+                    .and_then(|r| r.get("result").map(crate::mcp::content::blocks))
+                    .filter(|b| !b.is_empty())
+                    .map(super::content_view::content_view);
                 let notifications = if id == Row::Execute { run.notifications.clone() } else { Vec::new() };
                 view! {
                     <div class="mf-inspect" data-row=id.id()>
@@ -224,6 +235,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                         <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>
                         <dl class="mf-values">{shown_values}</dl>
                         {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
+                        {content}
                         {decision}
                         {formats}
                         <ul class="mf-notifications">

@@ -3,6 +3,7 @@
 mod bridge_leg;
 mod compare;
 mod connection;
+mod content_view;
 mod controller;
 mod decision_view;
 mod diagram_view;

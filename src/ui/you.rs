@@ -56,6 +56,10 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
             let why = why_json(&tool.input_schema);
             let forced = why.is_some();
             let description = (!tool.description.is_empty()).then(|| view! { <p class="mf-you-description">{tool.description.clone()}</p> });
+            // The tool's annotations, as the server declared them: hints, not guarantees.
+            let badges = (!tool.badges.is_empty()).then(|| view! {
+                <p id="mf-you-badges">{tool.badges.iter().map(|b| view! { <span class="mf-badge">{b.clone()}</span> }).collect_view()}</p>
+            });
             let form = (!forced).then(|| {
                 let fields = fields(&tool.input_schema);
                 view! {
@@ -72,6 +76,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
             });
             view! {
                 {description}
+                {badges}
                 {why.map(|why| view! {
                     <p id="mf-you-why" class="mf-note-line">{move || fill(text(Msg::YouJsonWhy, ctl.lang.get()), &[("why", &why)])}</p>
                 })}

@@ -28,7 +28,10 @@
 //! - `prompt-injection`: the tool's description tells the model to ignore its instructions and
 //!   reveal the API key;
 //! - `output-mismatch`: the tool declares an `outputSchema` (a number `temperature`, required) and
-//!   its result's `structuredContent` breaks it (`"temperature": "hot"`).
+//!   its result's `structuredContent` breaks it (`"temperature": "hot"`);
+//! - `content-kinds`: the result holds one content block of each kind (text, image, audio, resource
+//!   link, embedded resource; the text with annotations) and a block that lies (an "image" whose
+//!   `mimeType` is `text/html`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -44,7 +47,7 @@ use serde_json::{Value, json};
 use tower_http::cors::{Any, CorsLayer};
 
 /// Every fault this server knows.
-pub const FAULTS: [&str; 14] = [
+pub const FAULTS: [&str; 15] = [
     "html-500",
     "wrong-content-type",
     "not-jsonrpc",
@@ -58,6 +61,7 @@ pub const FAULTS: [&str; 14] = [
     "xss",
     "prompt-injection",
     "output-mismatch",
+    "content-kinds",
     "healthy",
 ];
 
@@ -250,6 +254,9 @@ pub fn plan(
             }
             let text = if fault == "xss" { XSS } else { "Sunny" };
             let mut result = json!({"content": [{"type": "text", "text": text}], "isError": false});
+            if fault == "content-kinds" {
+                result["content"] = content_kinds();
+            }
             if fault == "output-mismatch" {
                 result["structuredContent"] = json!({"temperature": "hot", "conditions": "Sunny"});
             }
@@ -265,6 +272,28 @@ pub fn plan(
         Reply::Json(200, response)
     };
     (reply, new_session)
+}
+
+/// A one-pixel PNG (blue).
+pub const PNG_BASE64: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMwSDgAAAIUAVF6s6xeAAAAAElFTkSuQmCC";
+/// 16 samples of silence, 8 kHz mono 8-bit WAV.
+pub const WAV_BASE64: &str =
+    "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YRAAAACAgICAgICAgICAgICAgICA";
+
+/// One content block of each kind the specification names, and one that lies about its type.
+fn content_kinds() -> Value {
+    json!([
+        {"type": "text", "text": "Sunny",
+         "annotations": {"audience": ["user", "assistant"], "priority": 0.9}},
+        {"type": "image", "data": PNG_BASE64, "mimeType": "image/png"},
+        {"type": "audio", "data": WAV_BASE64, "mimeType": "audio/wav"},
+        {"type": "resource_link", "uri": "weather://tokyo/forecast", "name": "forecast",
+         "title": "Tokyo, the next 7 days", "mimeType": "application/json"},
+        {"type": "resource", "resource": {"uri": "weather://tokyo/today", "mimeType": "text/plain",
+                                          "text": "Sunny, 22 °C"}},
+        {"type": "image", "data": "PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==", "mimeType": "text/html"},
+    ])
 }
 
 fn rpc_error(status: u16, id: Value, code: i64, message: &str) -> Reply {
@@ -560,6 +589,24 @@ mod tests {
         assert_eq!(schema["properties"]["temperature"]["type"], "number");
         let call = json_of(plan("output-mismatch", None, Some("s"), &rpc(3, "tools/call")).0);
         assert_eq!(call["result"]["structuredContent"]["temperature"], "hot");
+        let call = json_of(plan("content-kinds", None, Some("s"), &rpc(3, "tools/call")).0);
+        let kinds: Vec<&str> = call["result"]["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "text",
+                "image",
+                "audio",
+                "resource_link",
+                "resource",
+                "image"
+            ]
+        );
         let healthy = json_of(plan("healthy", None, Some("s"), &rpc(3, "tools/call")).0);
         assert!(healthy["result"].get("structuredContent").is_none());
     }

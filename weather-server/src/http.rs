@@ -284,11 +284,12 @@ fn is_param_header(name: &str) -> bool {
 
 /// The Content-Security-Policy of the served app: no inline script and no eval (wasm
 /// compilation aside), no plugins, no framing; fetch may reach any MCP server or LLM endpoint
-/// the user picks. `trunk serve` sends the same policy plus its live-reload script
+/// the user picks; images and audio may come as `data:` URLs (a tool's content blocks). `trunk serve` sends the same policy plus its live-reload script
 /// (Trunk.toml `[serve] csp`; `tests/static_csp.rs` keeps the two in step).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; \
-    img-src 'self' data:; connect-src 'self' http: https:; object-src 'none'; \
+    img-src 'self' data:; media-src 'self' data:; connect-src 'self' http: https:; \
+    object-src 'none'; \
     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// The built app, each response with the page's Content-Security-Policy; unknown paths get
