@@ -101,6 +101,8 @@ pub struct LlmSettings {
     pub style: Style,
     /// Keep the key in this tab's sessionStorage (off unless the user ticks the box).
     pub remember_key: bool,
+    /// The in-page model's sampling temperature: 0 always takes the likeliest token.
+    pub temperature: f32,
 }
 
 impl Default for LlmSettings {
@@ -145,6 +147,8 @@ struct Saved {
     model: String,
     style: Style,
     remember_key: bool,
+    #[serde(default)]
+    temperature: f32,
 }
 
 impl LlmSettings {
@@ -157,6 +161,24 @@ impl LlmSettings {
             key: String::new(),
             style: Style::FunctionCalling,
             remember_key: false,
+            temperature: 0.0,
+        }
+    }
+
+    /// The highest temperature the in-page model takes.
+    pub const MAX_TEMPERATURE: f32 = 2.0;
+
+    /// Sets the in-page model's temperature from what the user typed.
+    pub fn set_temperature(&mut self, text: &str) -> Result<(), String> {
+        match text.trim().parse::<f32>() {
+            Ok(t) if (0.0..=Self::MAX_TEMPERATURE).contains(&t) => {
+                self.temperature = t;
+                Ok(())
+            }
+            _ => Err(format!(
+                "the temperature is a number from 0 to {}, not {text:?}",
+                Self::MAX_TEMPERATURE
+            )),
         }
     }
 
@@ -166,6 +188,7 @@ impl LlmSettings {
             *self = Self {
                 style: self.style,
                 remember_key: self.remember_key,
+                temperature: self.temperature,
                 ..Self::new(provider)
             };
         }
@@ -205,6 +228,7 @@ impl LlmSettings {
             model: self.model.clone(),
             style: self.style,
             remember_key: self.remember_key,
+            temperature: self.temperature,
         })
         .unwrap_or_default()
     }
@@ -222,6 +246,7 @@ impl LlmSettings {
             key: key.filter(|_| s.remember_key).unwrap_or_default(),
             style: s.style,
             remember_key: s.remember_key,
+            temperature: s.temperature.clamp(0.0, Self::MAX_TEMPERATURE),
         }
     }
 
@@ -245,7 +270,10 @@ impl LlmSettings {
             None if self.provider == Provider::SmolLm2 => AnyLlm::SmolLm(SmolLm {
                 engine: seats.model.clone(),
                 clock,
-                sampling: Default::default(),
+                sampling: mcp_flow_smollm_wire::Sampling {
+                    temperature: self.temperature,
+                    ..Default::default()
+                },
                 style: self.style,
                 on_text: seats.on_text.clone(),
             }),
@@ -375,6 +403,41 @@ mod tests {
             AnyLlm::SmolLm(_)
         ));
         assert_eq!(Provider::from_id("smollm2"), Provider::SmolLm2);
+    }
+
+    #[test]
+    fn the_temperature_reaches_the_in_page_model_and_is_kept() {
+        let http = Rc::new(Scripted::default());
+        let mut s = LlmSettings::new(Provider::SmolLm2);
+        assert_eq!(s.temperature, 0.0);
+        s.set_temperature("0.7").unwrap();
+        for bad in ["-1", "2.5", "warm", "NaN", ""] {
+            let said = s.set_temperature(bad).unwrap_err();
+            assert!(said.contains("from 0 to 2"), "{said}");
+        }
+        assert_eq!(s.temperature, 0.7, "a refused value changes nothing");
+        match s.build(http.clone(), http.clone(), &seats()) {
+            AnyLlm::SmolLm(m) => assert_eq!(m.sampling.temperature, 0.7),
+            _ => panic!("expected SmolLM2"),
+        }
+        s.set_provider(Provider::Offline);
+        s.set_provider(Provider::SmolLm2);
+        assert_eq!(s.temperature, 0.7, "switching providers keeps it");
+        let saved = s.to_saved();
+        let back = LlmSettings::from_saved(Some(&saved), None);
+        assert_eq!(back.temperature, 0.7);
+        // Settings saved before the temperature existed read back at 0; a saved value out of
+        // range is brought into it.
+        let old = r#"{"provider":"SmolLm2","base_url":"","model":"m","style":"FunctionCalling","remember_key":false}"#;
+        let read = LlmSettings::from_saved(Some(old), None);
+        assert_eq!(
+            read.provider,
+            Provider::SmolLm2,
+            "the old form is still read"
+        );
+        assert_eq!(read.temperature, 0.0);
+        let hot = s.to_saved().replace("0.7", "9.0");
+        assert_eq!(LlmSettings::from_saved(Some(&hot), None).temperature, 2.0);
     }
 
     #[test]

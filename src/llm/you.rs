@@ -84,6 +84,8 @@ impl Desk {
 /// Why a form cannot stand for `schema` (the page then offers JSON), or `None` when it can: a
 /// flat object whose properties are strings, numbers, integers, booleans or enums.
 pub fn why_json(schema: &Value) -> Option<String> {
+    /// More fields than this make a page, not a form.
+    const MAX_FORM_FIELDS: usize = 100;
     let Some(object) = schema.as_object() else {
         return Some("the input schema is not a JSON object".into());
     };
@@ -96,6 +98,12 @@ pub fn why_json(schema: &Value) -> Option<String> {
     let Some(properties) = properties.as_object() else {
         return Some("`properties` is not an object".into());
     };
+    if properties.len() > MAX_FORM_FIELDS {
+        return Some(format!(
+            "the input schema has {} properties, more than a form shows ({MAX_FORM_FIELDS})",
+            properties.len()
+        ));
+    }
     for (name, property) in properties {
         if property.get("$ref").is_some() {
             return Some(format!("`{name}` is a `$ref`"));
@@ -369,6 +377,13 @@ mod tests {
                 "`x` has type",
             ),
             (json!("string"), "not a JSON object"),
+            (json!({"$ref": "#"}), "`$ref`"),
+            (
+                json!({"properties": (0..5_000)
+                    .map(|i| (format!("p{i}"), json!({"type": "string"})))
+                    .collect::<serde_json::Map<_, _>>()}),
+                "5000 properties, more than a form shows (100)",
+            ),
         ];
         for (schema, why) in cases {
             let said = why_json(&schema).unwrap_or_default();

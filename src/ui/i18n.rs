@@ -29,7 +29,7 @@ messages! {
     Settings, McpServer, McpServerUrl, Question, AskBeforeTool, ApprovalAsk, ApprovalAuto,
     PresetWeather, PresetCalculator, PresetOther, PresetBridge, BridgeHint,
     Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini, ProviderYou, ProviderSmolLm,
-    OfflineShort, OfflineNote, SmolLmNote, SmolLmWriting, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
+    OfflineShort, OfflineNote, SmolLmNote, SmolLmWriting, Temperature, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
     ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
     Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
     RowsDone, Follow, FollowHint,
@@ -162,6 +162,9 @@ fn en(msg: Msg) -> &'static str {
             "A real language model, SmolLM2-135M-Instruct (Apache-2.0), runs in a Web Worker in this tab: no key, nothing leaves this machine. Its tool choice is decoding constrained by each tool's inputSchema; the inspector on d2-3 shows the probability it gave each tool."
         }
         SmolLmWriting => "The model is writing: ",
+        Temperature => {
+            "Temperature (0 to 2; 0 always takes the likeliest token; the seed is fixed, so a run repeats)"
+        }
         OfflineNote => {
             "The built-in offline model stands in for a real LLM: deterministic, in this page, no network."
         }
@@ -357,6 +360,7 @@ fn zh(msg: Msg) -> &'static str {
             "真实的语言模型 SmolLM2-135M-Instruct（Apache-2.0）在本标签页的 Web Worker 中运行：无需密钥，数据不离开本机。它选择工具时，解码受每个工具的 inputSchema 约束；d2-3 的检查器显示它给每个工具的概率。"
         }
         SmolLmWriting => "模型正在写：",
+        Temperature => "温度（0 到 2；0 总是选最可能的词元；随机种子固定，同一运行结果相同）",
         BaseUrl => "基础地址",
         ModelName => "模型名称",
         ApiKey => "API 密钥",

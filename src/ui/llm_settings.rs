@@ -26,6 +26,30 @@ fn style_select(ctl: Controller) -> impl IntoView {
     }
 }
 
+/// The in-page model's sampling temperature; a value out of range is refused where it was typed.
+fn temperature_input(ctl: Controller) -> impl IntoView {
+    let problem = RwSignal::new(String::new());
+    view! {
+        <label>
+            {tr(ctl.lang, Msg::Temperature)}
+            <input id="mf-llm-temperature" type="number" min="0" max="2" step="0.1"
+                prop:value=move || ctl.llm.with(|s| s.temperature.to_string())
+                on:change=move |ev| {
+                    let typed = event_target_value(&ev);
+                    let mut settings = ctl.llm.get_untracked();
+                    match settings.set_temperature(&typed) {
+                        Ok(()) => {
+                            problem.set(String::new());
+                            ctl.llm.set(settings);
+                        }
+                        Err(why) => problem.set(why),
+                    }
+                } />
+        </label>
+        <p id="mf-llm-temperature-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
+    }
+}
+
 #[component]
 pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
     let provider = move || ctl.llm.with(|s| s.provider);
@@ -65,6 +89,7 @@ pub fn LlmSettingsView(ctl: Controller) -> impl IntoView {
                     >
                         <ModelStatusView ctl=ctl />
                         {style_select(ctl)}
+                        {temperature_input(ctl)}
                     </Show>
                 }
             >
