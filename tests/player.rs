@@ -261,6 +261,37 @@ async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
     sleep(50).await;
     // The search matches part of the method: each run's initialize and notifications/initialized.
     assert_eq!(rows(&root), 4);
+
+    // A pinned line stays on top whatever the search: pin the first line, search for something
+    // else, and it is still listed first.
+    let pin: HtmlElement = root
+        .query_selector("#mf-log-rows tr button.mf-pin")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    pin.click();
+    sleep(50).await;
+    search.set_value("tools/call");
+    search
+        .dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+    sleep(50).await;
+    assert_eq!(
+        rows(&root),
+        3,
+        "two tools/call lines and the pinned initialize"
+    );
+    let first: HtmlElement = root
+        .query_selector("#mf-log-rows tr")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(first.get_attribute("data-pinned").as_deref(), Some("true"));
+    assert!(
+        first.inner_text().contains("initialize"),
+        "{}",
+        first.inner_text()
+    );
 }
 
 #[wasm_bindgen_test]

@@ -81,6 +81,13 @@ pub enum Kind {
     Error,
 }
 
+/// A line of the log across the page's lifetime: its run and its exchange's number in the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LineId {
+    pub run: usize,
+    pub seq: usize,
+}
+
 /// One line of the log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogRow {
@@ -120,6 +127,34 @@ pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
             })
         })
         .collect()
+}
+
+impl LogRow {
+    pub fn line_id(&self) -> LineId {
+        LineId {
+            run: self.run,
+            seq: self.seq,
+        }
+    }
+}
+
+/// The lines to show: the pinned ones first, whatever the filters say (in the order they were
+/// pinned), then the others that pass [`filter`]; each with whether it is pinned.
+pub fn arrange(
+    rows: &[LogRow],
+    query: &str,
+    kind: Option<Kind>,
+    pinned: &[LineId],
+) -> Vec<(LogRow, bool)> {
+    let first = pinned
+        .iter()
+        .filter_map(|id| rows.iter().find(|r| r.line_id() == *id))
+        .map(|r| (r.clone(), true));
+    let rest = filter(rows, query, kind)
+        .into_iter()
+        .filter(|r| !pinned.contains(&r.line_id()))
+        .map(|r| (r, false));
+    first.chain(rest).collect()
 }
 
 /// The lines whose method contains `query` (any case) and whose outcome is of `kind`, if given.
@@ -226,5 +261,19 @@ mod tests {
         assert_eq!(filter(&all, "", Some(Kind::Error)).len(), 3);
         assert_eq!(filter(&all, "tools", Some(Kind::Error)).len(), 2);
         assert!(filter(&all, "resources", None).is_empty());
+
+        // Pinned lines stay on top whatever the filters, in the order they were pinned.
+        let pinned = [all[4].line_id(), all[1].line_id()];
+        let shown = arrange(&all, "initialize", None, &pinned);
+        let order: Vec<(usize, usize, bool)> =
+            shown.iter().map(|(r, p)| (r.run, r.seq, *p)).collect();
+        assert_eq!(order, [(2, 2, true), (1, 1, true), (1, 0, false)]);
+        // A pinned line is listed once, not again among the filtered ones.
+        let calls = arrange(&all, "tools/call", None, &pinned);
+        assert_eq!(calls.len(), 3);
+        assert_eq!(calls.iter().filter(|(_, p)| *p).count(), 2);
+        // A pin of a line that is gone (an imported recording replaced the runs) is ignored.
+        let gone = [LineId { run: 9, seq: 0 }];
+        assert_eq!(arrange(&all, "", None, &gone).len(), all.len());
     }
 }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{Msg, tr};
-use crate::flow::message_log::{Kind, RunExchanges, filter, rows};
+use crate::flow::message_log::{Kind, LineId, RunExchanges, arrange, rows};
 use crate::mcp::era::Era;
 
 fn kind_of(id: &str) -> Option<Kind> {
@@ -22,6 +22,7 @@ fn kind_of(id: &str) -> Option<Kind> {
 pub fn MessageLog(ctl: Controller) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let kind = RwSignal::new(String::from("all"));
+    let pinned = RwSignal::new(Vec::<LineId>::new());
     let lines = move || {
         let past = ctl.past.get();
         let current = ctl.run.get();
@@ -40,10 +41,25 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 exchanges: &current.mcp.exchanges,
             });
         }
-        let shown = filter(&rows(&runs), &query.get(), kind_of(&kind.get()));
+        let shown = arrange(
+            &rows(&runs),
+            &query.get(),
+            kind_of(&kind.get()),
+            &pinned.get(),
+        );
         shown
             .into_iter()
-            .map(|r| {
+            .map(|(r, is_pinned)| {
+                let line = r.line_id();
+                let toggle = move |_| {
+                    pinned.update(|p| {
+                        if let Some(i) = p.iter().position(|x| *x == line) {
+                            p.remove(i);
+                        } else {
+                            p.push(line);
+                        }
+                    })
+                };
                 let era = match r.era {
                     Some(Era::Modern) => "2026-07-28",
                     Some(Era::Legacy) => "2025-11-25",
@@ -56,7 +72,10 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                     Kind::Pending => "pending",
                 };
                 view! {
-                    <tr data-outcome=state>
+                    <tr data-outcome=state data-pinned=is_pinned.to_string()>
+                        <td><button class="mf-pin" title="pin" aria-pressed=is_pinned.to_string() on:click=toggle>
+                            {if is_pinned { "unpin" } else { "pin" }}
+                        </button></td>
                         <td>{r.run}</td>
                         <td>{era}</td>
                         <td>{r.seq}</td>
@@ -85,7 +104,7 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 </select>
             </div>
             <table class="mf-log-table">
-                <thead><tr><th>"run"</th><th>"era"</th><th>"#"</th><th>"request"</th><th>"id"</th><th>"outcome"</th><th>"time"</th></tr></thead>
+                <thead><tr><th></th><th>"run"</th><th>"era"</th><th>"#"</th><th>"request"</th><th>"id"</th><th>"outcome"</th><th>"time"</th></tr></thead>
                 <tbody id="mf-log-rows">{lines}</tbody>
             </table>
         </details>

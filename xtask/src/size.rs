@@ -26,10 +26,11 @@ use crate::{run, workspace_root};
 /// status, the decision view: about 540 KB; the model's engine, 1.9 MB of wasm, is not in the
 /// first load), and for the output-schema check's page side (its worker's messages, the verdict in
 /// the record, the worker link: 554.1 KB; the validator itself, 690 KB gzipped, loads on demand)
-/// and a result's content blocks by kind with the tools' annotation badges (561.0 KB).
+/// and a result's content blocks by kind with the tools' annotation badges (561.0 KB), the
+/// in-page model's temperature and the message log's pins (565.3 KB).
 /// The goal of 250 KB needs the rarely used parts moved to a module loaded on
 /// demand (README, "Performance").
-pub const FIRST_LOAD_BUDGET_BYTES: u64 = 565_000;
+pub const FIRST_LOAD_BUDGET_BYTES: u64 = 570_000;
 
 /// A file of the built app.
 pub struct Sized {
