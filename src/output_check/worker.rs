@@ -22,10 +22,18 @@ pub const MAX_BYTES: usize = 4 * 1024 * 1024;
 
 type Waiters = Rc<RefCell<HashMap<u32, oneshot::Sender<Result<Verdict, String>>>>>;
 
+/// A started worker: its link, the checks waiting on it, and whether it has failed (then the
+/// next check starts a new one instead of waiting on a worker that will never answer).
+struct Running {
+    link: WorkerLink,
+    waiters: Waiters,
+    failed: Rc<Cell<bool>>,
+}
+
 /// The checker's worker for the page's lifetime (started on first use, again after a stop).
 #[derive(Default)]
 pub struct SchemaWorker {
-    running: RefCell<Option<(WorkerLink, Waiters)>>,
+    running: RefCell<Option<Running>>,
     next_id: Cell<u32>,
 }
 
@@ -44,10 +52,14 @@ impl SchemaWorker {
     }
 
     fn start(&self) -> Result<Waiters, String> {
-        if let Some((_, waiters)) = self.running.borrow().as_ref() {
-            return Ok(waiters.clone());
+        if let Some(running) = self.running.borrow().as_ref()
+            && !running.failed.get()
+        {
+            return Ok(running.waiters.clone());
         }
+        self.stop("the checker's worker failed");
         let waiters: Waiters = Rc::default();
+        let failed = Rc::new(Cell::new(false));
         let on_message = {
             let waiters = waiters.clone();
             move |text: Result<String, String>| {
@@ -73,7 +85,11 @@ impl SchemaWorker {
         };
         let on_error = {
             let waiters = waiters.clone();
-            move |message: String| fail_all(&waiters, &message)
+            let failed = failed.clone();
+            move |message: String| {
+                failed.set(true);
+                fail_all(&waiters, &message)
+            }
         };
         let link = WorkerLink::start(
             WORKER_SCRIPT,
@@ -81,15 +97,19 @@ impl SchemaWorker {
             on_message,
             on_error,
         )?;
-        *self.running.borrow_mut() = Some((link, waiters.clone()));
+        *self.running.borrow_mut() = Some(Running {
+            link,
+            waiters: waiters.clone(),
+            failed,
+        });
         Ok(waiters)
     }
 
     fn stop(&self, why: &str) {
         let running = self.running.borrow_mut().take();
-        if let Some((link, waiters)) = running {
-            drop(link);
-            fail_all(&waiters, why);
+        if let Some(running) = running {
+            drop(running.link);
+            fail_all(&running.waiters, why);
         }
     }
 
@@ -115,7 +135,7 @@ impl SchemaWorker {
             .running
             .borrow()
             .as_ref()
-            .map(|(link, _)| link.post(text))
+            .map(|running| running.link.post(text))
             .unwrap_or_else(|| Err("the checker's worker is not running".into()));
         posted?;
         let mut guard = Unfinished {
