@@ -21,6 +21,8 @@ type Turn = (Waiter, Rc<dyn Fn(&str)>);
 struct Routes {
     status: Rc<dyn Fn(Status)>,
     loaded: Cell<bool>,
+    /// The worker died (an uncaught error): the next use starts a new one.
+    failed: Cell<bool>,
     loading: RefCell<Vec<oneshot::Sender<Result<(), String>>>>,
     turns: RefCell<HashMap<u32, Turn>>,
     /// The last `Ready`, for adding the rate of each turn.
@@ -155,12 +157,18 @@ impl ModelWorker {
     }
 
     fn start(&self) -> Result<Rc<Routes>, String> {
-        if let Some(running) = self.running.borrow().as_ref() {
+        if let Some(running) = self.running.borrow().as_ref()
+            && !running.routes.failed.get()
+        {
             return Ok(running.routes.clone());
         }
+        // A worker that died is ended (dropping its link terminates it) and replaced.
+        let dead = self.running.borrow_mut().take();
+        drop(dead);
         let routes = Rc::new(Routes {
             status: self.status.clone(),
             loaded: Cell::new(false),
+            failed: Cell::new(false),
             loading: RefCell::new(Vec::new()),
             turns: RefCell::new(HashMap::new()),
             ready: RefCell::new(None),
@@ -180,6 +188,7 @@ impl ModelWorker {
             let routes = routes.clone();
             let status = self.status.clone();
             move |message: String| {
+                routes.failed.set(true);
                 status(Status::Failed(message.clone()));
                 routes.fail_all(&message);
             }
