@@ -235,6 +235,21 @@ impl Drop for Unfinished<'_> {
     }
 }
 
+impl ModelWorker {
+    /// Waits for the worker's answer on `rx`; dropped before it (the run ended), stops the worker.
+    async fn answer<T>(&self, rx: oneshot::Receiver<Result<T, String>>) -> Result<T, String> {
+        let mut guard = Unfinished {
+            worker: self,
+            done: false,
+        };
+        let result = rx
+            .await
+            .unwrap_or_else(|_| Err("the model's worker was stopped".into()));
+        guard.done = true;
+        result
+    }
+}
+
 impl Engine for Rc<ModelWorker> {
     fn source(&self) -> String {
         format!("{} (in a Web Worker in this page)", self.model_url)
@@ -253,15 +268,7 @@ impl Engine for Rc<ModelWorker> {
                 url: self.model_url.clone(),
             })?;
         }
-        let mut guard = Unfinished {
-            worker: self,
-            done: false,
-        };
-        let result = rx
-            .await
-            .unwrap_or_else(|_| Err("the model's worker was stopped".into()));
-        guard.done = true;
-        result
+        self.answer(rx).await
     }
 
     fn next_id(&self) -> u32 {
@@ -281,14 +288,6 @@ impl Engine for Rc<ModelWorker> {
         let (tx, rx) = oneshot::channel();
         routes.turns.borrow_mut().insert(id, (tx, on_text));
         self.post(&request)?;
-        let mut guard = Unfinished {
-            worker: self,
-            done: false,
-        };
-        let result = rx
-            .await
-            .unwrap_or_else(|_| Err("the model's worker was stopped".into()));
-        guard.done = true;
-        result
+        self.answer(rx).await
     }
 }
