@@ -65,6 +65,28 @@ impl ToolSpec {
     }
 }
 
+/// The user's last question in the conversation ("" if there is none).
+pub(crate) fn last_question(messages: &[ChatMessage]) -> &str {
+    messages
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ChatMessage::User(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .unwrap_or("")
+}
+
+/// The tool call that the result `call_id` answers, as the model made it.
+pub(crate) fn answered_call(messages: &[ChatMessage], call_id: &str) -> Option<ToolCall> {
+    messages.iter().rev().find_map(|m| match m {
+        ChatMessage::Assistant { tool_calls, .. } => {
+            tool_calls.iter().find(|c| c.id == call_id).cloned()
+        }
+        _ => None,
+    })
+}
+
 /// A tool's annotations as badges: only what the server declared (an absent hint has the
 /// specification's default, which a badge would wrongly present as the server's word).
 pub fn badges(a: &rmcp::model::ToolAnnotations) -> Vec<String> {

@@ -84,21 +84,10 @@ pub fn choose(question: &str, tools: &[ToolSpec]) -> Decision {
     }
 }
 
-fn last_user_question(messages: &[ChatMessage]) -> &str {
-    messages
-        .iter()
-        .rev()
-        .find_map(|m| match m {
-            ChatMessage::User(text) => Some(text.as_str()),
-            _ => None,
-        })
-        .unwrap_or("")
-}
-
 /// The model's reply to a conversation: after a tool result, the answer from it; otherwise a
 /// tool call, or text when no tool fits or an argument is missing.
 pub fn decide(messages: &[ChatMessage], tools: &[ToolSpec]) -> LlmReply {
-    let question = last_user_question(messages);
+    let question = super::last_question(messages);
     let lang = Lang::of(question);
     if let Some(ChatMessage::ToolResult {
         call_id,
@@ -108,12 +97,7 @@ pub fn decide(messages: &[ChatMessage], tools: &[ToolSpec]) -> LlmReply {
         ..
     }) = messages.last()
     {
-        let call = messages.iter().rev().find_map(|m| match m {
-            ChatMessage::Assistant { tool_calls, .. } => {
-                tool_calls.iter().find(|c| &c.id == call_id).cloned()
-            }
-            _ => None,
-        });
+        let call = super::answered_call(messages, call_id);
         if let Some(call) = call {
             let tool = tools.iter().find(|t| t.name == call.name);
             return LlmReply::Text(answer::from_result(

@@ -78,17 +78,6 @@ fn tools_of(tools: &[ToolSpec]) -> Vec<Tool> {
         .collect()
 }
 
-fn last_question(messages: &[ChatMessage]) -> String {
-    messages
-        .iter()
-        .rev()
-        .find_map(|m| match m {
-            ChatMessage::User(text) => Some(text.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
 /// The system message that presents `tools` to the model in `style`.
 pub fn system_for(style: Style, tools: &[ToolSpec]) -> String {
     match style {
@@ -112,17 +101,12 @@ pub fn request_for(
     style: Style,
     sampling: Sampling,
 ) -> Request {
-    let question = last_question(messages);
+    let question = super::last_question(messages).to_owned();
     if let Some(ChatMessage::ToolResult {
         call_id, content, ..
     }) = messages.last()
     {
-        let call = messages.iter().rev().find_map(|m| match m {
-            ChatMessage::Assistant { tool_calls, .. } => {
-                tool_calls.iter().find(|c| &c.id == call_id).cloned()
-            }
-            _ => None,
-        });
+        let call = super::answered_call(messages, call_id);
         if let Some(call) = call {
             return Request::Answer {
                 id,
@@ -243,7 +227,7 @@ impl<E: Engine> Llm for SmolLm<E> {
                 Outcome::NoTool => {
                     let reply = Request::Reply {
                         id: self.engine.next_id(),
-                        question: last_question(messages),
+                        question: super::last_question(messages).to_owned(),
                         sampling: self.sampling,
                     };
                     let (answer, sent) = self.turn(reply).await;
