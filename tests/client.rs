@@ -106,7 +106,9 @@ async fn the_log_notification_arrives_before_the_result() {
         }
     })));
     c.connect().await.expect("handshake");
-    c.set_level("info").await.expect("logging/setLevel");
+    c.set_level(mcp_flow::mcp::log_level::LogLevel::Info)
+        .await
+        .expect("logging/setLevel");
     c.call_tool("get_weather", json!({"location": "Tokyo"}), None)
         .await
         .expect("call");

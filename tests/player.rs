@@ -202,18 +202,95 @@ async fn the_connection_panel_tells_the_server_session_capabilities_and_logs() {
     assert!(facts.contains("\"tools\""), "server capabilities: {facts}");
     let logs = text(&root, "#mf-logs");
     assert!(logs.contains("get_weather called for Tokyo"), "{logs}");
-    let level: web_sys::HtmlSelectElement = root
-        .query_selector("#mf-log-level")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
-    level.set_value("error");
-    level
-        .dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
+    choose(&root, "#mf-log-level", "error");
     sleep(50).await;
     assert!(root.query_selector("#mf-logs").unwrap().is_none());
     assert!(text(&root, "#mf-connection").contains("No log lines at this level."));
+}
+
+/// Chooses `value` in the select `selector`, as a user does.
+fn choose(root: &HtmlElement, selector: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    select.set_value(value);
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+}
+
+/// The bodies the run sent, in order.
+fn sent_bodies(ctl: Controller) -> Vec<serde_json::Value> {
+    ctl.run.with_untracked(|r| {
+        r.mcp
+            .exchanges
+            .iter()
+            .filter_map(|x| x.request_body.as_deref())
+            .filter_map(|b| serde_json::from_str(b).ok())
+            .collect()
+    })
+}
+
+#[wasm_bindgen_test]
+async fn the_log_level_asked_of_the_server_is_the_users_in_both_eras() {
+    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let (root, _handle) = mount(ctl);
+    choose(&root, "#mf-log-ask", "debug");
+    ctl.play();
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    sleep(50).await;
+    let set_level: Vec<_> = sent_bodies(ctl)
+        .into_iter()
+        .filter(|b| b["method"] == "logging/setLevel")
+        .collect();
+    assert_eq!(set_level.len(), 1, "{set_level:?}");
+    assert_eq!(set_level[0]["params"]["level"], "debug");
+    let logs = text(&root, "#mf-logs");
+    assert!(
+        logs.contains("Tokyo is Tokyo"),
+        "the server's debug line: {logs}"
+    );
+
+    // The modern era: the level rides on each request; "warning" keeps the info line away.
+    ctl.era.set(EraChoice::Modern);
+    choose(&root, "#mf-log-ask", "warning");
+    ctl.start(Mode::Play);
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    sleep(50).await;
+    let call = sent_bodies(ctl)
+        .into_iter()
+        .find(|b| b["method"] == "tools/call")
+        .expect("a tools/call was sent");
+    assert_eq!(
+        call["params"]["_meta"]["io.modelcontextprotocol/logLevel"],
+        "warning"
+    );
+    assert!(
+        root.query_selector("#mf-logs").unwrap().is_none(),
+        "nothing at warning or above: {}",
+        text(&root, "#mf-connection")
+    );
+
+    // No log lines asked for: no setLevel, no level in _meta.
+    ctl.era.set(EraChoice::Legacy);
+    choose(&root, "#mf-log-ask", "off");
+    ctl.start(Mode::Play);
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    let bodies = sent_bodies(ctl);
+    assert!(!bodies.iter().any(|b| b["method"] == "logging/setLevel"));
+    assert!(
+        !bodies.iter().any(|b| b["params"]["_meta"]
+            .get("io.modelcontextprotocol/logLevel")
+            .is_some()),
+        "{bodies:?}"
+    );
+    assert!(ctl.run.with_untracked(|r| {
+        r.notifications
+            .iter()
+            .all(|n| n["method"] != "notifications/message")
+    }));
 }
 
 #[wasm_bindgen_test]

@@ -102,9 +102,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// offers logging.
     async fn ready_modern(&self, found: &Discovery) {
         self.begin(Row::Ready).await;
-        let level = found.logging().then(|| "info".to_owned());
-        self.client.set_log_level(level.as_deref());
-        self.done(Row::Ready, Some(Payload::Logging { level }));
+        let level = self.log_level.get().filter(|_| found.logging());
+        self.client.set_log_level(level);
+        self.done(
+            Row::Ready,
+            Some(Payload::Logging {
+                level: level.map(|l| l.as_str().to_owned()),
+            }),
+        );
     }
 
     /// Rows 1 to 3 and Ready, legacy era: the handshake, then log lines for the session.
@@ -141,14 +146,19 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
         self.begin(Row::Ready).await;
         // Ask for the server's log lines, so the tool call can show the server at work.
-        let logging = hs.result.capabilities.logging.is_some();
-        if logging && let Err(e) = self.client.set_level("info").await {
+        let level = self
+            .log_level
+            .get()
+            .filter(|_| hs.result.capabilities.logging.is_some());
+        if let Some(level) = level
+            && let Err(e) = self.client.set_level(level).await
+        {
             return Err(self.fail(Row::Ready, e.to_string()));
         }
         self.done(
             Row::Ready,
             Some(Payload::Logging {
-                level: logging.then(|| "info".to_owned()),
+                level: level.map(|l| l.as_str().to_owned()),
             }),
         );
         Ok(())

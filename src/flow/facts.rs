@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::run::Run;
 use crate::mcp::discover::Discovery;
 use crate::mcp::era::Era;
+use crate::mcp::log_level::LogLevel;
 use crate::mcp::record::Exchange;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -127,33 +128,19 @@ impl Facts {
     }
 }
 
-/// The syslog levels MCP log lines carry, least severe first.
-pub const LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
 /// One `notifications/message` the server sent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogLine {
+    /// The line's level as sent (a level the protocol does not know is kept as written).
     pub level: String,
     pub logger: Option<String>,
     pub text: String,
 }
 
-fn severity(level: &str) -> usize {
-    LEVELS.iter().position(|l| *l == level).unwrap_or(0)
-}
-
 /// The server's log lines in `run` at `min_level` or more severe, in the order they came.
-pub fn log_lines(run: &Run, min_level: &str) -> Vec<LogLine> {
-    let floor = severity(min_level);
+/// A line whose level the protocol does not know is shown at every level: hiding it would hide
+/// the server's mistake.
+pub fn log_lines(run: &Run, floor: LogLevel) -> Vec<LogLine> {
     run.notifications
         .iter()
         .filter(|n| n.get("method").and_then(Value::as_str) == Some("notifications/message"))
@@ -165,7 +152,8 @@ pub fn log_lines(run: &Run, min_level: &str) -> Vec<LogLine> {
                 Some(other) => other.to_string(),
                 None => String::new(),
             };
-            (severity(&level) >= floor).then(|| LogLine {
+            let shown = LogLevel::parse(&level).is_none_or(|l| l >= floor);
+            shown.then(|| LogLine {
                 level,
                 logger: string(params.get("logger")),
                 text,
@@ -298,17 +286,25 @@ mod tests {
         run.notifications
             .push(json!({"method": "notifications/progress", "params": {}}));
         run.notifications.push(line("error", json!({"code": 7})));
-        let all = log_lines(&run, "debug");
-        assert_eq!(all.len(), 3);
+        run.notifications
+            .push(line("verbose", json!("not a level")));
+        let all = log_lines(&run, LogLevel::Debug);
+        assert_eq!(all.len(), 4);
         assert_eq!(all[2].text, r#"{"code":7}"#);
         assert_eq!(all[1].logger.as_deref(), Some("weather"));
-        let info: Vec<String> = log_lines(&run, "info")
-            .into_iter()
-            .map(|l| l.level)
-            .collect();
-        assert_eq!(info, ["info", "error"]);
-        assert_eq!(log_lines(&run, "warning").len(), 1);
-        assert!(log_lines(&run, "emergency").is_empty());
+        let levels = |floor| -> Vec<String> {
+            log_lines(&run, floor)
+                .into_iter()
+                .map(|l| l.level)
+                .collect()
+        };
+        assert_eq!(levels(LogLevel::Info), ["info", "error", "verbose"]);
+        assert_eq!(levels(LogLevel::Warning), ["error", "verbose"]);
+        assert_eq!(
+            levels(LogLevel::Emergency),
+            ["verbose"],
+            "a level the protocol does not know is never hidden"
+        );
     }
 
     #[test]

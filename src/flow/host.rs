@@ -21,6 +21,7 @@ use crate::mcp::client::{McpClient, result_text};
 use crate::mcp::era::{EraCache, EraChoice};
 use crate::mcp::error::{McpError, TransportError};
 use crate::mcp::http::Http;
+use crate::mcp::log_level::LogLevel;
 use crate::mcp::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
 use crate::output_check::{Checker, check_result};
 
@@ -78,6 +79,8 @@ pub struct Host<H: Http, L: Llm> {
     checker: RefCell<Option<Checker>>,
     /// Each listed tool's `outputSchema`, by tool name.
     pub(super) output_schemas: RefCell<HashMap<String, Value>>,
+    /// The log level asked of a server that offers logging (`None`: no log lines).
+    pub(super) log_level: Cell<Option<LogLevel>>,
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -112,7 +115,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             headers_problem: RefCell::new(None),
             checker: RefCell::new(None),
             output_schemas: RefCell::default(),
+            log_level: Cell::new(Some(LogLevel::ASKED_BY_DEFAULT)),
         }
+    }
+
+    /// The log level to ask a server that offers logging for (`None`: ask for no log lines).
+    pub fn with_log_level(self, level: Option<LogLevel>) -> Self {
+        self.log_level.set(level);
+        self
     }
 
     /// Results are checked against their tool's `outputSchema` with `checker`.

@@ -31,6 +31,7 @@ use super::era::Era;
 use super::error::{McpError, TransportError};
 use super::http::Http;
 use super::jsonrpc::{self, Handshake, Reply};
+use super::log_level::LogLevel;
 use super::modern::{self, ParamHeader};
 use super::transport::{Posted, Recorder, Transport};
 
@@ -55,7 +56,7 @@ pub struct McpClient<H: Http> {
     /// The modern version this client sends (2026-07-28).
     pub(super) modern_version: RefCell<String>,
     /// The modern era's per-request log level (`_meta["io.modelcontextprotocol/logLevel"]`).
-    log_level: RefCell<Option<String>>,
+    log_level: Cell<Option<LogLevel>>,
     /// Each tool's `x-mcp-header` annotations, from tools/list.
     pub(super) annotations: RefCell<HashMap<String, Vec<ParamHeader>>>,
     handshake: RefCell<Option<Handshake>>,
@@ -73,7 +74,7 @@ impl<H: Http> McpClient<H> {
             timeout_ms: Cell::new(DEFAULT_TIMEOUT_MS),
             era: Cell::new(Era::Legacy),
             modern_version: RefCell::new(modern::VERSION.to_owned()),
-            log_level: RefCell::new(None),
+            log_level: Cell::new(None),
             annotations: RefCell::new(HashMap::new()),
             handshake: RefCell::new(None),
             listener: RefCell::new(None),
@@ -96,8 +97,8 @@ impl<H: Http> McpClient<H> {
     }
 
     /// The modern era's log level, sent with every request (`None`: no log lines).
-    pub fn set_log_level(&self, level: Option<&str>) {
-        *self.log_level.borrow_mut() = level.map(str::to_owned);
+    pub fn set_log_level(&self, level: Option<LogLevel>) {
+        self.log_level.set(level);
     }
 
     /// Receives notifications (and server requests) as they arrive, before the response they
@@ -350,7 +351,7 @@ impl<H: Http> McpClient<H> {
         params: Value,
     ) -> Result<Value, McpError> {
         let version = self.modern_version.borrow().clone();
-        let meta = modern::meta(&version, self.log_level.borrow().as_deref());
+        let meta = modern::meta(&version, self.log_level.get());
         let params = modern::with_meta(params, meta);
         let annotated = match (method, params.get("name").and_then(Value::as_str)) {
             ("tools/call", Some(name)) => self
@@ -369,17 +370,17 @@ impl<H: Http> McpClient<H> {
         }
     }
 
-    /// logging/setLevel: ask the server to send log notifications at `level` ("debug", "info",
-    /// … "emergency") and above.
+    /// logging/setLevel: ask the server to send log notifications at `level` and above.
     // rmcp 3.11 marks logging deprecated (SEP-2577, a later revision); 2025-11-25 has it.
     #[allow(deprecated)]
-    pub async fn set_level(&self, level: &str) -> Result<(), McpError> {
-        use rmcp::model::{LoggingLevel, SetLevelRequestParams};
-        let level: LoggingLevel = serde_json::from_value(Value::String(level.to_owned()))
-            .map_err(|_| McpError::Invalid(format!("{level:?} is not an MCP logging level")))?;
-        self.request(SetLevelRequestMethod, &SetLevelRequestParams::new(level))
-            .await
-            .map(|_| ())
+    pub async fn set_level(&self, level: LogLevel) -> Result<(), McpError> {
+        use rmcp::model::SetLevelRequestParams;
+        self.request(
+            SetLevelRequestMethod,
+            &SetLevelRequestParams::new(level.to_rmcp()),
+        )
+        .await
+        .map(|_| ())
     }
 
     pub async fn ping(&self) -> Result<(), McpError> {

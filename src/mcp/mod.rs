@@ -14,6 +14,7 @@ pub mod era;
 pub mod error;
 pub mod http;
 pub mod jsonrpc;
+pub mod log_level;
 pub mod modern;
 #[cfg(test)]
 mod modern_tests;

@@ -13,6 +13,8 @@ use rmcp::model::{
 };
 use serde_json::{Map, Value};
 
+use super::log_level::LogLevel;
+
 /// The revision in force.
 pub const VERSION: &str = "2026-07-28";
 
@@ -37,7 +39,7 @@ pub fn client_info() -> Implementation {
 
 /// The per-request `_meta` of a modern request at `version`, asking for log lines at `log_level`
 /// if given.
-pub fn meta(version: &str, log_level: Option<&str>) -> Value {
+pub fn meta(version: &str, log_level: Option<LogLevel>) -> Value {
     // rmcp reads any version string (unknown ones included) through serde.
     let version = serde_json::from_value(Value::String(version.to_owned()))
         .unwrap_or(ProtocolVersion::LATEST);
@@ -46,7 +48,7 @@ pub fn meta(version: &str, log_level: Option<&str>) -> Value {
     if let (Some(level), Some(map)) = (log_level, value.as_object_mut()) {
         map.insert(
             "io.modelcontextprotocol/logLevel".into(),
-            Value::String(level.into()),
+            Value::String(level.as_str().into()),
         );
     }
     value
@@ -317,7 +319,7 @@ mod tests {
             json!({"elicitation": {"form": {}}})
         );
         assert!(m.get("io.modelcontextprotocol/logLevel").is_none());
-        let m = meta(VERSION, Some("info"));
+        let m = meta(VERSION, Some(LogLevel::Info));
         assert_eq!(m["io.modelcontextprotocol/logLevel"], "info");
         let p = with_meta(json!({"name": "x", "_meta": {"progressToken": "t"}}), m);
         assert_eq!(p["name"], "x");

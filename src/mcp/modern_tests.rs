@@ -106,7 +106,7 @@ fn a_modern_run_sends_meta_and_headers_and_no_session() {
             (list.ttl_ms, list.cache_scope.as_deref()),
             (Some(300000), Some("public"))
         );
-        c.set_log_level(Some("info"));
+        c.set_log_level(Some(crate::mcp::log_level::LogLevel::Info));
         let result = c
             .call_tool(
                 "get_weather",

@@ -5,8 +5,9 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{Msg, text, tr};
-use crate::flow::facts::{Facts, LEVELS, log_lines};
+use crate::flow::facts::{Facts, log_lines};
 use crate::mcp::era::Era;
+use crate::mcp::log_level::{self, LogLevel};
 
 fn pretty(v: &serde_json::Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
@@ -14,7 +15,7 @@ fn pretty(v: &serde_json::Value) -> String {
 
 #[component]
 pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
-    let level = RwSignal::new("debug".to_owned());
+    let level = RwSignal::new(LogLevel::Debug);
     let facts = Memo::new(move |_| ctl.run.with(Facts::of));
     let rows = move || {
         let lang = ctl.lang.get();
@@ -94,7 +95,7 @@ pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
         .into_any()
     };
     let logs = move || {
-        let lines = ctl.run.with(|r| log_lines(r, &level.get()));
+        let lines = ctl.run.with(|r| log_lines(r, level.get()));
         if lines.is_empty() {
             return view! { <p class="mf-hint">{tr(ctl.lang, Msg::LogsNone)}</p> }.into_any();
         }
@@ -117,9 +118,29 @@ pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
             <div id="mf-connection-facts">{rows}</div>
             <h3>{tr(ctl.lang, Msg::Logs)}</h3>
             <label>
+                {tr(ctl.lang, Msg::LogAsk)}
+                <select
+                    id="mf-log-ask"
+                    on:change=move |ev| ctl.log_level.set(log_level::asked_from_str(&event_target_value(&ev)))
+                >
+                    <option value="off" selected=move || ctl.log_level.get().is_none()>
+                        {tr(ctl.lang, Msg::LogAskOff)}
+                    </option>
+                    {LogLevel::ALL.into_iter().map(|l| view! {
+                        <option value=l.as_str() selected=move || ctl.log_level.get() == Some(l)>
+                            {l.as_str()}
+                        </option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <p class="mf-hint">{tr(ctl.lang, Msg::LogAskHint)}</p>
+            <label>
                 {tr(ctl.lang, Msg::LogLevel)}
-                <select id="mf-log-level" on:change=move |ev| level.set(event_target_value(&ev))>
-                    {LEVELS.into_iter().map(|l| view! { <option value=l>{l}</option> }).collect_view()}
+                <select
+                    id="mf-log-level"
+                    on:change=move |ev| level.set(LogLevel::parse(&event_target_value(&ev)).unwrap_or(LogLevel::Debug))
+                >
+                    {LogLevel::ALL.into_iter().map(|l| view! { <option value=l.as_str()>{l.as_str()}</option> }).collect_view()}
                 </select>
             </label>
             {logs}

@@ -21,6 +21,7 @@ use crate::llm::you::{Desk, Turn};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 use crate::mcp::era::{Era, EraChoice};
+use crate::mcp::log_level::LogLevel;
 use crate::output_check::worker::SchemaWorker;
 
 type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
@@ -123,6 +124,8 @@ pub struct Controller {
     pub recording: RwSignal<Option<RecordingInfo>>,
     /// How long the MCP client waits for each response; see [`Controller::set_request_timeout_ms`].
     timeout_ms: RwSignal<u32>,
+    /// The log level the next run asks the server for (`None`: no log lines).
+    pub log_level: RwSignal<Option<LogLevel>>,
     live: StoredValue<Option<Live>, LocalStorage>,
     /// Each server's era and fresh tool lists, for the page's lifetime.
     memory: StoredValue<Memory, LocalStorage>,
@@ -166,6 +169,7 @@ impl Controller {
             llm: RwSignal::new(LlmSettings::default()),
             recording: RwSignal::new(None),
             timeout_ms: RwSignal::new(crate::mcp::client::DEFAULT_TIMEOUT_MS),
+            log_level: RwSignal::new(Some(LogLevel::ASKED_BY_DEFAULT)),
             live: StoredValue::new_local(None),
             memory: StoredValue::new_local(Memory::default()),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
@@ -489,6 +493,7 @@ impl Controller {
             )
             .with_era(era, self.memory.get_value())
             .with_headers(&self.headers.get_untracked())
+            .with_log_level(self.log_level.get_untracked())
             .with_checker(self.schema.get_value().checker()),
         );
         self.live.set_value(Some(Live {

@@ -49,7 +49,7 @@ messages! {
     YouResult, YouResultError, YouWrite,
     Connection, ConnServer, ConnVersion, ConnSession, ConnClosed, ConnStateless, ConnNoSession,
     ConnVersions, ConnFresh, ConnInstructions, ConnServerCaps, ConnClientCaps, ConnNothing,
-    Logs, LogLevel, LogsNone, BridgeLeg, BridgeLegNone, ViaBridge,
+    Logs, LogLevel, LogsNone, LogAsk, LogAskOff, LogAskHint, BridgeLeg, BridgeLegNone, ViaBridge,
     RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, RemoveServer,
     TimeoutMs, MessageLog, LogAll, LogToolErrors, LogErrors, LogPending,
 }
@@ -140,6 +140,11 @@ fn en(msg: Msg) -> &'static str {
         Logs => "Server logs (notifications/message)",
         LogLevel => "At least",
         LogsNone => "No log lines at this level.",
+        LogAsk => "Ask the server for",
+        LogAskOff => "no log lines",
+        LogAskHint => {
+            "From the next run: logging/setLevel after initialize (2025-11-25), or the level in each request's _meta (2026-07-28). Below, filter what came."
+        }
         BridgeLeg => "What the server behind the bridge got and wrote",
         BridgeLegNone => "The bridge's record has no line for this message.",
         ViaBridge => "via the bridge: {what}",
@@ -337,6 +342,11 @@ fn zh(msg: Msg) -> &'static str {
         Logs => "服务器日志（notifications/message）",
         LogLevel => "最低级别",
         LogsNone => "此级别没有日志。",
+        LogAsk => "向服务器请求的级别",
+        LogAskOff => "不要日志",
+        LogAskHint => {
+            "从下一次运行起生效：initialize 之后发送 logging/setLevel（2025-11-25），或在每个请求的 _meta 中携带级别（2026-07-28）。下面筛选已收到的日志。"
+        }
         BridgeLeg => "桥后面的服务器实际收到和写出的内容",
         BridgeLegNone => "桥的记录中没有这条消息的行。",
         ViaBridge => "经由桥：{what}",

@@ -69,6 +69,10 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
     };
     let ctl = Controller::new(server, question, lang, mode, speed, approval);
     ctl.era.set(params::era(query));
+    if let Some(asked) = params::query_param(query, "log") {
+        ctl.log_level
+            .set(crate::mcp::log_level::asked_from_str(&asked));
+    }
     ctl
 }
 
@@ -81,7 +85,7 @@ fn in_text_field(ev: &web_sys::KeyboardEvent) -> bool {
 
 #[component]
 pub fn App() -> impl IntoView {
-    // Settings come from the address: ?server, q, mode, speed, lang, approve, era, llm,
+    // Settings come from the address: ?server, q, mode, speed, lang, approve, era, llm, log,
     // autoplay, #row.
     let location = window().location();
     let query = location.search().unwrap_or_default();

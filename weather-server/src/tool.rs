@@ -315,7 +315,14 @@ impl WeatherServer {
         .await;
         self.progress(context, 0.0, &format!("Looking up {shown}"))
             .await;
-        let response = match cities::lookup(location) {
+        let found = cities::lookup(location);
+        // For a client that asked for debug lines: how the place was read.
+        let how = match &found {
+            Ok(city) => format!("{shown} is {}", city.full_name()),
+            Err(error) => format!("{shown} not found: {error}"),
+        };
+        self.log(context, LoggingLevel::Debug, how).await;
+        let response = match found {
             Ok(city) => report_result(city, units).into(),
             Err(LookupError::Ambiguous(input, candidates)) => {
                 self.ask_which(request, context, &input, &candidates, units)

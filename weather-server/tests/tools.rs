@@ -247,6 +247,46 @@ async fn no_log_message_unless_enabled() {
 }
 
 #[tokio::test]
+async fn debug_level_also_says_how_the_place_was_read() {
+    let (server, client, session) = session_server().await;
+    call(
+        &client,
+        &server,
+        &session,
+        &request(2, "logging/setLevel", json!({ "level": "debug" })),
+    )
+    .await;
+    let lines = |messages: &[Value]| -> Vec<(String, String)> {
+        messages
+            .iter()
+            .filter(|m| is_log(m))
+            .map(|m| {
+                let p = &m["params"];
+                (
+                    p["level"].as_str().unwrap_or("").to_owned(),
+                    p["data"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect()
+    };
+    let messages = call(&client, &server, &session, &call_weather(3, "tokyo")).await;
+    assert_eq!(
+        lines(&messages),
+        [
+            ("info".to_owned(), "get_weather called for tokyo".to_owned()),
+            ("debug".to_owned(), "tokyo is Tokyo".to_owned()),
+        ]
+    );
+    let messages = call(&client, &server, &session, &call_weather(4, "Atlantis")).await;
+    let debug = lines(&messages)
+        .pop()
+        .expect("a debug line for the failed lookup");
+    assert_eq!(debug.0, "debug");
+    assert!(debug.1.starts_with("Atlantis not found: "), "{debug:?}");
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
 async fn log_level_is_per_session() {
     let server = TestServer::start(&[]).await;
     let client = client();
