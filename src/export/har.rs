@@ -125,6 +125,9 @@ fn mcp_entry(x: &Exchange, origin: f64, iso: &dyn Fn(f64) -> String) -> Value {
     if let Some(note) = &x.note {
         comment = format!("{comment} ({note})");
     }
+    if let Some(of) = &x.replay {
+        comment = format!("{comment} ({})", of.describe());
+    }
     if x.tool_failed() {
         comment = format!("{comment}: tool error (isError: true)");
     }
@@ -171,6 +174,17 @@ mod tests {
         );
         assert_eq!(first["timings"]["wait"], 4.0);
         assert_eq!(entries[1]["comment"], "LLM call (OpenAI-compatible)");
+        let mut replayed = sample();
+        replayed.run.mcp.exchanges[0].replay = Some(crate::mcp::record::ReplayOf {
+            run: 2,
+            seq: 0,
+            edited: true,
+        });
+        let doc = har(&replayed, &iso);
+        assert_eq!(
+            doc["log"]["entries"][0]["comment"],
+            "initialize (edited replay of run 2 #0)"
+        );
         assert!(!doc.to_string().contains("sk-live"));
         assert!(
             log["comment"]

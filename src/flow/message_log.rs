@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::mcp::era::Era;
-use crate::mcp::record::Exchange;
+use crate::mcp::record::{Exchange, ReplayOf};
 
 /// How an exchange ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,6 +100,10 @@ pub struct LogRow {
     pub id: Option<String>,
     pub outcome: Outcome,
     pub duration_ms: Option<f64>,
+    /// A JSON-RPC message POSTed: it can be replayed.
+    pub replayable: bool,
+    /// The request this line replayed, if the user sent it from the log.
+    pub replay: Option<ReplayOf>,
 }
 
 /// The exchanges of one run, with its number and era.
@@ -124,6 +128,8 @@ pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
                 id: x.rpc_id.clone(),
                 outcome: Outcome::of(x),
                 duration_ms: x.duration_ms(),
+                replayable: x.method == "POST" && x.rpc_method.is_some(),
+                replay: x.replay,
             })
         })
         .collect()
@@ -254,6 +260,7 @@ mod tests {
         );
         assert_eq!(all[4].outcome, Outcome::Failed("HTTP 503".into()));
         assert_eq!(all[5].outcome, Outcome::Pending);
+        assert!(all.iter().all(|r| r.replayable && r.replay.is_none()));
 
         let calls = filter(&all, "TOOLS/CALL", None);
         assert_eq!(calls.len(), 3);

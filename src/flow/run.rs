@@ -256,7 +256,9 @@ impl Run {
                 }
             }
             RunEvent::Mcp(update) => {
+                // A replay from the message log is the user's, not a step of the diagrams.
                 if let (Update::Sent(x), Some(current)) = (&update, self.current)
+                    && x.replay.is_none()
                     && let Some(r) = self.row_mut(current)
                 {
                     r.mcp.push(x.seq);
@@ -275,5 +277,42 @@ impl Run {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::http::HttpRequest;
+    use crate::mcp::record::{Exchange, ReplayOf};
+
+    fn sent(seq: usize, replay: Option<ReplayOf>) -> RunEvent {
+        let request = HttpRequest {
+            method: "POST",
+            url: "http://127.0.0.1:8000/mcp".into(),
+            headers: Vec::new(),
+            body: Some("{}".into()),
+        };
+        let mut x = Exchange::sent(seq, &request, None, None, 1.0);
+        x.replay = replay;
+        RunEvent::Mcp(Update::Sent(Box::new(x)))
+    }
+
+    #[test]
+    fn a_replay_joins_the_log_but_not_the_row_that_was_active() {
+        let mut run = Run::new([Row::CallTool, Row::ShowAnswer]);
+        run.apply(RunEvent::Active {
+            row: Row::CallTool,
+            at_ms: 0.0,
+        });
+        run.apply(sent(0, None));
+        let of = ReplayOf {
+            run: 1,
+            seq: 0,
+            edited: false,
+        };
+        run.apply(sent(1, Some(of)));
+        assert_eq!(run.mcp.exchanges.len(), 2, "both are in the log");
+        assert_eq!(run.row(Row::CallTool).map(|r| r.mcp.clone()), Some(vec![0]));
     }
 }

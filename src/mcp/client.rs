@@ -33,6 +33,8 @@ use super::http::Http;
 use super::jsonrpc::{self, Handshake, Reply};
 use super::log_level::LogLevel;
 use super::modern::{self, ParamHeader};
+use super::record::ReplayOf;
+use super::replay;
 use super::transport::{Posted, Recorder, Transport};
 
 pub use super::tools::result_text;
@@ -381,6 +383,37 @@ impl<H: Http> McpClient<H> {
         )
         .await
         .map(|_| ())
+    }
+
+    /// Checks `text` as a replay, on this connection, of the request `original` recorded (see
+    /// [`replay::prepare`]): nothing is sent.
+    pub fn prepare_replay(
+        &self,
+        text: &str,
+        original: &replay::Original<'_>,
+    ) -> Result<replay::Prepared, String> {
+        let version = self.modern_version.borrow();
+        let annotated = self.annotations.borrow();
+        let conn = replay::Connection {
+            era: self.era.get(),
+            url: &self.transport.url,
+            connection_headers: self.transport.connection_headers(),
+            modern_version: &version,
+            annotated: &annotated,
+        };
+        replay::prepare(text, original, &conn)
+    }
+
+    /// Sends a prepared replay (with a new id, if it has one) on this connection, under the
+    /// timeout, recorded as a replay of `of`. The answer is in the record.
+    pub async fn replay(&self, prepared: replay::Prepared, of: ReplayOf) -> Result<(), McpError> {
+        let mut message = prepared.message;
+        if let Some(id) = message.get_mut("id") {
+            *id = Value::from(self.next_id());
+        }
+        self.transport.replay_next(of);
+        self.post_with(&message, prepared.extra_headers).await?;
+        Ok(())
     }
 
     pub async fn ping(&self) -> Result<(), McpError> {

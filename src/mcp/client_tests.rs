@@ -538,3 +538,59 @@ fn arguments_that_have_no_wire_form_are_refused_before_sending() {
     );
     assert!(http.sent.borrow().is_empty());
 }
+
+#[test]
+fn a_replay_goes_in_the_open_session_with_a_new_id_and_is_recorded_as_one() {
+    let answer = json!({"jsonrpc":"2.0","id":2,"result":{"tools":[]}}).to_string();
+    let (c, http, log) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&answer]),
+    ]);
+    block_on(async {
+        c.connect().await.expect("connect");
+        let original_headers = vec![("Mcp-Session-Id".to_owned(), "sess-0".to_owned())];
+        let original = super::replay::Original {
+            url: "http://127.0.0.1:8000/mcp",
+            headers: &original_headers,
+        };
+        let prepared = c
+            .prepare_replay(
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
+                &original,
+            )
+            .expect("a request can be replayed");
+        assert!(
+            prepared
+                .notes
+                .iter()
+                .any(|n| n.contains("Mcp-Session-Id: sess-0 → sess-1")),
+            "{:?}",
+            prepared.notes
+        );
+        let of = super::record::ReplayOf {
+            run: 1,
+            seq: 4,
+            edited: true,
+        };
+        c.replay(prepared, of)
+            .await
+            .expect("the replay is answered");
+    });
+    let sent = http.sent.borrow();
+    let replayed = &sent[2];
+    assert_eq!(header(replayed, "mcp-session-id"), Some("sess-1"));
+    assert_eq!(
+        replayed.body.as_deref(),
+        Some(r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#),
+        "the id is the connection's next one, not the recorded 1"
+    );
+    let log = log.borrow();
+    let x = &log.exchanges[2];
+    assert_eq!(
+        x.replay.map(|r| r.describe()).as_deref(),
+        Some("edited replay of run 1 #4")
+    );
+    assert!(x.rpc_response().is_some());
+    assert!(log.exchanges[..2].iter().all(|x| x.replay.is_none()));
+}

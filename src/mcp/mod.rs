@@ -19,6 +19,7 @@ pub mod modern;
 #[cfg(test)]
 mod modern_tests;
 pub mod record;
+pub mod replay;
 pub mod resources;
 pub mod saved;
 #[cfg(test)]

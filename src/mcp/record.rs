@@ -38,6 +38,30 @@ pub struct Exchange {
     pub finished_ms: Option<f64>,
     /// Set when the exchange failed locally (network, timeout, broken stream …).
     pub error: Option<String>,
+    /// Set when the user replayed an earlier request from the message log: not a step of the
+    /// diagrams.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<ReplayOf>,
+}
+
+/// The request a replay repeats: its run (1 is the page's first), its number in that run, and
+/// whether the user edited the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayOf {
+    pub run: usize,
+    pub seq: usize,
+    pub edited: bool,
+}
+
+impl ReplayOf {
+    pub fn describe(&self) -> String {
+        let how = if self.edited {
+            "edited replay"
+        } else {
+            "replay"
+        };
+        format!("{how} of run {} #{}", self.run, self.seq)
+    }
 }
 
 impl Exchange {
@@ -92,6 +116,7 @@ impl Exchange {
             events: Vec::new(),
             finished_ms: None,
             error: None,
+            replay: None,
         }
     }
 

@@ -13,7 +13,7 @@ use super::custom_headers::{CustomHeaders, REDACTED};
 use super::error::{TransportError, clip};
 use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
 use super::jsonrpc;
-use super::record::{Exchange, RecordedEvent, Update};
+use super::record::{Exchange, RecordedEvent, ReplayOf, Update};
 use super::sse::SseParser;
 
 pub const ACCEPT_POST: &str = "application/json, text/event-stream";
@@ -61,6 +61,8 @@ pub struct Transport<H: Http> {
     next_seq: Cell<usize>,
     open: RefCell<Vec<usize>>,
     note: RefCell<Option<String>>,
+    /// Set for the next exchange when it is the user's replay of an earlier request.
+    replay: Cell<Option<ReplayOf>>,
     /// The user's own headers, sent with every request and never recorded.
     custom: RefCell<CustomHeaders>,
 }
@@ -77,6 +79,7 @@ impl<H: Http> Transport<H> {
             next_seq: Cell::new(0),
             open: RefCell::new(Vec::new()),
             note: RefCell::new(None),
+            replay: Cell::new(None),
             custom: RefCell::new(CustomHeaders::default()),
         }
     }
@@ -97,6 +100,23 @@ impl<H: Http> Transport<H> {
     /// A note attached to the next exchange (e.g. "retry after 404").
     pub fn note_next(&self, note: impl Into<String>) {
         *self.note.borrow_mut() = Some(note.into());
+    }
+
+    /// Marks the next exchange as the user's replay of an earlier request.
+    pub fn replay_next(&self, of: ReplayOf) {
+        self.replay.set(Some(of));
+    }
+
+    /// The headers this connection adds to every request it sends now: the session and the
+    /// negotiated version (not the user's own, not content negotiation).
+    pub fn connection_headers(&self) -> Vec<(String, String)> {
+        self.headers(ACCEPT_POST, true)
+            .into_iter()
+            .filter(|(name, _)| {
+                name.eq_ignore_ascii_case("Mcp-Session-Id")
+                    || name.eq_ignore_ascii_case("MCP-Protocol-Version")
+            })
+            .collect()
     }
 
     /// Marks every exchange still in flight as failed, e.g. when the caller gave up waiting.
@@ -146,6 +166,7 @@ impl<H: Http> Transport<H> {
         self.open.borrow_mut().push(seq);
         let note = self.note.borrow_mut().take();
         let mut sent = Exchange::sent(seq, &request, rpc, note, self.clock.now_ms());
+        sent.replay = self.replay.take();
         {
             let custom = self.custom.borrow();
             for (name, value) in &mut sent.request_headers {

@@ -24,6 +24,9 @@ use crate::mcp::era::{Era, EraChoice};
 use crate::mcp::log_level::LogLevel;
 use crate::output_check::worker::SchemaWorker;
 
+mod replay;
+pub use replay::NO_CONNECTION;
+
 type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
 
 /// Longest wait for each run of a comparison.
@@ -127,6 +130,8 @@ pub struct Controller {
     /// The log level the next run asks the server for (`None`: no log lines).
     pub log_level: RwSignal<Option<LogLevel>>,
     live: StoredValue<Option<Live>, LocalStorage>,
+    /// Whether a run is alive (`live` is set), for views that depend on it.
+    alive: RwSignal<bool>,
     /// Each server's era and fresh tool lists, for the page's lifetime.
     memory: StoredValue<Memory, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
@@ -171,6 +176,7 @@ impl Controller {
             timeout_ms: RwSignal::new(crate::mcp::client::DEFAULT_TIMEOUT_MS),
             log_level: RwSignal::new(Some(LogLevel::ASKED_BY_DEFAULT)),
             live: StoredValue::new_local(None),
+            alive: RwSignal::new(false),
             memory: StoredValue::new_local(Memory::default()),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
         }
@@ -325,6 +331,7 @@ impl Controller {
         let Some(live) = self.live.try_update_value(Option::take).flatten() else {
             return;
         };
+        self.alive.set(false);
         live.lifetime.end();
         live.desk.clear();
         self.dialog.set(None);
@@ -363,6 +370,7 @@ impl Controller {
         let Some(live) = self.live.try_update_value(Option::take).flatten() else {
             return;
         };
+        self.alive.set(false);
         live.lifetime.end();
         if let Some(request) = live.host.client.transport.delete_request() {
             crate::mcp::browser::send_keepalive(&request);
@@ -496,6 +504,7 @@ impl Controller {
             .with_log_level(self.log_level.get_untracked())
             .with_checker(self.schema.get_value().checker()),
         );
+        self.alive.set(true);
         self.live.set_value(Some(Live {
             lifetime: lifetime.clone(),
             host: host.clone(),

@@ -52,6 +52,7 @@ messages! {
     Logs, LogLevel, LogsNone, LogAsk, LogAskOff, LogAskHint, BridgeLeg, BridgeLegNone, ViaBridge,
     RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, RemoveServer,
     TimeoutMs, MessageLog, LogAll, LogToolErrors, LogErrors, LogPending,
+    Replay, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
 }
 
 /// `msg` in `lang`.
@@ -159,6 +160,15 @@ fn en(msg: Msg) -> &'static str {
         LogToolErrors => "tool errors",
         LogErrors => "errors",
         LogPending => "waiting",
+        Replay => "replay…",
+        ReplayTitle => {
+            "Replay of run {run} #{seq}: edit the body, then send it through the live connection"
+        }
+        ReplaySend => "Send",
+        ReplayClose => "Close",
+        ReplayHeaders => "Protocol headers it goes with",
+        ReplaySent => "Sent: its answer is the log's newest line.",
+        ReplaySending => "Sending…",
         RequestHeadersNote => {
             "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted])."
         }
@@ -361,6 +371,13 @@ fn zh(msg: Msg) -> &'static str {
         LogToolErrors => "工具错误",
         LogErrors => "错误",
         LogPending => "等待中",
+        Replay => "重放…",
+        ReplayTitle => "重放第 {run} 次运行的 #{seq}：编辑请求体，然后通过当前连接发送",
+        ReplaySend => "发送",
+        ReplayClose => "关闭",
+        ReplayHeaders => "随之发送的协议头",
+        ReplaySent => "已发送：应答是日志的最新一行。",
+        ReplaySending => "发送中…",
         RequestHeadersNote => {
             "随每个 MCP 请求发送。只保存在本页面的内存中：不会保存、放进链接、记录或导出（显示为 [redacted]）。"
         }

@@ -4,7 +4,9 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
+use super::controller::NO_CONNECTION;
 use super::i18n::{Msg, tr};
+use super::replay::{ReplayPanel, shown_body};
 use crate::flow::message_log::{Kind, LineId, RunExchanges, arrange, rows};
 use crate::mcp::era::Era;
 
@@ -23,6 +25,16 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let kind = RwSignal::new(String::from("all"));
     let pinned = RwSignal::new(Vec::<LineId>::new());
+    let replaying = RwSignal::new(None::<LineId>);
+    let replay_body = RwSignal::new(String::new());
+    let open_replay = move |line: LineId| {
+        let recorded = ctl
+            .logged_exchange(line)
+            .and_then(|x| x.request_body)
+            .unwrap_or_default();
+        replay_body.set(shown_body(&recorded));
+        replaying.set(Some(line));
+    };
     let lines = move || {
         let past = ctl.past.get();
         let current = ctl.run.get();
@@ -65,6 +77,20 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                     Some(Era::Legacy) => "2025-11-25",
                     None => "",
                 };
+                let what = match r.replay {
+                    Some(of) => format!("{} ({})", r.what, of.describe()),
+                    None => r.what.clone(),
+                };
+                let replay = r.replayable.then(|| view! {
+                    <button
+                        class="mf-replay-open"
+                        disabled=move || !ctl.can_replay()
+                        title=move || (!ctl.can_replay()).then_some(NO_CONNECTION)
+                        on:click=move |_| open_replay(line)
+                    >
+                        {tr(ctl.lang, Msg::Replay)}
+                    </button>
+                });
                 let state = match r.outcome.kind() {
                     Kind::Ok => "ok",
                     Kind::ToolError => "tool-error",
@@ -72,17 +98,22 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                     Kind::Pending => "pending",
                 };
                 view! {
-                    <tr data-outcome=state data-pinned=is_pinned.to_string()>
+                    <tr
+                        data-outcome=state
+                        data-pinned=is_pinned.to_string()
+                        data-replay=r.replay.is_some().to_string()
+                    >
                         <td><button class="mf-pin" title="pin" aria-pressed=is_pinned.to_string() on:click=toggle>
                             {if is_pinned { "unpin" } else { "pin" }}
                         </button></td>
                         <td>{r.run}</td>
                         <td>{era}</td>
                         <td>{r.seq}</td>
-                        <td><code>{r.what}</code></td>
+                        <td><code>{what}</code></td>
                         <td>{r.id.unwrap_or_default()}</td>
                         <td class="mf-log-outcome">{r.outcome.describe()}</td>
                         <td>{r.duration_ms.map(|ms| format!("{ms:.1} ms")).unwrap_or_default()}</td>
+                        <td>{replay}</td>
                     </tr>
                 }
             })
@@ -104,9 +135,12 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 </select>
             </div>
             <table class="mf-log-table">
-                <thead><tr><th></th><th>"run"</th><th>"era"</th><th>"#"</th><th>"request"</th><th>"id"</th><th>"outcome"</th><th>"time"</th></tr></thead>
+                <thead><tr><th></th><th>"run"</th><th>"era"</th><th>"#"</th><th>"request"</th><th>"id"</th><th>"outcome"</th><th>"time"</th><th></th></tr></thead>
                 <tbody id="mf-log-rows">{lines}</tbody>
             </table>
+            {move || replaying.get().map(|line| view! {
+                <ReplayPanel ctl=ctl line=line body=replay_body open=replaying />
+            })}
         </details>
     }
 }

@@ -16,6 +16,7 @@ mod message_log;
 mod model_status;
 pub mod params;
 mod player;
+mod replay;
 mod saved_servers;
 mod settings;
 mod share;
