@@ -27,10 +27,11 @@ use crate::{run, workspace_root};
 /// first load), and for the output-schema check's page side (its worker's messages, the verdict in
 /// the record, the worker link: 554.1 KB; the validator itself, 690 KB gzipped, loads on demand)
 /// and a result's content blocks by kind with the tools' annotation badges (561.0 KB), the
-/// in-page model's temperature and the message log's pins (565.3 KB).
+/// in-page model's temperature and the message log's pins (565.3 KB), and the message log's
+/// replay and edit-and-replay with the log level asked of the server (580.2 KB).
 /// The goal of 250 KB needs the rarely used parts moved to a module loaded on
 /// demand (README, "Performance").
-pub const FIRST_LOAD_BUDGET_BYTES: u64 = 570_000;
+pub const FIRST_LOAD_BUDGET_BYTES: u64 = 585_000;
 
 /// A file of the built app.
 pub struct Sized {
