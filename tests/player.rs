@@ -305,9 +305,36 @@ async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
     sleep(50).await;
     let rows = |root: &HtmlElement| root.query_selector_all("#mf-log-rows tr").unwrap().length();
     let all = rows(&root);
-    let first_run = ctl.past.with_untracked(|p| p[0].exchanges.len()) as u32;
-    let second_run = ctl.run.with_untracked(|r| r.mcp.exchanges.len()) as u32;
+    // A line per exchange, and one per message the server sent on its stream before the answer.
+    let lines_of = |xs: &[mcp_flow::mcp::record::Exchange]| -> u32 {
+        xs.iter()
+            .map(|x| {
+                1 + x
+                    .events
+                    .iter()
+                    .filter_map(|e| serde_json::from_str::<serde_json::Value>(&e.data).ok())
+                    .filter(|m| m.get("method").is_some())
+                    .count() as u32
+            })
+            .sum()
+    };
+    let first_run = ctl.past.with_untracked(|p| lines_of(&p[0].exchanges));
+    let second_run = ctl.run.with_untracked(|r| lines_of(&r.mcp.exchanges));
     assert_eq!(all, first_run + second_run, "both runs are in the log");
+    choose(&root, "#mf-log-direction", "received");
+    sleep(50).await;
+    let received = text(&root, "#mf-log-rows");
+    assert!(
+        received.contains("notifications/message"),
+        "the server's log line, as a message of its own: {received}"
+    );
+    assert_eq!(
+        root.query_selector_all("#mf-log-rows tr[data-direction='sent']")
+            .unwrap()
+            .length(),
+        0
+    );
+    choose(&root, "#mf-log-direction", "both");
     let kind: web_sys::HtmlSelectElement = root
         .query_selector("#mf-log-kind")
         .unwrap()

@@ -9,12 +9,21 @@ use crate::mcp::record::Exchange;
 
 /// The HAR document for `rec`; `iso` turns epoch milliseconds into an ISO 8601 date.
 pub fn har(rec: &Recording, iso: &dyn Fn(f64) -> String) -> Value {
+    let mismatch = rec.run.output_mismatch_exchange();
     let mut entries: Vec<(f64, Value)> = rec
         .run
         .mcp
         .exchanges
         .iter()
-        .map(|x| (x.started_ms, mcp_entry(x, rec.time_origin_ms, iso)))
+        .map(|x| {
+            let mut entry = mcp_entry(x, rec.time_origin_ms, iso);
+            if let Some((_, found)) = mismatch.as_ref().filter(|(seq, _)| *seq == x.seq) {
+                let comment = entry["comment"].as_str().unwrap_or_default();
+                entry["comment"] =
+                    format!("{comment}: result breaks the outputSchema: {found}").into();
+            }
+            (x.started_ms, entry)
+        })
         .collect();
     entries.extend(rec.run.llm.iter().map(|x| {
         let body = x.request.to_string();

@@ -50,7 +50,9 @@ pub fn mermaid(run: &Run, lang: Lang) -> String {
                 _ if run.tool_failed(m.id) => {
                     Some("TOOL ERROR: the result says isError: true".into())
                 }
-                _ => None,
+                _ => run
+                    .output_mismatch(m.id)
+                    .map(|check| format!("OUTPUT SCHEMA MISMATCH: {}", check.summary())),
             };
             if let Some(note) = note {
                 out.push_str(&format!("    Note over {from},{to}: {}\n", clean(&note)));

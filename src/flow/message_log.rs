@@ -1,6 +1,8 @@
-//! One log of every MCP exchange of the page's lifetime, across runs and eras: what was sent
-//! (HTTP method, JSON-RPC method and id), how it ended (a result, a JSON-RPC error, a tool that
-//! failed, an HTTP or transport failure), and how long it took; searched and filtered by outcome.
+//! One log of every MCP message of the page's lifetime, across runs and eras: each exchange the
+//! client began (HTTP method, JSON-RPC method and id), how it ended (a result, a JSON-RPC error, a
+//! tool that failed, an HTTP or transport failure) and how long it took; and each message the
+//! server sent on its streams before the answer (log lines, progress, its own requests). Searched
+//! and filtered by method, direction and outcome.
 
 use serde_json::Value;
 
@@ -16,6 +18,8 @@ pub enum Outcome {
     Ok,
     /// A result with `isError: true`: the call went through, the tool failed.
     ToolError,
+    /// A result that breaks the tool's `outputSchema`: what the check found.
+    OutputMismatch(String),
     /// A JSON-RPC error answer.
     RpcError { code: i64, message: String },
     /// An HTTP error status, or no response at all.
@@ -56,7 +60,7 @@ impl Outcome {
             Self::Pending => Kind::Pending,
             Self::Ok => Kind::Ok,
             Self::ToolError => Kind::ToolError,
-            Self::RpcError { .. } | Self::Failed(_) => Kind::Error,
+            Self::RpcError { .. } | Self::Failed(_) | Self::OutputMismatch(_) => Kind::Error,
         }
     }
 
@@ -68,6 +72,7 @@ impl Outcome {
             Self::ToolError => "tool error (isError)".into(),
             Self::RpcError { code, message } => format!("error {code}: {message}"),
             Self::Failed(why) => why.clone(),
+            Self::OutputMismatch(found) => format!("result breaks the outputSchema: {found}"),
         }
     }
 }
@@ -81,11 +86,32 @@ pub enum Kind {
     Error,
 }
 
-/// A line of the log across the page's lifetime: its run and its exchange's number in the run.
+/// Which way a message went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// From the client to the server: a request, a notification, an answer to the server.
+    Sent,
+    /// From the server, on a stream, before (or without) the answer.
+    Received,
+}
+
+impl Direction {
+    pub fn arrow(self) -> &'static str {
+        match self {
+            Self::Sent => "→",
+            Self::Received => "←",
+        }
+    }
+}
+
+/// A line of the log across the page's lifetime: its run, its exchange's number in the run, and
+/// which part of the exchange (0: the exchange the client began; n: the n-th message the server
+/// sent on its stream).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LineId {
     pub run: usize,
     pub seq: usize,
+    pub part: usize,
 }
 
 /// One line of the log.
@@ -95,7 +121,10 @@ pub struct LogRow {
     pub run: usize,
     pub era: Option<Era>,
     pub seq: usize,
-    /// "POST tools/call", "DELETE", "GET".
+    /// 0 for the exchange; n for the n-th message the server sent on it.
+    pub part: usize,
+    pub direction: Direction,
+    /// "POST tools/call", "DELETE", "GET"; for a message from the server, its method.
     pub what: String,
     pub id: Option<String>,
     pub outcome: Outcome,
@@ -111,28 +140,72 @@ pub struct RunExchanges<'a> {
     pub run: usize,
     pub era: Option<Era>,
     pub exchanges: &'a [Exchange],
+    /// The exchange whose result broke its tool's `outputSchema`, and what the check found.
+    pub mismatch: Option<&'a (usize, String)>,
 }
 
-/// The log's lines, oldest first.
+/// The log's lines, oldest first: each exchange, then the messages the server sent on it.
 pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
-    runs.iter()
-        .flat_map(|r| {
-            r.exchanges.iter().map(move |x| LogRow {
+    let mut out = Vec::new();
+    for r in runs {
+        for x in r.exchanges {
+            out.push(LogRow {
                 run: r.run,
                 era: r.era,
                 seq: x.seq,
+                part: 0,
+                direction: Direction::Sent,
                 what: match &x.rpc_method {
                     Some(m) => format!("{} {m}", x.method),
+                    None if answers_the_server(x) => format!("{} (answer to the server)", x.method),
                     None => x.method.clone(),
                 },
                 id: x.rpc_id.clone(),
-                outcome: Outcome::of(x),
+                outcome: match (Outcome::of(x), r.mismatch) {
+                    (Outcome::Ok, Some((seq, found))) if *seq == x.seq => {
+                        Outcome::OutputMismatch(found.clone())
+                    }
+                    (outcome, _) => outcome,
+                },
                 duration_ms: x.duration_ms(),
                 replayable: x.method == "POST" && x.rpc_method.is_some(),
                 replay: x.replay,
-            })
-        })
-        .collect()
+            });
+            let from_server = x
+                .events
+                .iter()
+                .filter_map(|e| serde_json::from_str::<Value>(&e.data).ok())
+                .filter_map(|m| {
+                    let method = m.get("method")?.as_str()?.to_owned();
+                    Some((method, m.get("id").map(Value::to_string)))
+                });
+            for (part, (method, id)) in (1..).zip(from_server) {
+                out.push(LogRow {
+                    run: r.run,
+                    era: r.era,
+                    seq: x.seq,
+                    part,
+                    direction: Direction::Received,
+                    what: method,
+                    id,
+                    outcome: Outcome::Ok,
+                    duration_ms: None,
+                    replayable: false,
+                    replay: None,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `x` POSTed the client's answer to a request of the server (a body with `result` or
+/// `error` and no method).
+fn answers_the_server(x: &Exchange) -> bool {
+    x.request_body
+        .as_deref()
+        .and_then(|b| serde_json::from_str::<Value>(b).ok())
+        .is_some_and(|m| m.get("result").is_some() || m.get("error").is_some())
 }
 
 impl LogRow {
@@ -140,6 +213,7 @@ impl LogRow {
         LineId {
             run: self.run,
             seq: self.seq,
+            part: self.part,
         }
     }
 }
@@ -150,25 +224,33 @@ pub fn arrange(
     rows: &[LogRow],
     query: &str,
     kind: Option<Kind>,
+    direction: Option<Direction>,
     pinned: &[LineId],
 ) -> Vec<(LogRow, bool)> {
     let first = pinned
         .iter()
         .filter_map(|id| rows.iter().find(|r| r.line_id() == *id))
         .map(|r| (r.clone(), true));
-    let rest = filter(rows, query, kind)
+    let rest = filter(rows, query, kind, direction)
         .into_iter()
         .filter(|r| !pinned.contains(&r.line_id()))
         .map(|r| (r, false));
     first.chain(rest).collect()
 }
 
-/// The lines whose method contains `query` (any case) and whose outcome is of `kind`, if given.
-pub fn filter(rows: &[LogRow], query: &str, kind: Option<Kind>) -> Vec<LogRow> {
+/// The lines whose method contains `query` (any case), whose outcome is of `kind` and that went
+/// `direction`, each if given.
+pub fn filter(
+    rows: &[LogRow],
+    query: &str,
+    kind: Option<Kind>,
+    direction: Option<Direction>,
+) -> Vec<LogRow> {
     let query = query.trim().to_lowercase();
     rows.iter()
         .filter(|r| query.is_empty() || r.what.to_lowercase().contains(&query))
         .filter(|r| kind.is_none_or(|k| r.outcome.kind() == k))
+        .filter(|r| direction.is_none_or(|d| r.direction == d))
         .cloned()
         .collect()
 }
@@ -232,11 +314,13 @@ mod tests {
                 run: 1,
                 era: Some(Era::Legacy),
                 exchanges: &first,
+                mismatch: None,
             },
             RunExchanges {
                 run: 2,
                 era: Some(Era::Modern),
                 exchanges: &second,
+                mismatch: None,
             },
         ]);
         assert_eq!(all.len(), 6);
@@ -262,25 +346,99 @@ mod tests {
         assert_eq!(all[5].outcome, Outcome::Pending);
         assert!(all.iter().all(|r| r.replayable && r.replay.is_none()));
 
-        let calls = filter(&all, "TOOLS/CALL", None);
+        let calls = filter(&all, "TOOLS/CALL", None, None);
         assert_eq!(calls.len(), 3);
-        assert_eq!(filter(&all, "", Some(Kind::ToolError)).len(), 1);
-        assert_eq!(filter(&all, "", Some(Kind::Error)).len(), 3);
-        assert_eq!(filter(&all, "tools", Some(Kind::Error)).len(), 2);
-        assert!(filter(&all, "resources", None).is_empty());
+        assert_eq!(filter(&all, "", Some(Kind::ToolError), None).len(), 1);
+        assert_eq!(filter(&all, "", Some(Kind::Error), None).len(), 3);
+        assert_eq!(filter(&all, "tools", Some(Kind::Error), None).len(), 2);
+        assert!(filter(&all, "resources", None, None).is_empty());
 
         // Pinned lines stay on top whatever the filters, in the order they were pinned.
         let pinned = [all[4].line_id(), all[1].line_id()];
-        let shown = arrange(&all, "initialize", None, &pinned);
+        let shown = arrange(&all, "initialize", None, None, &pinned);
         let order: Vec<(usize, usize, bool)> =
             shown.iter().map(|(r, p)| (r.run, r.seq, *p)).collect();
         assert_eq!(order, [(2, 2, true), (1, 1, true), (1, 0, false)]);
         // A pinned line is listed once, not again among the filtered ones.
-        let calls = arrange(&all, "tools/call", None, &pinned);
+        let calls = arrange(&all, "tools/call", None, None, &pinned);
         assert_eq!(calls.len(), 3);
         assert_eq!(calls.iter().filter(|(_, p)| *p).count(), 2);
         // A pin of a line that is gone (an imported recording replaced the runs) is ignored.
-        let gone = [LineId { run: 9, seq: 0 }];
-        assert_eq!(arrange(&all, "", None, &gone).len(), all.len());
+        let gone = [LineId {
+            run: 9,
+            seq: 0,
+            part: 0,
+        }];
+        assert_eq!(arrange(&all, "", None, None, &gone).len(), all.len());
+    }
+
+    #[test]
+    fn messages_the_server_sent_on_a_stream_are_lines_of_their_own() {
+        let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {"content": []}});
+        let mut call = exchange(0, "tools/call", Some(answer), 200);
+        let event = |data: Value| RecordedEvent {
+            at_ms: 11.0,
+            id: None,
+            event: "message".into(),
+            data: data.to_string(),
+            retry: None,
+        };
+        call.events.insert(
+            0,
+            event(json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": "get_weather called"}})),
+        );
+        call.events.insert(
+            1,
+            event(json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create"})),
+        );
+        let mut answer_to_server = exchange(1, "x", None, 202);
+        answer_to_server.rpc_method = None;
+        answer_to_server.rpc_id = Some("7".into());
+        answer_to_server.request_body =
+            Some(json!({"jsonrpc": "2.0", "id": 7, "result": {}}).to_string());
+        let exchanges = [call, answer_to_server];
+        let all = rows(&[RunExchanges {
+            run: 1,
+            era: Some(Era::Legacy),
+            exchanges: &exchanges,
+            mismatch: Some(&(0, "/temperature: \"hot\" is not of type \"number\"".into())),
+        }]);
+        let seen: Vec<(&str, &str, Option<&str>, usize)> = all
+            .iter()
+            .map(|r| {
+                (
+                    r.direction.arrow(),
+                    r.what.as_str(),
+                    r.id.as_deref(),
+                    r.part,
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("→", "POST tools/call", Some("0"), 0),
+                ("←", "notifications/message", None, 1),
+                ("←", "elicitation/create", Some("7"), 2),
+                ("→", "POST (answer to the server)", Some("7"), 0),
+            ]
+        );
+        assert!(!all[1].replayable && all[0].replayable && !all[3].replayable);
+        // The call whose result broke the outputSchema is an error line, saying why.
+        assert_eq!(all[0].outcome.kind(), Kind::Error);
+        assert_eq!(
+            all[0].outcome.describe(),
+            r#"result breaks the outputSchema: /temperature: "hot" is not of type "number""#
+        );
+        let received = filter(&all, "", None, Some(Direction::Received));
+        assert_eq!(received.len(), 2);
+        let sent = filter(&all, "", None, Some(Direction::Sent));
+        assert_eq!(sent.len(), 2);
+        assert_ne!(
+            all[0].line_id(),
+            all[1].line_id(),
+            "each line has its own id"
+        );
     }
 }

@@ -189,6 +189,24 @@ impl Run {
         }
     }
 
+    /// The exchange whose result broke its tool's `outputSchema`, with what the check found: the
+    /// last `tools/call` of the call's rows (a retry after `input_required` is the one answered).
+    pub fn output_mismatch_exchange(&self) -> Option<(usize, String)> {
+        let check = self.output_mismatch(Row::CallToolResult)?;
+        let seq = [Row::CallTool, Row::CallToolResult]
+            .into_iter()
+            .filter_map(|row| self.row(row))
+            .flat_map(|r| r.mcp.iter().copied())
+            .filter(|seq| {
+                self.mcp
+                    .exchanges
+                    .iter()
+                    .any(|x| x.seq == *seq && x.rpc_method.as_deref() == Some("tools/call"))
+            })
+            .max()?;
+        Some((seq, check.summary()))
+    }
+
     /// The payload `row` finished with.
     pub fn payload(&self, row: Row) -> Option<&Payload> {
         self.row(row)

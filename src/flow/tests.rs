@@ -621,6 +621,19 @@ fn a_result_is_checked_against_the_output_schema_its_tool_declared() {
         panic!("the check is not among the row's values");
     };
     assert!(shown.starts_with("does not match"), "{shown}");
+    // The message log and the exports find the exchange it came on.
+    let (seq, found_there) = run
+        .output_mismatch_exchange()
+        .expect("the mismatched exchange is found");
+    let x = &run.mcp.exchanges[seq];
+    assert_eq!(x.rpc_method.as_deref(), Some("tools/call"));
+    assert!(x.response_body.is_some() || !x.events.is_empty());
+    assert_eq!(found_there, found.summary());
+    let mermaid = crate::export::mermaid::mermaid(&run, crate::diagram::Lang::En);
+    assert!(
+        mermaid.contains("OUTPUT SCHEMA MISMATCH: does not match"),
+        "{mermaid}"
+    );
 
     let (found, _) = checked(schema_script(None));
     assert_eq!(found, Some(OutputCheck::Missing));

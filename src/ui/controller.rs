@@ -59,6 +59,8 @@ pub struct PastRun {
     pub run: usize,
     pub era: Option<Era>,
     pub exchanges: Vec<crate::mcp::record::Exchange>,
+    /// The exchange whose result broke its tool's `outputSchema`, and what the check found.
+    pub mismatch: Option<(usize, String)>,
 }
 
 /// The run in progress: its lifetime and the host doing its steps.
@@ -214,9 +216,13 @@ impl Controller {
         if self.recording.get_untracked().is_some() {
             return;
         }
-        let (era, exchanges) = self
-            .run
-            .with_untracked(|r| (r.era.as_ref().map(|d| d.era), r.mcp.exchanges.clone()));
+        let (era, exchanges, mismatch) = self.run.with_untracked(|r| {
+            (
+                r.era.as_ref().map(|d| d.era),
+                r.mcp.exchanges.clone(),
+                r.output_mismatch_exchange(),
+            )
+        });
         if exchanges.is_empty() {
             return;
         }
@@ -226,6 +232,7 @@ impl Controller {
                 run,
                 era,
                 exchanges,
+                mismatch,
             });
             while past.iter().map(|p| p.exchanges.len()).sum::<usize>() > PAST_EXCHANGES
                 && past.len() > 1

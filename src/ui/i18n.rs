@@ -52,7 +52,7 @@ messages! {
     Logs, LogLevel, LogsNone, LogAsk, LogAskOff, LogAskHint, BridgeLeg, BridgeLegNone, ViaBridge,
     RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, RemoveServer,
     TimeoutMs, MessageLog, LogAll, LogToolErrors, LogErrors, LogPending,
-    Replay, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
+    LogBothWays, LogSent, LogReceived, Replay, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
 }
 
 /// `msg` in `lang`.
@@ -160,6 +160,9 @@ fn en(msg: Msg) -> &'static str {
         LogToolErrors => "tool errors",
         LogErrors => "errors",
         LogPending => "waiting",
+        LogBothWays => "both ways",
+        LogSent => "→ to the server",
+        LogReceived => "← from the server",
         Replay => "replay…",
         ReplayTitle => {
             "Replay of run {run} #{seq}: edit the body, then send it through the live connection"
@@ -371,6 +374,9 @@ fn zh(msg: Msg) -> &'static str {
         LogToolErrors => "工具错误",
         LogErrors => "错误",
         LogPending => "等待中",
+        LogBothWays => "双向",
+        LogSent => "→ 发往服务器",
+        LogReceived => "← 来自服务器",
         Replay => "重放…",
         ReplayTitle => "重放第 {run} 次运行的 #{seq}：编辑请求体，然后通过当前连接发送",
         ReplaySend => "发送",

@@ -7,7 +7,7 @@ use super::controller::Controller;
 use super::controller::NO_CONNECTION;
 use super::i18n::{Msg, tr};
 use super::replay::{ReplayPanel, shown_body};
-use crate::flow::message_log::{Kind, LineId, RunExchanges, arrange, rows};
+use crate::flow::message_log::{Direction, Kind, LineId, RunExchanges, arrange, rows};
 use crate::mcp::era::Era;
 
 fn kind_of(id: &str) -> Option<Kind> {
@@ -24,6 +24,7 @@ fn kind_of(id: &str) -> Option<Kind> {
 pub fn MessageLog(ctl: Controller) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let kind = RwSignal::new(String::from("all"));
+    let direction = RwSignal::new(None::<Direction>);
     let pinned = RwSignal::new(Vec::<LineId>::new());
     let replaying = RwSignal::new(None::<LineId>);
     let replay_body = RwSignal::new(String::new());
@@ -38,12 +39,14 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
     let lines = move || {
         let past = ctl.past.get();
         let current = ctl.run.get();
+        let mismatch = current.output_mismatch_exchange();
         let mut runs: Vec<RunExchanges<'_>> = past
             .iter()
             .map(|p| RunExchanges {
                 run: p.run,
                 era: p.era,
                 exchanges: &p.exchanges,
+                mismatch: p.mismatch.as_ref(),
             })
             .collect();
         if ctl.recording.with(Option::is_none) {
@@ -51,12 +54,14 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 run: ctl.run_number.get(),
                 era: current.era.as_ref().map(|d| d.era),
                 exchanges: &current.mcp.exchanges,
+                mismatch: mismatch.as_ref(),
             });
         }
         let shown = arrange(
             &rows(&runs),
             &query.get(),
             kind_of(&kind.get()),
+            direction.get(),
             &pinned.get(),
         );
         shown
@@ -99,6 +104,10 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 };
                 view! {
                     <tr
+                        data-direction=match r.direction {
+                            Direction::Sent => "sent",
+                            Direction::Received => "received",
+                        }
                         data-outcome=state
                         data-pinned=is_pinned.to_string()
                         data-replay=r.replay.is_some().to_string()
@@ -109,6 +118,9 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                         <td>{r.run}</td>
                         <td>{era}</td>
                         <td>{r.seq}</td>
+                        <td title=if r.direction == Direction::Sent { "client → server" } else { "server → client" }>
+                            {r.direction.arrow()}
+                        </td>
                         <td><code>{what}</code></td>
                         <td>{r.id.unwrap_or_default()}</td>
                         <td class="mf-log-outcome">{r.outcome.describe()}</td>
@@ -126,6 +138,18 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 <input id="mf-log-search" type="search" placeholder="tools/call"
                     prop:value=move || query.get()
                     on:input=move |ev| query.set(event_target_value(&ev)) />
+                <select
+                    id="mf-log-direction"
+                    on:change=move |ev| direction.set(match event_target_value(&ev).as_str() {
+                        "sent" => Some(Direction::Sent),
+                        "received" => Some(Direction::Received),
+                        _ => None,
+                    })
+                >
+                    <option value="both">{tr(ctl.lang, Msg::LogBothWays)}</option>
+                    <option value="sent">{tr(ctl.lang, Msg::LogSent)}</option>
+                    <option value="received">{tr(ctl.lang, Msg::LogReceived)}</option>
+                </select>
                 <select id="mf-log-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
                     <option value="all">{tr(ctl.lang, Msg::LogAll)}</option>
                     <option value="ok">"ok"</option>
@@ -135,7 +159,7 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 </select>
             </div>
             <table class="mf-log-table">
-                <thead><tr><th></th><th>"run"</th><th>"era"</th><th>"#"</th><th>"request"</th><th>"id"</th><th>"outcome"</th><th>"time"</th><th></th></tr></thead>
+                <thead><tr><th></th><th>"run"</th><th>"era"</th><th>"#"</th><th></th><th>"message"</th><th>"id"</th><th>"outcome"</th><th>"time"</th><th></th></tr></thead>
                 <tbody id="mf-log-rows">{lines}</tbody>
             </table>
             {move || replaying.get().map(|line| view! {
