@@ -335,6 +335,33 @@ async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
         0
     );
     choose(&root, "#mf-log-direction", "both");
+    // The model's calls are kept apart until asked for.
+    let llm_lines = |root: &HtmlElement| {
+        root.query_selector_all("#mf-log-rows tr[data-source='llm']")
+            .unwrap()
+            .length()
+    };
+    assert_eq!(llm_lines(&root), 0);
+    let with_llm: web_sys::HtmlInputElement = root
+        .query_selector("#mf-log-llm")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    with_llm.set_checked(true);
+    with_llm
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    sleep(50).await;
+    let calls =
+        ctl.past.with_untracked(|p| p[0].llm.len()) + ctl.run.with_untracked(|r| r.llm.len());
+    assert!(calls >= 4, "two turns of the model in each run: {calls}");
+    assert_eq!(llm_lines(&root) as usize, calls);
+    assert!(text(&root, "#mf-log-rows").contains("LLM offline"));
+    with_llm.set_checked(false);
+    with_llm
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    sleep(50).await;
     let kind: web_sys::HtmlSelectElement = root
         .query_selector("#mf-log-kind")
         .unwrap()

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::llm::LlmExchange;
 use crate::mcp::era::Era;
 use crate::mcp::record::{Exchange, ReplayOf};
 
@@ -86,6 +87,13 @@ pub enum Kind {
     Error,
 }
 
+/// What a line is about: the MCP traffic, or a call to the model (kept apart: not MCP).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    Mcp,
+    Llm,
+}
+
 /// Which way a message went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -110,6 +118,7 @@ impl Direction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LineId {
     pub run: usize,
+    pub source: Source,
     pub seq: usize,
     pub part: usize,
 }
@@ -123,6 +132,8 @@ pub struct LogRow {
     pub seq: usize,
     /// 0 for the exchange; n for the n-th message the server sent on it.
     pub part: usize,
+    /// MCP traffic, or a model call (`seq` is then its number among the run's model calls).
+    pub source: Source,
     pub direction: Direction,
     /// "POST tools/call", "DELETE", "GET"; for a message from the server, its method.
     pub what: String,
@@ -142,6 +153,8 @@ pub struct RunExchanges<'a> {
     pub exchanges: &'a [Exchange],
     /// The exchange whose result broke its tool's `outputSchema`, and what the check found.
     pub mismatch: Option<&'a (usize, String)>,
+    /// The run's calls to the model.
+    pub llm: &'a [LlmExchange],
 }
 
 /// The log's lines, oldest first: each exchange, then the messages the server sent on it.
@@ -154,6 +167,7 @@ pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
                 era: r.era,
                 seq: x.seq,
                 part: 0,
+                source: Source::Mcp,
                 direction: Direction::Sent,
                 what: match &x.rpc_method {
                     Some(m) => format!("{} {m}", x.method),
@@ -185,6 +199,7 @@ pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
                     era: r.era,
                     seq: x.seq,
                     part,
+                    source: Source::Mcp,
                     direction: Direction::Received,
                     what: method,
                     id,
@@ -194,6 +209,27 @@ pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
                     replay: None,
                 });
             }
+        }
+        for (seq, call) in r.llm.iter().enumerate() {
+            let outcome = match (&call.error, call.status) {
+                (Some(error), _) => Outcome::Failed(error.clone()),
+                (None, Some(status)) if status >= 400 => Outcome::Failed(format!("HTTP {status}")),
+                _ => Outcome::Ok,
+            };
+            out.push(LogRow {
+                run: r.run,
+                era: r.era,
+                seq,
+                part: 0,
+                source: Source::Llm,
+                direction: Direction::Sent,
+                what: format!("LLM {}", call.provider),
+                id: None,
+                outcome,
+                duration_ms: Some(call.finished_ms - call.started_ms),
+                replayable: false,
+                replay: None,
+            });
         }
     }
     out
@@ -212,6 +248,7 @@ impl LogRow {
     pub fn line_id(&self) -> LineId {
         LineId {
             run: self.run,
+            source: self.source,
             seq: self.seq,
             part: self.part,
         }
@@ -220,34 +257,34 @@ impl LogRow {
 
 /// The lines to show: the pinned ones first, whatever the filters say (in the order they were
 /// pinned), then the others that pass [`filter`]; each with whether it is pinned.
-pub fn arrange(
-    rows: &[LogRow],
-    query: &str,
-    kind: Option<Kind>,
-    direction: Option<Direction>,
-    pinned: &[LineId],
-) -> Vec<(LogRow, bool)> {
+pub fn arrange(rows: &[LogRow], filters: &Filters, pinned: &[LineId]) -> Vec<(LogRow, bool)> {
     let first = pinned
         .iter()
         .filter_map(|id| rows.iter().find(|r| r.line_id() == *id))
         .map(|r| (r.clone(), true));
-    let rest = filter(rows, query, kind, direction)
+    let rest = filter(rows, filters)
         .into_iter()
         .filter(|r| !pinned.contains(&r.line_id()))
         .map(|r| (r, false));
     first.chain(rest).collect()
 }
 
-/// The lines whose method contains `query` (any case), whose outcome is of `kind` and that went
-/// `direction`, each if given.
-pub fn filter(
-    rows: &[LogRow],
-    query: &str,
-    kind: Option<Kind>,
-    direction: Option<Direction>,
-) -> Vec<LogRow> {
-    let query = query.trim().to_lowercase();
+/// What the log shows: the search, and each filter if set.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filters {
+    pub query: String,
+    pub kind: Option<Kind>,
+    pub direction: Option<Direction>,
+    /// The model calls too (they are kept apart unless asked for).
+    pub llm: bool,
+}
+
+/// The lines whose method contains the search (any case), whose outcome is of the kind and that
+/// went the direction, each if given; model calls only when asked for.
+pub fn filter(rows: &[LogRow], f: &Filters) -> Vec<LogRow> {
+    let (query, kind, direction) = (f.query.trim().to_lowercase(), f.kind, f.direction);
     rows.iter()
+        .filter(|r| f.llm || r.source == Source::Mcp)
         .filter(|r| query.is_empty() || r.what.to_lowercase().contains(&query))
         .filter(|r| kind.is_none_or(|k| r.outcome.kind() == k))
         .filter(|r| direction.is_none_or(|d| r.direction == d))
@@ -261,6 +298,28 @@ mod tests {
     use crate::mcp::http::HttpRequest;
     use crate::mcp::record::RecordedEvent;
     use serde_json::json;
+
+    fn filtered(
+        rows: &[LogRow],
+        query: &str,
+        kind: Option<Kind>,
+        direction: Option<Direction>,
+    ) -> Vec<LogRow> {
+        let filters = Filters {
+            query: query.into(),
+            kind,
+            direction,
+            llm: false,
+        };
+        filter(rows, &filters)
+    }
+
+    fn search(query: &str) -> Filters {
+        Filters {
+            query: query.into(),
+            ..Filters::default()
+        }
+    }
 
     fn exchange(seq: usize, method: &str, answer: Option<Value>, status: u16) -> Exchange {
         let body = json!({"jsonrpc": "2.0", "id": seq, "method": method});
@@ -315,12 +374,14 @@ mod tests {
                 era: Some(Era::Legacy),
                 exchanges: &first,
                 mismatch: None,
+                llm: &[],
             },
             RunExchanges {
                 run: 2,
                 era: Some(Era::Modern),
                 exchanges: &second,
                 mismatch: None,
+                llm: &[],
             },
         ]);
         assert_eq!(all.len(), 6);
@@ -346,30 +407,31 @@ mod tests {
         assert_eq!(all[5].outcome, Outcome::Pending);
         assert!(all.iter().all(|r| r.replayable && r.replay.is_none()));
 
-        let calls = filter(&all, "TOOLS/CALL", None, None);
+        let calls = filtered(&all, "TOOLS/CALL", None, None);
         assert_eq!(calls.len(), 3);
-        assert_eq!(filter(&all, "", Some(Kind::ToolError), None).len(), 1);
-        assert_eq!(filter(&all, "", Some(Kind::Error), None).len(), 3);
-        assert_eq!(filter(&all, "tools", Some(Kind::Error), None).len(), 2);
-        assert!(filter(&all, "resources", None, None).is_empty());
+        assert_eq!(filtered(&all, "", Some(Kind::ToolError), None).len(), 1);
+        assert_eq!(filtered(&all, "", Some(Kind::Error), None).len(), 3);
+        assert_eq!(filtered(&all, "tools", Some(Kind::Error), None).len(), 2);
+        assert!(filtered(&all, "resources", None, None).is_empty());
 
         // Pinned lines stay on top whatever the filters, in the order they were pinned.
         let pinned = [all[4].line_id(), all[1].line_id()];
-        let shown = arrange(&all, "initialize", None, None, &pinned);
+        let shown = arrange(&all, &search("initialize"), &pinned);
         let order: Vec<(usize, usize, bool)> =
             shown.iter().map(|(r, p)| (r.run, r.seq, *p)).collect();
         assert_eq!(order, [(2, 2, true), (1, 1, true), (1, 0, false)]);
         // A pinned line is listed once, not again among the filtered ones.
-        let calls = arrange(&all, "tools/call", None, None, &pinned);
+        let calls = arrange(&all, &search("tools/call"), &pinned);
         assert_eq!(calls.len(), 3);
         assert_eq!(calls.iter().filter(|(_, p)| *p).count(), 2);
         // A pin of a line that is gone (an imported recording replaced the runs) is ignored.
         let gone = [LineId {
             run: 9,
+            source: Source::Mcp,
             seq: 0,
             part: 0,
         }];
-        assert_eq!(arrange(&all, "", None, None, &gone).len(), all.len());
+        assert_eq!(arrange(&all, &search(""), &gone).len(), all.len());
     }
 
     #[test]
@@ -398,12 +460,48 @@ mod tests {
         answer_to_server.request_body =
             Some(json!({"jsonrpc": "2.0", "id": 7, "result": {}}).to_string());
         let exchanges = [call, answer_to_server];
+        let model = |status: u16, error: Option<&str>| LlmExchange {
+            provider: "OpenAI-compatible".into(),
+            url: "http://127.0.0.1:11434/v1/chat/completions".into(),
+            request: json!({}),
+            response: None,
+            status: Some(status),
+            started_ms: 5.0,
+            finished_ms: 9.5,
+            error: error.map(str::to_owned),
+        };
+        let llm = [
+            model(200, None),
+            model(429, None),
+            model(0, Some("timed out")),
+        ];
         let all = rows(&[RunExchanges {
             run: 1,
             era: Some(Era::Legacy),
             exchanges: &exchanges,
+            llm: &llm,
             mismatch: Some(&(0, "/temperature: \"hot\" is not of type \"number\"".into())),
         }]);
+        // The model calls are kept apart unless asked for.
+        let with_llm = Filters {
+            llm: true,
+            ..search("")
+        };
+        let calls: Vec<(String, String)> = filter(&all, &with_llm)
+            .into_iter()
+            .filter(|r| r.source == Source::Llm)
+            .map(|r| (r.what, r.outcome.describe()))
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("LLM OpenAI-compatible".to_owned(), "ok".to_owned()),
+                ("LLM OpenAI-compatible".to_owned(), "HTTP 429".to_owned()),
+                ("LLM OpenAI-compatible".to_owned(), "timed out".to_owned()),
+            ]
+        );
+        assert_eq!(all.iter().filter(|r| r.source == Source::Llm).count(), 3);
+        let all: Vec<LogRow> = filter(&all, &search(""));
         let seen: Vec<(&str, &str, Option<&str>, usize)> = all
             .iter()
             .map(|r| {
@@ -431,9 +529,9 @@ mod tests {
             all[0].outcome.describe(),
             r#"result breaks the outputSchema: /temperature: "hot" is not of type "number""#
         );
-        let received = filter(&all, "", None, Some(Direction::Received));
+        let received = filtered(&all, "", None, Some(Direction::Received));
         assert_eq!(received.len(), 2);
-        let sent = filter(&all, "", None, Some(Direction::Sent));
+        let sent = filtered(&all, "", None, Some(Direction::Sent));
         assert_eq!(sent.len(), 2);
         assert_ne!(
             all[0].line_id(),

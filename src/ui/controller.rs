@@ -61,6 +61,8 @@ pub struct PastRun {
     pub exchanges: Vec<crate::mcp::record::Exchange>,
     /// The exchange whose result broke its tool's `outputSchema`, and what the check found.
     pub mismatch: Option<(usize, String)>,
+    /// The run's calls to the model.
+    pub llm: Vec<crate::llm::LlmExchange>,
 }
 
 /// The run in progress: its lifetime and the host doing its steps.
@@ -216,11 +218,12 @@ impl Controller {
         if self.recording.get_untracked().is_some() {
             return;
         }
-        let (era, exchanges, mismatch) = self.run.with_untracked(|r| {
+        let (era, exchanges, mismatch, llm) = self.run.with_untracked(|r| {
             (
                 r.era.as_ref().map(|d| d.era),
                 r.mcp.exchanges.clone(),
                 r.output_mismatch_exchange(),
+                r.llm.clone(),
             )
         });
         if exchanges.is_empty() {
@@ -233,6 +236,7 @@ impl Controller {
                 era,
                 exchanges,
                 mismatch,
+                llm,
             });
             while past.iter().map(|p| p.exchanges.len()).sum::<usize>() > PAST_EXCHANGES
                 && past.len() > 1

@@ -52,7 +52,7 @@ messages! {
     Logs, LogLevel, LogsNone, LogAsk, LogAskOff, LogAskHint, BridgeLeg, BridgeLegNone, ViaBridge,
     RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, RemoveServer,
     TimeoutMs, MessageLog, LogAll, LogToolErrors, LogErrors, LogPending,
-    LogBothWays, LogSent, LogReceived, Replay, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
+    LogBothWays, LogSent, LogReceived, LogLlm, Replay, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
 }
 
 /// `msg` in `lang`.
@@ -163,6 +163,7 @@ fn en(msg: Msg) -> &'static str {
         LogBothWays => "both ways",
         LogSent => "→ to the server",
         LogReceived => "← from the server",
+        LogLlm => "model calls too",
         Replay => "replay…",
         ReplayTitle => {
             "Replay of run {run} #{seq}: edit the body, then send it through the live connection"
@@ -377,6 +378,7 @@ fn zh(msg: Msg) -> &'static str {
         LogBothWays => "双向",
         LogSent => "→ 发往服务器",
         LogReceived => "← 来自服务器",
+        LogLlm => "也显示模型调用",
         Replay => "重放…",
         ReplayTitle => "重放第 {run} 次运行的 #{seq}：编辑请求体，然后通过当前连接发送",
         ReplaySend => "发送",

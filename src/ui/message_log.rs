@@ -7,7 +7,9 @@ use super::controller::Controller;
 use super::controller::NO_CONNECTION;
 use super::i18n::{Msg, tr};
 use super::replay::{ReplayPanel, shown_body};
-use crate::flow::message_log::{Direction, Kind, LineId, RunExchanges, arrange, rows};
+use crate::flow::message_log::{
+    Direction, Filters, Kind, LineId, RunExchanges, Source, arrange, rows,
+};
 use crate::mcp::era::Era;
 
 fn kind_of(id: &str) -> Option<Kind> {
@@ -25,6 +27,7 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let kind = RwSignal::new(String::from("all"));
     let direction = RwSignal::new(None::<Direction>);
+    let with_llm = RwSignal::new(false);
     let pinned = RwSignal::new(Vec::<LineId>::new());
     let replaying = RwSignal::new(None::<LineId>);
     let replay_body = RwSignal::new(String::new());
@@ -47,6 +50,7 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 era: p.era,
                 exchanges: &p.exchanges,
                 mismatch: p.mismatch.as_ref(),
+                llm: &p.llm,
             })
             .collect();
         if ctl.recording.with(Option::is_none) {
@@ -55,15 +59,16 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 era: current.era.as_ref().map(|d| d.era),
                 exchanges: &current.mcp.exchanges,
                 mismatch: mismatch.as_ref(),
+                llm: &current.llm,
             });
         }
-        let shown = arrange(
-            &rows(&runs),
-            &query.get(),
-            kind_of(&kind.get()),
-            direction.get(),
-            &pinned.get(),
-        );
+        let filters = Filters {
+            query: query.get(),
+            kind: kind_of(&kind.get()),
+            direction: direction.get(),
+            llm: with_llm.get(),
+        };
+        let shown = arrange(&rows(&runs), &filters, &pinned.get());
         shown
             .into_iter()
             .map(|(r, is_pinned)| {
@@ -104,6 +109,10 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                 };
                 view! {
                     <tr
+                        data-source=match r.source {
+                            Source::Mcp => "mcp",
+                            Source::Llm => "llm",
+                        }
                         data-direction=match r.direction {
                             Direction::Sent => "sent",
                             Direction::Received => "received",
@@ -150,6 +159,15 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
                     <option value="sent">{tr(ctl.lang, Msg::LogSent)}</option>
                     <option value="received">{tr(ctl.lang, Msg::LogReceived)}</option>
                 </select>
+                <label>
+                    <input
+                        id="mf-log-llm"
+                        type="checkbox"
+                        prop:checked=move || with_llm.get()
+                        on:change=move |ev| with_llm.set(event_target_checked(&ev))
+                    />
+                    {tr(ctl.lang, Msg::LogLlm)}
+                </label>
                 <select id="mf-log-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
                     <option value="all">{tr(ctl.lang, Msg::LogAll)}</option>
                     <option value="ok">"ok"</option>
