@@ -13,6 +13,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 mod common;
 use common::*;
 
+const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
+
 fn storage() -> web_sys::Storage {
     web_sys::window().unwrap().local_storage().unwrap().unwrap()
 }
@@ -93,4 +95,59 @@ async fn a_saved_server_survives_a_reload_without_its_headers() {
     sleep(30).await;
     assert!(text(&root, "#mf-saved-problem").contains("name"));
     let _ = storage().remove_item("mcp-flow.servers");
+}
+
+#[wasm_bindgen_test]
+async fn a_bearer_header_is_sent_but_never_recorded_exported_or_copied() {
+    const SECRET: &str = "sk-flow-never-shown-0042";
+    let server = SSE_URL
+        .expect("run through `cargo xtask test`, which starts the servers")
+        .to_owned();
+    let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
+    ctl.headers.set(format!("Authorization: Bearer {SECRET}"));
+    let (_root, _handle) = mount(ctl);
+    ctl.start(mcp_flow::flow::gate::Mode::Play);
+    assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    let run = ctl.run.get_untracked();
+    // Every request carried the header, redacted in the record.
+    for x in &run.mcp.exchanges {
+        let auth = x
+            .request_headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+            .map(|(_, v)| v.as_str());
+        assert_eq!(auth, Some("[redacted]"), "{} {:?}", x.method, x.rpc_method);
+    }
+    let rec = mcp_flow::export::recording::Recording::new(
+        &run,
+        mcp_flow::export::recording::Context {
+            created: "2026-12-01T00:00:00Z".into(),
+            time_origin_ms: 0.0,
+            server: "http://127.0.0.1/mcp",
+            question: "What's the weather in Tokyo?",
+            lang: "en",
+            llm: "offline",
+        },
+    );
+    let iso = |ms: f64| format!("{ms}");
+    let exports = [
+        rec.to_json(),
+        mcp_flow::export::har::har(&rec, &iso).to_string(),
+        mcp_flow::export::mermaid::mermaid(&rec.run, mcp_flow::diagram::Lang::En),
+        run.mcp
+            .exchanges
+            .iter()
+            .map(mcp_flow::mcp::record::curl)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        serde_json::to_string(&run).unwrap(),
+    ];
+    for (i, text) in exports.iter().enumerate() {
+        assert!(!text.contains(SECRET), "export {i} holds the secret");
+    }
+    assert!(
+        exports[3].contains("Authorization: [redacted]"),
+        "{}",
+        exports[3]
+    );
 }

@@ -18,6 +18,7 @@ mod common;
 use common::*;
 
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
+const FAULTY_URL: Option<&str> = option_env!("MCP_FLOW_TEST_FAULTY_URL");
 
 fn click(root: &HtmlElement, selector: &str) {
     let button: HtmlElement = root
@@ -139,4 +140,175 @@ async fn restart_while_the_user_is_asked_closes_the_dialog() {
     assert!(ctl.you_turn.with_untracked(Option::is_none));
     assert!(root.query_selector("#mf-you").unwrap().is_none());
     assert!(!ctl.running.get_untracked());
+}
+
+/// Chooses the option whose text is `label` in the select `selector`, as a user does.
+fn choose_option(root: &HtmlElement, selector: &str, label: &str) {
+    let select: web_sys::HtmlSelectElement = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"))
+        .unchecked_into();
+    let options = select.query_selector_all("option").unwrap();
+    let value = (0..options.length())
+        .filter_map(|i| options.item(i))
+        .filter_map(|o| o.dyn_into::<web_sys::Element>().ok())
+        .find(|o| o.text_content().is_some_and(|t| t.trim() == label))
+        .and_then(|o| o.get_attribute("value"))
+        .unwrap_or_else(|| panic!("no option {label} in {selector}"));
+    select.set_value(&value);
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+}
+
+/// The tool call the user made, as the run recorded it.
+fn called(ctl: mcp_flow::ui::Controller) -> Option<Payload> {
+    ctl.run
+        .with_untracked(|r| r.payload(Row::LlmChoice).cloned())
+}
+
+#[wasm_bindgen_test]
+async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
+    let server = SSE_URL
+        .expect("run through `cargo xtask test`, which starts the servers")
+        .replace("/mcp", "/calc");
+    let ctl = playing(server, "What is 3 times 111?", EraChoice::Auto);
+    ctl.llm.set(LlmSettings::new(Provider::You));
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(
+        until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await,
+        "the page asks the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    choose_option(&root, "#mf-you-tool", "multiply");
+    sleep(30).await;
+    type_into(&root, "#mf-you-a", "3");
+    click(&root, "#mf-you-call");
+    sleep(30).await;
+    let problem = text(&root, "#mf-you-problem");
+    assert!(problem.contains("b is required"), "{problem}");
+    assert_eq!(called(ctl), None, "nothing went out");
+    type_into(&root, "#mf-you-b", "111");
+    click(&root, "#mf-you-call");
+    assert!(
+        until(15_000, || matches!(
+            ctl.you_turn.get_untracked(),
+            Some(Turn::Answer { .. })
+        ))
+        .await,
+        "the result comes back: {}",
+        text(&root, "#mf-error")
+    );
+    assert_eq!(
+        called(ctl),
+        Some(Payload::ToolCall {
+            tool: "multiply".into(),
+            arguments: serde_json::json!({"a": 3, "b": 111}),
+            round: 1,
+        }),
+        "the form's numbers go out as JSON numbers"
+    );
+    sleep(30).await;
+    assert!(text(&root, "#mf-you-result").contains("333"));
+}
+
+#[wasm_bindgen_test]
+async fn an_enum_is_a_choice_in_the_form_and_goes_out_as_chosen() {
+    let server = SSE_URL
+        .expect("run through `cargo xtask test`, which starts the servers")
+        .to_owned();
+    let ctl = playing(server, "How warm is it in Tokyo?", EraChoice::Legacy);
+    ctl.llm.set(LlmSettings::new(Provider::You));
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await);
+    sleep(30).await;
+    type_into(&root, "#mf-you-location", "Tokyo");
+    choose_option(&root, "#mf-you-units", "fahrenheit");
+    click(&root, "#mf-you-call");
+    assert!(
+        until(15_000, || matches!(
+            ctl.you_turn.get_untracked(),
+            Some(Turn::Answer { .. })
+        ))
+        .await,
+        "{}",
+        text(&root, "#mf-error")
+    );
+    let Some(Payload::ToolCall { arguments, .. }) = called(ctl) else {
+        panic!("no tool call recorded");
+    };
+    assert_eq!(
+        arguments,
+        serde_json::json!({"location": "Tokyo", "units": "fahrenheit"})
+    );
+    let structured = ctl
+        .run
+        .with_untracked(|r| match r.payload(Row::CallToolResult) {
+            Some(Payload::ToolResult { structured, .. }) => structured.clone(),
+            _ => None,
+        });
+    assert_eq!(
+        structured.map(|s| s["units"].clone()),
+        Some(serde_json::json!("fahrenheit")),
+        "the server answered in the units chosen"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_schema_a_form_cannot_express_gives_way_to_json_and_says_why() {
+    let faulty =
+        FAULTY_URL.expect("run through `cargo xtask test`, which starts the faulty server");
+    let server = format!("{faulty}/fault/ref-schema/mcp");
+    let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
+    ctl.llm.set(LlmSettings::new(Provider::You));
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    assert!(
+        until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await,
+        "{}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    let why = text(&root, "#mf-you-why");
+    assert!(why.contains("`location` is a `$ref`"), "{why}");
+    assert!(
+        root.query_selector("#mf-you-location").unwrap().is_none()
+            || root
+                .query_selector(".mf-you-fields.mf-hidden")
+                .unwrap()
+                .is_some(),
+        "no form fields stand for this schema"
+    );
+    // JSON missing the required location: refused before the call.
+    type_into(&root, "#mf-you-json", r#"{"when": "now"}"#);
+    click(&root, "#mf-you-call");
+    sleep(30).await;
+    assert!(text(&root, "#mf-you-problem").contains("location is required"));
+    assert_eq!(called(ctl), None);
+    type_into(
+        &root,
+        "#mf-you-json",
+        r#"{"location": "Tokyo", "when": "now"}"#,
+    );
+    click(&root, "#mf-you-call");
+    assert!(
+        until(15_000, || matches!(
+            ctl.you_turn.get_untracked(),
+            Some(Turn::Answer { .. })
+        ))
+        .await,
+        "{}",
+        text(&root, "#mf-error")
+    );
+    let Some(Payload::ToolCall { arguments, .. }) = called(ctl) else {
+        panic!("no tool call recorded");
+    };
+    assert_eq!(
+        arguments,
+        serde_json::json!({"location": "Tokyo", "when": "now"})
+    );
 }

@@ -156,6 +156,9 @@ pub fn content(fields: &[FormField], entries: &Map<String, Value>) -> Result<Val
                         return Err(format!("{} must be a whole number", field.title));
                     }
                     Value::from(n as i64)
+                } else if let Ok(whole) = s.trim().parse::<i64>() {
+                    // As typed: "3" goes out as 3, not 3.0.
+                    Value::from(whole)
                 } else {
                     serde_json::Number::from_f64(n)
                         .map(Value::Number)
@@ -257,5 +260,19 @@ mod tests {
             ),
             Ok(json!({"place": "Springfield, Illinois"}))
         );
+    }
+
+    #[test]
+    fn numbers_go_out_as_typed() {
+        let f = fields(&json!({"type": "object",
+            "properties": {"a": {"type": "number"}}, "required": ["a"]}));
+        let a = |typed: &str| {
+            content(&f, json!({"a": typed}).as_object().unwrap()).map(|v| v.to_string())
+        };
+        assert_eq!(a("3"), Ok(r#"{"a":3}"#.into()), "not 3.0");
+        assert_eq!(a(" 2.5 "), Ok(r#"{"a":2.5}"#.into()));
+        assert_eq!(a("-7"), Ok(r#"{"a":-7}"#.into()));
+        assert_eq!(a("1e999"), Err("a must be a number".into()));
+        assert_eq!(a("three"), Err("a must be a number".into()));
     }
 }

@@ -32,6 +32,8 @@
 //! - `content-kinds`: the result holds one content block of each kind (text, image, audio, resource
 //!   link, embedded resource; the text with annotations) and a block that lies (an "image" whose
 //!   `mimeType` is `text/html`).
+//! - `ref-schema`: the tool's `inputSchema` is one a form cannot express (`location` is a `$ref`
+//!   into `$defs`, `when` a `oneOf`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -47,7 +49,7 @@ use serde_json::{Value, json};
 use tower_http::cors::{Any, CorsLayer};
 
 /// Every fault this server knows.
-pub const FAULTS: [&str; 15] = [
+pub const FAULTS: [&str; 16] = [
     "html-500",
     "wrong-content-type",
     "not-jsonrpc",
@@ -62,6 +64,7 @@ pub const FAULTS: [&str; 15] = [
     "prompt-injection",
     "output-mismatch",
     "content-kinds",
+    "ref-schema",
     "healthy",
 ];
 
@@ -227,6 +230,17 @@ pub fn plan(
                     "required": ["location"],
                 },
             });
+            if fault == "ref-schema" {
+                tool["inputSchema"] = json!({
+                    "type": "object",
+                    "$defs": {"place": {"type": "string", "minLength": 1}},
+                    "properties": {
+                        "location": {"$ref": "#/$defs/place"},
+                        "when": {"oneOf": [{"type": "string", "format": "date"}, {"const": "now"}]},
+                    },
+                    "required": ["location"],
+                });
+            }
             if fault == "output-mismatch" {
                 tool["outputSchema"] = json!({
                     "type": "object",
@@ -607,6 +621,10 @@ mod tests {
                 "image"
             ]
         );
+        let list = json_of(plan("ref-schema", None, Some("s"), &rpc(2, "tools/list")).0);
+        let schema = &list["result"]["tools"][0]["inputSchema"];
+        assert_eq!(schema["properties"]["location"]["$ref"], "#/$defs/place");
+        assert!(schema["properties"]["when"]["oneOf"].is_array());
         let healthy = json_of(plan("healthy", None, Some("s"), &rpc(3, "tools/call")).0);
         assert!(healthy["result"].get("structuredContent").is_none());
     }
