@@ -85,6 +85,19 @@ pub enum Phase {
     Load,
 }
 
+/// The model the worker has loaded: what it is, how big, from where, how long it took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Loaded {
+    pub model: String,
+    pub quantization: String,
+    pub bytes: u64,
+    /// The file came from the Cache API, not the network.
+    pub from_cache: bool,
+    /// Why the file could not be kept in the Cache API, if it could not.
+    pub cache_note: Option<String>,
+    pub load_ms: f64,
+}
+
 /// What the worker tells the page. The decision's type is a parameter: the worker writes a
 /// [`Decision`]; the page reads it as plain JSON ([`PageEvent`]), which keeps the decision's
 /// parser out of the app's first load.
@@ -99,18 +112,12 @@ pub enum Event<D = Decision> {
         done: u64,
         total: Option<u64>,
     },
-    Ready {
-        model: String,
-        quantization: String,
-        bytes: u64,
-        /// The file came from the Cache API, not the network.
-        from_cache: bool,
-        /// Why the file could not be kept in the Cache API, if it could not.
-        cache_note: Option<String>,
-        load_ms: f64,
-    },
+    Ready(Loaded),
     /// Text the model just wrote for request `id`.
-    Token { id: u32, text: String },
+    Token {
+        id: u32,
+        text: String,
+    },
     ToolTurn {
         id: u32,
         outcome: ToolCallOutcome,
@@ -133,7 +140,10 @@ pub enum Event<D = Decision> {
         read_ms: Option<f64>,
     },
     /// Request `id` (or loading, `None`) failed.
-    Failed { id: Option<u32>, message: String },
+    Failed {
+        id: Option<u32>,
+        message: String,
+    },
 }
 
 /// An [`Event`] as the page reads it: the decision as JSON.

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{Reflect, Uint8Array};
-use mcp_flow_smollm_wire::{Event, Phase, Request};
+use mcp_flow_smollm_wire::{Event, Loaded, Phase, Request};
 use mcp_flow_smollm_worker::Session;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -103,14 +103,14 @@ async fn load(state: &Rc<RefCell<State>>, url: &str) {
     drop(bytes);
     match loaded {
         Ok((model, quantization)) => {
-            let ready = Event::Ready {
+            let ready = Event::Ready(Loaded {
                 model,
                 quantization,
                 bytes: size,
                 from_cache,
                 cache_note,
                 load_ms: now_ms() - started,
-            };
+            });
             state.borrow_mut().ready = Some(ready.clone());
             post(&ready);
         }

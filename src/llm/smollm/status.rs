@@ -2,7 +2,7 @@
 //! downloads), downloading or reading from the cache (with progress), loading the weights,
 //! ready (from where, how fast it last wrote), or failed.
 
-use mcp_flow_smollm_wire::{MODEL_BYTES, Phase};
+use mcp_flow_smollm_wire::{Loaded, MODEL_BYTES, Phase};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Status {
@@ -14,12 +14,7 @@ pub enum Status {
         total: Option<u64>,
     },
     Ready {
-        model: String,
-        quantization: String,
-        bytes: u64,
-        from_cache: bool,
-        cache_note: Option<String>,
-        load_ms: f64,
+        loaded: Loaded,
         /// The last turn's figures.
         last: Option<TurnFigures>,
     },
@@ -112,12 +107,15 @@ impl Status {
                 }
             }
             Self::Ready {
-                model,
-                quantization,
-                bytes,
-                from_cache,
-                cache_note,
-                load_ms,
+                loaded:
+                    Loaded {
+                        model,
+                        quantization,
+                        bytes,
+                        from_cache,
+                        cache_note,
+                        load_ms,
+                    },
                 last,
             } => {
                 let source = if *from_cache {
@@ -177,12 +175,14 @@ mod tests {
     #[test]
     fn ready_says_where_the_file_came_from_and_the_rate() {
         let s = Status::Ready {
-            model: "SmolLM2 135M Instruct".into(),
-            quantization: "Q8_0".into(),
-            bytes: 144_811_040,
-            from_cache: true,
-            cache_note: None,
-            load_ms: 2500.0,
+            loaded: Loaded {
+                model: "SmolLM2 135M Instruct".into(),
+                quantization: "Q8_0".into(),
+                bytes: 144_811_040,
+                from_cache: true,
+                cache_note: None,
+                load_ms: 2500.0,
+            },
             last: Some(TurnFigures {
                 tokens: 20,
                 ms: 3000.0,

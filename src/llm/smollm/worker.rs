@@ -37,23 +37,8 @@ impl Routes {
             Event::Progress { phase, done, total } => {
                 (self.status)(Status::Loading { phase, done, total })
             }
-            Event::Ready {
-                model,
-                quantization,
-                bytes,
-                from_cache,
-                cache_note,
-                load_ms,
-            } => {
-                let status = Status::Ready {
-                    model,
-                    quantization,
-                    bytes,
-                    from_cache,
-                    cache_note,
-                    load_ms,
-                    last: None,
-                };
+            Event::Ready(loaded) => {
+                let status = Status::Ready { loaded, last: None };
                 *self.ready.borrow_mut() = Some(status.clone());
                 self.loaded.set(true);
                 (self.status)(status);
