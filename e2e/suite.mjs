@@ -233,6 +233,14 @@ const scenarios = {
     const workersBefore = await page.evaluate(() => ({ ...window.__workers }));
     await page.click('#mf-restart');
     await page.waitForSelector('#mf-smollm-text', { timeout: 120_000 });
+    // The text being written shows on the row of the model's turn too.
+    const streamed = await page.waitForSelector(
+      'g[data-row="d2-3"] .mf-stream, g[data-row="d2-11"] .mf-stream',
+      { timeout: 120_000 },
+    );
+    const tail = await streamed.textContent();
+    check(tail.trim().length > 0, 'the row shows no text while the model writes');
+    console.log(`     on the row while writing: ${tail}`);
     await page.click('#mf-restart');
     await finished(page, 300_000);
     const workersAfter = await page.evaluate(() => ({ ...window.__workers }));

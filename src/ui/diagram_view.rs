@@ -4,12 +4,17 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{self, Msg, fill, text};
+use crate::diagram::Row;
 use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams_for,
     layout_labeled,
 };
 use crate::flow::live::LiveValues;
 use crate::llm::choice::{LlmSettings, Provider};
+use crate::llm::smollm::status::stream_tail;
+
+/// The most of the model's text shown on its row while it writes.
+const STREAM_CHARS: usize = 48;
 
 fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
     lines
@@ -60,6 +65,14 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
     let from_color = format!("var({})", row.from.css_var());
     let hit_top = row.top;
     let hit_h = (row.bottom - row.top).max(1.0);
+    // The in-page model's text, as it writes it, under the arrow of the turn it is taking.
+    let writes = matches!(id, Row::LlmChoice | Row::LlmAnswer);
+    let stream = move || {
+        (writes && state() == "active" && ctl.llm.with(|s| s.provider == Provider::SmolLm2))
+            .then(|| ctl.model_text.with(|t| stream_tail(t, STREAM_CHARS)))
+            .filter(|t| !t.is_empty())
+    };
+    let (stream_x, stream_y) = ((row.x1 + row.x2) / 2.0, row.y + 14.0);
     view! {
         <g
             class="mf-row"
@@ -100,6 +113,11 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
                     <animateMotion dur="1s" repeatCount="indefinite" path=motion.clone() />
                 </circle>
             </Show>
+            {move || stream().map(|tail| view! {
+                <text class="mf-stream" x=stream_x y=stream_y text-anchor="middle" dominant-baseline="middle">
+                    {tail}
+                </text>
+            })}
             <title>{move || error().unwrap_or_default()}</title>
         </g>
     }

@@ -59,6 +59,21 @@ impl TurnFigures {
     }
 }
 
+/// The end of the text a model is writing, to show on its diagram row as it grows: at most
+/// `max_chars` characters on one line, "…" in front when cut.
+pub fn stream_tail(text: &str, max_chars: usize) -> String {
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let count = line.chars().count();
+    if count <= max_chars {
+        return line;
+    }
+    let kept: String = line
+        .chars()
+        .skip(count - max_chars.saturating_sub(1))
+        .collect();
+    format!("…{kept}")
+}
+
 /// Megabytes with one decimal, as the settings say sizes.
 pub fn megabytes(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1_000_000.0)
@@ -148,6 +163,21 @@ impl Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_shows_the_end_of_the_text_on_one_line() {
+        assert_eq!(stream_tail("{\"tool_name\":", 40), "{\"tool_name\":");
+        assert_eq!(
+            stream_tail("The weather\nin Tokyo", 40),
+            "The weather in Tokyo"
+        );
+        let long = "The weather in Tokyo is sunny with a light breeze from the east.";
+        let tail = stream_tail(long, 20);
+        assert_eq!(tail.chars().count(), 20);
+        assert_eq!(tail, "…eeze from the east.");
+        assert_eq!(stream_tail("東京の天気は晴れです", 5), "…晴れです");
+        assert_eq!(stream_tail("", 5), "");
+    }
 
     #[test]
     fn the_first_line_says_what_a_first_run_downloads() {
