@@ -86,3 +86,82 @@ async fn the_seeds_tokyo_run_goes_through_the_bridge_in_2025_11_25() {
 async fn the_seeds_tokyo_run_goes_through_the_bridge_in_2026_07_28() {
     tokyo_through_the_bridge(EraChoice::Modern).await;
 }
+
+const TIME_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_TIME_URL");
+const EVERYTHING_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL");
+
+/// A whole run through the bridge against a reference server nobody here wrote, with the user
+/// in the model's place: diagram 1 from the server's real tool list, then `tool` called from its
+/// form with `field` = `value`; returns the result's text and the answer shown.
+async fn a_reference_server_through_the_bridge(
+    url: &str,
+    question: &str,
+    (tool, field, value): (&str, &str, &str),
+    command: &str,
+) -> String {
+    use mcp_flow::llm::choice::{LlmSettings, Provider};
+    use mcp_flow::llm::you::Turn;
+    let ctl = playing(url.to_owned(), question, EraChoice::Auto);
+    ctl.llm.set(LlmSettings::new(Provider::You));
+    let (root, _handle) = mount(ctl);
+    assert!(until(10_000, || ctl.bridge.with_untracked(Option::is_some)).await);
+    sleep(30).await;
+    let server_box = text(&root, "g.mf-participant[data-actor='Server']");
+    assert!(server_box.contains(command), "{server_box}");
+    ctl.play();
+    assert!(
+        until(30_000, || ctl.you_turn.with_untracked(Option::is_some)).await,
+        "the tools reached the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    choose_option(&root, "#mf-you-tool", tool);
+    sleep(30).await;
+    type_into(&root, &format!("#mf-you-{field}"), value);
+    click(&root, "#mf-you-call");
+    assert!(
+        until(30_000, || matches!(
+            ctl.you_turn.get_untracked(),
+            Some(Turn::Answer { .. })
+        ))
+        .await,
+        "the result came back: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    let result = text(&root, "#mf-you-result");
+    type_into(&root, "#mf-you-text", "Answered from the server's result.");
+    click(&root, "#mf-you-answer");
+    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+    for row in ["d2-7", "d2-8", "d2-12"] {
+        assert_eq!(state(&root, row), "done", "{row} ({command})");
+    }
+    result
+}
+
+#[wasm_bindgen_test]
+async fn the_reference_time_server_runs_through_the_bridge() {
+    let url = TIME_URL.expect("run through `cargo xtask test`, which starts the bridge");
+    let result = a_reference_server_through_the_bridge(
+        url,
+        "What time is it in Tokyo?",
+        ("get_current_time", "timezone", "Asia/Tokyo"),
+        "mcp-server-time",
+    )
+    .await;
+    assert!(result.contains("Asia/Tokyo"), "{result}");
+    assert!(result.contains("datetime"), "{result}");
+}
+
+#[wasm_bindgen_test]
+async fn the_reference_everything_server_runs_through_the_bridge() {
+    let url = EVERYTHING_URL.expect("run through `cargo xtask test`, which starts the bridge");
+    let result = a_reference_server_through_the_bridge(
+        url,
+        "Say hello back.",
+        ("echo", "message", "hello from MCP Flow"),
+        "stdio",
+    )
+    .await;
+    assert!(result.contains("Echo: hello from MCP Flow"), "{result}");
+}

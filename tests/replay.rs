@@ -28,15 +28,6 @@ fn server() -> String {
         .to_owned()
 }
 
-fn click(root: &HtmlElement, selector: &str) {
-    let el: HtmlElement = root
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {selector}"))
-        .unchecked_into();
-    el.click();
-}
-
 /// Opens the replay panel on the log's `tools/call` line of the shown run.
 fn open_replay_of_the_call(root: &HtmlElement) {
     let rows = root.query_selector_all("#mf-log-rows tr").unwrap();

@@ -8,9 +8,7 @@ use mcp_flow::flow::payload::Payload;
 use mcp_flow::llm::choice::{LlmSettings, Provider};
 use mcp_flow::llm::you::Turn;
 use mcp_flow::mcp::era::EraChoice;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -19,32 +17,6 @@ use common::*;
 
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
 const FAULTY_URL: Option<&str> = option_env!("MCP_FLOW_TEST_FAULTY_URL");
-
-fn click(root: &HtmlElement, selector: &str) {
-    let button: HtmlElement = root
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {selector}"))
-        .unchecked_into();
-    button.click();
-}
-
-/// Types `value` into an input or text area as a user would (an `input` event that bubbles).
-fn type_into(root: &HtmlElement, selector: &str, value: &str) {
-    let element = root
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {selector}"));
-    if let Some(input) = element.dyn_ref::<HtmlInputElement>() {
-        input.set_value(value);
-    } else if let Some(area) = element.dyn_ref::<HtmlTextAreaElement>() {
-        area.set_value(value);
-    }
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    let event = web_sys::Event::new_with_event_init_dict("input", &init).unwrap();
-    element.dispatch_event(&event).unwrap();
-}
 
 #[wasm_bindgen_test]
 async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answers() {
@@ -140,26 +112,6 @@ async fn restart_while_the_user_is_asked_closes_the_dialog() {
     assert!(ctl.you_turn.with_untracked(Option::is_none));
     assert!(root.query_selector("#mf-you").unwrap().is_none());
     assert!(!ctl.running.get_untracked());
-}
-
-/// Chooses the option whose text is `label` in the select `selector`, as a user does.
-fn choose_option(root: &HtmlElement, selector: &str, label: &str) {
-    let select: web_sys::HtmlSelectElement = root
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {selector}"))
-        .unchecked_into();
-    let options = select.query_selector_all("option").unwrap();
-    let value = (0..options.length())
-        .filter_map(|i| options.item(i))
-        .filter_map(|o| o.dyn_into::<web_sys::Element>().ok())
-        .find(|o| o.text_content().is_some_and(|t| t.trim() == label))
-        .and_then(|o| o.get_attribute("value"))
-        .unwrap_or_else(|| panic!("no option {label} in {selector}"));
-    select.set_value(&value);
-    select
-        .dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
 }
 
 /// The tool call the user made, as the run recorded it.

@@ -16,6 +16,10 @@ pub use prompt::{Tool, system_prompt};
 /// The model file `cargo xtask` prepares and `weather-server --models` serves at `/models/`.
 pub const MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q8_0.gguf";
 
+/// The model as the pinned package names it (the GGUF's own `general.name` is its training
+/// run's, "Smollm2 135M 8k Lc100K Mix1 Ep2").
+pub const MODEL_TITLE: &str = "SmolLM2-135M-Instruct";
+
 /// Its size in bytes (pinned with its hash by `cargo xtask`), told to the user before the
 /// download.
 pub const MODEL_BYTES: u64 = 144_811_040;

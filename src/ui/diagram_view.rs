@@ -65,10 +65,20 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
     let from_color = format!("var({})", row.from.css_var());
     let hit_top = row.top;
     let hit_h = (row.bottom - row.top).max(1.0);
-    // The in-page model's text, as it writes it, under the arrow of the turn it is taking.
-    let writes = matches!(id, Row::LlmChoice | Row::LlmAnswer);
+    // The in-page model's text, as it writes it, on the arrow of the turn it is taking (the
+    // model writes while the question's arrow is active, before its reply's arrow lights up).
+    let asked_by = match id {
+        Row::LlmChoice => Some(Row::AskLlm),
+        Row::LlmAnswer => Some(Row::ResultToLlm),
+        _ => None,
+    };
     let stream = move || {
-        (writes && state() == "active" && ctl.llm.with(|s| s.provider == Provider::SmolLm2))
+        let asked_by = asked_by?;
+        let writing = ctl.run.with(|r| {
+            r.current().is_some_and(|c| c == asked_by || c == id)
+                && r.status(id) != crate::flow::run::RowStatus::Done
+        });
+        (writing && ctl.llm.with(|s| s.provider == Provider::SmolLm2))
             .then(|| ctl.model_text.with(|t| stream_tail(t, STREAM_CHARS)))
             .filter(|t| !t.is_empty())
     };

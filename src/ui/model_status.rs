@@ -12,7 +12,7 @@ use crate::llm::choice::Provider;
 fn progress(ctl: Controller) -> impl IntoView {
     let status = ctl.model_status;
     view! {
-        <p class="mf-smollm-status" role="status">{move || status.with(|s| s.describe())}</p>
+        <p class="mf-smollm-status" role="status">{move || status.with(|s| s.describe(ctl.lang.get()))}</p>
         <Show when=move || status.with(|s| s.is_busy())>
             <progress class="mf-smollm-progress" max="1"
                 value=move || status.with(|s| s.fraction()).map(|f| f.to_string()).unwrap_or_default() />

@@ -57,3 +57,50 @@ pub fn text(root: &HtmlElement, selector: &str) -> String {
         .and_then(|e| e.text_content())
         .unwrap_or_default()
 }
+
+/// Clicks the element `selector` names.
+pub fn click(root: &HtmlElement, selector: &str) {
+    let el: HtmlElement = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"))
+        .unchecked_into();
+    el.click();
+}
+
+/// Types `value` into an input or text area as a user would (an `input` event that bubbles).
+pub fn type_into(root: &HtmlElement, selector: &str, value: &str) {
+    let element = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"));
+    if let Some(input) = element.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.set_value(value);
+    } else if let Some(area) = element.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        area.set_value(value);
+    }
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("input", &init).unwrap();
+    element.dispatch_event(&event).unwrap();
+}
+
+/// Chooses the option whose text is `label` in the select `selector`, as a user does.
+pub fn choose_option(root: &HtmlElement, selector: &str, label: &str) {
+    let select: web_sys::HtmlSelectElement = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"))
+        .unchecked_into();
+    let options = select.query_selector_all("option").unwrap();
+    let value = (0..options.length())
+        .filter_map(|i| options.item(i))
+        .filter_map(|o| o.dyn_into::<web_sys::Element>().ok())
+        .find(|o| o.text_content().is_some_and(|t| t.trim() == label))
+        .and_then(|o| o.get_attribute("value"))
+        .unwrap_or_else(|| panic!("no option {label} in {selector}"));
+    select.set_value(&value);
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+}

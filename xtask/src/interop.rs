@@ -123,26 +123,45 @@ impl BridgePeers {
         binary: &std::path::Path,
         origins: &[&str],
     ) -> Result<(sh::Background, String)> {
-        if !binary.exists() {
-            return Err(format!("{} is not built", binary.display()).into());
-        }
-        let (process, line) = sh::Background::start(
+        let script = crate::workspace_root().join("test-servers/peers/py_stdio_weather.py");
+        bridge_stdio(
+            binary,
             "bridge-py-stdio",
-            Command::new(binary)
-                .args(["stdio", "--bind", "127.0.0.1:0"])
-                .args(origins.iter().flat_map(|o| ["--allow-origin", o]))
-                .arg("--")
-                .arg(&self.python_sdk)
-                .arg(crate::workspace_root().join("test-servers/peers/py_stdio_weather.py"))
-                .env("RUST_LOG", "warn"),
-            "MCP endpoint: ",
-        )?;
-        let url = line
-            .trim()
-            .strip_prefix("MCP endpoint: ")
-            .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
-            .to_owned();
-        Ok((process, url))
+            origins,
+            &[self.python_sdk.as_os_str(), script.as_os_str()],
+        )
+    }
+
+    /// `mcp-flow-bridge stdio` serving the reference server `mcp-server-time`.
+    pub fn bridge_time_for(
+        &self,
+        binary: &std::path::Path,
+        origins: &[&str],
+    ) -> Result<(sh::Background, String)> {
+        bridge_stdio(
+            binary,
+            "bridge-time",
+            origins,
+            &[self.time_server.as_os_str()],
+        )
+    }
+
+    /// `mcp-flow-bridge stdio` serving the reference `server-everything` (its stdio mode).
+    pub fn bridge_everything_for(
+        &self,
+        binary: &std::path::Path,
+        origins: &[&str],
+    ) -> Result<(sh::Background, String)> {
+        bridge_stdio(
+            binary,
+            "bridge-everything",
+            origins,
+            &[
+                std::ffi::OsStr::new("node"),
+                self.everything.as_os_str(),
+                std::ffi::OsStr::new("stdio"),
+            ],
+        )
     }
 
     /// The variables the bridge's interop tests read.
@@ -153,6 +172,35 @@ impl BridgePeers {
             ("MCP_FLOW_BRIDGE_EVERYTHING", &self.everything),
         ]
     }
+}
+
+/// `mcp-flow-bridge stdio` (the built `binary`, with `origins` on its allow-list) running
+/// `command`; returns the process and the endpoint it printed.
+fn bridge_stdio(
+    binary: &std::path::Path,
+    name: &str,
+    origins: &[&str],
+    command: &[&std::ffi::OsStr],
+) -> Result<(sh::Background, String)> {
+    if !binary.exists() {
+        return Err(format!("{} is not built", binary.display()).into());
+    }
+    let (process, line) = sh::Background::start(
+        name,
+        Command::new(binary)
+            .args(["stdio", "--bind", "127.0.0.1:0"])
+            .args(origins.iter().flat_map(|o| ["--allow-origin", o]))
+            .arg("--")
+            .args(command)
+            .env("RUST_LOG", "warn"),
+        "MCP endpoint: ",
+    )?;
+    let url = line
+        .trim()
+        .strip_prefix("MCP endpoint: ")
+        .ok_or_else(|| format!("{name}: the bridge printed no endpoint: {line}"))?
+        .to_owned();
+    Ok((process, url))
 }
 
 /// A virtual environment at `venv` with `packages` (pinned) installed; returns its python. A

@@ -180,11 +180,14 @@ pub fn test() -> Result<()> {
     let ts_sdk = interop.ts_server(&tools)?;
     let py_sdk = interop.python_server(&page_origin)?;
     let faulty = server::start("server-faulty", &fixtures, &["faulty".into()])?;
-    // The Python SDK's stdio weather server, through mcp-flow-bridge (built by the bridge's tests).
-    let (bridged, bridge_url) = bridge_peers.bridge_py_stdio_for(
-        &crate::target_dir().join("debug/mcp-flow-bridge"),
-        &[&page_origin],
-    )?;
+    // The Python SDK's stdio weather server, through mcp-flow-bridge (built by the bridge's tests),
+    // and the reference servers mcp-server-time and server-everything the same way.
+    let bridge_binary = crate::target_dir().join("debug/mcp-flow-bridge");
+    let (bridged, bridge_url) =
+        bridge_peers.bridge_py_stdio_for(&bridge_binary, &[&page_origin])?;
+    let (bridged_time, time_url) = bridge_peers.bridge_time_for(&bridge_binary, &[&page_origin])?;
+    let (bridged_everything, everything_url) =
+        bridge_peers.bridge_everything_for(&bridge_binary, &[&page_origin])?;
     // Started without the test page's origin on its allow-list.
     let foreign = server::start(
         "server-foreign",
@@ -219,9 +222,11 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TEST_TS_SDK_URL", &ts_sdk.url)
             .env("MCP_FLOW_TEST_PY_SDK_URL", &py_sdk.url)
             .env("MCP_FLOW_TEST_FAULTY_URL", &faulty.url)
-            .env("MCP_FLOW_TEST_BRIDGE_URL", &bridge_url),
+            .env("MCP_FLOW_TEST_BRIDGE_URL", &bridge_url)
+            .env("MCP_FLOW_TEST_BRIDGE_TIME_URL", &time_url)
+            .env("MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL", &everything_url),
     )?;
-    drop(bridged);
+    drop((bridged, bridged_time, bridged_everything));
     drop((sse, json, stateless, foreign, llm, faulty, lifecycle));
     drop((ts_sdk, py_sdk));
 

@@ -2,7 +2,8 @@
 //! downloads), downloading or reading from the cache (with progress), loading the weights,
 //! ready (from where, how fast it last wrote), or failed.
 
-use mcp_flow_smollm_wire::{Loaded, MODEL_BYTES, Phase};
+use crate::diagram::Lang;
+use mcp_flow_smollm_wire::{Loaded, MODEL_BYTES, MODEL_TITLE, Phase};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Status {
@@ -39,21 +40,36 @@ impl TurnFigures {
         mcp_flow_smollm_wire::tokens_per_second(self.tokens, writing)
     }
 
-    pub fn describe(&self) -> String {
-        let mut line = match self.read_ms {
-            Some(read) => format!(
+    pub fn describe(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let mut line = match (self.read_ms, zh) {
+            (Some(read), false) => format!(
                 "last turn: read the prompt in {:.1} s, then wrote {} tokens",
                 read / 1000.0,
                 self.tokens
             ),
-            None => format!(
+            (Some(read), true) => format!(
+                "上一轮：读取提示用时 {:.1} 秒，然后写了 {} 个词元",
+                read / 1000.0,
+                self.tokens
+            ),
+            (None, false) => format!(
                 "last turn: {} tokens in {:.1} s",
                 self.tokens,
                 self.ms / 1000.0
             ),
+            (None, true) => format!(
+                "上一轮：{:.1} 秒写了 {} 个词元",
+                self.ms / 1000.0,
+                self.tokens
+            ),
         };
         if let Some(rate) = self.writing_rate() {
-            line.push_str(&format!(" ({rate:.1} tokens/s)"));
+            line.push_str(&if zh {
+                format!("（每秒 {rate:.1} 个词元）")
+            } else {
+                format!(" ({rate:.1} tokens/s)")
+            });
         }
         line
     }
@@ -96,29 +112,47 @@ impl Status {
         matches!(self, Self::Loading { .. })
     }
 
-    /// One line for the settings.
-    pub fn describe(&self) -> String {
+    /// One line for the settings, in `lang`.
+    pub fn describe(&self, lang: Lang) -> String {
+        let zh = lang == Lang::Zh;
+        let pick = |en: String, cn: String| if zh { cn } else { en };
         match self {
-            Self::NotLoaded => format!(
-                "Not loaded. The first run downloads {} from this server once; the browser keeps it.",
-                megabytes(MODEL_BYTES)
+            Self::NotLoaded => pick(
+                format!(
+                    "Not loaded. The first run downloads {} from this server once; the browser keeps it.",
+                    megabytes(MODEL_BYTES)
+                ),
+                format!(
+                    "未加载。第一次运行会从此服务器下载 {}（仅一次），浏览器会保存它。",
+                    megabytes(MODEL_BYTES)
+                ),
             ),
             Self::Loading { phase, done, total } => {
                 let of = total
-                    .map(|t| format!(" of {}", megabytes(t)))
+                    .map(|t| {
+                        pick(
+                            format!(" of {}", megabytes(t)),
+                            format!(" / {}", megabytes(t)),
+                        )
+                    })
                     .unwrap_or_default();
+                let done = megabytes(*done);
                 match phase {
-                    Phase::Download => format!("Downloading the model: {}{of}", megabytes(*done)),
-                    Phase::Cache => {
-                        format!(
-                            "Reading the model from the browser's cache: {}{of}",
-                            megabytes(*done)
+                    Phase::Download => pick(
+                        format!("Downloading the model: {done}{of}"),
+                        format!("正在下载模型：{done}{of}"),
+                    ),
+                    Phase::Cache => pick(
+                        format!("Reading the model from the browser's cache: {done}{of}"),
+                        format!("正在从浏览器缓存读取模型：{done}{of}"),
+                    ),
+                    Phase::Load => {
+                        let size = total.map(megabytes).unwrap_or(done);
+                        pick(
+                            format!("Loading the weights ({size})…"),
+                            format!("正在加载权重（{size}）…"),
                         )
                     }
-                    Phase::Load => format!(
-                        "Loading the weights ({})…",
-                        megabytes(total.unwrap_or(*done))
-                    ),
                 }
             }
             Self::Ready {
@@ -133,29 +167,41 @@ impl Status {
                     },
                 last,
             } => {
-                let source = if *from_cache {
-                    "from the browser's cache"
-                } else {
-                    "downloaded"
+                let named = match (model == MODEL_TITLE, zh) {
+                    (true, _) => String::new(),
+                    (false, false) => format!(" (the file calls itself \"{model}\")"),
+                    (false, true) => format!("（文件自称“{model}”）"),
                 };
-                let mut line = format!(
-                    "Ready: {model} {quantization}, {} {source}, loaded in {:.1} s",
-                    megabytes(*bytes),
-                    load_ms / 1000.0
-                );
+                let size = megabytes(*bytes);
+                let seconds = load_ms / 1000.0;
+                let mut line = match (*from_cache, zh) {
+                    (true, false) => format!(
+                        "Ready: {MODEL_TITLE} {quantization}{named}, {size} from the browser's cache, loaded in {seconds:.1} s"
+                    ),
+                    (false, false) => format!(
+                        "Ready: {MODEL_TITLE} {quantization}{named}, {size} downloaded, loaded in {seconds:.1} s"
+                    ),
+                    (true, true) => format!(
+                        "就绪：{MODEL_TITLE} {quantization}{named}，{size} 来自浏览器缓存，加载用时 {seconds:.1} 秒"
+                    ),
+                    (false, true) => format!(
+                        "就绪：{MODEL_TITLE} {quantization}{named}，已下载 {size}，加载用时 {seconds:.1} 秒"
+                    ),
+                };
                 if let Some(last) = last {
-                    line.push_str("; ");
-                    line.push_str(&last.describe());
+                    line.push_str(if zh { "；" } else { "; " });
+                    line.push_str(&last.describe(lang));
                 }
                 if let Some(note) = cache_note {
                     line.push_str(&format!(" ({note})"));
                 }
                 line
             }
-            Self::Stopped => {
-                "Stopped with the run it was working for; the next run starts it again.".into()
-            }
-            Self::Failed(message) => format!("Failed: {message}"),
+            Self::Stopped => pick(
+                "Stopped with the run it was working for; the next run starts it again.".into(),
+                "已随它服务的运行一起停止；下一次运行会重新启动它。".into(),
+            ),
+            Self::Failed(message) => pick(format!("Failed: {message}"), format!("失败：{message}")),
         }
     }
 }
@@ -181,7 +227,7 @@ mod tests {
 
     #[test]
     fn the_first_line_says_what_a_first_run_downloads() {
-        assert!(Status::NotLoaded.describe().contains("144.8 MB"));
+        assert!(Status::NotLoaded.describe(Lang::En).contains("144.8 MB"));
     }
 
     #[test]
@@ -192,7 +238,11 @@ mod tests {
             total: Some(144_811_040),
         };
         assert_eq!(s.fraction(), Some(0.5));
-        assert_eq!(s.describe(), "Downloading the model: 72.4 MB of 144.8 MB");
+        assert_eq!(
+            s.describe(Lang::En),
+            "Downloading the model: 72.4 MB of 144.8 MB"
+        );
+        assert_eq!(s.describe(Lang::Zh), "正在下载模型：72.4 MB / 144.8 MB");
         assert!(s.is_busy());
         let unknown = Status::Loading {
             phase: Phase::Cache,
@@ -206,7 +256,7 @@ mod tests {
     fn ready_says_where_the_file_came_from_and_the_rate() {
         let s = Status::Ready {
             loaded: Loaded {
-                model: "SmolLM2 135M Instruct".into(),
+                model: "Smollm2 135M 8k Lc100K Mix1 Ep2".into(),
                 quantization: "Q8_0".into(),
                 bytes: 144_811_040,
                 from_cache: true,
@@ -220,8 +270,8 @@ mod tests {
             }),
         };
         assert_eq!(
-            s.describe(),
-            "Ready: SmolLM2 135M Instruct Q8_0, 144.8 MB from the browser's cache, loaded in 2.5 s; last turn: read the prompt in 1.0 s, then wrote 20 tokens (10.0 tokens/s)"
+            s.describe(Lang::En),
+            "Ready: SmolLM2-135M-Instruct Q8_0 (the file calls itself \"Smollm2 135M 8k Lc100K Mix1 Ep2\"), 144.8 MB from the browser's cache, loaded in 2.5 s; last turn: read the prompt in 1.0 s, then wrote 20 tokens (10.0 tokens/s)"
         );
         let unsplit = TurnFigures {
             tokens: 6,
@@ -229,8 +279,12 @@ mod tests {
             read_ms: None,
         };
         assert_eq!(
-            unsplit.describe(),
+            unsplit.describe(Lang::En),
             "last turn: 6 tokens in 2.0 s (3.0 tokens/s)"
+        );
+        assert_eq!(
+            s.describe(Lang::Zh),
+            "就绪：SmolLM2-135M-Instruct Q8_0（文件自称“Smollm2 135M 8k Lc100K Mix1 Ep2”），144.8 MB 来自浏览器缓存，加载用时 2.5 秒；上一轮：读取提示用时 1.0 秒，然后写了 20 个词元（每秒 10.0 个词元）"
         );
     }
 }
