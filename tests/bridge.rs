@@ -165,3 +165,55 @@ async fn the_reference_everything_server_runs_through_the_bridge() {
     .await;
     assert!(result.contains("Echo: hello from MCP Flow"), "{result}");
 }
+
+const GUARDED_URL: Option<&str> = option_env!("MCP_FLOW_TEST_GUARDED_URL");
+const BRIDGE_GUARDED_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_GUARDED_URL");
+
+#[wasm_bindgen_test]
+async fn a_server_that_refuses_the_pages_origin_runs_through_bridge_http() {
+    let direct = GUARDED_URL
+        .expect("run through `cargo xtask test`, which starts the guarded server")
+        .to_owned();
+    let bridged = BRIDGE_GUARDED_URL
+        .expect("run through `cargo xtask test`, which starts the bridge")
+        .to_owned();
+    // Directly, the official SDK's DNS-rebinding protection (and no CORS for this page) stops
+    // the run at its first request, with the reason on that row.
+    let ctl = playing(direct, "What's the weather in Tokyo?", EraChoice::Legacy);
+    let (root, handle) = mount(ctl);
+    ctl.play();
+    assert!(
+        until(15_000, || ctl
+            .run
+            .with_untracked(|r| r.first_error().is_some()))
+        .await,
+        "the direct run neither failed nor hung up: {}",
+        text(&root, "#mf-error")
+    );
+    let (row, why) = ctl
+        .run
+        .with_untracked(|r| r.first_error().map(|(row, e)| (row, e.to_owned())))
+        .unwrap();
+    assert_eq!(row, Row::Initialize, "{why}");
+    assert!(!why.is_empty());
+    drop(handle);
+    root.remove();
+
+    // Through `mcp-flow-bridge http`, the same server gives the whole Tokyo run.
+    let ctl = playing(bridged, "What's the weather in Tokyo?", EraChoice::Auto);
+    let (root, _handle) = mount(ctl);
+    assert!(until(10_000, || ctl.bridge.with_untracked(Option::is_some)).await);
+    ctl.play();
+    assert!(
+        until(30_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await,
+        "no answer through the bridge: {}",
+        text(&root, "#mf-error")
+    );
+    let answer = ctl
+        .run
+        .with_untracked(|r| r.answer().map(str::to_owned))
+        .unwrap_or_default();
+    assert!(answer.contains("Tokyo"), "{answer}");
+    let server_box = text(&root, "g.mf-participant[data-actor='Server']");
+    assert!(server_box.contains("via the bridge"), "{server_box}");
+}

@@ -59,6 +59,12 @@ impl Interop {
         )
     }
 
+    /// The Python SDK server with its DNS-rebinding protection admitting no page's origin (only
+    /// requests without one, or through `mcp-flow-bridge http`).
+    pub fn python_server_for_no_page(&self) -> Result<Server> {
+        self.python_server("http://127.0.0.1:9")
+    }
+
     /// The Python SDK server, admitting pages from `origin`.
     pub fn python_server(&self, origin: &str) -> Result<Server> {
         server::start_command(
@@ -182,16 +188,47 @@ fn bridge_stdio(
     origins: &[&str],
     command: &[&std::ffi::OsStr],
 ) -> Result<(sh::Background, String)> {
+    let mut args: Vec<&std::ffi::OsStr> = vec![std::ffi::OsStr::new("--")];
+    args.extend_from_slice(command);
+    bridge(
+        binary,
+        name,
+        &[std::ffi::OsStr::new("stdio")],
+        origins,
+        &args,
+    )
+}
+
+/// `mcp-flow-bridge http UPSTREAM` (the built `binary`, with `origins` on its allow-list);
+/// returns the process and the endpoint it printed.
+pub fn bridge_http(
+    binary: &std::path::Path,
+    name: &str,
+    upstream: &str,
+    origins: &[&str],
+) -> Result<(sh::Background, String)> {
+    let mode = [std::ffi::OsStr::new("http"), std::ffi::OsStr::new(upstream)];
+    bridge(binary, name, &mode, origins, &[])
+}
+
+/// The bridge in `mode` on a free loopback port, `origins` allowed, then `rest`.
+fn bridge(
+    binary: &std::path::Path,
+    name: &str,
+    mode: &[&std::ffi::OsStr],
+    origins: &[&str],
+    rest: &[&std::ffi::OsStr],
+) -> Result<(sh::Background, String)> {
     if !binary.exists() {
         return Err(format!("{} is not built", binary.display()).into());
     }
     let (process, line) = sh::Background::start(
         name,
         Command::new(binary)
-            .args(["stdio", "--bind", "127.0.0.1:0"])
+            .args(mode)
+            .args(["--bind", "127.0.0.1:0"])
             .args(origins.iter().flat_map(|o| ["--allow-origin", o]))
-            .arg("--")
-            .args(command)
+            .args(rest)
             .env("RUST_LOG", "warn"),
         "MCP endpoint: ",
     )?;

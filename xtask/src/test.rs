@@ -188,6 +188,15 @@ pub fn test() -> Result<()> {
     let (bridged_time, time_url) = bridge_peers.bridge_time_for(&bridge_binary, &[&page_origin])?;
     let (bridged_everything, everything_url) =
         bridge_peers.bridge_everything_for(&bridge_binary, &[&page_origin])?;
+    // The Python SDK's HTTP server with DNS-rebinding protection that admits no page: the page
+    // reaches it only through `mcp-flow-bridge http`.
+    let guarded = interop.python_server_for_no_page()?;
+    let (bridged_guarded, guarded_bridge_url) = crate::interop::bridge_http(
+        &bridge_binary,
+        "bridge-http-guarded",
+        &guarded.url,
+        &[&page_origin],
+    )?;
     // Started without the test page's origin on its allow-list.
     let foreign = server::start(
         "server-foreign",
@@ -224,9 +233,12 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TEST_FAULTY_URL", &faulty.url)
             .env("MCP_FLOW_TEST_BRIDGE_URL", &bridge_url)
             .env("MCP_FLOW_TEST_BRIDGE_TIME_URL", &time_url)
-            .env("MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL", &everything_url),
+            .env("MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL", &everything_url)
+            .env("MCP_FLOW_TEST_GUARDED_URL", &guarded.url)
+            .env("MCP_FLOW_TEST_BRIDGE_GUARDED_URL", &guarded_bridge_url),
     )?;
-    drop((bridged, bridged_time, bridged_everything));
+    drop((bridged, bridged_time, bridged_everything, bridged_guarded));
+    drop(guarded);
     drop((sse, json, stateless, foreign, llm, faulty, lifecycle));
     drop((ts_sdk, py_sdk));
 
