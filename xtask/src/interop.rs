@@ -152,21 +152,29 @@ impl BridgePeers {
         )
     }
 
-    /// `mcp-flow-bridge stdio` serving the reference `server-everything` (its stdio mode).
+    /// `mcp-flow-bridge stdio` serving the reference `server-everything` (its stdio mode), with
+    /// `sessions` as its session cap.
     pub fn bridge_everything_for(
         &self,
         binary: &std::path::Path,
         origins: &[&str],
+        sessions: u32,
     ) -> Result<(sh::Background, String)> {
-        bridge_stdio(
+        let cap = sessions.to_string();
+        let args = [
+            std::ffi::OsStr::new("--max-sessions"),
+            std::ffi::OsStr::new(&cap),
+            std::ffi::OsStr::new("--"),
+            std::ffi::OsStr::new("node"),
+            self.everything.as_os_str(),
+            std::ffi::OsStr::new("stdio"),
+        ];
+        bridge(
             binary,
             "bridge-everything",
+            &[std::ffi::OsStr::new("stdio")],
             origins,
-            &[
-                std::ffi::OsStr::new("node"),
-                self.everything.as_os_str(),
-                std::ffi::OsStr::new("stdio"),
-            ],
+            &args,
         )
     }
 

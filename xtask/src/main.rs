@@ -6,6 +6,7 @@ mod bench_bridge;
 mod figures;
 mod interop;
 mod peers;
+mod relay_conformance;
 mod run;
 mod server;
 mod sh;

@@ -187,7 +187,7 @@ pub fn test() -> Result<()> {
         bridge_peers.bridge_py_stdio_for(&bridge_binary, &[&page_origin])?;
     let (bridged_time, time_url) = bridge_peers.bridge_time_for(&bridge_binary, &[&page_origin])?;
     let (bridged_everything, everything_url) =
-        bridge_peers.bridge_everything_for(&bridge_binary, &[&page_origin])?;
+        bridge_peers.bridge_everything_for(&bridge_binary, &[&page_origin], 16)?;
     // The Python SDK's HTTP server with DNS-rebinding protection that admits no page: the page
     // reaches it only through `mcp-flow-bridge http`.
     let guarded = interop.python_server_for_no_page()?;
@@ -347,6 +347,15 @@ pub fn test() -> Result<()> {
         }
     }
     drop(bridge);
+
+    sh::step(
+        "official MCP conformance suite against server-everything, directly and through the bridge",
+    );
+    failed.extend(crate::relay_conformance::compare(
+        &tools,
+        &bridge_peers,
+        &crate::target_dir().join("debug/mcp-flow-bridge"),
+    )?);
 
     sh::step("official MCP conformance suite, client scenarios (mcp-flow-cli)");
     cargo(&["build", "--package", "mcp-cli"])?;
