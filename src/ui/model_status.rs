@@ -12,7 +12,13 @@ use crate::llm::choice::Provider;
 fn progress(ctl: Controller) -> impl IntoView {
     let status = ctl.model_status;
     view! {
-        <p class="mf-smollm-status" role="status">{move || status.with(|s| s.describe(ctl.lang.get()))}</p>
+        // The data-* figures are for bench/smollm-page.mjs.
+        <p class="mf-smollm-status" role="status"
+            data-load-ms=move || status.with(|s| s.loaded().map(|l| l.load_ms.round().to_string()))
+            data-from-cache=move || status.with(|s| s.loaded().map(|l| l.from_cache.to_string()))
+            data-turns=move || status.with(|s| s.turns_json())>
+            {move || status.with(|s| s.describe(ctl.lang.get()))}
+        </p>
         <Show when=move || status.with(|s| s.is_busy())>
             <progress class="mf-smollm-progress" max="1"
                 value=move || status.with(|s| s.fraction()).map(|f| f.to_string()).unwrap_or_default() />

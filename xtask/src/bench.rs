@@ -3,6 +3,7 @@
 
 use std::process::Stdio;
 
+use crate::bench_model;
 use crate::figures::{self, field};
 use crate::peers::Peers;
 use crate::server::{self, Server};
@@ -459,7 +460,9 @@ pub fn bench() -> Result<()> {
     rows.push(bridge_row);
 
     sh::step("7. the language model (SmolLM2-135M, Q8_0), natively");
-    rows.extend(model_figures(&tools)?);
+    rows.extend(bench_model::native(&tools)?);
+    sh::step("8. the language model in the page (headless Chromium, its Web Worker)");
+    rows.extend(bench_model::in_page(&tools, &binary)?);
 
     println!(
         "\nMCP Flow benchmarks (one run, this machine: {} cores)\n",
@@ -471,55 +474,4 @@ pub fn bench() -> Result<()> {
         println!("| {a} | {b} | {c} | {d} |");
     }
     Ok(())
-}
-
-/// The model's native figures from `smollm-bench` (dev profile: the model's crates are built at
-/// opt-level 3 there, see the workspace manifest).
-fn model_figures(tools: &Tools) -> Result<Vec<[String; 4]>> {
-    let model = tools.model_file();
-    let out = sh::capture(
-        tools
-            .command("cargo")
-            .current_dir(workspace_root())
-            .args(["run", "--quiet", "--package", "mcp-flow-smollm"])
-            .args(["--bin", "smollm-bench", "--"])
-            .arg(&model),
-    )?;
-    let line = figures::line(&out, "smollm", "the model benchmark")?;
-    println!("  {line}");
-    let size = std::fs::metadata(&model)?.len() as f64 / 1e6;
-    let row = |what: &str, value: String, goal: &str| -> [String; 4] {
-        [what.into(), value, String::new(), goal.into()]
-    };
-    Ok(vec![
-        row(
-            "model load, native (file read and prepared)",
-            format!("{:.0} ms ({size:.0} MB file)", field(line, "load_ms")?),
-            "",
-        ),
-        row(
-            "model prompt rate, native",
-            format!(
-                "{:.0} tok/s ({} prompt tokens)",
-                field(line, "prompt_tok_s")?,
-                field(line, "prompt_tokens")?
-            ),
-            "",
-        ),
-        row(
-            "model time to first token (tool-call turn), native",
-            format!("{:.0} ms", field(line, "ttft_ms")?),
-            "",
-        ),
-        row(
-            "model decode rate (answer turn), native",
-            format!("{:.1} tok/s", field(line, "decode_tok_s")?),
-            "goal ≥ 60 tok/s",
-        ),
-        row(
-            "model tool-call turn (Tokyo), native",
-            format!("{:.0} ms", field(line, "tool_turn_ms")?),
-            "goal in the page ≤ 3 s",
-        ),
-    ])
 }

@@ -138,17 +138,7 @@ pub fn overhead(tools: &Tools, loadgen: &Path) -> Result<[String; 4]> {
             .spawn()
             .map_err(|e| format!("could not start supergateway: {e}"))?,
     );
-    let mut ready = false;
-    for _ in 0..300 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            ready = true;
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    if !ready {
-        return Err("supergateway did not listen within 30 s".into());
-    }
+    sh::wait_for_port(port, "supergateway")?;
     let theirs = loadgen_latency(loadgen, &format!("http://127.0.0.1:{port}/mcp"))?;
     drop(gateway);
 

@@ -3,6 +3,7 @@
 
 mod bench;
 mod bench_bridge;
+mod bench_model;
 mod figures;
 mod interop;
 mod peers;
@@ -28,6 +29,7 @@ commands:
   size [--build]      the first load, gzipped, against its budget, and what makes up the wasm
                       (builds the app unless dist/ is newer than its sources)
   bench-bridge        only the bridge's overhead per tools/call, beside supergateway
+  bench-model         only the language model's figures, natively and in the page
   setup               only install what is missing
   model               only fetch the language model and convert it (part of setup)";
 
@@ -39,6 +41,7 @@ fn main() {
         Some("bench") => bench::bench(),
         Some("size") => size::size(&args[1..]),
         Some("bench-bridge") => bench_bridge::run(),
+        Some("bench-model") => bench_model::run(),
         Some("setup") => tools::Tools::locate().ensure_test(),
         Some("model") => tools::Tools::locate().ensure_model(),
         _ => {

@@ -88,8 +88,11 @@ pub fn compare(
             .arg(&peers.everything)
             .arg("streamableHttp")
             .env("PORT", port.to_string()),
-        "listening on port",
+        // Its first stdout line; "listening on port" comes on stderr, so the port is what
+        // says it is ready.
+        "Streamable HTTP",
     )?;
+    sh::wait_for_port(port, "server-everything (Streamable HTTP)")?;
     let direct_url = format!("http://127.0.0.1:{port}/mcp");
     let (bridged, bridged_url) = peers.bridge_everything_for(bridge, &[], SESSIONS)?;
     let mut differ = Vec::new();

@@ -97,6 +97,18 @@ impl Drop for Background {
     }
 }
 
+/// Waits until something accepts TCP connections on 127.0.0.1:`port` (at most 30 s); `who`
+/// names it in the error.
+pub fn wait_for_port(port: u16, who: &str) -> Result<()> {
+    for _ in 0..300 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Err(format!("{who} did not listen on port {port} within 30 s").into())
+}
+
 /// A TCP port that was free a moment ago on 127.0.0.1.
 pub fn free_port() -> Result<u16> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;

@@ -16,13 +16,17 @@ pub enum Status {
     },
     Ready {
         loaded: Loaded,
-        /// The last turn's figures.
-        last: Option<TurnFigures>,
+        /// Each turn's figures since the model loaded, oldest first (the last
+        /// [`MAX_TURNS_KEPT`]); the status line shows the last.
+        turns: Vec<TurnFigures>,
     },
     /// Stopped with a run while it was busy: the next use starts it again.
     Stopped,
     Failed(String),
 }
+
+/// How many turns' figures a ready status keeps.
+pub const MAX_TURNS_KEPT: usize = 16;
 
 /// How a turn went: tokens written, time in all, and the part spent reading the prompt (until
 /// the first text).
@@ -108,6 +112,38 @@ impl Status {
         }
     }
 
+    /// A turn finished: its figures join a ready status (the oldest dropped past
+    /// [`MAX_TURNS_KEPT`]); any other status is left as it is.
+    pub fn add_turn(&mut self, figures: TurnFigures) {
+        if let Self::Ready { turns, .. } = self {
+            if turns.len() == MAX_TURNS_KEPT {
+                turns.remove(0);
+            }
+            turns.push(figures);
+        }
+    }
+
+    /// The loaded model's facts, once ready.
+    pub fn loaded(&self) -> Option<&Loaded> {
+        match self {
+            Self::Ready { loaded, .. } => Some(loaded),
+            _ => None,
+        }
+    }
+
+    /// Each turn's figures as a JSON array (`[{"tokens", "ms", "read_ms"}, …]`) for the status
+    /// line's `data-turns`, which `bench/smollm-page.mjs` reads; `None` until ready.
+    pub fn turns_json(&self) -> Option<String> {
+        let Self::Ready { turns, .. } = self else {
+            return None;
+        };
+        let turns: Vec<serde_json::Value> = turns
+            .iter()
+            .map(|t| serde_json::json!({"tokens": t.tokens, "ms": t.ms, "read_ms": t.read_ms}))
+            .collect();
+        Some(serde_json::Value::Array(turns).to_string())
+    }
+
     pub fn is_busy(&self) -> bool {
         matches!(self, Self::Loading { .. })
     }
@@ -165,7 +201,7 @@ impl Status {
                         cache_note,
                         load_ms,
                     },
-                last,
+                turns,
             } => {
                 let named = match (model == MODEL_TITLE, zh) {
                     (true, _) => String::new(),
@@ -188,7 +224,7 @@ impl Status {
                         "就绪：{MODEL_TITLE} {quantization}{named}，已下载 {size}，加载用时 {seconds:.1} 秒"
                     ),
                 };
-                if let Some(last) = last {
+                if let Some(last) = turns.last() {
                     line.push_str(if zh { "；" } else { "; " });
                     line.push_str(&last.describe(lang));
                 }
@@ -263,11 +299,18 @@ mod tests {
                 cache_note: None,
                 load_ms: 2500.0,
             },
-            last: Some(TurnFigures {
-                tokens: 20,
-                ms: 3000.0,
-                read_ms: Some(1000.0),
-            }),
+            turns: vec![
+                TurnFigures {
+                    tokens: 9,
+                    ms: 800.0,
+                    read_ms: None,
+                },
+                TurnFigures {
+                    tokens: 20,
+                    ms: 3000.0,
+                    read_ms: Some(1000.0),
+                },
+            ],
         };
         assert_eq!(
             s.describe(Lang::En),
@@ -286,5 +329,54 @@ mod tests {
             s.describe(Lang::Zh),
             "就绪：SmolLM2-135M-Instruct Q8_0（文件自称“Smollm2 135M 8k Lc100K Mix1 Ep2”），144.8 MB 来自浏览器缓存，加载用时 2.5 秒；上一轮：读取提示用时 1.0 秒，然后写了 20 个词元（每秒 10.0 个词元）"
         );
+    }
+
+    fn ready(turns: Vec<TurnFigures>) -> Status {
+        Status::Ready {
+            loaded: Loaded {
+                model: MODEL_TITLE.into(),
+                quantization: "Q8_0".into(),
+                bytes: 1,
+                from_cache: false,
+                cache_note: None,
+                load_ms: 1200.0,
+            },
+            turns,
+        }
+    }
+
+    #[test]
+    fn a_ready_model_keeps_each_turns_figures_for_the_page_to_show() {
+        let turn = |tokens| TurnFigures {
+            tokens,
+            ms: 500.0,
+            read_ms: Some(100.0),
+        };
+        let mut s = ready(Vec::new());
+        assert_eq!(s.turns_json().as_deref(), Some("[]"));
+        s.add_turn(turn(7));
+        s.add_turn(turn(12));
+        let json: serde_json::Value =
+            serde_json::from_str(&s.turns_json().unwrap_or_default()).unwrap_or_default();
+        assert_eq!(
+            json,
+            serde_json::json!([
+                {"tokens": 7, "ms": 500.0, "read_ms": 100.0},
+                {"tokens": 12, "ms": 500.0, "read_ms": 100.0}
+            ])
+        );
+        assert_eq!(s.loaded().map(|l| l.load_ms), Some(1200.0));
+        for n in 0..MAX_TURNS_KEPT {
+            s.add_turn(turn(100 + n));
+        }
+        let Status::Ready { turns, .. } = &s else {
+            panic!("still ready");
+        };
+        assert_eq!(turns.len(), MAX_TURNS_KEPT);
+        assert_eq!(turns[0].tokens, 100, "the oldest went first");
+        let mut loading = Status::NotLoaded;
+        loading.add_turn(turn(1));
+        assert_eq!(loading, Status::NotLoaded);
+        assert_eq!(loading.turns_json(), None);
     }
 }

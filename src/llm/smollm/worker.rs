@@ -38,7 +38,10 @@ impl Routes {
                 (self.status)(Status::Loading { phase, done, total })
             }
             Event::Ready(loaded) => {
-                let status = Status::Ready { loaded, last: None };
+                let status = Status::Ready {
+                    loaded,
+                    turns: Vec::new(),
+                };
                 *self.ready.borrow_mut() = Some(status.clone());
                 self.loaded.set(true);
                 (self.status)(status);
@@ -95,8 +98,8 @@ impl Routes {
         };
         let updated = {
             let mut ready = self.ready.borrow_mut();
-            if let Some(Status::Ready { last, .. }) = ready.as_mut() {
-                *last = Some(figures);
+            if let Some(status) = ready.as_mut() {
+                status.add_turn(figures);
             }
             ready.clone()
         };
