@@ -9,7 +9,10 @@ use std::{
 
 use axum::http::StatusCode;
 
-use crate::{config::Options, jsonrpc::Failure, secret::random_hex, session::Session};
+use crate::{
+    config::Options, jsonrpc::Failure, param_headers::ParamHeaders, secret::random_hex,
+    session::Session,
+};
 
 /// Ended sessions whose records stay readable on the legs endpoint.
 const ENDED_KEPT: usize = 32;
@@ -24,6 +27,9 @@ pub struct App {
     starting: tokio::sync::Mutex<()>,
     /// The id of the child shared by requests without a session (2026-07-28), once started.
     sessionless: tokio::sync::Mutex<Option<String>>,
+    /// The `Mcp-Param-*` headers the shared child's tools ask for (2026-07-28), learnt from its
+    /// `tools/list` answers.
+    pub param_headers: Arc<Mutex<ParamHeaders>>,
 }
 
 impl App {
@@ -35,6 +41,7 @@ impl App {
             ended: Mutex::default(),
             starting: tokio::sync::Mutex::new(()),
             sessionless: tokio::sync::Mutex::new(None),
+            param_headers: Arc::default(),
         }
     }
 

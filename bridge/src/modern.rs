@@ -8,7 +8,7 @@
 //! (−32602), its version matches the header, `Mcp-Method` matches the method and `Mcp-Name`
 //! the tool, resource or prompt (−32020); `initialize`, removed in this era, is 404 −32601.
 //! A JSON-RPC error from the child gets the status the revision gives it ([`status_of`]).
-//! Not checked: `Mcp-Param-*` (that needs the tools' schemas).
+//! `Mcp-Param-*` are checked against the tools' schemas in [`crate::param_headers`].
 
 use axum::http::{HeaderMap, StatusCode};
 use serde_json::Value;
@@ -71,6 +71,11 @@ pub struct Refusal {
 }
 
 impl Refusal {
+    /// HTTP 400, −32020: a header disagrees with the body.
+    pub fn header_mismatch(message: impl Into<String>) -> Self {
+        Self::new(HEADER_MISMATCH, message)
+    }
+
     fn new(code: i64, message: impl Into<String>) -> Self {
         Self {
             status: StatusCode::BAD_REQUEST,
@@ -181,9 +186,15 @@ pub fn check_request(headers: &HeaderMap, body: &Value) -> Result<(), Refusal> {
             .and_then(|params| params.get(field))
             .and_then(Value::as_str)
     {
-        match header("mcp-name") {
-            Some(named) if named == name => {}
-            Some(named) => {
+        match header("mcp-name").map(|raw| crate::param_headers::decode(raw).ok_or(raw)) {
+            Some(Ok(named)) if named == name => {}
+            Some(Err(raw)) => {
+                return Err(Refusal::new(
+                    HEADER_MISMATCH,
+                    format!("Header mismatch: Mcp-Name {raw:?} is not valid =?base64?…?="),
+                ));
+            }
+            Some(Ok(named)) => {
                 return Err(Refusal::new(
                     HEADER_MISMATCH,
                     format!(
@@ -249,6 +260,15 @@ mod tests {
             ("mcp-name", "get_weather "),
         ]);
         assert!(check_request(&h, &call(meta())).is_ok());
+        let encoded = headers(&[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "=?base64?Z2V0X3dlYXRoZXI=?="),
+        ]);
+        assert!(
+            check_request(&encoded, &call(meta())).is_ok(),
+            "an encoded Mcp-Name is decoded before it is compared"
+        );
     }
 
     #[test]

@@ -6,7 +6,11 @@
 //! response is the first thing the child sends for it; when the child first sends requests or
 //! notifications, the answer is an SSE stream carrying them, then the response.
 
-use std::{convert::Infallible, sync::Arc, time::Duration};
+use std::{
+    convert::Infallible,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use axum::{
     body::Body,
@@ -27,6 +31,7 @@ use crate::{
         error_response, json_response,
     },
     modern,
+    param_headers::ParamHeaders,
     session::{Delivery, OpenRequest, Session},
 };
 
@@ -101,6 +106,16 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
                 }
                 if let Err(refusal) = modern::check_request(&headers, &body) {
                     return refusal.into_failure().response_for(request_id(&kind));
+                }
+                let params = app
+                    .param_headers
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .check(&headers, &body);
+                if let Err(why) = params {
+                    return modern::Refusal::header_mismatch(why)
+                        .into_failure()
+                        .response_for(request_id(&kind));
                 }
                 match app.sessionless_session().await {
                     Ok(session) => (session, false),
@@ -266,10 +281,14 @@ async fn relay_request(
         };
     }
     let timeout = app.options.timeout();
+    // 2026-07-28: the tools' `Mcp-Param-*` headers are learnt from their list.
+    let tool_list =
+        (session.sessionless && method == "tools/list").then(|| Arc::clone(&app.param_headers));
     match tokio::time::timeout(timeout, open.rx.recv()).await {
         Err(_) => timed_out(session, method, id, timeout).response_for(id),
         Ok(None) => gone(session).response_for(id),
         Ok(Some(Delivery::Response(text))) => {
+            learn(tool_list.as_deref(), &text);
             let status = if session.sessionless {
                 modern::status_of(&text)
             } else {
@@ -286,6 +305,7 @@ async fn relay_request(
                 method: method.to_owned(),
                 timeout,
                 record: Arc::clone(&session.record),
+                tool_list,
             };
             Sse::new(answer.events()).into_response()
         }
@@ -301,6 +321,8 @@ struct Answer {
     method: String,
     timeout: Duration,
     record: Arc<crate::record::Record>,
+    /// Where a `tools/list` answer's `Mcp-Param-*` headers are learnt (2026-07-28).
+    tool_list: Option<Arc<Mutex<ParamHeaders>>>,
 }
 
 impl Answer {
@@ -313,7 +335,10 @@ impl Answer {
             let (text, more) =
                 match tokio::time::timeout(answer.timeout, answer.open.rx.recv()).await {
                     Ok(Some(Delivery::Interim(text))) => (text, true),
-                    Ok(Some(Delivery::Response(text))) => (text, false),
+                    Ok(Some(Delivery::Response(text))) => {
+                        learn(answer.tool_list.as_deref(), &text);
+                        (text, false)
+                    }
                     Ok(Some(Delivery::Failed(failure))) => (failure.message_for(&answer.id), false),
                     Ok(None) => return None,
                     Err(_) => {
@@ -328,6 +353,16 @@ impl Answer {
                 };
             Some((Ok(event(&text)), more.then_some(answer)))
         })
+    }
+}
+
+/// A `tools/list` answer's tools, for the `Mcp-Param-*` checks of later calls.
+fn learn(tool_list: Option<&Mutex<ParamHeaders>>, answer: &str) {
+    if let Some(known) = tool_list {
+        known
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .learn(answer);
     }
 }
 

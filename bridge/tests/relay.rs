@@ -316,6 +316,90 @@ async fn a_request_without_a_session_needs_the_modern_envelope_before_any_child_
 }
 
 #[tokio::test]
+async fn a_tools_mirrored_argument_must_match_its_mcp_param_header_before_the_child_sees_it() {
+    let bridge = Bridge::start(&[], &scripted()).await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let send = |id: u64, method: &'static str, params: Value, units: Option<&'static str>| {
+        let mut request = bridge
+            .post(
+                None,
+                &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
+            )
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method);
+        if method == "tools/call" {
+            request = request.header("mcp-name", "get_weather");
+        }
+        if let Some(units) = units {
+            request = request.header("mcp-param-units", units);
+        }
+        request.send()
+    };
+    let call = json!({"name": "get_weather",
+                      "arguments": {"location": "Tokyo", "units": "fahrenheit"},
+                      "_meta": meta});
+
+    // Before the tool was listed, the bridge knows no schema and lets the call through.
+    let unlisted = send(1, "tools/call", call.clone(), None)
+        .await
+        .expect("POST");
+    assert_eq!(unlisted.status(), 200);
+    let listed = send(2, "tools/list", json!({"_meta": meta}), None)
+        .await
+        .expect("POST");
+    assert_eq!(listed.status(), 200);
+    let record = listed.headers()["mcp-flow-bridge-session"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    common::messages(listed).await;
+
+    for (id, units, why) in [
+        (3, None, "Mcp-Param-Units is missing"),
+        (4, Some("celsius"), "Mcp-Param-Units is \"celsius\""),
+    ] {
+        let refused = send(id, "tools/call", call.clone(), units)
+            .await
+            .expect("POST");
+        assert_eq!(refused.status(), 400);
+        let answer: Value = refused.json().await.expect("json");
+        assert_eq!(answer["id"], id);
+        assert_eq!(answer["error"]["code"], -32020);
+        let message = answer["error"]["message"].as_str().expect("message");
+        assert!(message.contains(why), "{message}");
+    }
+    let encoded = send(
+        5,
+        "tools/call",
+        call.clone(),
+        Some("=?base64?ZmFocmVuaGVpdA==?="),
+    )
+    .await
+    .expect("POST");
+    assert_eq!(
+        encoded.status(),
+        200,
+        "a Base64 header value is decoded first"
+    );
+    common::messages(encoded).await;
+
+    let legs = bridge.legs(&record).await;
+    let calls: Vec<u64> = legs["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|e| e["leg"] == "stdin")
+        .filter_map(|e| serde_json::from_str::<Value>(e["text"].as_str()?).ok())
+        .filter(|m| m["method"] == "tools/call")
+        .filter_map(|m| m["id"].as_u64())
+        .collect();
+    assert_eq!(calls, [1, 5], "the refused calls never reached the child");
+}
+
+#[tokio::test]
 async fn delete_ends_the_session_and_kills_the_child_and_what_it_started() {
     let bridge = Bridge::start(&[], &scripted()).await;
     let session = bridge.initialize().await;

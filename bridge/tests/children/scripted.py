@@ -2,6 +2,7 @@
 
 - initialize: answers (protocol 2025-11-25), writes a line to stderr first.
 - ping: answers {}.
+- tools/list: get_weather, whose `units` is mirrored in `Mcp-Param-Units` (2026-07-28).
 - tools/call: sends notifications/message, then the result.
 - test/ask: sends the server request elicitation/create (id "srv-1"), waits for the client's
   answer on stdin, and returns it as its result.
@@ -57,6 +58,16 @@ def main():
             })
         elif method == "ping":
             result(msg_id, {})
+        elif method == "tools/list":
+            result(msg_id, {"tools": [{"name": "get_weather", "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "location": {"type": "string"},
+                    "units": {"type": "string", "enum": ["celsius", "fahrenheit"],
+                              "x-mcp-header": "Units"},
+                },
+                "required": ["location"],
+            }}]})
         elif method == "tools/call":
             send({"jsonrpc": "2.0", "method": "notifications/message",
                   "params": {"level": "info", "data": "working on it"}})
