@@ -79,6 +79,20 @@ pub struct Options {
     #[arg(long, value_name = "N", default_value_t = 4 * 1024 * 1024,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_body_bytes: u64,
+
+    /// stdio mode, 2025-11-25 sessions: how to answer a request whose response is the first
+    /// thing the child sends. `json`: one `application/json` body; `sse`: a stream of one event,
+    /// as many HTTP servers answer every request (when the client accepts `text/event-stream`).
+    /// A response that follows the child's own messages is always a stream.
+    #[arg(long, value_enum, value_name = "FORM", default_value_t = Answers::Json)]
+    pub answers: Answers,
+}
+
+/// How the stdio mode answers a response that comes first (`--answers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Answers {
+    Json,
+    Sse,
 }
 
 impl Options {

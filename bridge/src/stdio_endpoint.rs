@@ -26,6 +26,7 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use crate::{
     app::App,
+    config::Answers,
     jsonrpc::{
         Failure, INVALID_REQUEST, Kind, NotAMessage, PARSE_ERROR, as_line, classify,
         error_response, json_response,
@@ -135,7 +136,11 @@ pub async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         name_record(&mut response, &session);
         return response;
     };
-    let mut response = relay_request(&app, &session, &line, &id, &method).await;
+    // A 2026-07-28 answer keeps JSON: its errors carry HTTP statuses.
+    let stream_first = !session.sessionless
+        && app.options.answers == Answers::Sse
+        && accepts_event_stream(&headers);
+    let mut response = relay_request(&app, &session, &line, &id, &method, stream_first).await;
     name_record(&mut response, &session);
     if new {
         if response.status() == StatusCode::OK {
@@ -205,6 +210,20 @@ fn name_record(response: &mut Response, session: &Session) {
     }
 }
 
+/// Whether the client's `Accept` lists `text/event-stream`.
+fn accepts_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(axum::http::header::ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|kind| {
+            kind.split(';')
+                .next()
+                .is_some_and(|kind| kind.trim().eq_ignore_ascii_case("text/event-stream"))
+        })
+}
+
 /// The body as JSON (it was checked to be JSON already), for the era rules.
 fn parsed(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_default()
@@ -268,6 +287,7 @@ async fn relay_request(
     line: &str,
     id: &str,
     method: &str,
+    stream_first: bool,
 ) -> Response {
     let mut open = match session.open_request(id, method) {
         Ok(open) => open,
@@ -289,6 +309,10 @@ async fn relay_request(
         Ok(None) => gone(session).response_for(id),
         Ok(Some(Delivery::Response(text))) => {
             learn(tool_list.as_deref(), &text);
+            if stream_first {
+                let only = futures::stream::once(async move { Ok::<_, Infallible>(event(&text)) });
+                return Sse::new(only).into_response();
+            }
             let status = if session.sessionless {
                 modern::status_of(&text)
             } else {

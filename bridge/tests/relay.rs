@@ -84,6 +84,45 @@ async fn initialize_passes_through_byte_for_byte_and_notifications_get_202() {
 }
 
 #[tokio::test]
+async fn with_answers_sse_a_first_response_comes_as_a_one_event_stream() {
+    let bridge = Bridge::start(&["--answers", "sse"], &scripted()).await;
+    let response = bridge
+        .post(None, &common::initialize(1))
+        .send()
+        .await
+        .expect("initialize");
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .expect("ascii")
+            .starts_with("text/event-stream")
+    );
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .expect("a session id")
+        .to_owned();
+    let answer = common::messages(response).await;
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    assert_eq!(answer[0]["result"]["protocolVersion"], "2025-11-25");
+
+    // A client that accepts only JSON still gets JSON.
+    let ping = bridge
+        .client
+        .post(&bridge.url)
+        .header("accept", "application/json")
+        .header("content-type", "application/json")
+        .header("mcp-session-id", &session)
+        .body(json!({"jsonrpc": "2.0", "id": 2, "method": "ping"}).to_string())
+        .send()
+        .await
+        .expect("ping");
+    assert_eq!(ping.status(), 200);
+    assert_eq!(ping.headers()["content-type"], "application/json");
+    assert_eq!(common::messages(ping).await[0]["result"], json!({}));
+}
+
+#[tokio::test]
 async fn a_pretty_printed_body_is_written_as_one_line() {
     let bridge = Bridge::start(&[], &scripted()).await;
     let session = bridge.initialize().await;

@@ -153,22 +153,20 @@ impl BridgePeers {
     }
 
     /// `mcp-flow-bridge stdio` serving the reference `server-everything` (its stdio mode), with
-    /// `sessions` as its session cap.
+    /// the bridge's `flags` (e.g. `--max-sessions N`).
     pub fn bridge_everything_for(
         &self,
         binary: &std::path::Path,
         origins: &[&str],
-        sessions: u32,
+        flags: &[&str],
     ) -> Result<(sh::Background, String)> {
-        let cap = sessions.to_string();
-        let args = [
-            std::ffi::OsStr::new("--max-sessions"),
-            std::ffi::OsStr::new(&cap),
+        let mut args: Vec<&std::ffi::OsStr> = flags.iter().map(std::ffi::OsStr::new).collect();
+        args.extend([
             std::ffi::OsStr::new("--"),
             std::ffi::OsStr::new("node"),
             self.everything.as_os_str(),
             std::ffi::OsStr::new("stdio"),
-        ];
+        ]);
         bridge(
             binary,
             "bridge-everything",

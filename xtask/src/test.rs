@@ -187,7 +187,7 @@ pub fn test() -> Result<()> {
         bridge_peers.bridge_py_stdio_for(&bridge_binary, &[&page_origin])?;
     let (bridged_time, time_url) = bridge_peers.bridge_time_for(&bridge_binary, &[&page_origin])?;
     let (bridged_everything, everything_url) =
-        bridge_peers.bridge_everything_for(&bridge_binary, &[&page_origin], 16)?;
+        bridge_peers.bridge_everything_for(&bridge_binary, &[&page_origin], &[])?;
     // The Python SDK's HTTP server with DNS-rebinding protection that admits no page: the page
     // reaches it only through `mcp-flow-bridge http`.
     let guarded = interop.python_server_for_no_page()?;
