@@ -166,6 +166,21 @@ async fn the_reference_everything_server_runs_through_the_bridge() {
     assert!(result.contains("Echo: hello from MCP Flow"), "{result}");
 }
 
+const EVERYTHING_HTTP_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_EVERYTHING_HTTP_URL");
+
+#[wasm_bindgen_test]
+async fn the_reference_everything_server_over_http_runs_through_bridge_http() {
+    let url = EVERYTHING_HTTP_URL.expect("run through `cargo xtask test`, which starts the bridge");
+    let result = a_reference_server_through_the_bridge(
+        url,
+        "Say hello back.",
+        ("echo", "message", "hello over HTTP"),
+        "via the bridge",
+    )
+    .await;
+    assert!(result.contains("Echo: hello over HTTP"), "{result}");
+}
+
 const GUARDED_URL: Option<&str> = option_env!("MCP_FLOW_TEST_GUARDED_URL");
 const BRIDGE_GUARDED_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_GUARDED_URL");
 

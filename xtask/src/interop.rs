@@ -152,6 +152,24 @@ impl BridgePeers {
         )
     }
 
+    /// The reference `server-everything` in its Streamable HTTP mode on a free port; returns the
+    /// process and its MCP endpoint.
+    pub fn everything_http(&self) -> Result<(sh::Background, String)> {
+        let port = sh::free_port()?;
+        let (process, _) = sh::Background::start(
+            "everything-http",
+            Command::new("node")
+                .arg(&self.everything)
+                .arg("streamableHttp")
+                .env("PORT", port.to_string()),
+            // Its first stdout line; "listening on port" comes on stderr, so the port is what
+            // says it is ready.
+            "Streamable HTTP",
+        )?;
+        sh::wait_for_port(port, "server-everything (Streamable HTTP)")?;
+        Ok((process, format!("http://127.0.0.1:{port}/mcp")))
+    }
+
     /// `mcp-flow-bridge stdio` serving the reference `server-everything` (its stdio mode), with
     /// the bridge's `flags` (e.g. `--max-sessions N`).
     pub fn bridge_everything_for(

@@ -74,19 +74,7 @@ pub fn compare(
     peers: &BridgePeers,
     bridge: &std::path::Path,
 ) -> Result<Vec<String>> {
-    let port = sh::free_port()?;
-    let (direct, _) = sh::Background::start(
-        "everything-http",
-        Command::new("node")
-            .arg(&peers.everything)
-            .arg("streamableHttp")
-            .env("PORT", port.to_string()),
-        // Its first stdout line; "listening on port" comes on stderr, so the port is what
-        // says it is ready.
-        "Streamable HTTP",
-    )?;
-    sh::wait_for_port(port, "server-everything (Streamable HTTP)")?;
-    let direct_url = format!("http://127.0.0.1:{port}/mcp");
+    let (direct, direct_url) = peers.everything_http()?;
     let (bridged, bridged_url) = peers.bridge_everything_for(bridge, &[], &BRIDGE_FLAGS)?;
     let mut differ = Vec::new();
     let (mut same, mut same_passes, mut known_seen) = (0, 0, 0);

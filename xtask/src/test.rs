@@ -197,6 +197,15 @@ pub fn test() -> Result<()> {
         &guarded.url,
         &[&page_origin],
     )?;
+    // server-everything's own Streamable HTTP mode, which sends no CORS headers for the page,
+    // through `mcp-flow-bridge http`.
+    let (everything_http, everything_http_url) = bridge_peers.everything_http()?;
+    let (bridged_everything_http, everything_http_bridge_url) = crate::interop::bridge_http(
+        &bridge_binary,
+        "bridge-http-everything",
+        &everything_http_url,
+        &[&page_origin],
+    )?;
     // Started without the test page's origin on its allow-list.
     let foreign = server::start(
         "server-foreign",
@@ -235,9 +244,14 @@ pub fn test() -> Result<()> {
             .env("MCP_FLOW_TEST_BRIDGE_TIME_URL", &time_url)
             .env("MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL", &everything_url)
             .env("MCP_FLOW_TEST_GUARDED_URL", &guarded.url)
-            .env("MCP_FLOW_TEST_BRIDGE_GUARDED_URL", &guarded_bridge_url),
+            .env("MCP_FLOW_TEST_BRIDGE_GUARDED_URL", &guarded_bridge_url)
+            .env(
+                "MCP_FLOW_TEST_BRIDGE_EVERYTHING_HTTP_URL",
+                &everything_http_bridge_url,
+            ),
     )?;
     drop((bridged, bridged_time, bridged_everything, bridged_guarded));
+    drop((bridged_everything_http, everything_http));
     drop(guarded);
     drop((sse, json, stateless, foreign, llm, faulty, lifecycle));
     drop((ts_sdk, py_sdk));
