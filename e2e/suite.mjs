@@ -529,6 +529,43 @@ const scenarios = {
     await page.screenshot({ path: join(opt.out, 'calculator.png'), fullPage: true });
   },
 
+  async 'typed JSON arguments are judged by the whole inputSchema, and can be sent anyway'(page) {
+    const start = async () => {
+      await page.goto(`${opt.base}/?llm=you&${instant}`);
+      await page.waitForSelector('#mf-you-json-toggle', { timeout: 20_000 });
+      await page.check('#mf-you-json-toggle');
+      await page.fill('#mf-you-json', '{"location": "Tokyo", "units": "kelvin"}');
+      await page.click('#mf-you-call');
+      // Checked in the schema worker (the units are an enum): held back, with the reason.
+      await page.waitForSelector('#mf-you-call-anyway', { timeout: 20_000 });
+      const problem = await page.textContent('#mf-you-problem');
+      check(problem.includes("inputSchema") && problem.includes('/units') && problem.includes('kelvin'),
+        `the check's verdict: ${problem}`);
+      check((await rows(page))['d2-7'] !== 'done', 'tools/call went out before the check');
+    };
+    // Fixed, it goes straight through (and the override is gone with the edit).
+    await start();
+    await page.fill('#mf-you-json', '{"location": "Tokyo", "units": "fahrenheit"}');
+    check(!(await page.$('#mf-you-call-anyway')), 'the override outlived the edit');
+    await page.click('#mf-you-call');
+    await page.waitForSelector('#mf-you-result', { timeout: 20_000 });
+    await page.click('g[data-row="d2-8"]');
+    const result = await page.textContent('.mf-inspector');
+    check(result.includes('fahrenheit'), `the result is not in the units sent: ${result.slice(0, 300)}`);
+    // Sent anyway: the server's own answer to kelvin comes back, on the call's rows.
+    await start();
+    await page.click('#mf-you-call-anyway');
+    await page.waitForFunction(() => {
+      const state = document.querySelector('g[data-row="d2-8"]')?.dataset.state;
+      return document.querySelector('#mf-you-result') || state === 'done' || state === 'failed';
+    }, null, { timeout: 20_000 });
+    await page.click('g[data-row="d2-7"]');
+    const call = await page.textContent('.mf-inspector');
+    check(call.includes('kelvin'), 'the tools/call sent anyway does not carry kelvin');
+    const states = await rows(page);
+    console.log(`     sent anyway: d2-7 ${states['d2-7']}, d2-8 ${states['d2-8']}`);
+  },
+
   async "a result is checked against its tool's outputSchema, in a worker started then"(page) {
     check(opt.faulty, 'this scenario needs --faulty URL');
     await page.addInitScript(() => {

@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec};
 use crate::clock::SharedClock;
 use crate::flow::form_fields::{content, fields};
+use crate::output_check::Verdict;
 
 pub const LABEL: &str = "You, in the model's place";
 
@@ -150,6 +151,56 @@ pub fn json_arguments(tool: &ToolSpec, text: &str) -> Result<Value, String> {
     Ok(value)
 }
 
+/// Arguments typed as JSON, checked against the tool's whole `inputSchema` (in the schema
+/// worker) before they are sent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgumentsCheck {
+    /// They match: send them.
+    Fine,
+    /// They break the schema: what the check found, for the user to fix or send anyway (a
+    /// debugger may want to see how the server answers them).
+    Breaks(String),
+    /// The check could not run (the schema is unusable, or the worker failed): send them, and
+    /// the server judges.
+    NotChecked(String),
+}
+
+/// At most this many violations are named.
+const NAMED_VIOLATIONS: usize = 3;
+
+impl ArgumentsCheck {
+    /// Reads the checker's answer.
+    pub fn from_verdict(verdict: Result<Verdict, String>) -> Self {
+        match verdict {
+            Ok(Verdict::Valid) => Self::Fine,
+            Ok(Verdict::Invalid { violations, more }) => {
+                let n = violations.len() + more;
+                let named: Vec<String> = violations
+                    .iter()
+                    .take(NAMED_VIOLATIONS)
+                    .map(|v| {
+                        let at = if v.at.is_empty() {
+                            "(arguments)"
+                        } else {
+                            &v.at
+                        };
+                        format!("{at}: {}", v.message)
+                    })
+                    .collect();
+                let s = if n == 1 { "" } else { "s" };
+                Self::Breaks(format!(
+                    "the arguments do not match the tool's inputSchema ({n} violation{s}): {}",
+                    named.join("; ")
+                ))
+            }
+            Ok(Verdict::SchemaUnusable { reason }) => Self::NotChecked(format!(
+                "the tool's inputSchema cannot be used for a check ({reason})"
+            )),
+            Err(why) => Self::NotChecked(why),
+        }
+    }
+}
+
 /// The user in the model's place.
 pub struct YouModel {
     desk: Rc<Desk>,
@@ -275,6 +326,49 @@ fn reply_json(reply: &LlmReply) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_arguments_are_judged_by_the_whole_input_schema() {
+        use crate::output_check::Violation;
+        let violation = |at: &str, message: &str| Violation {
+            at: at.into(),
+            rule: "/properties/units/enum".into(),
+            message: message.into(),
+        };
+        assert_eq!(
+            ArgumentsCheck::from_verdict(Ok(Verdict::Valid)),
+            ArgumentsCheck::Fine
+        );
+        let broken = ArgumentsCheck::from_verdict(Ok(Verdict::Invalid {
+            violations: vec![
+                violation(
+                    "/units",
+                    "\"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]",
+                ),
+                violation("", "\"location\" is a required property"),
+                violation("/a", "one"),
+                violation("/b", "two"),
+            ],
+            more: 1,
+        }));
+        assert_eq!(
+            broken,
+            ArgumentsCheck::Breaks(
+                "the arguments do not match the tool's inputSchema (5 violations): /units: \
+                 \"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]; (arguments): \"location\" \
+                 is a required property; /a: one"
+                    .into()
+            )
+        );
+        assert!(matches!(
+            ArgumentsCheck::from_verdict(Ok(Verdict::SchemaUnusable { reason: "bad $ref".into() })),
+            ArgumentsCheck::NotChecked(why) if why.contains("bad $ref")
+        ));
+        assert_eq!(
+            ArgumentsCheck::from_verdict(Err("the worker failed".into())),
+            ArgumentsCheck::NotChecked("the worker failed".into())
+        );
+    }
     use crate::llm::{tokyo_conversation, weather_tool};
     use crate::mcp::scripted::Scripted;
     use futures_executor::block_on;

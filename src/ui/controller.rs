@@ -13,7 +13,6 @@ use crate::flow::history::{self, Cursor, Next};
 use crate::flow::host::{Approval, ApprovalRequest, FormRequest, Host, HostEvent, Memory};
 use crate::flow::lifetime::Lifetime;
 use crate::flow::run::{RowStatus, Run, RunEvent};
-use crate::llm::LlmReply;
 use crate::llm::choice::{AnyLlm, LlmSettings, Seats};
 use crate::llm::smollm::status::Status as ModelStatus;
 use crate::llm::smollm::worker::ModelWorker;
@@ -25,6 +24,7 @@ use crate::mcp::log_level::LogLevel;
 use crate::output_check::worker::SchemaWorker;
 
 mod replay;
+mod you;
 pub use replay::NO_CONNECTION;
 
 type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
@@ -581,14 +581,6 @@ impl Controller {
     pub fn set_speed(&self, speed: Option<f64>) {
         self.speed.set(speed);
         self.gate().set_speed(speed);
-    }
-
-    /// The user's answer to the server's form.
-    /// The user's reply at the model's turn (a tool call or the answer).
-    pub fn you_reply(&self, reply: LlmReply) {
-        if let Some(live) = self.live.get_value() {
-            live.desk.reply(reply);
-        }
     }
 
     pub fn answer_form(&self, answer: rmcp::model::ElicitResult) {

@@ -9,7 +9,7 @@ use super::controller::Controller;
 use super::form::field_view;
 use super::i18n::{Msg, fill, text, tr};
 use crate::flow::form_fields::fields;
-use crate::llm::you::{Turn, form_arguments, json_arguments, why_json};
+use crate::llm::you::{ArgumentsCheck, Turn, form_arguments, json_arguments, why_json};
 use crate::llm::{LlmReply, ToolCall, ToolSpec};
 
 /// The tool picker, its form or JSON box, and the call button.
@@ -18,26 +18,59 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
     let entries = RwSignal::new(Map::<String, Value>::new());
     let json_text = RwSignal::new(String::from("{}"));
     let json_mode = RwSignal::new(false);
+    // Arguments typed as JSON that broke the schema: "Call anyway" sends them.
+    let anyway = RwSignal::new(None::<Value>);
+    let checking = RwSignal::new(false);
     let tools = StoredValue::new(tools);
     let tool = move || tools.with_value(|t| t.get(chosen.get()).cloned());
+    let send = move |name: String, arguments: Value| {
+        ctl.you_reply(LlmReply::ToolCalls(vec![ToolCall {
+            id: String::new(),
+            name,
+            arguments,
+        }]))
+    };
     let call = move |_| {
         let Some(tool) = tools.with_value(|t| t.get(chosen.get_untracked()).cloned()) else {
             return;
         };
+        anyway.set(None);
         let forced = why_json(&tool.input_schema).is_some();
-        let arguments = if forced || json_mode.get_untracked() {
-            json_arguments(&tool, &json_text.get_untracked())
-        } else {
-            form_arguments(&tool, &entries.get_untracked())
-        };
-        match arguments {
-            Ok(arguments) => ctl.you_reply(LlmReply::ToolCalls(vec![ToolCall {
-                id: String::new(),
-                name: tool.name.clone(),
-                arguments,
-            }])),
+        if !forced && !json_mode.get_untracked() {
+            match form_arguments(&tool, &entries.get_untracked()) {
+                Ok(arguments) => send(tool.name, arguments),
+                Err(why) => problem.set(why),
+            }
+            return;
+        }
+        // JSON can say anything: the whole inputSchema judges it (in the schema worker).
+        match json_arguments(&tool, &json_text.get_untracked()) {
+            Ok(arguments) => {
+                checking.set(true);
+                let name = tool.name.clone();
+                let sent = arguments.clone();
+                ctl.check_arguments(tool.input_schema.clone(), arguments, move |check| {
+                    checking.set(false);
+                    match check {
+                        ArgumentsCheck::Fine | ArgumentsCheck::NotChecked(_) => send(name, sent),
+                        ArgumentsCheck::Breaks(why) => {
+                            problem.set(why);
+                            anyway.set(Some(sent));
+                        }
+                    }
+                });
+            }
             Err(why) => problem.set(why),
         }
+    };
+    let call_anyway = move |_| {
+        let (Some(arguments), Some(tool)) = (
+            anyway.get_untracked(),
+            tools.with_value(|t| t.get(chosen.get_untracked()).cloned()),
+        ) else {
+            return;
+        };
+        send(tool.name, arguments);
     };
     view! {
         <label>
@@ -46,6 +79,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                 chosen.set(event_target_value(&ev).parse().unwrap_or(0));
                 entries.set(Map::new());
                 problem.set(String::new());
+                anyway.set(None);
             }>
                 {tools.with_value(|t| t.iter().enumerate().map(|(i, t)| view! {
                     <option value=i.to_string()>{t.name.clone()}</option>
@@ -83,10 +117,16 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                 {form}
                 <textarea id="mf-you-json" rows="4" class:mf-hidden=move || !forced && !json_mode.get()
                     prop:value=move || json_text.get()
-                    on:input=move |ev| json_text.set(event_target_value(&ev))></textarea>
+                    on:input=move |ev| {
+                        json_text.set(event_target_value(&ev));
+                        anyway.set(None);
+                    }></textarea>
             }
         })}
-        <button id="mf-you-call" on:click=call>{tr(ctl.lang, Msg::YouCall)}</button>
+        <button id="mf-you-call" on:click=call prop:disabled=move || checking.get()>{tr(ctl.lang, Msg::YouCall)}</button>
+        <Show when=move || anyway.with(Option::is_some)>
+            <button id="mf-you-call-anyway" on:click=call_anyway>{tr(ctl.lang, Msg::YouCallAnyway)}</button>
+        </Show>
     }
 }
 
