@@ -537,7 +537,7 @@ const scenarios = {
       await page.fill('#mf-you-json', '{"location": "Tokyo", "units": "kelvin"}');
       await page.click('#mf-you-call');
       // Checked in the schema worker (the units are an enum): held back, with the reason.
-      await page.waitForSelector('#mf-you-call-anyway', { timeout: 20_000 });
+      await page.waitForSelector('#mf-you-call-anyway', { state: 'visible', timeout: 20_000 });
       const problem = await page.textContent('#mf-you-problem');
       check(problem.includes("inputSchema") && problem.includes('/units') && problem.includes('kelvin'),
         `the check's verdict: ${problem}`);
@@ -546,7 +546,7 @@ const scenarios = {
     // Fixed, it goes straight through (and the override is gone with the edit).
     await start();
     await page.fill('#mf-you-json', '{"location": "Tokyo", "units": "fahrenheit"}');
-    check(!(await page.$('#mf-you-call-anyway')), 'the override outlived the edit');
+    check(!(await page.isVisible('#mf-you-call-anyway')), 'the override outlived the edit');
     await page.click('#mf-you-call');
     await page.waitForSelector('#mf-you-result', { timeout: 20_000 });
     await page.click('g[data-row="d2-8"]');

@@ -124,9 +124,8 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
             }
         })}
         <button id="mf-you-call" on:click=call prop:disabled=move || checking.get()>{tr(ctl.lang, Msg::YouCall)}</button>
-        <Show when=move || anyway.with(Option::is_some)>
-            <button id="mf-you-call-anyway" on:click=call_anyway>{tr(ctl.lang, Msg::YouCallAnyway)}</button>
-        </Show>
+        <button id="mf-you-call-anyway" on:click=call_anyway
+            class:mf-hidden=move || anyway.with(Option::is_none)>{tr(ctl.lang, Msg::YouCallAnyway)}</button>
     }
 }
 
