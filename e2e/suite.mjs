@@ -673,8 +673,18 @@ const scenarios = {
   },
 
   async 'export JSON, HAR and Mermaid, then import the recording'(page) {
+    // The HAR and Mermaid writers and the recording's reader are split out of the first load
+    // (xtask/src/split.rs): fetched on first use, not before.
+    const piece = /\/(split|chunk)_[^/]*\.wasm$/;
+    const pieces = (p) => {
+      const seen = [];
+      p.on('request', (r) => { if (piece.test(r.url())) seen.push(r.url().split('/').pop()); });
+      return seen;
+    };
+    const fetched = pieces(page);
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
+    check(fetched.length === 0, `split modules fetched before any export: ${fetched.join(', ')}`);
     const save = async (button) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
       const path = join(opt.out, download.suggestedFilename());
@@ -693,14 +703,19 @@ const scenarios = {
     const mmd = (await save('#mf-export-mermaid')).text;
     check(mmd.includes('```mermaid\nsequenceDiagram\n'), 'Mermaid block');
     check(mmd.includes('{"location":"Tokyo"}'), 'Mermaid lacks the real arguments');
+    check(fetched.some((n) => n.startsWith('split_har_text')) && fetched.some((n) => n.startsWith('split_mermaid_text')),
+      `the exports' modules were not fetched on demand: ${fetched.join(', ')}`);
+    check(!fetched.some((n) => n.startsWith('split_read_recording')), 'the reader was fetched without an import');
 
     // A fresh page loads the recording: labelled, same rows and answer, nothing sent.
     const fresh = await page.context().newPage();
     const sent = [];
     fresh.on('request', (r) => { if (r.method() === 'POST') sent.push(r.url()); });
+    const freshFetched = pieces(fresh);
     await fresh.goto(`${opt.base}/`);
     await fresh.setInputFiles('#mf-import', json.path);
     await fresh.waitForSelector('#mf-recording');
+    check(freshFetched.some((n) => n.startsWith('split_read_recording')), `the reader's module was not fetched: ${freshFetched.join(', ')}`);
     check((await answer(fresh)) === 'The weather in Tokyo is sunny.', `imported answer: ${await answer(fresh)}`);
     check(JSON.stringify(await rows(fresh)) === JSON.stringify(await rows(page)), 'imported rows differ');
     check(sent.length === 0, `the recording sent requests: ${sent.join(', ')}`);

@@ -6,6 +6,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::controller::Controller;
 use super::i18n::{Msg, fill, text, tr};
+use crate::diagram::spec::Lang;
 use crate::export::recording::{Context, Recording};
 use crate::export::{har, mermaid};
 
@@ -54,32 +55,49 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     web_sys::Url::revoke_object_url(&url)
 }
 
+// The HAR and Mermaid writers and the recording's reader run only when the user exports or
+// imports. The release build (`cargo xtask`, xtask/src/split.rs, `--cfg mcp_flow_split`) moves
+// each into a wasm module of its own that the page fetches on first use, outside the first load;
+// unsplit builds (`trunk serve`, the wasm-bindgen tests) call them in place.
+#[cfg_attr(mcp_flow_split, leptos::lazy)]
+async fn har_text(rec: Recording) -> String {
+    serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default()
+}
+
+#[cfg_attr(mcp_flow_split, leptos::lazy)]
+async fn mermaid_text(rec: Recording, lang: Lang) -> String {
+    mermaid::mermaid(&rec.run, lang)
+}
+
+#[cfg_attr(mcp_flow_split, leptos::lazy)]
+async fn read_recording(json: String) -> Result<Recording, String> {
+    Recording::from_json(&json)
+}
+
 #[component]
 pub fn Share(ctl: Controller) -> impl IntoView {
     let message = RwSignal::new(String::new());
     let save = move |kind: &'static str| {
         move |_| {
             let rec = recording(ctl);
-            let (name, mime, body) = match kind {
-                "har" => (
-                    "mcp-flow-run.har",
-                    "application/json",
-                    serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default(),
-                ),
-                "mermaid" => (
-                    "mcp-flow-run.md",
-                    "text/markdown",
-                    mermaid::mermaid(&rec.run, ctl.lang.get_untracked()),
-                ),
-                _ => ("mcp-flow-run.json", "application/json", rec.to_json()),
-            };
             let lang = ctl.lang.get_untracked();
-            message.set(match download(name, mime, &body) {
-                Ok(()) => fill(text(Msg::Saved, lang), &[("name", name)]),
-                Err(e) => fill(
-                    text(Msg::CouldNotSave, lang),
-                    &[("name", name), ("error", &format!("{e:?}"))],
-                ),
+            leptos::task::spawn_local(async move {
+                let (name, mime, body) = match kind {
+                    "har" => ("mcp-flow-run.har", "application/json", har_text(rec).await),
+                    "mermaid" => (
+                        "mcp-flow-run.md",
+                        "text/markdown",
+                        mermaid_text(rec, lang).await,
+                    ),
+                    _ => ("mcp-flow-run.json", "application/json", rec.to_json()),
+                };
+                message.set(match download(name, mime, &body) {
+                    Ok(()) => fill(text(Msg::Saved, lang), &[("name", name)]),
+                    Err(e) => fill(
+                        text(Msg::CouldNotSave, lang),
+                        &[("name", name), ("error", &format!("{e:?}"))],
+                    ),
+                });
             });
         }
     };
@@ -97,7 +115,7 @@ pub fn Share(ctl: Controller) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
             let result = match read.ok().and_then(|t| t.as_string()) {
-                Some(json) => Recording::from_json(&json),
+                Some(json) => read_recording(json).await,
                 None => Err(text(Msg::FileUnreadable, lang).into()),
             };
             match result {

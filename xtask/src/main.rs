@@ -12,6 +12,7 @@ mod run;
 mod server;
 mod sh;
 mod size;
+mod split;
 mod test;
 mod tools;
 

@@ -120,7 +120,8 @@ pub fn build_app(tools: &Tools) -> Result<()> {
             .command(tools.cargo_bin().join("trunk"))
             .current_dir(workspace_root())
             .args(["build", "--release", "--offline=true"]),
-    )
+    )?;
+    crate::split::split_app(tools)
 }
 
 #[cfg(test)]
