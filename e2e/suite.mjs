@@ -703,9 +703,9 @@ const scenarios = {
     const mmd = (await save('#mf-export-mermaid')).text;
     check(mmd.includes('```mermaid\nsequenceDiagram\n'), 'Mermaid block');
     check(mmd.includes('{"location":"Tokyo"}'), 'Mermaid lacks the real arguments');
-    check(fetched.some((n) => n.startsWith('split_har_text')) && fetched.some((n) => n.startsWith('split_mermaid_text')),
+    check(fetched.some((n) => n.startsWith('split_export_har')) && fetched.some((n) => n.startsWith('split_export_mermaid')),
       `the exports' modules were not fetched on demand: ${fetched.join(', ')}`);
-    check(!fetched.some((n) => n.startsWith('split_read_recording')), 'the reader was fetched without an import');
+    check(!fetched.some((n) => n.startsWith('split_import_recording')), 'the reader was fetched without an import');
 
     // A fresh page loads the recording: labelled, same rows and answer, nothing sent.
     const fresh = await page.context().newPage();
@@ -715,11 +715,35 @@ const scenarios = {
     await fresh.goto(`${opt.base}/`);
     await fresh.setInputFiles('#mf-import', json.path);
     await fresh.waitForSelector('#mf-recording');
-    check(freshFetched.some((n) => n.startsWith('split_read_recording')), `the reader's module was not fetched: ${freshFetched.join(', ')}`);
+    check(freshFetched.some((n) => n.startsWith('split_import_recording')), `the reader's module was not fetched: ${freshFetched.join(', ')}`);
     check((await answer(fresh)) === 'The weather in Tokyo is sunny.', `imported answer: ${await answer(fresh)}`);
     check(JSON.stringify(await rows(fresh)) === JSON.stringify(await rows(page)), 'imported rows differ');
     check(sent.length === 0, `the recording sent requests: ${sent.join(', ')}`);
     await fresh.close();
+  },
+
+  async 'a module that cannot be fetched fails its button with a message, and the page lives on'(page) {
+    // The page's server is "gone" for the HAR writer's module: the export says so instead of
+    // aborting the wasm app (a failed load must not panic), and a later click fetches it again.
+    let refused = 0;
+    await page.route(/\/split_export_har[^/]*\.wasm$/, (route) => { refused++; return route.abort('connectionrefused'); });
+    await page.goto(`${opt.base}/?${instant}`);
+    await finished(page);
+    await page.click('#mf-export-har');
+    await page.waitForFunction(() => document.querySelector('#mf-share-message')?.textContent.includes('could not be fetched'));
+    const message = await page.textContent('#mf-share-message');
+    check(message.startsWith('mcp-flow-run.har: '), `the message does not name the file: ${message}`);
+    check(refused >= 1, 'the module was never asked for');
+    // The app still answers: another export, and the player.
+    const [mermaid] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-mermaid')]);
+    check(mermaid.suggestedFilename() === 'mcp-flow-run.md', `after the failure: ${mermaid.suggestedFilename()}`);
+    await page.click('#mf-restart');
+    await finished(page);
+    check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer after the failure: ${await answer(page)}`);
+    // The server is back: the same button fetches the module and saves the file.
+    await page.unroute(/\/split_export_har[^/]*\.wasm$/);
+    const [har] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-har')]);
+    check(har.suggestedFilename() === 'mcp-flow-run.har', `after the retry: ${har.suggestedFilename()}`);
   },
 };
 

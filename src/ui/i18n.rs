@@ -34,7 +34,7 @@ messages! {
     Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
     RowsDone, Follow, FollowHint,
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
-    CouldNotSave, Loaded, FileUnreadable, RecordingBanner,
+    CouldNotSave, Loaded, FileUnreadable, ModuleNotLoaded, RecordingBanner,
     DialogTitle, Yes, Decline, Answer,
     Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
@@ -227,6 +227,9 @@ fn en(msg: Msg) -> &'static str {
         CouldNotSave => "Could not save {name}: {error}",
         Loaded => "Loaded {name}",
         FileUnreadable => "the file could not be read",
+        ModuleNotLoaded => {
+            "{name}: the part of the app that does this could not be fetched from the page's server (is it still running?). Nothing else is affected; try again."
+        }
         RecordingBanner => {
             "Recording of a run against {server} ({llm}), exported {created}. Nothing is sent while it is shown; Restart starts a live run."
         }
@@ -437,6 +440,9 @@ fn zh(msg: Msg) -> &'static str {
         CouldNotSave => "无法保存 {name}：{error}",
         Loaded => "已载入 {name}",
         FileUnreadable => "无法读取该文件",
+        ModuleNotLoaded => {
+            "{name}：无法从页面的服务器获取执行此操作的应用部分（服务器是否仍在运行？）。其他功能不受影响，请重试。"
+        }
         RecordingBanner => {
             "这是针对 {server}（{llm}）的一次运行记录，导出于 {created}。显示记录时不会发送任何请求；点击“重新开始”开始一次真实运行。"
         }

@@ -6,6 +6,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::controller::Controller;
 use super::i18n::{Msg, fill, text, tr};
+use super::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::diagram::spec::Lang;
 use crate::export::recording::{Context, Recording};
 use crate::export::{har, mermaid};
@@ -56,22 +57,34 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
 }
 
 // The HAR and Mermaid writers and the recording's reader run only when the user exports or
-// imports. The release build (`cargo xtask`, xtask/src/split.rs, `--cfg mcp_flow_split`) moves
-// each into a wasm module of its own that the page fetches on first use, outside the first load;
-// unsplit builds (`trunk serve`, the wasm-bindgen tests) call them in place.
-#[cfg_attr(mcp_flow_split, leptos::lazy)]
-async fn har_text(rec: Recording) -> String {
-    serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default()
-}
+// imports, so the release build fetches them on first use (`super::on_demand`).
+on_demand!(
+    export_har,
+    fn har_text(rec: Recording) -> Result<String, OnDemandError> {
+        Ok(serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default())
+    }
+);
 
-#[cfg_attr(mcp_flow_split, leptos::lazy)]
-async fn mermaid_text(rec: Recording, lang: Lang) -> String {
-    mermaid::mermaid(&rec.run, lang)
-}
+on_demand!(
+    export_mermaid,
+    fn mermaid_text(rec: Recording, lang: Lang) -> Result<String, OnDemandError> {
+        Ok(mermaid::mermaid(&rec.run, lang))
+    }
+);
 
-#[cfg_attr(mcp_flow_split, leptos::lazy)]
-async fn read_recording(json: String) -> Result<Recording, String> {
-    Recording::from_json(&json)
+on_demand!(
+    import_recording,
+    fn read_recording(json: String) -> Result<Recording, OnDemandError> {
+        Ok(Recording::from_json(&json)?)
+    }
+);
+
+/// The message for a failed export or import of file `name`.
+fn failure(error: OnDemandError, lang: Lang, name: &str) -> String {
+    match error {
+        OnDemandError::NotLoaded => fill(text(Msg::ModuleNotLoaded, lang), &[("name", name)]),
+        OnDemandError::Failed(e) => format!("{name}: {e}"),
+    }
 }
 
 #[component]
@@ -83,20 +96,27 @@ pub fn Share(ctl: Controller) -> impl IntoView {
             let lang = ctl.lang.get_untracked();
             leptos::task::spawn_local(async move {
                 let (name, mime, body) = match kind {
-                    "har" => ("mcp-flow-run.har", "application/json", har_text(rec).await),
+                    "har" => (
+                        "mcp-flow-run.har",
+                        "application/json",
+                        call_on_demand!(har_text(rec)),
+                    ),
                     "mermaid" => (
                         "mcp-flow-run.md",
                         "text/markdown",
-                        mermaid_text(rec, lang).await,
+                        call_on_demand!(mermaid_text(rec, lang)),
                     ),
-                    _ => ("mcp-flow-run.json", "application/json", rec.to_json()),
+                    _ => ("mcp-flow-run.json", "application/json", Ok(rec.to_json())),
                 };
-                message.set(match download(name, mime, &body) {
-                    Ok(()) => fill(text(Msg::Saved, lang), &[("name", name)]),
-                    Err(e) => fill(
-                        text(Msg::CouldNotSave, lang),
-                        &[("name", name), ("error", &format!("{e:?}"))],
-                    ),
+                message.set(match body {
+                    Err(e) => failure(e, lang, name),
+                    Ok(body) => match download(name, mime, &body) {
+                        Ok(()) => fill(text(Msg::Saved, lang), &[("name", name)]),
+                        Err(e) => fill(
+                            text(Msg::CouldNotSave, lang),
+                            &[("name", name), ("error", &format!("{e:?}"))],
+                        ),
+                    },
                 });
             });
         }
@@ -115,8 +135,10 @@ pub fn Share(ctl: Controller) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
             let result = match read.ok().and_then(|t| t.as_string()) {
-                Some(json) => read_recording(json).await,
-                None => Err(text(Msg::FileUnreadable, lang).into()),
+                Some(json) => call_on_demand!(read_recording(json)),
+                None => Err(OnDemandError::Failed(
+                    text(Msg::FileUnreadable, lang).into(),
+                )),
             };
             match result {
                 Ok(rec) => {
@@ -126,7 +148,7 @@ pub fn Share(ctl: Controller) -> impl IntoView {
                         &[("name", &name)],
                     ));
                 }
-                Err(e) => message.set(format!("{name}: {e}")),
+                Err(e) => message.set(failure(e, lang, &name)),
             }
         });
     };

@@ -1,5 +1,5 @@
 //! The release build's split step: the parts of the app that run only on the user's demand
-//! (functions marked `#[cfg_attr(mcp_flow_split, leptos::lazy)]`) leave the first load and
+//! (functions marked with `on_demand!`, src/ui/on_demand.rs) leave the first load and
 //! become wasm modules of their own that the page fetches on first use.
 //!
 //! Trunk cannot split a wasm module, so after `trunk build --release` this step builds the app's
@@ -20,7 +20,7 @@ use crate::{target_dir, workspace_root};
 const APP_JS: &str = "mcp-flow.js";
 /// The loader of the split modules, imported by the app's JavaScript.
 const LINK_JS: &str = "__wasm_split.js";
-/// The split modules' names start so (`split_<function>_<hash>.wasm`, and shared `chunk_…`).
+/// The split modules' names start so (`split_<module>.wasm`, and shared `chunk_…`).
 const SPLIT_PREFIXES: [&str; 2] = ["split_", "chunk_"];
 
 /// wasm-opt's features for the app: what rustc emits for wasm32 today plus SIMD (the same as

@@ -1,0 +1,67 @@
+//! Parts of the app fetched on first use. The release build (`cargo xtask`, xtask/src/split.rs,
+//! `--cfg mcp_flow_split`) moves each function marked with [`on_demand`] into a wasm module of
+//! its own, outside the first load; the page fetches it the first time the function is called.
+//! Unsplit builds (`trunk serve`, the wasm-bindgen tests) call the function in place.
+//!
+//! A module that cannot be fetched (the page's server stopped, the network dropped) must not take
+//! the page down: every split function returns `Result<_, OnDemandError>` and the splitter's
+//! `fallible` mode turns a failed load into [`OnDemandError::NotLoaded`] instead of a panic, which
+//! in wasm would abort the whole app. A later call tries the fetch again.
+
+/// Why a function fetched on demand gave no value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OnDemandError {
+    /// The module holding the function could not be fetched or instantiated.
+    #[cfg_attr(not(mcp_flow_split), allow(dead_code))]
+    NotLoaded,
+    /// The function ran and failed with this message.
+    Failed(String),
+}
+
+impl From<String> for OnDemandError {
+    fn from(message: String) -> Self {
+        Self::Failed(message)
+    }
+}
+
+#[cfg(mcp_flow_split)]
+impl From<leptos::wasm_split::SplitLoaderError> for OnDemandError {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        Self::NotLoaded
+    }
+}
+
+/// Marks a plain (not `async`) function returning `Result<_, OnDemandError>` as a split point
+/// in module `$module`: `on_demand!(module_name, fn name(..) -> Result<..> { .. })`. Functions
+/// that share a module name are fetched together. Call it through [`call_on_demand!`].
+macro_rules! on_demand {
+    ($module:ident, $(#[$meta:meta])* $vis:vis fn $($rest:tt)*) => {
+        #[cfg_attr(
+            mcp_flow_split,
+            ::leptos::wasm_split::wasm_split(
+                $module,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible
+            )
+        )]
+        $(#[$meta])* $vis fn $($rest)*
+    };
+}
+
+/// Calls a function marked with [`on_demand!`]: awaited where it is split, in place elsewhere.
+/// Use it inside an `async` block.
+#[cfg(mcp_flow_split)]
+macro_rules! call_on_demand {
+    ($call:expr) => {
+        $call.await
+    };
+}
+
+#[cfg(not(mcp_flow_split))]
+macro_rules! call_on_demand {
+    ($call:expr) => {
+        $call
+    };
+}
+
+pub(crate) use {call_on_demand, on_demand};
