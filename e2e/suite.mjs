@@ -56,6 +56,16 @@ async function finished(page, timeout = 20_000) {
   }
 }
 
+/** The names of the split wasm modules (xtask/src/split.rs) the page fetches, as it fetches them. */
+const pieces = (page) => {
+  const seen = [];
+  page.on('request', (r) => {
+    const name = r.url().split('/').pop();
+    if (/^(split|chunk)_[^/]*\.wasm$/.test(name)) seen.push(name);
+  });
+  return seen;
+};
+
 /** The era the page says it speaks (`data-era` on the root element). */
 const era = (page) => page.evaluate(() => document.documentElement.dataset.era ?? null);
 
@@ -276,7 +286,9 @@ const scenarios = {
 
   async "the server's question (Springfield) in both eras"(page) {
     const q = encodeURIComponent("What's the weather in Springfield?");
+    const fetched = pieces(page);
     for (const spoken of ['modern', 'legacy']) {
+      fetched.length = 0;
       await page.goto(`${opt.base}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay`);
       await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
       const message = await page.textContent('.mf-form-message');
@@ -292,6 +304,9 @@ const scenarios = {
       const s = await rows(page);
       for (const id of QUESTION_ROWS) check(s[id] === 'done', `${spoken}: ${id} ${s[id]}`);
       check((await answer(page)).includes('Springfield'), `${spoken}: answer ${await answer(page)}`);
+      // The reader of the server's questions is split out of the first load, fetched when asked.
+      check(fetched.some((n) => n.startsWith('split_server_questions')),
+        `${spoken}: the questions' reader was not fetched: ${fetched.join(', ')}`);
     }
   },
 
@@ -675,12 +690,6 @@ const scenarios = {
   async 'export JSON, HAR and Mermaid, then import the recording'(page) {
     // The HAR and Mermaid writers and the recording's reader are split out of the first load
     // (xtask/src/split.rs): fetched on first use, not before.
-    const piece = /\/(split|chunk)_[^/]*\.wasm$/;
-    const pieces = (p) => {
-      const seen = [];
-      p.on('request', (r) => { if (piece.test(r.url())) seen.push(r.url().split('/').pop()); });
-      return seen;
-    };
     const fetched = pieces(page);
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
@@ -722,7 +731,7 @@ const scenarios = {
     await fresh.close();
   },
 
-  async 'a module that cannot be fetched fails its button with a message, and the page lives on'(page) {
+  async 'a module that cannot be fetched fails where it is needed, with a message, and the page lives on'(page) {
     // The page's server is "gone" for the HAR writer's module: the export says so instead of
     // aborting the wasm app (a failed load must not panic), and a later click fetches it again.
     let refused = 0;
@@ -744,6 +753,16 @@ const scenarios = {
     await page.unroute(/\/split_export_har[^/]*\.wasm$/);
     const [har] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-har')]);
     check(har.suggestedFilename() === 'mcp-flow-run.har', `after the retry: ${har.suggestedFilename()}`);
+
+    // In the middle of a run: the reader of the server's questions cannot be fetched. The row of
+    // the tool call fails with that reason (not the server's fault), and nothing hangs.
+    await page.route(/\/split_server_questions[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
+    const q = encodeURIComponent("What's the weather in Springfield?");
+    await page.goto(`${opt.base}/?era=modern&q=${q}&speed=instant&approve=auto&autoplay`);
+    await page.waitForSelector('g[data-row][data-state="failed"]', { timeout: 20_000 });
+    const error = await page.textContent('#mf-error');
+    check(error.includes('could not be fetched') && error.includes('input_required'), `the failed row says: ${error}`);
+    check((await page.$('#mf-form-title')) === null, 'a form was shown without its reader');
   },
 };
 

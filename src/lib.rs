@@ -6,6 +6,7 @@ pub mod export;
 pub mod flow;
 pub mod llm;
 pub mod mcp;
+pub mod on_demand;
 pub mod output_check;
 pub mod ui;
 pub mod worker_link;

@@ -26,6 +26,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::clock::SharedClock;
+use crate::on_demand::call_on_demand;
 
 use super::era::Era;
 use super::error::{McpError, TransportError};
@@ -35,6 +36,7 @@ use super::log_level::LogLevel;
 use super::modern::{self, ParamHeader};
 use super::record::ReplayOf;
 use super::replay;
+use super::tools::read_elicit_params;
 use super::transport::{Posted, Recorder, Transport};
 
 pub use super::tools::result_text;
@@ -228,10 +230,11 @@ impl<H: Http> McpClient<H> {
         let reply = if jsonrpc::is(&request, PingRequestMethod) {
             jsonrpc::result(&id, &EmptyObject {})
         } else if jsonrpc::is(&request, ElicitationCreateRequestMethod) {
-            let params = request
-                .get("params")
-                .cloned()
-                .and_then(|p| serde_json::from_value::<ElicitRequestParams>(p).ok());
+            // A question that does not parse, or whose reader could not be fetched, is declined.
+            let params = match request.get("params").cloned() {
+                Some(p) => call_on_demand!(read_elicit_params(p)).ok(),
+                None => None,
+            };
             let elicitor = self.elicitor.borrow().clone();
             let answer = match (params, elicitor) {
                 (Some(params), Some(elicitor)) => {

@@ -94,6 +94,11 @@ pub enum McpError {
     /// The reply was JSON-RPC but not what the method promises (a bad result shape, a version
     /// this client cannot speak).
     Invalid(String),
+    /// The page could not fetch the part of the app that handles this reply (a module loaded
+    /// on demand, `crate::on_demand`): nothing is known to be wrong with the server's answer.
+    NotLoaded {
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for McpError {
@@ -120,6 +125,11 @@ impl fmt::Display for McpError {
                 Ok(())
             }
             Self::Invalid(detail) => write!(f, "unexpected reply: {detail}"),
+            Self::NotLoaded { what } => write!(
+                f,
+                "the part of this page that reads {what} could not be fetched from the page's \
+                 server (is it still running?); the server's answer itself may be fine, try again"
+            ),
         }
     }
 }
@@ -139,6 +149,7 @@ impl McpError {
             Self::Transport(_) => "transport",
             Self::Protocol { .. } => "protocol",
             Self::Invalid(_) => "protocol",
+            Self::NotLoaded { .. } => "page",
         }
     }
 }

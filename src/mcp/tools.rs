@@ -18,6 +18,7 @@ use super::era::Era;
 use super::error::McpError;
 use super::http::Http;
 use super::modern;
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// tools/list stops following `nextCursor` after this many pages.
 const MAX_PAGES: usize = 100;
@@ -184,54 +185,75 @@ impl<H: Http> McpClient<H> {
             }
         }
         let result = self.request(CallToolRequestMethod, &params).await?;
-        read_call(result)
+        read_call(result).await
     }
 }
 
 /// Reads a tools/call result by its `resultType` (absent means complete, as older servers send).
-pub fn read_call(result: Value) -> Result<CallOutcome, McpError> {
+/// An `input_required` result is read by [`read_input_required`], which the release build
+/// fetches on demand: only servers that ask the user something need it.
+pub async fn read_call(result: Value) -> Result<CallOutcome, McpError> {
     let method = CallToolRequestMethod::VALUE;
     match result.get("resultType").and_then(Value::as_str) {
         None | Some("complete") => serde_json::from_value(result)
             .map(CallOutcome::Complete)
             .map_err(|e| McpError::Invalid(format!("{method} result does not parse: {e}"))),
-        Some("input_required") => {
-            let asked: InputRequiredResult = serde_json::from_value(result).map_err(|e| {
-                McpError::Invalid(format!(
-                    "{method}: an input_required result that does not parse: {e}"
-                ))
-            })?;
-            let questions = asked
-                .input_requests
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(key, request)| {
-                    let question = match request {
-                        InputRequest::Elicitation(r) => Question::Form(r.params),
-                        InputRequest::CreateMessage(_) => Question::Unsupported {
-                            method: "sampling/createMessage".into(),
-                        },
-                        InputRequest::ListRoots(_) => Question::Unsupported {
-                            method: "roots/list".into(),
-                        },
-                        // rmcp's list is open (non_exhaustive): a kind added later.
-                        _ => Question::Unsupported {
-                            method: "an input request this client does not know".into(),
-                        },
-                    };
-                    (key, question)
-                })
-                .collect();
-            Ok(CallOutcome::InputRequired(InputRequired {
-                questions,
-                state: asked.request_state,
-            }))
-        }
+        Some("input_required") => match call_on_demand!(read_input_required(result)) {
+            Ok(asked) => Ok(CallOutcome::InputRequired(asked)),
+            Err(OnDemandError::Failed(e)) => Err(McpError::Invalid(e)),
+            Err(OnDemandError::NotLoaded) => Err(McpError::NotLoaded {
+                what: "an input_required result",
+            }),
+        },
         Some(other) => Err(McpError::Invalid(format!(
             "{method}: unrecognised resultType {other:?} (a client must treat it as invalid)"
         ))),
     }
 }
+
+on_demand!(
+    server_questions,
+    /// The questions of an `input_required` tools/call result (with rmcp's types for every kind
+    /// of input request: forms, sampling, roots).
+    fn read_input_required(result: Value) -> Result<InputRequired, OnDemandError> {
+        let method = CallToolRequestMethod::VALUE;
+        let asked: InputRequiredResult = serde_json::from_value(result)
+            .map_err(|e| format!("{method}: an input_required result that does not parse: {e}"))?;
+        let questions = asked
+            .input_requests
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(key, request)| {
+                let question = match request {
+                    InputRequest::Elicitation(r) => Question::Form(r.params),
+                    InputRequest::CreateMessage(_) => Question::Unsupported {
+                        method: "sampling/createMessage".into(),
+                    },
+                    InputRequest::ListRoots(_) => Question::Unsupported {
+                        method: "roots/list".into(),
+                    },
+                    // rmcp's list is open (non_exhaustive): a kind added later.
+                    _ => Question::Unsupported {
+                        method: "an input request this client does not know".into(),
+                    },
+                };
+                (key, question)
+            })
+            .collect();
+        Ok(InputRequired {
+            questions,
+            state: asked.request_state,
+        })
+    }
+);
+
+on_demand!(
+    server_questions,
+    /// The params of an `elicitation/create` request the server sent on a stream (2025-11-25).
+    pub fn read_elicit_params(params: Value) -> Result<ElicitRequestParams, OnDemandError> {
+        serde_json::from_value(params).map_err(|e| OnDemandError::Failed(e.to_string()))
+    }
+);
 
 /// tools/list answers that said how long they stay fresh (`ttlMs`), by server URL, for the
 /// page's lifetime: a later run within the time reuses the list instead of asking again.
@@ -292,22 +314,20 @@ mod tests {
 
     #[test]
     fn results_are_read_by_their_result_type() {
+        let read = |v| futures_executor::block_on(read_call(v));
         let done = json!({"content": [{"type": "text", "text": "Sunny"}]});
         assert!(
-            matches!(read_call(done).unwrap(), CallOutcome::Complete(r) if result_text(&r) == "Sunny")
+            matches!(read(done).unwrap(), CallOutcome::Complete(r) if result_text(&r) == "Sunny")
         );
         let explicit = json!({"resultType": "complete", "content": []});
-        assert!(matches!(
-            read_call(explicit).unwrap(),
-            CallOutcome::Complete(_)
-        ));
+        assert!(matches!(read(explicit).unwrap(), CallOutcome::Complete(_)));
         let asked = json!({"resultType": "input_required", "requestState": "s-1",
             "inputRequests": {"city": {"method": "elicitation/create", "params": {
                 "mode": "form", "message": "Which Springfield?",
                 "requestedSchema": {"type": "object", "properties": {"city": {"type": "string",
                     "enum": ["Springfield, IL", "Springfield, MA"]}}, "required": ["city"]}}},
               "roots": {"method": "roots/list"}}});
-        let CallOutcome::InputRequired(ir) = read_call(asked).unwrap() else {
+        let CallOutcome::InputRequired(ir) = read(asked).unwrap() else {
             panic!("expected input_required");
         };
         assert_eq!(ir.state.as_deref(), Some("s-1"));
@@ -322,12 +342,12 @@ mod tests {
                 method: "roots/list".into()
             }
         );
-        let odd = read_call(json!({"resultType": "task", "content": []})).unwrap_err();
+        let odd = read(json!({"resultType": "task", "content": []})).unwrap_err();
         assert!(
             odd.to_string().contains("unrecognised resultType \"task\""),
             "{odd}"
         );
-        let empty = read_call(json!({"resultType": "input_required"})).unwrap_err();
+        let empty = read(json!({"resultType": "input_required"})).unwrap_err();
         assert!(empty.to_string().contains("does not parse"), "{empty}");
     }
 }

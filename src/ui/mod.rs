@@ -14,7 +14,6 @@ mod inspector;
 mod llm_settings;
 mod message_log;
 mod model_status;
-mod on_demand;
 pub mod params;
 mod player;
 mod replay;

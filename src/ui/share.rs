@@ -6,10 +6,10 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::controller::Controller;
 use super::i18n::{Msg, fill, text, tr};
-use super::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::diagram::spec::Lang;
 use crate::export::recording::{Context, Recording};
 use crate::export::{har, mermaid};
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 fn iso(epoch_ms: f64) -> String {
     js_sys::Date::new(&JsValue::from_f64(epoch_ms))
@@ -57,7 +57,7 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
 }
 
 // The HAR and Mermaid writers and the recording's reader run only when the user exports or
-// imports, so the release build fetches them on first use (`super::on_demand`).
+// imports, so the release build fetches them on first use (`crate::on_demand`).
 on_demand!(
     export_har,
     fn har_text(rec: Recording) -> Result<String, OnDemandError> {

@@ -33,9 +33,12 @@ use crate::{run, workspace_root};
 /// 589.1 KB with the check of arguments typed as JSON against the whole inputSchema. Then
 /// lowered to 560 KB when the release build began to split (xtask/src/split.rs): the HAR and
 /// Mermaid writers and the recording's reader (with the `Deserialize` of every row payload)
-/// left the first load for modules fetched on use, 555.7 KB. The goal of 250 KB needs more of
-/// the rarely used parts split the same way (README, "Performance").
-pub const FIRST_LOAD_BUDGET_BYTES: u64 = 560_000;
+/// left the first load for modules fetched on use, 555.7 KB. Lowered to 510 KB when the reader
+/// of the server's questions (an `input_required` result or a 2025-11-25 `elicitation/create`,
+/// with rmcp's `Deserialize` of elicitation schemas and sampling messages) moved to a module
+/// fetched when a server asks: 506.1 KB. The goal of 250 KB needs more of the rarely used parts
+/// split the same way (README, "Performance").
+pub const FIRST_LOAD_BUDGET_BYTES: u64 = 510_000;
 
 /// A file of the built app.
 pub struct Sized {
