@@ -186,8 +186,10 @@ const scenarios = {
         terminate() { if (this.__model) window.__workers.ended++; super.terminate(); }
       };
     });
+    const fetched = pieces(page);
     await page.goto(`${opt.base}/?llm=smollm2&speed=instant&approve=auto`);
     check((await page.inputValue('#mf-llm-provider')) === 'smollm2', 'llm=smollm2 did not pick it');
+    check(!fetched.some((n) => n.startsWith('split_smollm_page')), 'the reader of the model fetched before a run');
     const before = await page.textContent('#mf-smollm .mf-smollm-status');
     check(before.includes('144.8 MB'), `the size is not told before the download: ${before}`);
     // The page's own timer keeps ticking while the model works in its worker: the longest gap
@@ -201,6 +203,7 @@ const scenarios = {
     // system-prompt style.
     for (const [round, source] of [[1, 'downloaded'], [2, "from the browser's cache"]]) {
       if (round === 2) {
+        fetched.length = 0;
         await page.reload();
         await page.waitForSelector('#mf-settings-panel', { state: 'attached' });
         if (!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open))) {
@@ -217,6 +220,7 @@ const scenarios = {
       await allDone(page, ['d2-4', 'd2-5']);
       const said = await answer(page);
       check(/sunny/i.test(said), `round ${round}: the answer does not say sunny: ${said}`);
+      check(fetched.some((n) => n.startsWith('split_smollm_page')), `round ${round}: the model's reader: ${fetched}`);
       const status = await page.textContent('#mf-smollm .mf-smollm-status');
       check(status.startsWith('Ready') && status.includes(source) && status.includes('tokens/s'),
         `round ${round}: status ${status}`);
@@ -601,6 +605,7 @@ const scenarios = {
       );
       return page.textContent('.mf-inspector');
     };
+    const fetched = pieces(page);
     // The weather server's get_weather declares an outputSchema and keeps to it.
     await page.goto(`${opt.base}/?${instant}#d2-8`);
     await finished(page);
@@ -608,6 +613,7 @@ const scenarios = {
     check(shown.includes("matches the tool's outputSchema"), `weather server: ${shown}`);
     let workers = await page.evaluate(() => window.__workers);
     check(workers.some((u) => u.includes('schema-worker')), `workers: ${workers}`);
+    check(fetched.some((n) => n.startsWith('split_schema_check')), `the worker's reader was not fetched: ${fetched}`);
     check(
       !(await page.$('g[data-row="d2-8"].mf-output-mismatch')),
       'a valid result is drawn as a mismatch',
@@ -693,7 +699,11 @@ const scenarios = {
     const fetched = pieces(page);
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
-    check(fetched.length === 0, `split modules fetched before any export: ${fetched.join(', ')}`);
+    // A run with the offline model fetches no module of the exports, the in-page model or the
+    // server's questions; it does fetch the output check's reader (get_weather has an outputSchema).
+    const early = fetched.filter((n) => /^split_(export|import|smollm|server_questions)/.test(n));
+    check(early.length === 0, `modules fetched that this run does not need: ${early.join(', ')}`);
+    check(fetched.some((n) => n.startsWith('split_schema_check')), `the output check's reader: ${fetched.join(', ')}`);
     const save = async (button) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
       const path = join(opt.out, download.suggestedFilename());

@@ -18,6 +18,25 @@ pub enum OnDemandError {
     Failed(String),
 }
 
+/// What a user reads when the part of the page that does `what` (e.g. "reads the model's
+/// worker") could not be fetched.
+pub fn not_loaded(what: &str) -> String {
+    format!(
+        "the part of this page that {what} could not be fetched from the page's server (is it \
+         still running?); try again"
+    )
+}
+
+impl OnDemandError {
+    /// The error as text; `what` names the part for [`not_loaded`].
+    pub fn into_message(self, what: &str) -> String {
+        match self {
+            Self::NotLoaded => not_loaded(what),
+            Self::Failed(message) => message,
+        }
+    }
+}
+
 impl From<String> for OnDemandError {
     fn from(message: String) -> Self {
         Self::Failed(message)

@@ -127,8 +127,8 @@ impl fmt::Display for McpError {
             Self::Invalid(detail) => write!(f, "unexpected reply: {detail}"),
             Self::NotLoaded { what } => write!(
                 f,
-                "the part of this page that reads {what} could not be fetched from the page's \
-                 server (is it still running?); the server's answer itself may be fine, try again"
+                "{} (the server's answer itself may be fine)",
+                crate::on_demand::not_loaded(&format!("reads {what}"))
             ),
         }
     }

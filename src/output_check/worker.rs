@@ -13,12 +13,29 @@ use mcp_flow_schema_worker::{Event, Request, Verdict, WORKER_SCRIPT};
 use serde_json::Value;
 
 use super::Checker;
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::worker_link::WorkerLink;
 
 /// How long a check may take before its worker is stopped.
 pub const LIMIT_MS: u32 = 10_000;
 /// Bound on what is sent to the worker (schema and instance, as JSON text).
 pub const MAX_BYTES: usize = 4 * 1024 * 1024;
+
+/// Parses one message of the worker.
+type ReadEvent = fn(&str) -> Result<Event, String>;
+
+fn read_event(text: &str) -> Result<Event, String> {
+    serde_json::from_str::<Event>(text).map_err(|e| e.to_string())
+}
+
+// The worker's messages (`Deserialize` of its verdicts) are read by code the release build
+// fetches the first time a result is checked.
+on_demand!(
+    schema_check,
+    fn event_reader() -> Result<ReadEvent, OnDemandError> {
+        Ok(read_event)
+    }
+);
 
 type Waiters = Rc<RefCell<HashMap<u32, oneshot::Sender<Result<Verdict, String>>>>>;
 
@@ -51,7 +68,8 @@ impl SchemaWorker {
         })
     }
 
-    fn start(&self) -> Result<Waiters, String> {
+    /// Starts the worker unless it runs; `read` parses what it posts ([`event_reader`]).
+    fn start(&self, read: ReadEvent) -> Result<Waiters, String> {
         if let Some(running) = self.running.borrow().as_ref()
             && !running.failed.get()
         {
@@ -63,8 +81,7 @@ impl SchemaWorker {
         let on_message = {
             let waiters = waiters.clone();
             move |text: Result<String, String>| {
-                let event =
-                    text.and_then(|t| serde_json::from_str::<Event>(&t).map_err(|e| e.to_string()));
+                let event = text.and_then(|t| read(&t));
                 match event {
                     Ok(Event::Checked { id, verdict }) => {
                         if let Some(waiter) = waiters.borrow_mut().remove(&id) {
@@ -128,7 +145,9 @@ impl SchemaWorker {
                 text.len()
             ));
         }
-        let waiters = self.start()?;
+        let read = call_on_demand!(event_reader())
+            .map_err(|e| e.into_message("reads the schema checker's worker"))?;
+        let waiters = self.start(read)?;
         let (tx, rx) = oneshot::channel();
         waiters.borrow_mut().insert(id, tx);
         let posted = self

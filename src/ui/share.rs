@@ -56,8 +56,15 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     web_sys::Url::revoke_object_url(&url)
 }
 
-// The HAR and Mermaid writers and the recording's reader run only when the user exports or
+// The recording's JSON, HAR and Mermaid writers and its reader run only when the user exports or
 // imports, so the release build fetches them on first use (`crate::on_demand`).
+on_demand!(
+    export_json,
+    fn json_text(rec: Recording) -> Result<String, OnDemandError> {
+        Ok(rec.to_json())
+    }
+);
+
 on_demand!(
     export_har,
     fn har_text(rec: Recording) -> Result<String, OnDemandError> {
@@ -106,7 +113,11 @@ pub fn Share(ctl: Controller) -> impl IntoView {
                         "text/markdown",
                         call_on_demand!(mermaid_text(rec, lang)),
                     ),
-                    _ => ("mcp-flow-run.json", "application/json", Ok(rec.to_json())),
+                    _ => (
+                        "mcp-flow-run.json",
+                        "application/json",
+                        call_on_demand!(json_text(rec)),
+                    ),
                 };
                 message.set(match body {
                     Err(e) => failure(e, lang, name),

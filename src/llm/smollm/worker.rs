@@ -9,9 +9,30 @@ use std::rc::Rc;
 
 use super::Engine;
 use super::status::{Status, TurnFigures};
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::worker_link::WorkerLink;
 use futures_channel::oneshot;
 use mcp_flow_smollm_wire::{PageEvent as Event, Request, WORKER_SCRIPT};
+
+/// Parses one message of the worker.
+type ReadEvent = fn(&str) -> Result<Event, String>;
+
+fn read_event(text: &str) -> Result<Event, String> {
+    serde_json::from_str::<Event>(text).map_err(|e| e.to_string())
+}
+
+// The worker's messages are read by code only the in-page model needs (`Deserialize` of its
+// events and the model's decision): the release build fetches it when the model is first used.
+on_demand!(
+    smollm_page,
+    fn event_reader() -> Result<ReadEvent, OnDemandError> {
+        Ok(read_event)
+    }
+);
+
+async fn reader() -> Result<ReadEvent, String> {
+    call_on_demand!(event_reader()).map_err(|e| e.into_message("reads the model's worker"))
+}
 
 type Waiter = oneshot::Sender<Result<Event, String>>;
 /// A turn waiting for its result, and where its text goes meanwhile.
@@ -144,7 +165,8 @@ impl ModelWorker {
         })
     }
 
-    fn start(&self) -> Result<Rc<Routes>, String> {
+    /// Starts the worker unless it runs; `read` parses what it posts ([`event_reader`]).
+    fn start(&self, read: ReadEvent) -> Result<Rc<Routes>, String> {
         if let Some(running) = self.running.borrow().as_ref()
             && !running.routes.failed.get()
         {
@@ -163,9 +185,7 @@ impl ModelWorker {
         });
         let on_message = {
             let routes = routes.clone();
-            move |text: Result<String, String>| match text
-                .and_then(|t| serde_json::from_str::<Event>(&t).map_err(|e| e.to_string()))
-            {
+            move |text: Result<String, String>| match text.and_then(|t| read(&t)) {
                 Ok(event) => routes.on_event(event),
                 Err(_) => {
                     routes.fail_all("the model's worker posted a message this page cannot read")
@@ -244,7 +264,7 @@ impl Engine for Rc<ModelWorker> {
     }
 
     async fn ready(&self) -> Result<(), String> {
-        let routes = self.start()?;
+        let routes = self.start(reader().await?)?;
         if routes.loaded.get() {
             return Ok(());
         }
@@ -272,7 +292,7 @@ impl Engine for Rc<ModelWorker> {
             | Request::Reply { id, .. } => *id,
             Request::Load { .. } => return Err("loading is not a turn".into()),
         };
-        let routes = self.start()?;
+        let routes = self.start(reader().await?)?;
         let (tx, rx) = oneshot::channel();
         routes.turns.borrow_mut().insert(id, (tx, on_text));
         self.post(&request)?;
