@@ -295,6 +295,7 @@ const scenarios = {
       fetched.length = 0;
       await page.goto(`${opt.base}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay`);
       await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
+      check(fetched.some((n) => n.startsWith('split_ui_server_form')), `${spoken}: the form's view: ${fetched}`);
       const message = await page.textContent('.mf-form-message');
       check(message.includes('Springfield'), `${spoken}: the form asks ${message}`);
       const options = await page.$$eval('.mf-form select option', (os) => os.map((o) => o.value));
@@ -315,9 +316,11 @@ const scenarios = {
   },
 
   async 'the comparison of the eras'(page) {
+    const fetched = pieces(page);
     await page.goto(`${opt.base}/?speed=instant&approve=auto`);
     await page.click('#mf-compare-button');
     await page.waitForSelector('#mf-compare-table', { timeout: 40_000 });
+    check(fetched.some((n) => n.startsWith('split_ui_compare')), `the comparison's view was not fetched: ${fetched}`);
     const figures = await page.$$eval('#mf-compare-table tr', (trs) =>
       trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
     writeFileSync(join(opt.out, 'compare.json'), JSON.stringify(figures, null, 2));
@@ -549,9 +552,12 @@ const scenarios = {
   },
 
   async 'typed JSON arguments are judged by the whole inputSchema, and can be sent anyway'(page) {
+    const fetched = pieces(page);
     const start = async () => {
+      fetched.length = 0;
       await page.goto(`${opt.base}/?llm=you&${instant}`);
       await page.waitForSelector('#mf-you-json-toggle', { timeout: 20_000 });
+      check(fetched.some((n) => n.startsWith('split_ui_you')), `the dialog's view was not fetched: ${fetched}`);
       await page.check('#mf-you-json-toggle');
       await page.fill('#mf-you-json', '{"location": "Tokyo", "units": "kelvin"}');
       await page.click('#mf-you-call');
@@ -699,9 +705,9 @@ const scenarios = {
     const fetched = pieces(page);
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
-    // A run with the offline model fetches no module of the exports, the in-page model or the
-    // server's questions; it does fetch the output check's reader (get_weather has an outputSchema).
-    const early = fetched.filter((n) => /^split_(export|import|smollm|server_questions)/.test(n));
+    // A run with the offline model fetches no module of the exports, the in-page model, the
+    // server's questions or the views it does not show (comparison, forms, the You dialog); it does fetch the output check's reader (get_weather has an outputSchema).
+    const early = fetched.filter((n) => /^split_(export|import|smollm|server_questions|ui_)/.test(n));
     check(early.length === 0, `modules fetched that this run does not need: ${early.join(', ')}`);
     check(fetched.some((n) => n.startsWith('split_schema_check')), `the output check's reader: ${fetched.join(', ')}`);
     const save = async (button) => {
@@ -773,6 +779,19 @@ const scenarios = {
     const error = await page.textContent('#mf-error');
     check(error.includes('could not be fetched') && error.includes('input_required'), `the failed row says: ${error}`);
     check((await page.$('#mf-form-title')) === null, 'a form was shown without its reader');
+
+    // A view fetched on demand (the comparison of the eras): said in its place, with Try again.
+    await page.unrouteAll();
+    await page.route(/\/split_ui_compare[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
+    await page.goto(`${opt.base}/?speed=instant&approve=auto`);
+    await page.click('#mf-compare-button');
+    await page.waitForSelector('.mf-not-loaded', { timeout: 20_000 });
+    const said = await page.textContent('.mf-not-loaded');
+    check(said.includes('could not be fetched'), `in place of the comparison: ${said}`);
+    await page.unrouteAll();
+    await page.click('.mf-not-loaded .mf-retry');
+    await page.waitForSelector('#mf-compare-table', { timeout: 40_000 });
+    check((await page.$('.mf-not-loaded')) === null, 'the failure is still shown after the retry');
   },
 };
 

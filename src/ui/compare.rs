@@ -5,8 +5,10 @@ use leptos::prelude::*;
 
 use super::controller::{Compared, Controller};
 use super::i18n::{Msg, fill, text, tr};
+use super::lazy_view::{ViewFn, lazy_view};
 use crate::flow::compare::{CHANGELOG, CHANGES, EraFigures, change};
 use crate::mcp::era::Era;
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 fn era_name(era: Era, lang: crate::diagram::Lang) -> &'static str {
     match era {
@@ -25,8 +27,7 @@ fn column(f: &EraFigures) -> [String; 5] {
     ]
 }
 
-#[component]
-pub fn CompareView(ctl: Controller) -> impl IntoView {
+fn compare_view(ctl: Controller) -> impl IntoView {
     move || {
         let lang = ctl.lang.get();
         let t = move |m: Msg| text(m, lang);
@@ -75,4 +76,21 @@ pub fn CompareView(ctl: Controller) -> impl IntoView {
             </section>
         })
     }
+}
+
+on_demand!(
+    ui_compare,
+    fn compare_view_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| compare_view(ctl).into_any())
+    }
+);
+
+/// The comparison of the eras, fetched the first time the user asks for it.
+#[component]
+pub fn CompareView(ctl: Controller) -> impl IntoView {
+    lazy_view(
+        ctl,
+        move || ctl.compared.with(Option::is_some),
+        || async { call_on_demand!(compare_view_fn()) },
+    )
 }

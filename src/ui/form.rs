@@ -7,7 +7,9 @@ use serde_json::{Map, Value};
 
 use super::controller::Controller;
 use super::i18n::{Msg, tr};
+use super::lazy_view::{ViewFn, lazy_view};
 use crate::flow::form_fields::{FieldKind, FormField, content, fields};
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// One field of a form built from a schema; its input's id is `{prefix}-{name}`.
 pub(super) fn field_view(
@@ -77,8 +79,7 @@ pub(super) fn field_view(
     }
 }
 
-#[component]
-pub fn FormDialog(ctl: Controller) -> impl IntoView {
+fn form_dialog(ctl: Controller) -> impl IntoView {
     let problem = RwSignal::new(String::new());
     move || {
         let form = ctl.form.get()?;
@@ -119,4 +120,21 @@ pub fn FormDialog(ctl: Controller) -> impl IntoView {
             </div>
         })
     }
+}
+
+on_demand!(
+    ui_server_form,
+    fn form_dialog_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| form_dialog(ctl).into_any())
+    }
+);
+
+/// The form of a question the server asks, fetched the first time a server asks one.
+#[component]
+pub fn FormDialog(ctl: Controller) -> impl IntoView {
+    lazy_view(
+        ctl,
+        move || ctl.form.with(Option::is_some),
+        || async { call_on_demand!(form_dialog_fn()) },
+    )
 }

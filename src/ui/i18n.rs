@@ -34,7 +34,7 @@ messages! {
     Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
     RowsDone, Follow, FollowHint,
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
-    CouldNotSave, Loaded, FileUnreadable, ModuleNotLoaded, RecordingBanner,
+    CouldNotSave, Loaded, FileUnreadable, ModuleNotLoaded, ViewNotLoaded, TryAgain, RecordingBanner,
     DialogTitle, Yes, Decline, Answer,
     Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
@@ -227,6 +227,10 @@ fn en(msg: Msg) -> &'static str {
         CouldNotSave => "Could not save {name}: {error}",
         Loaded => "Loaded {name}",
         FileUnreadable => "the file could not be read",
+        TryAgain => "Try again",
+        ViewNotLoaded => {
+            "This part of the page could not be fetched from the page's server (is it still running?)."
+        }
         ModuleNotLoaded => {
             "{name}: the part of the app that does this could not be fetched from the page's server (is it still running?). Nothing else is affected; try again."
         }
@@ -440,6 +444,8 @@ fn zh(msg: Msg) -> &'static str {
         CouldNotSave => "无法保存 {name}：{error}",
         Loaded => "已载入 {name}",
         FileUnreadable => "无法读取该文件",
+        TryAgain => "重试",
+        ViewNotLoaded => "无法从页面的服务器获取页面的这一部分（服务器是否仍在运行？）。",
         ModuleNotLoaded => {
             "{name}：无法从页面的服务器获取执行此操作的应用部分（服务器是否仍在运行？）。其他功能不受影响，请重试。"
         }

@@ -11,6 +11,7 @@ mod follow;
 mod form;
 pub mod i18n;
 mod inspector;
+mod lazy_view;
 mod llm_settings;
 mod message_log;
 mod model_status;

@@ -8,9 +8,11 @@ use serde_json::{Map, Value};
 use super::controller::Controller;
 use super::form::field_view;
 use super::i18n::{Msg, fill, text, tr};
+use super::lazy_view::{ViewFn, lazy_view};
 use crate::flow::form_fields::fields;
 use crate::llm::you::{ArgumentsCheck, Turn, form_arguments, json_arguments, why_json};
 use crate::llm::{LlmReply, ToolCall, ToolSpec};
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// The tool picker, its form or JSON box, and the call button.
 fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>) -> impl IntoView {
@@ -129,8 +131,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
     }
 }
 
-#[component]
-pub fn YouDialog(ctl: Controller) -> impl IntoView {
+fn you_dialog(ctl: Controller) -> impl IntoView {
     let problem = RwSignal::new(String::new());
     move || {
         let turn = ctl.you_turn.get()?;
@@ -196,4 +197,21 @@ pub fn YouDialog(ctl: Controller) -> impl IntoView {
 
 fn text_of(ctl: Controller, msg: Msg) -> &'static str {
     text(msg, ctl.lang.get_untracked())
+}
+
+on_demand!(
+    ui_you,
+    fn you_dialog_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| you_dialog(ctl).into_any())
+    }
+);
+
+/// The dialog of the user in the model's place, fetched the first time the user has a turn.
+#[component]
+pub fn YouDialog(ctl: Controller) -> impl IntoView {
+    lazy_view(
+        ctl,
+        move || ctl.you_turn.with(Option::is_some),
+        || async { call_on_demand!(you_dialog_fn()) },
+    )
 }

@@ -37,10 +37,11 @@ use crate::{run, workspace_root};
 /// of the server's questions (an `input_required` result or a 2025-11-25 `elicitation/create`,
 /// with rmcp's `Deserialize` of elicitation schemas and sampling messages) moved to a module
 /// fetched when a server asks: 506.1 KB; then the JSON export's writer and the readers of the two
-/// workers' messages (the in-page model's, the schema checker's), fetched when first used: 491.9 KB.
-/// The goal of 250 KB needs more of the rarely used parts split the same way (README,
-/// "Performance").
-pub const FIRST_LOAD_BUDGET_BYTES: u64 = 495_000;
+/// workers' messages (the in-page model's, the schema checker's), fetched when first used: 491.9 KB;
+/// then the views most runs never show (the comparison of the eras, the server's question form,
+/// the dialog of the user in the model's place; `src/ui/lazy_view.rs`): 477.0 KB. The goal of
+/// 250 KB needs more of the rarely used parts split the same way (README, "Performance").
+pub const FIRST_LOAD_BUDGET_BYTES: u64 = 480_000;
 
 /// A file of the built app.
 pub struct Sized {

@@ -1,0 +1,81 @@
+//! Views whose code is fetched the first time they are shown (`crate::on_demand`): dialogs and
+//! panels most runs never open. The page keeps a small stand-in that watches when the view is
+//! due; then it fetches the module, which hands back a function that builds the view.
+
+use std::future::Future;
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use super::i18n::{Msg, text, tr};
+use crate::on_demand::OnDemandError;
+
+/// Builds a view fetched on demand.
+pub type ViewFn = fn(Controller) -> AnyView;
+
+#[derive(Clone, Copy)]
+enum Load {
+    Idle,
+    Loading,
+    Ready(ViewFn),
+}
+
+/// Shows the view `load` yields while `due` holds. The module is fetched the first time `due`
+/// holds; a failed fetch is said in place of the view, with a button that tries again (as does
+/// the next time the view is due).
+pub fn lazy_view<L, Fut>(
+    ctl: Controller,
+    due: impl Fn() -> bool + Send + Sync + 'static,
+    load: L,
+) -> impl IntoView
+where
+    L: Fn() -> Fut + Copy + 'static,
+    Fut: Future<Output = Result<ViewFn, OnDemandError>> + 'static,
+{
+    let due = Memo::new(move |_| due());
+    let state = RwSignal::new(Load::Idle);
+    let failure = RwSignal::new(None::<OnDemandError>);
+    let attempt = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        attempt.track();
+        if due.get() && matches!(state.get_untracked(), Load::Idle) {
+            state.set(Load::Loading);
+            leptos::task::spawn_local(async move {
+                match load().await {
+                    Ok(build) => {
+                        failure.set(None);
+                        state.set(Load::Ready(build));
+                    }
+                    Err(e) => {
+                        failure.set(Some(e));
+                        state.set(Load::Idle);
+                    }
+                }
+            });
+        }
+    });
+    move || {
+        if !due.get() {
+            return None;
+        }
+        match (state.get(), failure.get()) {
+            (Load::Ready(build), _) => Some(build(ctl)),
+            (_, Some(error)) => Some(
+                view! {
+                    <p class="mf-error-line mf-not-loaded" role="alert">
+                        {move || match &error {
+                            OnDemandError::NotLoaded => text(Msg::ViewNotLoaded, ctl.lang.get()).to_owned(),
+                            OnDemandError::Failed(e) => e.clone(),
+                        }}
+                        " "
+                        <button class="mf-retry" on:click=move |_| attempt.update(|n| *n += 1)>
+                            {tr(ctl.lang, Msg::TryAgain)}
+                        </button>
+                    </p>
+                }
+                .into_any(),
+            ),
+            _ => None,
+        }
+    }
+}
