@@ -762,8 +762,12 @@ const scenarios = {
     // The app still answers: another export, and the player.
     const [mermaid] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-mermaid')]);
     check(mermaid.suggestedFilename() === 'mcp-flow-run.md', `after the failure: ${mermaid.suggestedFilename()}`);
+    const calls = [];
+    page.on('request', (r) => { if (r.method() === 'POST' && (r.postData() ?? '').includes('"tools/call"')) calls.push(r.url()); });
     await page.click('#mf-restart');
-    await finished(page);
+    await page.waitForFunction(() => (document.querySelector('#mf-answer')?.textContent.trim().length ?? 0) > 0
+      && document.querySelector('g[data-row="d2-8"]')?.dataset.state === 'done');
+    check(calls.length === 1, `the run after the failure sent ${calls.length} tools/call requests`);
     check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer after the failure: ${await answer(page)}`);
     // The server is back: the same button fetches the module and saves the file.
     await page.unroute(/\/split_export_har[^/]*\.wasm$/);

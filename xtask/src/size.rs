@@ -346,41 +346,53 @@ fn resolve(from: &str, reference: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// What makes up the app's wasm, after `wasm-opt -Oz` as Trunk runs it, by crate and by item,
-/// from twiggy (with names kept: `wasm-opt -g`).
+/// What makes up the first load's wasm, after `wasm-opt -Oz`, by crate and by item, from twiggy
+/// (with names kept: `wasm-opt -g`): the split build's main module (xtask/src/split.rs), or
+/// Trunk's whole app when no split build is there.
 fn contributors(tools: &Tools) -> Result<()> {
     let twiggy = twiggy();
     let Some(twiggy) = twiggy else {
         println!(
             "top contributors: twiggy is not installed; `cargo install twiggy` and run this again \
-             (it reads the app's wasm with names kept: wasm-bindgen, then wasm-opt -Oz -g)"
+             (it reads the first load's wasm with names kept: wasm-opt -Oz -g)"
         );
         return Ok(());
     };
-    let built = crate::target_dir().join("wasm32-unknown-unknown/release/mcp-flow.wasm");
-    if !built.exists() {
-        println!(
-            "top contributors: no {} (run with --build)",
-            built.display()
-        );
-        return Ok(());
-    }
     let work = crate::target_dir().join("size");
     std::fs::create_dir_all(&work)?;
-    sh::step("attributing the wasm (wasm-bindgen, wasm-opt -Oz -g, twiggy)");
-    sh::run(
-        tools
-            .command(tools.cargo_bin().join("wasm-bindgen"))
-            .args(["--target", "web", "--no-typescript", "--out-dir"])
-            .arg(&work)
-            .arg(&built),
-    )?;
     let named = work.join("mcp-flow.named.wasm");
+    let split = crate::split::main_module();
+    let input = if split.exists() {
+        split
+    } else {
+        let built = crate::target_dir().join("wasm32-unknown-unknown/release/mcp-flow.wasm");
+        if !built.exists() {
+            println!(
+                "top contributors: no {} (run with --build)",
+                built.display()
+            );
+            return Ok(());
+        }
+        sh::run(
+            tools
+                .command(tools.cargo_bin().join("wasm-bindgen"))
+                .args(["--target", "web", "--no-typescript", "--out-dir"])
+                .arg(&work)
+                .arg(&built),
+        )?;
+        work.join("mcp-flow_bg.wasm")
+    };
+    sh::step(&format!(
+        "attributing {} (wasm-opt -Oz -g, twiggy)",
+        input.display()
+    ));
     sh::run(
         tools
             .command(tools.npm_bin().join("wasm-opt"))
-            .arg(work.join("mcp-flow_bg.wasm"))
-            .args(["-Oz", "-g", "-o"])
+            .arg(&input)
+            .args(["-Oz", "-g"])
+            .args(crate::split::WASM_OPT_FEATURES)
+            .arg("-o")
             .arg(&named),
     )?;
     let csv = sh::capture(

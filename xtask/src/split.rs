@@ -25,7 +25,7 @@ const SPLIT_PREFIXES: [&str; 2] = ["split_", "chunk_"];
 
 /// wasm-opt's features for the app: what rustc emits for wasm32 today plus SIMD (the same as
 /// `data-wasm-opt-params` in index.html, made explicit because the pieces are optimised alone).
-const WASM_OPT_FEATURES: [&str; 7] = [
+pub const WASM_OPT_FEATURES: [&str; 7] = [
     "--enable-simd",
     "--enable-bulk-memory",
     "--enable-nontrapping-float-to-int",
@@ -34,6 +34,12 @@ const WASM_OPT_FEATURES: [&str; 7] = [
     "--enable-reference-types",
     "--enable-multivalue",
 ];
+
+/// The first load's wasm before wasm-opt (wasm-bindgen's output, names kept), once the split
+/// step has run.
+pub fn main_module() -> PathBuf {
+    target_dir().join("split/pkg/mcp-flow_bg.wasm")
+}
 
 pub fn split_app(tools: &Tools) -> Result<()> {
     sh::step("splitting the app: what runs on demand leaves the first load");
