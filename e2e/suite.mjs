@@ -783,6 +783,15 @@ const scenarios = {
     const error = await page.textContent('#mf-error');
     check(error.includes('could not be fetched') && error.includes('input_required'), `the failed row says: ${error}`);
     check((await page.$('#mf-form-title')) === null, 'a form was shown without its reader');
+    // In 2025-11-25 the question comes on the stream: it is declined, and its row says why.
+    await page.goto(`${opt.base}/?era=legacy&q=${q}&speed=instant&approve=auto&autoplay`);
+    await page.waitForFunction(() => document.querySelector('g[data-row="d2-elicit-reply"]')?.dataset.state === 'done'
+      || document.querySelector('g[data-row][data-state="failed"]') !== null, null, { timeout: 20_000 });
+    await page.click('g[data-row="d2-elicit"]');
+    const declined = await page.textContent('.mf-inspector');
+    check(declined.includes('could not be read, so it is declined') && declined.includes('could not be fetched'),
+      `legacy: the question's row says ${declined.slice(0, 400)}`);
+    check((await page.$('#mf-form-title')) === null, 'legacy: a form was shown without its reader');
 
     // A view fetched on demand (the comparison of the eras): said in its place, with Try again.
     await page.unrouteAll();

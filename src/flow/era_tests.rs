@@ -472,6 +472,48 @@ fn a_legacy_question_on_the_stream_is_answered_before_the_result() {
 }
 
 #[test]
+fn a_legacy_question_that_does_not_parse_is_declined_and_its_row_says_why() {
+    // `message` must be a string: rmcp cannot read this question.
+    let ask = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create",
+        "params": {"message": 5, "requestedSchema": {"type": "object", "properties": {}}}})
+    .to_string();
+    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
+        "content": [{"type": "text", "text": "Cloudy"}]}})
+    .to_string();
+    let script = vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
+        sse(&[&tools_page(3, "get_weather", None)]),
+        sse(&[&ask, &result]),
+        status(202, "", ""),
+    ];
+    let f = fixture(script, EraChoice::Legacy, Memory::default());
+    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    assert!(answer.contains("cloudy"), "{answer}");
+    let run = f.run.borrow();
+    let Some(Payload::Form { message, .. }) = run.row(Row::Elicit).and_then(|r| r.payload.clone())
+    else {
+        panic!("the question's row has no form payload");
+    };
+    assert!(
+        message.contains("could not be read") && message.contains("do not parse"),
+        "{message}"
+    );
+    let Some(Payload::FormAnswer { action, .. }) =
+        run.row(Row::ElicitAnswer).and_then(|r| r.payload.clone())
+    else {
+        panic!("the answer's row has no answer");
+    };
+    assert_eq!(action, "decline");
+    let reply = run.row(Row::ElicitReply).unwrap();
+    let posted = &run.mcp.exchanges[reply.mcp[0]];
+    let posted: Value = serde_json::from_str(posted.request_body.as_deref().unwrap()).unwrap();
+    assert_eq!(posted["id"], "e1");
+    assert_eq!(posted["result"]["action"], "decline");
+}
+
+#[test]
 fn a_fresh_tool_list_is_reused_by_the_next_run_on_the_page() {
     let memory = Memory::default();
     let f = fixture(

@@ -114,6 +114,19 @@ pub async fn ask_user(
             Value::Null,
         ),
     };
+    ask(steps, answers, message, schema, state, round).await
+}
+
+/// Rows Elicit, ElicitAsk and ElicitAnswer for `message`: the form of `schema` put to the user,
+/// or declined when there is no schema.
+async fn ask(
+    steps: &Steps,
+    answers: &Answers,
+    message: String,
+    schema: Value,
+    state: Option<String>,
+    round: u32,
+) -> ElicitResult {
     let form = Payload::Form {
         message: message.clone(),
         schema: schema.clone(),
@@ -153,11 +166,19 @@ pub async fn ask_user(
 /// stream; it asks the user and leaves row ElicitReply active while the client POSTs the answer.
 pub fn legacy_elicitor(steps: Rc<Steps>, answers: Rc<Answers>) -> crate::mcp::client::Elicitor {
     let round = Rc::new(Cell::new(0u32));
-    Rc::new(move |question: ElicitRequestParams| {
+    Rc::new(move |question: Result<ElicitRequestParams, String>| {
         let (steps, answers, round) = (steps.clone(), answers.clone(), round.clone());
         Box::pin(async move {
             round.set(round.get() + 1);
-            let answer = ask_user(&steps, &answers, &question, None, round.get()).await;
+            let answer = match &question {
+                Ok(question) => ask_user(&steps, &answers, question, None, round.get()).await,
+                // Said on the question's row, and declined.
+                Err(why) => {
+                    let message =
+                        format!("(the question could not be read, so it is declined: {why})");
+                    ask(&steps, &answers, message, Value::Null, None, round.get()).await
+                }
+            };
             steps.begin(Row::ElicitReply).await;
             answers.reply_pending.set(true);
             answer

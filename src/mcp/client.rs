@@ -50,7 +50,10 @@ const CANCEL_WAIT_MS: u32 = 2_000;
 pub type Listener = Box<dyn FnMut(&Value)>;
 
 /// Asks the user what a server's elicitation asks (a form), and gives the answer.
-pub type Elicitor = Rc<dyn Fn(ElicitRequestParams) -> Pin<Box<dyn Future<Output = ElicitResult>>>>;
+/// Answers a server's `elicitation/create` (2025-11-25): the question, or why it could not be
+/// read.
+pub type Elicitor =
+    Rc<dyn Fn(Result<ElicitRequestParams, String>) -> Pin<Box<dyn Future<Output = ElicitResult>>>>;
 
 pub struct McpClient<H: Http> {
     pub transport: Transport<H>,
@@ -230,20 +233,22 @@ impl<H: Http> McpClient<H> {
         let reply = if jsonrpc::is(&request, PingRequestMethod) {
             jsonrpc::result(&id, &EmptyObject {})
         } else if jsonrpc::is(&request, ElicitationCreateRequestMethod) {
-            // A question that does not parse, or whose reader could not be fetched, is declined.
-            let params = match request.get("params").cloned() {
-                Some(p) => call_on_demand!(read_elicit_params(p)).ok(),
-                None => None,
+            // A question that does not parse, or whose reader could not be fetched, reaches the
+            // elicitor as the reason, which says so and declines.
+            let question = match request.get("params").cloned() {
+                Some(p) => call_on_demand!(read_elicit_params(p))
+                    .map_err(|e| e.into_message("reads the server's question")),
+                None => Err("the request has no params".into()),
             };
             let elicitor = self.elicitor.borrow().clone();
-            let answer = match (params, elicitor) {
-                (Some(params), Some(elicitor)) => {
+            let answer = match elicitor {
+                Some(elicitor) => {
                     self.waiting_for_user.set(self.waiting_for_user.get() + 1);
-                    let answer = elicitor(params).await;
+                    let answer = elicitor(question).await;
                     self.waiting_for_user.set(self.waiting_for_user.get() - 1);
                     answer
                 }
-                _ => ElicitResult::new(ElicitationAction::Decline),
+                None => ElicitResult::new(ElicitationAction::Decline),
             };
             jsonrpc::result(&id, &answer)
         } else {

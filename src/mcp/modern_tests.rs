@@ -387,8 +387,8 @@ fn a_legacy_elicitation_on_the_stream_is_answered_before_the_result() {
     let (c, http) = client(vec![sse(&[&ask, &result]), status(202, "", "")]);
     let asked = Rc::new(RefCell::new(Vec::new()));
     let seen = asked.clone();
-    let elicitor: Elicitor = Rc::new(move |params: ElicitRequestParams| {
-        seen.borrow_mut().push(params);
+    let elicitor: Elicitor = Rc::new(move |params: Result<ElicitRequestParams, String>| {
+        seen.borrow_mut().push(params.expect("the question parses"));
         Box::pin(async {
             ElicitResult::new(ElicitationAction::Accept)
                 .with_content(json!({"city": "Springfield, Illinois"}))

@@ -251,7 +251,9 @@ on_demand!(
     server_questions,
     /// The params of an `elicitation/create` request the server sent on a stream (2025-11-25).
     pub fn read_elicit_params(params: Value) -> Result<ElicitRequestParams, OnDemandError> {
-        serde_json::from_value(params).map_err(|e| OnDemandError::Failed(e.to_string()))
+        serde_json::from_value(params).map_err(|e| {
+            OnDemandError::Failed(format!("elicitation/create params that do not parse: {e}"))
+        })
     }
 );
 
