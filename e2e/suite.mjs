@@ -731,6 +731,19 @@ const scenarios = {
     check(fetched.some((n) => n.startsWith('split_export_har')) && fetched.some((n) => n.startsWith('split_export_mermaid')),
       `the exports' modules were not fetched on demand: ${fetched.join(', ')}`);
     check(!fetched.some((n) => n.startsWith('split_import_recording')), 'the reader was fetched without an import');
+    // The message log and the connection panel are closed <details>: their bodies are fetched
+    // when the user opens them, and show this run.
+    for (const [panel, body, module] of [
+      ['#mf-message-log', '#mf-log-rows tr', 'split_ui_message_log'],
+      ['#mf-connection', '#mf-connection-facts', 'split_ui_connection'],
+    ]) {
+      check(!fetched.some((n) => n.startsWith(module)), `${module} fetched before ${panel} was opened`);
+      await page.click(`${panel} > summary`);
+      await page.waitForSelector(`${panel} ${body}`, { timeout: 20_000 });
+      check(fetched.some((n) => n.startsWith(module)), `${module} was not fetched: ${fetched.join(', ')}`);
+    }
+    check((await page.textContent('#mf-log-rows')).includes('tools/call'), 'the opened log lacks tools/call');
+    check((await page.textContent('#mf-connection-facts')).includes('weather-server'), 'the opened panel lacks the server');
 
     // A fresh page loads the recording: labelled, same rows and answer, nothing sent.
     const fresh = await page.context().newPage();

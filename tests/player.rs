@@ -185,6 +185,7 @@ async fn an_unknown_city_reads_as_a_failed_tool_on_its_row_and_in_the_inspector(
 async fn the_connection_panel_tells_the_server_session_capabilities_and_logs() {
     let ctl = controller(server(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
+    open_panel(&root, "#mf-connection", "#mf-connection-facts").await;
     assert!(text(&root, "#mf-connection-facts").contains("Nothing known yet"));
     ctl.play();
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
@@ -237,6 +238,7 @@ fn sent_bodies(ctl: Controller) -> Vec<serde_json::Value> {
 async fn the_log_level_asked_of_the_server_is_the_users_in_both_eras() {
     let ctl = controller(server(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
+    open_panel(&root, "#mf-connection", "#mf-log-ask").await;
     choose(&root, "#mf-log-ask", "debug");
     ctl.play();
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
@@ -297,6 +299,7 @@ async fn the_log_level_asked_of_the_server_is_the_users_in_both_eras() {
 async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
     let ctl = controller(server(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
+    open_panel(&root, "#mf-message-log", "#mf-log-rows").await;
     ctl.play();
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     ctl.question.set("What's the weather in Atlantis?".into());

@@ -83,6 +83,7 @@ fn header(x: &Exchange, name: &str) -> Option<String> {
 async fn a_legacy_request_is_replayed_in_its_session_as_it_was_and_edited() {
     let ctl = playing(server(), "What's the weather in Tokyo?", EraChoice::Legacy);
     let (root, _handle) = mount(ctl);
+    open_panel(&root, "#mf-message-log", "#mf-log-rows").await;
     ctl.start(Mode::Play);
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     sleep(50).await;
@@ -185,6 +186,7 @@ async fn a_legacy_request_is_replayed_in_its_session_as_it_was_and_edited() {
 async fn a_modern_replay_rebuilds_its_headers_from_the_edited_body() {
     let ctl = playing(server(), "What's the weather in Tokyo?", EraChoice::Modern);
     let (root, _handle) = mount(ctl);
+    open_panel(&root, "#mf-message-log", "#mf-log-rows").await;
     ctl.start(Mode::Play);
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     sleep(50).await;

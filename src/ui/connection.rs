@@ -5,16 +5,17 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{Msg, text, tr};
+use super::lazy_view::{ViewFn, lazy_view};
 use crate::flow::facts::{Facts, log_lines};
 use crate::mcp::era::Era;
 use crate::mcp::log_level::{self, LogLevel};
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 fn pretty(v: &serde_json::Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
 }
 
-#[component]
-pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
+fn connection_body(ctl: Controller) -> impl IntoView {
     let level = RwSignal::new(LogLevel::Debug);
     let facts = Memo::new(move |_| ctl.run.with(Facts::of));
     let rows = move || {
@@ -113,8 +114,6 @@ pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
         .into_any()
     };
     view! {
-        <details id="mf-connection" class="mf-connection">
-            <summary>{tr(ctl.lang, Msg::Connection)}</summary>
             <div id="mf-connection-facts">{rows}</div>
             <h3>{tr(ctl.lang, Msg::Logs)}</h3>
             <label>
@@ -144,6 +143,26 @@ pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
                 </select>
             </label>
             {logs}
+    }
+}
+
+on_demand!(
+    ui_connection,
+    fn connection_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| connection_body(ctl).into_any())
+    }
+);
+
+/// The connection's facts and the server's logs, closed at first: the body is fetched the first
+/// time the user opens it.
+#[component]
+pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
+    let opened = RwSignal::new(false);
+    view! {
+        // The first toggle of a closed <details> opens it.
+        <details id="mf-connection" class="mf-connection" on:toggle=move |_| opened.set(true)>
+            <summary>{tr(ctl.lang, Msg::Connection)}</summary>
+            {lazy_view(ctl, move || opened.get(), || async { call_on_demand!(connection_fn()) })}
         </details>
     }
 }

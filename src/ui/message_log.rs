@@ -6,11 +6,13 @@ use leptos::prelude::*;
 use super::controller::Controller;
 use super::controller::NO_CONNECTION;
 use super::i18n::{Msg, tr};
+use super::lazy_view::{ViewFn, lazy_view};
 use super::replay::{ReplayPanel, shown_body};
 use crate::flow::message_log::{
     Direction, Filters, Kind, LineId, RunExchanges, Source, arrange, rows,
 };
 use crate::mcp::era::Era;
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 fn kind_of(id: &str) -> Option<Kind> {
     match id {
@@ -22,8 +24,7 @@ fn kind_of(id: &str) -> Option<Kind> {
     }
 }
 
-#[component]
-pub fn MessageLog(ctl: Controller) -> impl IntoView {
+fn message_log_body(ctl: Controller) -> impl IntoView {
     let query = RwSignal::new(String::new());
     let kind = RwSignal::new(String::from("all"));
     let direction = RwSignal::new(None::<Direction>);
@@ -141,8 +142,6 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
             .collect_view()
     };
     view! {
-        <details id="mf-message-log" class="mf-connection">
-            <summary>{tr(ctl.lang, Msg::MessageLog)}</summary>
             <div class="mf-log-filters">
                 <input id="mf-log-search" type="search" placeholder="tools/call"
                     prop:value=move || query.get()
@@ -183,6 +182,26 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
             {move || replaying.get().map(|line| view! {
                 <ReplayPanel ctl=ctl line=line body=replay_body open=replaying />
             })}
+    }
+}
+
+on_demand!(
+    ui_message_log,
+    fn message_log_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| message_log_body(ctl).into_any())
+    }
+);
+
+/// The message log, closed at first: its body (filters, rows, replay) is fetched the first time
+/// the user opens it.
+#[component]
+pub fn MessageLog(ctl: Controller) -> impl IntoView {
+    let opened = RwSignal::new(false);
+    view! {
+        // The first toggle of a closed <details> opens it.
+        <details id="mf-message-log" class="mf-connection" on:toggle=move |_| opened.set(true)>
+            <summary>{tr(ctl.lang, Msg::MessageLog)}</summary>
+            {lazy_view(ctl, move || opened.get(), || async { call_on_demand!(message_log_fn()) })}
         </details>
     }
 }

@@ -104,3 +104,17 @@ pub fn choose_option(root: &HtmlElement, selector: &str, label: &str) {
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
 }
+
+/// Opens the closed panel `selector` (a `<details>`) as a user does, by its summary, and waits
+/// for `body` in it: a panel's body is fetched the first time it is opened.
+pub async fn open_panel(root: &HtmlElement, selector: &str, body: &str) {
+    click(root, &format!("{selector} > summary"));
+    let shown = until(5_000, || {
+        root.query_selector(&format!("{selector} {body}"))
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    assert!(shown, "{selector} did not show {body} once opened");
+}
