@@ -9,6 +9,11 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
+/// Reads one message a worker posted (JSON text) as `T`.
+pub fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
 /// The text a worker posts when it listens (`"started"` in JSON).
 pub const STARTED: &str = "\"started\"";
 

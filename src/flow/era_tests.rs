@@ -430,12 +430,9 @@ fn a_server_that_keeps_asking_is_stopped_at_the_question_row() {
     assert_eq!(calls, 5, "five answers of input_required, then it stops");
 }
 
-#[test]
-fn a_legacy_question_on_the_stream_is_answered_before_the_result() {
-    let ask = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create",
-        "params": {"message": "Which Springfield?", "requestedSchema": {"type": "object",
-            "properties": {"city": {"type": "string", "enum": ["Springfield, Illinois"]}}}}})
-    .to_string();
+/// A 2025-11-25 Springfield run in which the server sends `ask` on the tools/call stream before
+/// its "Cloudy" result; the user answers Illinois. The fixture, and the answer.
+fn legacy_run_asked(ask: &str) -> (Fixture, String) {
     let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
         "content": [{"type": "text", "text": "Cloudy"}]}})
     .to_string();
@@ -444,11 +441,21 @@ fn a_legacy_question_on_the_stream_is_answered_before_the_result() {
         status(202, "", ""),
         sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
         sse(&[&tools_page(3, "get_weather", None)]),
-        sse(&[&ask, &result]),
+        sse(&[ask, &result]),
         status(202, "", ""),
     ];
     let f = fixture(script, EraChoice::Legacy, Memory::default());
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    (f, answer)
+}
+
+#[test]
+fn a_legacy_question_on_the_stream_is_answered_before_the_result() {
+    let ask = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create",
+        "params": {"message": "Which Springfield?", "requestedSchema": {"type": "object",
+            "properties": {"city": {"type": "string", "enum": ["Springfield, Illinois"]}}}}})
+    .to_string();
+    let (f, answer) = legacy_run_asked(&ask);
     assert!(answer.contains("cloudy"), "{answer}");
     let run = f.run.borrow();
     for row in [
@@ -477,19 +484,7 @@ fn a_legacy_question_that_does_not_parse_is_declined_and_its_row_says_why() {
     let ask = json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create",
         "params": {"message": 5, "requestedSchema": {"type": "object", "properties": {}}}})
     .to_string();
-    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
-        "content": [{"type": "text", "text": "Cloudy"}]}})
-    .to_string();
-    let script = vec![
-        sse(&[&init_result(1, "2025-11-25")]),
-        status(202, "", ""),
-        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
-        sse(&[&tools_page(3, "get_weather", None)]),
-        sse(&[&ask, &result]),
-        status(202, "", ""),
-    ];
-    let f = fixture(script, EraChoice::Legacy, Memory::default());
-    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    let (f, answer) = legacy_run_asked(&ask);
     assert!(answer.contains("cloudy"), "{answer}");
     let run = f.run.borrow();
     let Some(Payload::Form { message, .. }) = run.row(Row::Elicit).and_then(|r| r.payload.clone())

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::Checker;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
-use crate::worker_link::WorkerLink;
+use crate::worker_link::{WorkerLink, read_json};
 
 /// How long a check may take before its worker is stopped.
 pub const LIMIT_MS: u32 = 10_000;
@@ -24,16 +24,12 @@ pub const MAX_BYTES: usize = 4 * 1024 * 1024;
 /// Parses one message of the worker.
 type ReadEvent = fn(&str) -> Result<Event, String>;
 
-fn read_event(text: &str) -> Result<Event, String> {
-    serde_json::from_str::<Event>(text).map_err(|e| e.to_string())
-}
-
 // The worker's messages (`Deserialize` of its verdicts) are read by code the release build
 // fetches the first time a result is checked.
 on_demand!(
     schema_check,
     fn event_reader() -> Result<ReadEvent, OnDemandError> {
-        Ok(read_event)
+        Ok(read_json::<Event>)
     }
 );
 

@@ -10,23 +10,19 @@ use std::rc::Rc;
 use super::Engine;
 use super::status::{Status, TurnFigures};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
-use crate::worker_link::WorkerLink;
+use crate::worker_link::{WorkerLink, read_json};
 use futures_channel::oneshot;
 use mcp_flow_smollm_wire::{PageEvent as Event, Request, WORKER_SCRIPT};
 
 /// Parses one message of the worker.
 type ReadEvent = fn(&str) -> Result<Event, String>;
 
-fn read_event(text: &str) -> Result<Event, String> {
-    serde_json::from_str::<Event>(text).map_err(|e| e.to_string())
-}
-
 // The worker's messages are read by code only the in-page model needs (`Deserialize` of its
 // events and the model's decision): the release build fetches it when the model is first used.
 on_demand!(
     smollm_page,
     fn event_reader() -> Result<ReadEvent, OnDemandError> {
-        Ok(read_event)
+        Ok(read_json::<Event>)
     }
 );
 
