@@ -189,8 +189,10 @@ const scenarios = {
     const fetched = pieces(page);
     await page.goto(`${opt.base}/?llm=smollm2&speed=instant&approve=auto`);
     check((await page.inputValue('#mf-llm-provider')) === 'smollm2', 'llm=smollm2 did not pick it');
-    check(!fetched.some((n) => n.startsWith('split_smollm_page')), 'the reader of the model fetched before a run');
+    // The model's panel (and its worker's reader) come with the in-page model's module, fetched
+    // because the model is picked (a page with the offline model does not: see the exports).
     const before = await page.textContent('#mf-smollm .mf-smollm-status');
+    check(fetched.some((n) => n.startsWith('split_smollm_page')), `the model's panel without its module: ${fetched}`);
     check(before.includes('144.8 MB'), `the size is not told before the download: ${before}`);
     // The page's own timer keeps ticking while the model works in its worker: the longest gap
     // bounds a hang of the page's thread (a turn on it would freeze the page for the turn).
@@ -295,7 +297,8 @@ const scenarios = {
       fetched.length = 0;
       await page.goto(`${opt.base}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay`);
       await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
-      check(fetched.some((n) => n.startsWith('split_ui_server_form')), `${spoken}: the form's view: ${fetched}`);
+      // The form's view comes with the reader of the server's questions (one module).
+      check(fetched.some((n) => n.startsWith('split_server_questions')), `${spoken}: the form's view: ${fetched}`);
       const message = await page.textContent('.mf-form-message');
       check(message.includes('Springfield'), `${spoken}: the form asks ${message}`);
       const options = await page.$$eval('.mf-form select option', (os) => os.map((o) => o.value));
@@ -619,7 +622,7 @@ const scenarios = {
     check(shown.includes("matches the tool's outputSchema"), `weather server: ${shown}`);
     let workers = await page.evaluate(() => window.__workers);
     check(workers.some((u) => u.includes('schema-worker')), `workers: ${workers}`);
-    check(fetched.some((n) => n.startsWith('split_schema_check')), `the worker's reader was not fetched: ${fetched}`);
+    check(fetched.some((n) => n.startsWith('split_run')), `the worker's reader was not fetched: ${fetched}`);
     check(
       !(await page.$('g[data-row="d2-8"].mf-output-mismatch')),
       'a valid result is drawn as a mismatch',
@@ -706,10 +709,13 @@ const scenarios = {
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
     // A run with the offline model fetches no module of the exports, the in-page model, the
-    // server's questions or the views it does not show (comparison, forms, the You dialog); it does fetch the output check's reader (get_weather has an outputSchema).
+    // server's questions or the views it does not show (comparison, forms, the You dialog, the
+    // closed panels).
     const early = fetched.filter((n) => /^split_(export|import|smollm|server_questions|ui_)/.test(n));
     check(early.length === 0, `modules fetched that this run does not need: ${early.join(', ')}`);
-    check(fetched.some((n) => n.startsWith('split_schema_check')), `the output check's reader: ${fetched.join(', ')}`);
+    // The run's module: the engine (MCP client, host, models), the inspector's row details and
+    // the output check's reader.
+    check(fetched.some((n) => n.startsWith('split_run')), `the run's module: ${fetched.join(', ')}`);
     const save = async (button) => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
       const path = join(opt.out, download.suggestedFilename());
@@ -728,19 +734,19 @@ const scenarios = {
     const mmd = (await save('#mf-export-mermaid')).text;
     check(mmd.includes('```mermaid\nsequenceDiagram\n'), 'Mermaid block');
     check(mmd.includes('{"location":"Tokyo"}'), 'Mermaid lacks the real arguments');
-    check(fetched.some((n) => n.startsWith('split_export_har')) && fetched.some((n) => n.startsWith('split_export_mermaid')),
+    check(fetched.some((n) => n.startsWith('split_export')),
       `the exports' modules were not fetched on demand: ${fetched.join(', ')}`);
     check(!fetched.some((n) => n.startsWith('split_import_recording')), 'the reader was fetched without an import');
-    // The message log and the connection panel are closed <details>: their bodies are fetched
-    // when the user opens them, and show this run.
-    for (const [panel, body, module] of [
-      ['#mf-message-log', '#mf-log-rows tr', 'split_ui_message_log'],
-      ['#mf-connection', '#mf-connection-facts', 'split_ui_connection'],
+    // The message log and the connection panel are closed <details>: their bodies (one module)
+    // are fetched when the user first opens one, and show this run.
+    check(!fetched.some((n) => n.startsWith('split_ui_panels')), 'the panels fetched before one was opened');
+    for (const [panel, body] of [
+      ['#mf-message-log', '#mf-log-rows tr'],
+      ['#mf-connection', '#mf-connection-facts'],
     ]) {
-      check(!fetched.some((n) => n.startsWith(module)), `${module} fetched before ${panel} was opened`);
       await page.click(`${panel} > summary`);
       await page.waitForSelector(`${panel} ${body}`, { timeout: 20_000 });
-      check(fetched.some((n) => n.startsWith(module)), `${module} was not fetched: ${fetched.join(', ')}`);
+      check(fetched.some((n) => n.startsWith('split_ui_panels')), `opening ${panel}: ${fetched.join(', ')}`);
     }
     check((await page.textContent('#mf-log-rows')).includes('tools/call'), 'the opened log lacks tools/call');
     check((await page.textContent('#mf-connection-facts')).includes('weather-server'), 'the opened panel lacks the server');
@@ -761,10 +767,10 @@ const scenarios = {
   },
 
   async 'a module that cannot be fetched fails where it is needed, with a message, and the page lives on'(page) {
-    // The page's server is "gone" for the HAR writer's module: the export says so instead of
+    // The page's server is "gone" for the exports' module: the export says so instead of
     // aborting the wasm app (a failed load must not panic), and a later click fetches it again.
     let refused = 0;
-    await page.route(/\/split_export_har[^/]*\.wasm$/, (route) => { refused++; return route.abort('connectionrefused'); });
+    await page.route(/\/split_export[^/]*\.wasm$/, (route) => { refused++; return route.abort('connectionrefused'); });
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
     await page.click('#mf-export-har');
@@ -772,9 +778,7 @@ const scenarios = {
     const message = await page.textContent('#mf-share-message');
     check(message.startsWith('mcp-flow-run.har: '), `the message does not name the file: ${message}`);
     check(refused >= 1, 'the module was never asked for');
-    // The app still answers: another export, and the player.
-    const [mermaid] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-mermaid')]);
-    check(mermaid.suggestedFilename() === 'mcp-flow-run.md', `after the failure: ${mermaid.suggestedFilename()}`);
+    // The app still answers: the player makes a whole new run.
     const calls = [];
     page.on('request', (r) => { if (r.method() === 'POST' && (r.postData() ?? '').includes('"tools/call"')) calls.push(r.url()); });
     await page.click('#mf-restart');
@@ -783,9 +787,30 @@ const scenarios = {
     check(calls.length === 1, `the run after the failure sent ${calls.length} tools/call requests`);
     check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer after the failure: ${await answer(page)}`);
     // The server is back: the same button fetches the module and saves the file.
-    await page.unroute(/\/split_export_har[^/]*\.wasm$/);
+    await page.unroute(/\/split_export[^/]*\.wasm$/);
     const [har] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-har')]);
     check(har.suggestedFilename() === 'mcp-flow-run.har', `after the retry: ${har.suggestedFilename()}`);
+
+    // The run's module (MCP client, host, models, the inspector's row details) is fetched when a
+    // run starts, not with the page; if it cannot be fetched, the run fails at its first row
+    // with that reason.
+    await page.unrouteAll();
+    const idle = await page.context().newPage();
+    const idleFetched = pieces(idle);
+    await idle.route(/\/split_run[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
+    await idle.goto(`${opt.base}/?speed=instant&approve=auto`);
+    await idle.waitForSelector('#mf-play');
+    check(!idleFetched.some((n) => n.startsWith('split_run')), `the run's module came with the page: ${idleFetched.join(', ')}`);
+    await idle.click('#mf-play');
+    await idle.waitForSelector('g[data-row="d1-prep"][data-state="failed"]', { timeout: 20_000 });
+    const engineError = await idle.textContent('#mf-error');
+    check(engineError.includes('could not be fetched') && engineError.includes('runs the protocol'),
+      `the first row says: ${engineError}`);
+    await idle.unrouteAll();
+    await idle.click('#mf-restart');
+    await idle.waitForFunction(() => document.querySelector('g[data-row="d2-8"]')?.dataset.state === 'done', null, { timeout: 20_000 });
+    check((await answer(idle)) === 'The weather in Tokyo is sunny.', `after the engine came: ${await answer(idle)}`);
+    await idle.close();
 
     // In the middle of a run: the reader of the server's questions cannot be fetched. The row of
     // the tool call fails with that reason (not the server's fault), and nothing hangs.

@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod connect;
+pub mod engine;
 #[cfg(test)]
 mod era_tests;
 pub mod explain;

@@ -27,7 +27,7 @@ type ReadEvent = fn(&str) -> Result<Event, String>;
 // The worker's messages (`Deserialize` of its verdicts) are read by code the release build
 // fetches the first time a result is checked.
 on_demand!(
-    schema_check,
+    run,
     fn event_reader() -> Result<ReadEvent, OnDemandError> {
         Ok(read_json::<Event>)
     }

@@ -2,6 +2,7 @@
 //! upstream on the MCP server's box, and under each exchange the lines the server behind the
 //! bridge really got and wrote (read from the bridge's record, `mcp::bridge`).
 
+use futures_util::future::LocalBoxFuture;
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -12,6 +13,7 @@ use crate::mcp::bridge::{Legs, SESSION_HEADER, legs_url};
 use crate::mcp::browser::Fetch;
 use crate::mcp::http::{BodyStream, Http, HttpRequest};
 use crate::mcp::record::Exchange;
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// How long the page waits for the bridge's record.
 const WAIT_MS: u32 = 5_000;
@@ -53,6 +55,18 @@ async fn fetch_legs(url: String) -> Result<Legs, String> {
     }
 }
 
+/// What the bridge at a record's URL runs or forwards to, if its record says.
+type Describe = fn(String) -> LocalBoxFuture<'static, Option<String>>;
+
+// Reading the bridge's record needs the fetch the MCP client goes through: it comes with the
+// run's module, fetched when the server is a bridge endpoint (a run would fetch it anyway).
+on_demand!(
+    run,
+    fn bridge_describer() -> Result<Describe, OnDemandError> {
+        Ok(|url| Box::pin(async move { fetch_legs(url).await.ok().and_then(|l| l.describe()) }))
+    }
+);
+
 /// Keeps `ctl.bridge` naming what the bridge runs while the server is a bridge endpoint.
 pub fn watch(ctl: Controller) {
     Effect::new(move || {
@@ -62,10 +76,15 @@ pub fn watch(ctl: Controller) {
             return;
         };
         leptos::task::spawn_local(async move {
-            if let Ok(legs) = fetch_legs(url).await
+            // Said only when it can be: a record (or its reader's module) that does not come
+            // leaves the hint out, as a server that is not a bridge does.
+            let Ok(describe) = call_on_demand!(bridge_describer()) else {
+                return;
+            };
+            if let Some(what) = describe(url).await
                 && ctl.server.get_untracked() == server
             {
-                ctl.bridge.set(legs.describe());
+                ctl.bridge.set(Some(what));
             }
         });
     });

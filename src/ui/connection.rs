@@ -147,7 +147,7 @@ fn connection_body(ctl: Controller) -> impl IntoView {
 }
 
 on_demand!(
-    ui_connection,
+    ui_panels,
     fn connection_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| connection_body(ctl).into_any())
     }

@@ -1,33 +1,33 @@
 //! The page's state and the player's actions. Components read the signals and call these.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
 
-use crate::clock::{BrowserClock, Clock, SharedClock};
+use crate::clock::{BrowserClock, Clock};
 use crate::diagram::diagrams_for;
 use crate::diagram::{Row, spec::Lang};
 use crate::flow::compare::EraFigures;
+use crate::flow::engine::Engine;
 use crate::flow::gate::{Gate, Mode};
 use crate::flow::history::{self, Cursor, Next};
-use crate::flow::host::{Approval, ApprovalRequest, FormRequest, Host, HostEvent, Memory};
+use crate::flow::host::{Approval, ApprovalRequest, FormRequest, HostEvent, Memory};
 use crate::flow::lifetime::Lifetime;
 use crate::flow::run::{RowStatus, Run, RunEvent};
-use crate::llm::choice::{AnyLlm, LlmSettings, Seats};
+use crate::llm::choice::{LlmSettings, Seats};
 use crate::llm::smollm::status::Status as ModelStatus;
 use crate::llm::smollm::worker::ModelWorker;
 use crate::llm::you::{Desk, Turn};
-use crate::mcp::browser::Fetch;
-use crate::mcp::client::McpClient;
 use crate::mcp::era::{Era, EraChoice};
 use crate::mcp::log_level::LogLevel;
+use crate::on_demand::call_on_demand;
 use crate::output_check::worker::SchemaWorker;
 
+mod engine;
 mod replay;
 mod you;
 pub use replay::NO_CONNECTION;
-
-type BrowserHost = Host<Fetch, AnyLlm<Fetch>>;
 
 /// Longest wait for each run of a comparison.
 const COMPARE_WAIT_MS: u32 = 60_000;
@@ -65,11 +65,12 @@ pub struct PastRun {
     pub llm: Vec<crate::llm::LlmExchange>,
 }
 
-/// The run in progress: its lifetime and the host doing its steps.
+/// The run in progress: its lifetime and the engine doing its steps (set once its module is
+/// fetched, a moment after the run starts).
 #[derive(Clone)]
 struct Live {
     lifetime: Rc<Lifetime>,
-    host: Rc<BrowserHost>,
+    engine: Rc<OnceCell<Rc<dyn Engine>>>,
     /// Where the user answers the model's turns, when the user is the model.
     desk: Rc<Desk>,
 }
@@ -186,6 +187,12 @@ impl Controller {
         }
     }
 
+    /// The engine of the run in progress, once its module is fetched.
+    fn engine(&self) -> Option<Rc<dyn Engine>> {
+        self.live
+            .with_value(|l| l.as_ref().and_then(|l| l.engine.get().cloned()))
+    }
+
     fn gate(&self) -> Rc<Gate> {
         self.gate.get_value()
     }
@@ -255,8 +262,8 @@ impl Controller {
     /// The MCP client's per-request timeout, for this connection and every later one.
     pub fn set_request_timeout_ms(&self, ms: u32) {
         self.timeout_ms.set(ms);
-        if let Some(live) = self.live.get_value() {
-            live.host.client.set_timeout_ms(ms);
+        if let Some(engine) = self.engine() {
+            engine.set_timeout_ms(ms);
         }
     }
 
@@ -348,9 +355,8 @@ impl Controller {
         self.dialog.set(None);
         self.form.set(None);
         self.running.set(false);
-        let client = live.host.client.clone();
         if let Some(why) = why {
-            let at_ms = client.transport.clock.now_ms();
+            let at_ms = BrowserClock.now_ms();
             self.run.update(|run| {
                 let active: Vec<Row> = run
                     .rows
@@ -367,10 +373,13 @@ impl Controller {
                 }
             });
         }
+        let Some(engine) = live.engine.get().cloned() else {
+            return;
+        };
         // Not bound to any run, but bounded in time: nothing it does is recorded.
         leptos::task::spawn_local(async move {
-            let close = std::pin::pin!(client.close());
-            let timer = std::pin::pin!(client.transport.clock.sleep(CLOSE_WAIT_MS));
+            let close = engine.close();
+            let timer = std::pin::pin!(BrowserClock.sleep(CLOSE_WAIT_MS));
             let _ = futures_util::future::select(close, timer).await;
         });
     }
@@ -383,7 +392,7 @@ impl Controller {
         };
         self.alive.set(false);
         live.lifetime.end();
-        if let Some(request) = live.host.client.transport.delete_request() {
+        if let Some(request) = live.engine.get().and_then(|e| e.delete_request()) {
             crate::mcp::browser::send_keepalive(&request);
         }
     }
@@ -394,13 +403,15 @@ impl Controller {
         if self.running.get_untracked() {
             return;
         }
-        let Some(live) = self.live.get_value().filter(|_| self.connected()) else {
+        let live = self.live.get_value().filter(|_| self.connected());
+        let Some((live, engine)) = live.and_then(|l| l.engine.get().cloned().map(|e| (l, e)))
+        else {
             self.start(mode);
             return;
         };
         self.mode.set(mode);
         self.gate().set_mode(mode);
-        live.host.set_approval(self.approval.get_untracked());
+        engine.set_approval(self.approval.get_untracked());
         let asking: Vec<Row> = [Era::Legacy, Era::Modern]
             .into_iter()
             .flat_map(|era| diagrams_for(era)[1].rows())
@@ -410,11 +421,8 @@ impl Controller {
         self.running.set(true);
         let question = self.question.get_untracked();
         let this = *self;
-        let task = live.lifetime.bind({
-            let host = live.host.clone();
-            async move {
-                let _ = host.ask(&question).await;
-            }
+        let task = live.lifetime.bind(async move {
+            let _ = engine.ask(question).await;
         });
         leptos::task::spawn_local(async move {
             if task.await.is_some() {
@@ -493,42 +501,46 @@ impl Controller {
                 None => model_text.set(String::new()),
             }),
         };
-        let mcp_emit = emit.clone();
-        let clock: SharedClock = Rc::new(BrowserClock);
-        let client = Rc::new(McpClient::new(
-            Fetch,
-            clock.clone(),
-            self.server.get_untracked(),
-            Rc::new(move |u| mcp_emit(HostEvent::Run(RunEvent::Mcp(u)))),
-        ));
-        client.set_timeout_ms(self.timeout_ms.get_untracked());
-        let host = Rc::new(
-            Host::new(
-                client,
-                self.llm.get_untracked().build(Fetch, clock, &seats),
-                gate,
-                approval,
-                emit,
-            )
-            .with_era(era, self.memory.get_value())
-            .with_headers(&self.headers.get_untracked())
-            .with_log_level(self.log_level.get_untracked())
-            .with_checker(self.schema.get_value().checker()),
-        );
+        let parts = engine::EngineParts {
+            server: self.server.get_untracked(),
+            timeout_ms: self.timeout_ms.get_untracked(),
+            llm: self.llm.get_untracked(),
+            seats,
+            gate,
+            approval,
+            emit: emit.clone(),
+            era,
+            memory: self.memory.get_value(),
+            headers: self.headers.get_untracked(),
+            log_level: self.log_level.get_untracked(),
+            schema: self.schema.get_value(),
+        };
+        let slot = Rc::new(OnceCell::new());
         self.alive.set(true);
         self.live.set_value(Some(Live {
             lifetime: lifetime.clone(),
-            host: host.clone(),
+            engine: slot.clone(),
             desk,
         }));
         self.running.set(true);
         let question = self.question.get_untracked();
         let task = lifetime.bind(async move {
-            host.discover().await?;
-            if ask {
-                host.ask(&question).await?;
-            }
-            Ok::<(), crate::flow::host::Stopped>(())
+            let build = match call_on_demand!(engine::engine_builder()) {
+                Ok(build) => build,
+                Err(e) => {
+                    emit(HostEvent::Run(RunEvent::Failed {
+                        row: Row::Prepare,
+                        at_ms: BrowserClock.now_ms(),
+                        error: e.into_message("runs the protocol (the MCP client and the model)"),
+                    }));
+                    return;
+                }
+            };
+            let engine = build(parts);
+            // A timeout changed while the module was on its way still counts.
+            engine.set_timeout_ms(this.timeout_ms.get_untracked());
+            let _ = slot.set(engine.clone());
+            let _ = engine.connect_then_ask(question, ask).await;
         });
         leptos::task::spawn_local(async move {
             if task.await.is_some() {
@@ -584,8 +596,8 @@ impl Controller {
     }
 
     pub fn answer_form(&self, answer: rmcp::model::ElicitResult) {
-        if let Some(live) = self.live.get_value() {
-            live.host.answer_form(answer);
+        if let Some(engine) = self.engine() {
+            engine.answer_form(answer);
         }
     }
 
@@ -607,8 +619,8 @@ impl Controller {
 
     /// The user's answer to the approval dialog.
     pub fn decide(&self, yes: bool) {
-        if let Some(live) = self.live.get_value() {
-            live.host.decide(yes);
+        if let Some(engine) = self.engine() {
+            engine.decide(yes);
         }
     }
 

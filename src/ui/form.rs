@@ -123,7 +123,7 @@ fn form_dialog(ctl: Controller) -> impl IntoView {
 }
 
 on_demand!(
-    ui_server_form,
+    server_questions,
     fn form_dialog_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| form_dialog(ctl).into_any())
     }

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::controller::Controller;
 use super::i18n::{self, Msg, fill, text};
+use super::lazy_view::{ViewFn, lazy_view};
 use super::model_status::ModelLiveView;
 use crate::diagram::{Lang, Row, diagrams_for, find_row};
 use crate::flow::explain::explain;
@@ -14,6 +15,7 @@ use crate::flow::payload::{Payload, Shown};
 use crate::flow::run::RowStatus;
 use crate::llm::{LlmExchange, formats};
 use crate::mcp::record::{Exchange, curl};
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 fn pretty(text: &str) -> String {
     serde_json::from_str::<Value>(text)
@@ -143,87 +145,128 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                 />
                 {move || text(Msg::WireDetail, ctl.lang.get())}
             </label>
-            {move || {
-                let lang = ctl.lang.get();
-                let t = move |m: Msg| text(m, lang);
-                let Some(id) = ctl.selected() else {
-                    return view! { <p class="mf-hint">{t(Msg::InspectorHint)}</p> }.into_any();
+            {move || ctl.selected().is_none().then(|| view! {
+                <p class="mf-hint">{text(Msg::InspectorHint, ctl.lang.get())}</p>
+            })}
+            {lazy_view(
+                ctl,
+                move || ctl.selected().is_some(),
+                || async { call_on_demand!(row_details_fn()) },
+            )}
+        </aside>
+    }
+}
+
+on_demand!(
+    run,
+    fn row_details_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| row_details(ctl).into_any())
+    }
+);
+
+/// The selected row: what it is and what happened there, with the exchanges behind it.
+fn row_details(ctl: Controller) -> impl IntoView {
+    move || {
+        let lang = ctl.lang.get();
+        let t = move |m: Msg| text(m, lang);
+        let Some(id) = ctl.selected() else {
+            return ().into_any();
+        };
+        let wire = ctl.wire_detail.get();
+        let run = ctl.run.get();
+        let record = run.row(id).cloned();
+        // The row's label as its arrow shows it: the shown era's diagram, the run's values.
+        let seed = diagrams_for(ctl.shown_era())
+            .iter()
+            .find_map(|d| d.message(id))
+            .or_else(|| find_row(id).map(|(_, m)| m))
+            .map(|m| m.label.get(lang))
+            .unwrap_or_default();
+        let label = LiveValues::from_run(&run).label(id, seed);
+        let tool_failed = run.tool_failed(id);
+        let mismatch = run.output_mismatch(id).map(|c| c.summary());
+        let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
+        let href = link.clone();
+        let shown_values = record
+            .as_ref()
+            .and_then(|r| r.payload.as_ref())
+            .map(|p| p.fields())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(field, value)| {
+                let value = match value {
+                    Shown::Value(v) => v,
+                    Shown::Absent => t(Msg::NoValue).to_owned(),
                 };
-                let wire = ctl.wire_detail.get();
-                let run = ctl.run.get();
-                let record = run.row(id).cloned();
-                // The row's label as its arrow shows it: the shown era's diagram, the run's values.
-                let seed = diagrams_for(ctl.shown_era())
-                    .iter()
-                    .find_map(|d| d.message(id))
-                    .or_else(|| find_row(id).map(|(_, m)| m))
-                    .map(|m| m.label.get(lang))
-                    .unwrap_or_default();
-                let label = LiveValues::from_run(&run).label(id, seed);
-                let tool_failed = run.tool_failed(id);
-                let mismatch = run.output_mismatch(id).map(|c| c.summary());
-                let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
-                let href = link.clone();
-                let shown_values = record
-                    .as_ref()
-                    .and_then(|r| r.payload.as_ref())
-                    .map(|p| p.fields())
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|(field, value)| {
-                        let value = match value {
-                            Shown::Value(v) => v,
-                            Shown::Absent => t(Msg::NoValue).to_owned(),
-                        };
-                        view! { <dt>{field.name()}</dt><dd>{value}</dd> }
-                    })
-                    .collect_view();
-                let skipped = record
+                view! { <dt>{field.name()}</dt><dd>{value}</dd> }
+            })
+            .collect_view();
+        let skipped = record
                     .as_ref()
                     .and_then(|r| r.skipped)
                     .map(|why| view! { <p class="mf-note-line">{fill(t(Msg::SkippedBecause), &[("why", &why.describe(lang))])}</p> });
-                let (payload, formats) = match record.as_ref().and_then(|r| r.payload.clone()) {
-                    Some(Payload::ToolsForLlm { sent, tools, .. }) => (Some(sent), formats::all(&tools)),
-                    _ => (None, Vec::new()),
-                };
-                let formats = formats
+        let (payload, formats) = match record.as_ref().and_then(|r| r.payload.clone()) {
+            Some(Payload::ToolsForLlm { sent, tools, .. }) => (Some(sent), formats::all(&tools)),
+            _ => (None, Vec::new()),
+        };
+        let formats = formats
                     .into_iter()
                     .map(|(format, v)| view! {
                         <details class="mf-format"><summary>{fill(t(Msg::SameTools), &[("format", format.name())])}</summary><pre class="mf-json">{v}</pre></details>
                     })
                     .collect_view();
-                let status = record.as_ref().map(|r| r.status).unwrap_or(RowStatus::Pending);
-                let error = record.as_ref().and_then(|r| r.error.clone());
-                let exchanges = record
-                    .as_ref()
-                    .map(|r| r.mcp.iter().filter_map(|s| run.mcp.exchanges.get(*s).cloned()).collect::<Vec<_>>())
-                    .unwrap_or_default();
-                let llm = record
-                    .as_ref()
-                    .map(|r| r.llm.iter().filter_map(|i| run.llm.get(*i).cloned()).collect::<Vec<_>>())
-                    .unwrap_or_default();
-                // The in-page model's choice, on the row of the choice: the decision of the first
-                // turn (its exchange is recorded on the request row, d2-2).
-                let decision = (id == Row::LlmChoice)
-                    .then(|| run.row(Row::AskLlm))
-                    .flatten()
-                    .and_then(|r| r.llm.first().and_then(|i| run.llm.get(*i)))
-                    .and_then(|x| x.response.as_ref())
-                    .and_then(crate::llm::smollm::decision::summary)
-                    .map(super::decision_view::decision_view);
-                // The result's content blocks by kind, from the response as it arrived.
-                let content = (id == Row::CallToolResult)
-                    .then(|| {
-                        run.mcp.exchanges.iter().rev()
-                            .filter(|x| x.rpc_method.as_deref() == Some("tools/call"))
-                            .find_map(|x| x.rpc_response())
-                    })
-                    .flatten()
-                    .and_then(|r| r.get("result").map(crate::mcp::content::blocks))
-                    .filter(|b| !b.is_empty())
-                    .map(super::content_view::content_view);
-                let notifications = if id == Row::Execute { run.notifications.clone() } else { Vec::new() };
-                view! {
+        let status = record
+            .as_ref()
+            .map(|r| r.status)
+            .unwrap_or(RowStatus::Pending);
+        let error = record.as_ref().and_then(|r| r.error.clone());
+        let exchanges = record
+            .as_ref()
+            .map(|r| {
+                r.mcp
+                    .iter()
+                    .filter_map(|s| run.mcp.exchanges.get(*s).cloned())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        let llm = record
+            .as_ref()
+            .map(|r| {
+                r.llm
+                    .iter()
+                    .filter_map(|i| run.llm.get(*i).cloned())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        // The in-page model's choice, on the row of the choice: the decision of the first
+        // turn (its exchange is recorded on the request row, d2-2).
+        let decision = (id == Row::LlmChoice)
+            .then(|| run.row(Row::AskLlm))
+            .flatten()
+            .and_then(|r| r.llm.first().and_then(|i| run.llm.get(*i)))
+            .and_then(|x| x.response.as_ref())
+            .and_then(crate::llm::smollm::decision::summary)
+            .map(super::decision_view::decision_view);
+        // The result's content blocks by kind, from the response as it arrived.
+        let content = (id == Row::CallToolResult)
+            .then(|| {
+                run.mcp
+                    .exchanges
+                    .iter()
+                    .rev()
+                    .filter(|x| x.rpc_method.as_deref() == Some("tools/call"))
+                    .find_map(|x| x.rpc_response())
+            })
+            .flatten()
+            .and_then(|r| r.get("result").map(crate::mcp::content::blocks))
+            .filter(|b| !b.is_empty())
+            .map(super::content_view::content_view);
+        let notifications = if id == Row::Execute {
+            run.notifications.clone()
+        } else {
+            Vec::new()
+        };
+        view! {
                     <div class="mf-inspect" data-row=id.id()>
                         <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status.as_str()>{i18n::status(status, lang)}</span></h3>
                         <p class="mf-row-label">{label}</p>
@@ -246,7 +289,5 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
                     </div>
                 }
                 .into_any()
-            }}
-        </aside>
     }
 }

@@ -186,7 +186,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
 }
 
 on_demand!(
-    ui_message_log,
+    ui_panels,
     fn message_log_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| message_log_body(ctl).into_any())
     }

@@ -6,7 +6,9 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{Msg, tr};
+use super::lazy_view::{ViewFn, lazy_view};
 use crate::llm::choice::Provider;
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// The status line and, while loading, the progress bar.
 fn progress(ctl: Controller) -> impl IntoView {
@@ -26,35 +28,64 @@ fn progress(ctl: Controller) -> impl IntoView {
     }
 }
 
+// Both views (and the status' wording) come with the in-page model's module: fetched when the
+// user picks the model, not with the page.
+on_demand!(
+    smollm_page,
+    fn status_view_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| {
+            view! {
+                <div id="mf-smollm" class="mf-smollm">
+                    <p class="mf-llm-note">{tr(ctl.lang, Msg::SmolLmNote)}</p>
+                    {progress(ctl)}
+                </div>
+            }
+            .into_any()
+        })
+    }
+);
+
+on_demand!(
+    smollm_page,
+    fn live_view_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| {
+            view! {
+                <div id="mf-model-live" class="mf-smollm mf-model-live">
+                    {progress(ctl)}
+                    <Show when=move || ctl.model_text.with(|t| !t.is_empty())>
+                        <p class="mf-smollm-text">
+                            {tr(ctl.lang, Msg::SmolLmWriting)}
+                            <code id="mf-smollm-text">{move || ctl.model_text.get()}</code>
+                        </p>
+                    </Show>
+                </div>
+            }
+            .into_any()
+        })
+    }
+);
+
+/// The in-page model's panel in the LLM settings, while it is the model picked.
 #[component]
 pub fn ModelStatusView(ctl: Controller) -> impl IntoView {
-    view! {
-        <div id="mf-smollm" class="mf-smollm">
-            <p class="mf-llm-note">{tr(ctl.lang, Msg::SmolLmNote)}</p>
-            {progress(ctl)}
-        </div>
-    }
+    lazy_view(
+        ctl,
+        move || ctl.llm.with(|s| s.provider == Provider::SmolLm2),
+        || async { call_on_demand!(status_view_fn()) },
+    )
 }
 
 /// Shown in the inspector while a run uses the in-page model and it loads or writes.
 #[component]
 pub fn ModelLiveView(ctl: Controller) -> impl IntoView {
-    let shown = move || {
-        ctl.running.get()
-            && ctl.llm.with(|s| s.provider == Provider::SmolLm2)
-            && (ctl.model_status.with(|s| s.is_busy()) || ctl.model_text.with(|t| !t.is_empty()))
-    };
-    view! {
-        <Show when=shown>
-            <div id="mf-model-live" class="mf-smollm mf-model-live">
-                {progress(ctl)}
-                <Show when=move || ctl.model_text.with(|t| !t.is_empty())>
-                    <p class="mf-smollm-text">
-                        {tr(ctl.lang, Msg::SmolLmWriting)}
-                        <code id="mf-smollm-text">{move || ctl.model_text.get()}</code>
-                    </p>
-                </Show>
-            </div>
-        </Show>
-    }
+    lazy_view(
+        ctl,
+        move || {
+            ctl.running.get()
+                && ctl.llm.with(|s| s.provider == Provider::SmolLm2)
+                && (ctl.model_status.with(|s| s.is_busy())
+                    || ctl.model_text.with(|t| !t.is_empty()))
+        },
+        || async { call_on_demand!(live_view_fn()) },
+    )
 }

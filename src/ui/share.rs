@@ -59,21 +59,21 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
 // The recording's JSON, HAR and Mermaid writers and its reader run only when the user exports or
 // imports, so the release build fetches them on first use (`crate::on_demand`).
 on_demand!(
-    export_json,
+    export,
     fn json_text(rec: Recording) -> Result<String, OnDemandError> {
         Ok(rec.to_json())
     }
 );
 
 on_demand!(
-    export_har,
+    export,
     fn har_text(rec: Recording) -> Result<String, OnDemandError> {
         Ok(serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default())
     }
 );
 
 on_demand!(
-    export_mermaid,
+    export,
     fn mermaid_text(rec: Recording, lang: Lang) -> Result<String, OnDemandError> {
         Ok(mermaid::mermaid(&rec.run, lang))
     }

@@ -37,15 +37,14 @@ impl Controller {
 
     /// `text` checked as a replay of `line` on the live connection; nothing is sent.
     pub fn prepare_replay(&self, line: LineId, text: &str) -> Result<Prepared, String> {
-        let live = self
-            .live
-            .get_value()
+        let engine = self
+            .engine()
             .filter(|_| self.run.with_untracked(|r| r.era.is_some()))
             .ok_or(NO_CONNECTION)?;
         let original = self
             .logged_exchange(line)
             .ok_or("That request is no longer in the log.")?;
-        live.host.client.prepare_replay(
+        engine.prepare_replay(
             text,
             &Original {
                 url: &original.url,
@@ -71,10 +70,10 @@ impl Controller {
             seq: line.seq,
             edited: recorded.as_ref() != Some(&prepared.message),
         };
-        let client = live.host.client.clone();
-        let task = live
-            .lifetime
-            .bind(async move { client.replay(prepared, of).await });
+        let Some(engine) = self.engine() else {
+            return done(Err(NO_CONNECTION.into()));
+        };
+        let task = live.lifetime.bind(engine.replay(prepared, of));
         leptos::task::spawn_local(async move {
             done(match task.await {
                 Some(Ok(())) => Ok(()),

@@ -1,0 +1,104 @@
+//! The run's engine as the page drives it: the host with its MCP client, transport and model,
+//! behind one object-safe interface. The page holds a `dyn Engine`, so the code that does the
+//! protocol (diagram 1 and 2, both eras, every model) can live in a module of its own that the
+//! page fetches when its first run starts, not in the first load (see `on_demand.rs`).
+
+use std::rc::Rc;
+
+use futures_util::future::LocalBoxFuture;
+use rmcp::model::ElicitResult;
+
+use super::host::{Approval, Host, Stopped};
+use crate::llm::Llm;
+use crate::mcp::error::McpError;
+use crate::mcp::http::{Http, HttpRequest};
+use crate::mcp::record::ReplayOf;
+use crate::mcp::replay::{Original, Prepared};
+
+/// What the page asks of a run in progress.
+pub trait Engine {
+    /// Diagram 1, then diagram 2 with `question` when `ask`.
+    fn connect_then_ask(
+        self: Rc<Self>,
+        question: String,
+        ask: bool,
+    ) -> LocalBoxFuture<'static, Result<(), Stopped>>;
+    /// Diagram 2 again on this connection.
+    fn ask(self: Rc<Self>, question: String) -> LocalBoxFuture<'static, Result<String, Stopped>>;
+    /// The MCP client's per-request timeout from now on.
+    fn set_timeout_ms(&self, ms: u32);
+    /// Whether the next tool call asks the user first.
+    fn set_approval(&self, approval: Approval);
+    /// The user's answer to "Execute tool?".
+    fn decide(&self, yes: bool);
+    /// The user's answer to the server's form.
+    fn answer_form(&self, answer: ElicitResult);
+    /// Closes the session (DELETE), if there is one.
+    fn close(self: Rc<Self>) -> LocalBoxFuture<'static, Result<(), McpError>>;
+    /// The DELETE that would close the session, for a page that is going away.
+    fn delete_request(&self) -> Option<HttpRequest>;
+    /// `text` checked as a replay of `original` on this connection; nothing is sent.
+    fn prepare_replay(&self, text: &str, original: &Original<'_>) -> Result<Prepared, String>;
+    /// Sends a checked replay; its exchange is recorded as the user's replay.
+    fn replay(
+        self: Rc<Self>,
+        prepared: Prepared,
+        of: ReplayOf,
+    ) -> LocalBoxFuture<'static, Result<(), McpError>>;
+}
+
+impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
+    fn connect_then_ask(
+        self: Rc<Self>,
+        question: String,
+        ask: bool,
+    ) -> LocalBoxFuture<'static, Result<(), Stopped>> {
+        Box::pin(async move {
+            self.discover().await?;
+            if ask {
+                Host::ask(&self, &question).await?;
+            }
+            Ok(())
+        })
+    }
+
+    fn ask(self: Rc<Self>, question: String) -> LocalBoxFuture<'static, Result<String, Stopped>> {
+        Box::pin(async move { Host::ask(&self, &question).await })
+    }
+
+    fn set_timeout_ms(&self, ms: u32) {
+        self.client.set_timeout_ms(ms);
+    }
+
+    fn set_approval(&self, approval: Approval) {
+        Host::set_approval(self, approval);
+    }
+
+    fn decide(&self, yes: bool) {
+        Host::decide(self, yes);
+    }
+
+    fn answer_form(&self, answer: ElicitResult) {
+        Host::answer_form(self, answer);
+    }
+
+    fn close(self: Rc<Self>) -> LocalBoxFuture<'static, Result<(), McpError>> {
+        Box::pin(async move { self.client.close().await })
+    }
+
+    fn delete_request(&self) -> Option<HttpRequest> {
+        self.client.transport.delete_request()
+    }
+
+    fn prepare_replay(&self, text: &str, original: &Original<'_>) -> Result<Prepared, String> {
+        self.client.prepare_replay(text, original)
+    }
+
+    fn replay(
+        self: Rc<Self>,
+        prepared: Prepared,
+        of: ReplayOf,
+    ) -> LocalBoxFuture<'static, Result<(), McpError>> {
+        Box::pin(async move { self.client.replay(prepared, of).await })
+    }
+}
