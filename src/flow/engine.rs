@@ -102,3 +102,65 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
         Box::pin(async move { self.client.replay(prepared, of).await })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    use futures_executor::LocalPool;
+    use futures_util::task::LocalSpawnExt;
+
+    use super::Engine;
+    use crate::flow::gate::Mode;
+    use crate::flow::host::Approval;
+    use crate::flow::tests::{host, weather_server_script};
+    use crate::mcp::scripted::status;
+
+    fn session_of(request: &crate::mcp::http::HttpRequest) -> Option<&str> {
+        request
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The page holds a run only as a `dyn Engine`: what it sets through it reaches the host,
+    /// and the session it opened is closed through it.
+    #[test]
+    fn a_run_driven_as_the_page_drives_it_answers_and_closes_its_session() {
+        let mut script = weather_server_script();
+        script.push(status(200, "", ""));
+        // The host would ask before the tool call; the page's setting, given through the
+        // engine, says not to (if it did not arrive, the run would wait for a yes and stall).
+        let (host, http, run) = host(script, Mode::Play, Approval::Ask);
+        let engine: Rc<dyn Engine> = host;
+        engine.set_approval(Approval::Auto);
+        let finished = Rc::new(Cell::new(false));
+        let mut pool = LocalPool::new();
+        let (task, done) = (engine.clone(), finished.clone());
+        pool.spawner()
+            .spawn_local(async move {
+                let asked = task
+                    .connect_then_ask("What's the weather in Tokyo?".into(), true)
+                    .await;
+                done.set(asked.is_ok());
+            })
+            .expect("spawn");
+        pool.run_until_stalled();
+        assert!(finished.get(), "the run did not finish");
+        assert_eq!(
+            run.borrow().answer(),
+            Some("The weather in Tokyo is sunny.")
+        );
+
+        let delete = engine.delete_request().expect("an open session");
+        assert_eq!(delete.method, "DELETE");
+        assert_eq!(session_of(&delete), Some("sess-1"));
+        pool.run_until(engine.clone().close()).expect("closed");
+        let sent = http.sent.borrow();
+        let last = sent.last().expect("requests");
+        assert_eq!((last.method, session_of(last)), ("DELETE", Some("sess-1")));
+        assert!(engine.delete_request().is_none(), "the session is gone");
+    }
+}

@@ -22,7 +22,7 @@ fn rows() -> impl Iterator<Item = Row> {
     crate::diagram::diagrams().iter().flat_map(|d| d.rows())
 }
 
-fn weather_server_script() -> Vec<Script> {
+pub(super) fn weather_server_script() -> Vec<Script> {
     let log = json!({"jsonrpc":"2.0","method":"notifications/message",
         "params":{"level":"info","logger":"weather-server","data":"get_weather called for Tokyo"}})
     .to_string();
@@ -68,7 +68,7 @@ fn recorder(run: Rc<RefCell<Run>>) -> Emit {
 /// A host, its scripted server and the run record it writes.
 type Fixture<L> = (Rc<Host<Rc<Scripted>, L>>, Rc<Scripted>, Rc<RefCell<Run>>);
 
-fn host(
+pub(super) fn host(
     script: Vec<Script>,
     mode: Mode,
     approval: Approval,
