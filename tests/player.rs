@@ -126,7 +126,8 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(until(10_000, || ctl.dialog.with_untracked(Option::is_some)).await);
-    sleep(20).await;
+    // The dialog's view is built once its module is there (in place in this unsplit build).
+    assert!(until(5_000, || !text(&root, "[role=dialog]").is_empty()).await);
     assert!(text(&root, "[role=dialog]").contains("Execute 'get_weather' on Tool Server?"));
     let no: HtmlElement = root
         .query_selector("#mf-no")

@@ -1,5 +1,6 @@
 //! Leptos components. Thin: the logic lives in `flow`, `mcp`, `llm` and `diagram`.
 
+mod approval;
 mod bridge_leg;
 mod compare;
 mod connection;
@@ -29,6 +30,7 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use approval::ApprovalDialog;
 use compare::CompareView;
 use connection::ConnectionPanel;
 pub use controller::{Compared, Controller};
@@ -203,14 +205,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                     ]))).unwrap_or_default()}
                 </p>
             </Show>
-            <Show when=move || ctl.dialog.with(Option::is_some)>
-                <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
-                    <h2 id="mf-dialog-title">{move || ctl.dialog.with(|d| d.as_ref().map(|d| fill(t(Msg::DialogTitle), &[("tool", &d.tool)])).unwrap_or_default())}</h2>
-                    <pre>{move || ctl.dialog.with(|d| d.as_ref().map(|d| serde_json::to_string_pretty(&d.arguments).unwrap_or_default()).unwrap_or_default())}</pre>
-                    <button id="mf-yes" on:click=move |_| ctl.decide(true)>{tr(ctl.lang, Msg::Yes)}</button>
-                    <button id="mf-no" on:click=move |_| ctl.decide(false)>{tr(ctl.lang, Msg::Decline)}</button>
-                </div>
-            </Show>
+            <ApprovalDialog ctl=ctl />
             <FormDialog ctl=ctl />
             <YouDialog ctl=ctl />
             <CompareView ctl=ctl />

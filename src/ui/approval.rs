@@ -1,0 +1,38 @@
+//! "Execute tool?": the dialog where the user allows or declines the tool call the model picked
+//! (diagram 2, rows 4 and 5). It only shows during a run, so its view comes with the run's module.
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use super::i18n::{Msg, fill, text, tr};
+use super::lazy_view::{ViewFn, lazy_view};
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+
+fn approval_dialog(ctl: Controller) -> impl IntoView {
+    let t = move |m: Msg| text(m, ctl.lang.get());
+    view! {
+        <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
+            <h2 id="mf-dialog-title">{move || ctl.dialog.with(|d| d.as_ref().map(|d| fill(t(Msg::DialogTitle), &[("tool", &d.tool)])).unwrap_or_default())}</h2>
+            <pre>{move || ctl.dialog.with(|d| d.as_ref().map(|d| serde_json::to_string_pretty(&d.arguments).unwrap_or_default()).unwrap_or_default())}</pre>
+            <button id="mf-yes" on:click=move |_| ctl.decide(true)>{tr(ctl.lang, Msg::Yes)}</button>
+            <button id="mf-no" on:click=move |_| ctl.decide(false)>{tr(ctl.lang, Msg::Decline)}</button>
+        </div>
+    }
+}
+
+on_demand!(
+    run,
+    fn approval_dialog_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| approval_dialog(ctl).into_any())
+    }
+);
+
+/// The dialog, while the host waits for the user's yes or no.
+#[component]
+pub fn ApprovalDialog(ctl: Controller) -> impl IntoView {
+    lazy_view(
+        ctl,
+        move || ctl.dialog.with(Option::is_some),
+        || async { call_on_demand!(approval_dialog_fn()) },
+    )
+}
