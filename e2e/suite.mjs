@@ -622,7 +622,6 @@ const scenarios = {
     check(shown.includes("matches the tool's outputSchema"), `weather server: ${shown}`);
     let workers = await page.evaluate(() => window.__workers);
     check(workers.some((u) => u.includes('schema-worker')), `workers: ${workers}`);
-    check(fetched.some((n) => n.startsWith('split_run')), `the worker's reader was not fetched: ${fetched}`);
     check(
       !(await page.$('g[data-row="d2-8"].mf-output-mismatch')),
       'a valid result is drawn as a mismatch',
@@ -746,8 +745,9 @@ const scenarios = {
     ]) {
       await page.click(`${panel} > summary`);
       await page.waitForSelector(`${panel} ${body}`, { timeout: 20_000 });
-      check(fetched.some((n) => n.startsWith('split_ui_panels')), `opening ${panel}: ${fetched.join(', ')}`);
     }
+    check(fetched.filter((n) => n.startsWith('split_ui_panels')).length === 1,
+      `the panels' module, once for both: ${fetched.join(', ')}`);
     check((await page.textContent('#mf-log-rows')).includes('tools/call'), 'the opened log lacks tools/call');
     check((await page.textContent('#mf-connection-facts')).includes('weather-server'), 'the opened panel lacks the server');
 
@@ -806,6 +806,9 @@ const scenarios = {
     const engineError = await idle.textContent('#mf-error');
     check(engineError.includes('could not be fetched') && engineError.includes('runs the protocol'),
       `the first row says: ${engineError}`);
+    // The inspector went to the failed row; its details need the same module, and say so.
+    check((await idle.textContent('.mf-inspector')).includes('could not be fetched'),
+      `the inspector: ${await idle.textContent('.mf-inspector')}`);
     await idle.unrouteAll();
     await idle.click('#mf-restart');
     await idle.waitForFunction(() => document.querySelector('g[data-row="d2-8"]')?.dataset.state === 'done', null, { timeout: 20_000 });

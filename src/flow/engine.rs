@@ -1,7 +1,7 @@
 //! The run's engine as the page drives it: the host with its MCP client, transport and model,
 //! behind one object-safe interface. The page holds a `dyn Engine`, so the code that does the
 //! protocol (diagram 1 and 2, both eras, every model) can live in a module of its own that the
-//! page fetches when its first run starts, not in the first load (see `on_demand.rs`).
+//! page fetches when it first needs it (a run starts), not in the first load (see `on_demand.rs`).
 
 use std::rc::Rc;
 

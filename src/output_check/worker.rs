@@ -24,8 +24,8 @@ pub const MAX_BYTES: usize = 4 * 1024 * 1024;
 /// Parses one message of the worker.
 type ReadEvent = fn(&str) -> Result<Event, String>;
 
-// The worker's messages (`Deserialize` of its verdicts) are read by code the release build
-// fetches the first time a result is checked.
+// The worker's messages (`Deserialize` of its verdicts) are read by code in the run's module,
+// which the release build fetches when a run starts (not with the page).
 on_demand!(
     run,
     fn event_reader() -> Result<ReadEvent, OnDemandError> {

@@ -503,7 +503,6 @@ impl Controller {
         };
         let parts = engine::EngineParts {
             server: self.server.get_untracked(),
-            timeout_ms: self.timeout_ms.get_untracked(),
             llm: self.llm.get_untracked(),
             seats,
             gate,
@@ -528,16 +527,20 @@ impl Controller {
             let build = match call_on_demand!(engine::engine_builder()) {
                 Ok(build) => build,
                 Err(e) => {
+                    // The first row fails with the reason, and the inspector goes to it.
+                    let at_ms = BrowserClock.now_ms();
+                    let row = Row::Prepare;
+                    emit(HostEvent::Run(RunEvent::Active { row, at_ms }));
                     emit(HostEvent::Run(RunEvent::Failed {
-                        row: Row::Prepare,
-                        at_ms: BrowserClock.now_ms(),
+                        row,
+                        at_ms,
                         error: e.into_message("runs the protocol (the MCP client and the model)"),
                     }));
                     return;
                 }
             };
             let engine = build(parts);
-            // A timeout changed while the module was on its way still counts.
+            // The timeout as it is now (it may have changed while the module was on its way).
             engine.set_timeout_ms(this.timeout_ms.get_untracked());
             let _ = slot.set(engine.clone());
             let _ = engine.connect_then_ask(question, ask).await;

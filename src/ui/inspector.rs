@@ -210,11 +210,11 @@ fn row_details(ctl: Controller) -> impl IntoView {
             _ => (None, Vec::new()),
         };
         let formats = formats
-                    .into_iter()
-                    .map(|(format, v)| view! {
-                        <details class="mf-format"><summary>{fill(t(Msg::SameTools), &[("format", format.name())])}</summary><pre class="mf-json">{v}</pre></details>
-                    })
-                    .collect_view();
+            .into_iter()
+            .map(|(format, v)| view! {
+                <details class="mf-format"><summary>{fill(t(Msg::SameTools), &[("format", format.name())])}</summary><pre class="mf-json">{v}</pre></details>
+            })
+            .collect_view();
         let status = record
             .as_ref()
             .map(|r| r.status)
@@ -267,27 +267,27 @@ fn row_details(ctl: Controller) -> impl IntoView {
             Vec::new()
         };
         view! {
-                    <div class="mf-inspect" data-row=id.id()>
-                        <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status.as_str()>{i18n::status(status, lang)}</span></h3>
-                        <p class="mf-row-label">{label}</p>
-                        {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
-                        {tool_failed.then(|| view! { <p class="mf-error-line mf-tool-failed">{t(Msg::ToolFailed)}</p> })}
-                        {mismatch.map(|m| view! { <p class="mf-error-line mf-output-mismatch">{m}</p> })}
-                        {skipped}
-                        <p class="mf-explain">{text}</p>
-                        <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>
-                        <dl class="mf-values">{shown_values}</dl>
-                        {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
-                        {content}
-                        {decision}
-                        {formats}
-                        <ul class="mf-notifications">
-                            {notifications.into_iter().map(|n| view! { <li><pre>{pretty(&n.to_string())}</pre></li> }).collect_view()}
-                        </ul>
-                        {exchanges.into_iter().map(|x| exchange_view(x, wire, lang)).collect_view()}
-                        {llm.into_iter().map(|x| llm_view(x, lang)).collect_view()}
-                    </div>
-                }
-                .into_any()
+            <div class="mf-inspect" data-row=id.id()>
+                <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status.as_str()>{i18n::status(status, lang)}</span></h3>
+                <p class="mf-row-label">{label}</p>
+                {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
+                {tool_failed.then(|| view! { <p class="mf-error-line mf-tool-failed">{t(Msg::ToolFailed)}</p> })}
+                {mismatch.map(|m| view! { <p class="mf-error-line mf-output-mismatch">{m}</p> })}
+                {skipped}
+                <p class="mf-explain">{text}</p>
+                <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>
+                <dl class="mf-values">{shown_values}</dl>
+                {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
+                {content}
+                {decision}
+                {formats}
+                <ul class="mf-notifications">
+                    {notifications.into_iter().map(|n| view! { <li><pre>{pretty(&n.to_string())}</pre></li> }).collect_view()}
+                </ul>
+                {exchanges.into_iter().map(|x| exchange_view(x, wire, lang)).collect_view()}
+                {llm.into_iter().map(|x| llm_view(x, lang)).collect_view()}
+            </div>
+        }
+        .into_any()
     }
 }

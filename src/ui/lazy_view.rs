@@ -1,5 +1,5 @@
-//! Views whose code is fetched the first time they are shown (`crate::on_demand`): dialogs and
-//! panels most runs never open. The page keeps a small stand-in that watches when the view is
+//! Views whose code is fetched the first time they are shown (`crate::on_demand`): dialogs,
+//! panels most runs never open, and the inspector's row details. The page keeps a small stand-in that watches when the view is
 //! due; then it fetches the module, which hands back a function that builds the view.
 
 use std::future::Future;

@@ -1,6 +1,7 @@
 //! Building a run's engine in the browser (MCP client over `fetch`, the chosen model, the host),
-//! in a module fetched when the page's first run starts: the protocol code is not in the first
-//! load, only the page that shows it.
+//! in the `run` module, fetched when the page's first run starts (or earlier, when a row is
+//! selected or the server is a bridge: those views need the same module): the protocol code is
+//! not in the first load, only the page that shows it.
 
 use std::rc::Rc;
 
@@ -20,7 +21,6 @@ use crate::output_check::worker::SchemaWorker;
 /// Everything a run's engine is made of that the page decides.
 pub struct EngineParts {
     pub server: String,
-    pub timeout_ms: u32,
     pub llm: LlmSettings,
     pub seats: Seats,
     pub gate: Rc<Gate>,
@@ -46,7 +46,6 @@ fn build(parts: EngineParts) -> Rc<dyn Engine> {
         parts.server,
         Rc::new(move |u| mcp_emit(HostEvent::Run(RunEvent::Mcp(u)))),
     ));
-    client.set_timeout_ms(parts.timeout_ms);
     Rc::new(
         Host::new(
             client,

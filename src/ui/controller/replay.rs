@@ -56,10 +56,13 @@ impl Controller {
     /// Sends `text` as a replay of `line`; `done` hears how it ended (the answer itself is in
     /// the record, on the log's newest line).
     pub fn replay(&self, line: LineId, text: &str, done: impl Fn(Result<(), String>) + 'static) {
-        let (prepared, live) = match (self.prepare_replay(line, text), self.live.get_value()) {
-            (Ok(prepared), Some(live)) => (prepared, live),
-            (Err(why), _) => return done(Err(why)),
-            (_, None) => return done(Err(NO_CONNECTION.into())),
+        let prepared = match self.prepare_replay(line, text) {
+            Ok(prepared) => prepared,
+            Err(why) => return done(Err(why)),
+        };
+        // `prepare_replay` found the run's engine, so the run is live.
+        let (Some(live), Some(engine)) = (self.live.get_value(), self.engine()) else {
+            return done(Err(NO_CONNECTION.into()));
         };
         let recorded = self
             .logged_exchange(line)
@@ -69,9 +72,6 @@ impl Controller {
             run: line.run,
             seq: line.seq,
             edited: recorded.as_ref() != Some(&prepared.message),
-        };
-        let Some(engine) = self.engine() else {
-            return done(Err(NO_CONNECTION.into()));
         };
         let task = live.lifetime.bind(engine.replay(prepared, of));
         leptos::task::spawn_local(async move {
