@@ -404,8 +404,7 @@ impl Controller {
             return;
         }
         let live = self.live.get_value().filter(|_| self.connected());
-        let Some((live, engine)) = live.and_then(|l| l.engine.get().cloned().map(|e| (l, e)))
-        else {
+        let (Some(live), Some(engine)) = (live, self.engine()) else {
             self.start(mode);
             return;
         };
