@@ -1,5 +1,5 @@
 //! Parts of the app fetched on first use. The release build (`cargo xtask`, xtask/src/split.rs,
-//! `--cfg mcp_flow_split`) moves each function marked with [`on_demand`] into a wasm module of
+//! the `split` feature) moves each function marked with [`on_demand`] into a wasm module of
 //! its own, outside the first load; the page fetches it the first time the function is called.
 //! Unsplit builds (`trunk serve`, the wasm-bindgen tests) call the function in place.
 //!
@@ -12,7 +12,7 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OnDemandError {
     /// The module holding the function could not be fetched or instantiated.
-    #[cfg_attr(not(mcp_flow_split), allow(dead_code))]
+    #[cfg_attr(not(feature = "split"), allow(dead_code))]
     NotLoaded,
     /// The function ran and failed with this message.
     Failed(String),
@@ -43,7 +43,7 @@ impl From<String> for OnDemandError {
     }
 }
 
-#[cfg(mcp_flow_split)]
+#[cfg(feature = "split")]
 impl From<leptos::wasm_split::SplitLoaderError> for OnDemandError {
     fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
         Self::NotLoaded
@@ -56,7 +56,7 @@ impl From<leptos::wasm_split::SplitLoaderError> for OnDemandError {
 macro_rules! on_demand {
     ($module:ident, $(#[$meta:meta])* $vis:vis fn $($rest:tt)*) => {
         #[cfg_attr(
-            mcp_flow_split,
+            feature = "split",
             ::leptos::wasm_split::wasm_split(
                 $module,
                 wasm_split_path = ::leptos::wasm_split,
@@ -69,14 +69,14 @@ macro_rules! on_demand {
 
 /// Calls a function marked with [`on_demand!`]: awaited where it is split, in place elsewhere.
 /// Use it inside an `async` block.
-#[cfg(mcp_flow_split)]
+#[cfg(feature = "split")]
 macro_rules! call_on_demand {
     ($call:expr) => {
         $call.await
     };
 }
 
-#[cfg(not(mcp_flow_split))]
+#[cfg(not(feature = "split"))]
 macro_rules! call_on_demand {
     ($call:expr) => {
         $call

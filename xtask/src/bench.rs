@@ -9,7 +9,7 @@ use crate::peers::Peers;
 use crate::server::{self, Server};
 use crate::sh::{self, Result};
 use crate::tools::Tools;
-use crate::{run, workspace_root};
+use crate::workspace_root;
 
 /// Closed-loop load: this many sessions, each calling back to back.
 const SESSIONS: usize = 50;
@@ -238,7 +238,7 @@ pub fn bench() -> Result<()> {
             .args(["build", "--release", "--package", "loadgen"]),
     )?;
     let loadgen = crate::target_dir().join("release/mcp-flow-load");
-    run::build_app(&tools)?;
+    crate::site::build(&tools)?;
     let mut rows: Vec<[String; 4]> = Vec::new();
 
     sh::step("1-2. first load: download (gzipped) and time to interactive, headless Chromium");

@@ -9,7 +9,7 @@ use crate::figures::{self, field};
 use crate::server;
 use crate::sh::{self, Result};
 use crate::tools::Tools;
-use crate::{run, workspace_root};
+use crate::workspace_root;
 
 /// Page rounds: the first downloads the model, the others read it from the browser's cache.
 const PAGE_ROUNDS: &str = "4";
@@ -25,7 +25,7 @@ pub fn run() -> Result<()> {
     let tools = Tools::locate();
     tools.ensure_test()?;
     let binary = server::build_release()?;
-    run::build_app(&tools)?;
+    crate::site::build(&tools)?;
     sh::step("the language model (SmolLM2-135M, Q8_0), natively");
     let mut rows = native(&tools)?;
     sh::step("the language model in the page (headless Chromium, its Web Worker)");

@@ -22,6 +22,7 @@ pub const EVERYTHING_PACKAGE: &str = "@modelcontextprotocol/server-everything@20
 /// brings its own `mcp`).
 pub const TIME_SERVER_PACKAGES: [&str; 1] = ["mcp-server-time==2026.10.19"];
 
+#[derive(Clone)]
 pub struct Interop {
     npm: PathBuf,
     python: PathBuf,
@@ -80,6 +81,7 @@ impl Interop {
 /// The servers the bridge's tests run through it: the Python SDK's stdio weather server
 /// (`test-servers/peers/py_stdio_weather.py`, on the interpreter that has `mcp` 2.3.0), the
 /// official `mcp-server-time` and `server-everything`.
+#[derive(Clone)]
 pub struct BridgePeers {
     /// A Python with the Python SDK.
     pub python_sdk: PathBuf,

@@ -1,5 +1,5 @@
 //! `cargo xtask run`: set up what is missing, build, start the weather server with the app.
-//! `cargo xtask test`: set up what is missing and run every test.
+//! `cargo xtask test`: set up what is missing and run every test (or only some stages).
 
 mod bench;
 mod bench_bridge;
@@ -11,6 +11,7 @@ mod relay_conformance;
 mod run;
 mod server;
 mod sh;
+mod site;
 mod size;
 mod split;
 mod test;
@@ -25,7 +26,9 @@ commands:
                       (default http://127.0.0.1:8000/)
       [--bridge stdio -- CMD ARGS... | --bridge http URL]
                       also start mcp-flow-bridge for your own server and print the page's address
-  test                install what is missing and run every test (lint, native, browser, conformance)
+  test [STAGE...]     install what is missing and run every test, or only the stages named;
+                      a report (time and counts per stage) ends each run
+      --list          name the stages and what each covers
   bench               run the benchmarks and print their figures
   size [--build]      the first load, gzipped, against its budget, and what makes up the wasm
                       (builds the app unless dist/ is newer than its sources)
@@ -35,21 +38,25 @@ commands:
   model               only fetch the language model and convert it (part of setup)";
 
 fn main() {
+    share_target_dir();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
+    let result = tools::claim_target_dir().and_then(|()| match args.first().map(String::as_str) {
         Some("run") => run::run(&args[1..]),
-        Some("test") => test::test(),
+        Some("test") => test::test(&args[1..]),
         Some("bench") => bench::bench(),
         Some("size") => size::size(&args[1..]),
         Some("bench-bridge") => bench_bridge::run(),
         Some("bench-model") => bench_model::run(),
-        Some("setup") => tools::Tools::locate().ensure_test(),
+        Some("setup") => {
+            let tools = tools::Tools::locate();
+            tools.ensure_test().and_then(|()| tools.ensure_trunk())
+        }
         Some("model") => tools::Tools::locate().ensure_model(),
         _ => {
             eprintln!("{USAGE}");
             std::process::exit(2);
         }
-    };
+    });
     if let Err(e) = result {
         eprintln!("\nxtask: error: {e}");
         std::process::exit(1);
@@ -60,6 +67,16 @@ fn main() {
 pub fn workspace_root() -> PathBuf {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     here.parent().map(PathBuf::from).unwrap_or(here)
+}
+
+/// Every cargo command xtask starts builds into the shared target folder
+/// ([`tools::Tools::shared_target_dir`]) unless `CARGO_TARGET_DIR` names another.
+fn share_target_dir() {
+    if std::env::var_os("CARGO_TARGET_DIR").is_none() {
+        let dir = tools::Tools::locate().shared_target_dir();
+        // SAFETY: the first thing main does, before any thread exists.
+        unsafe { std::env::set_var("CARGO_TARGET_DIR", dir) };
+    }
 }
 
 /// Where cargo puts build output: `$CARGO_TARGET_DIR`, else `target/` in the workspace.

@@ -67,13 +67,16 @@ fn run(tools: &Tools, url: &str, scenario: &str) -> Result<Option<(u32, u32)>> {
     Ok(passed(&String::from_utf8_lossy(&out.stdout)))
 }
 
-/// Runs every scenario both ways; returns the ones whose verdicts differ (or that printed none),
-/// after printing the table.
-pub fn compare(
-    tools: &Tools,
-    peers: &BridgePeers,
-    bridge: &std::path::Path,
-) -> Result<Vec<String>> {
+/// What the comparison found.
+pub struct Compared {
+    /// Scenarios with the same verdict either way, or a known difference.
+    pub same: usize,
+    /// Scenarios whose verdicts differ (or that printed none).
+    pub differ: Vec<String>,
+}
+
+/// Runs every scenario both ways, printing each pair of verdicts.
+pub fn compare(tools: &Tools, peers: &BridgePeers, bridge: &std::path::Path) -> Result<Compared> {
     let (direct, direct_url) = peers.everything_http()?;
     let (bridged, bridged_url) = peers.bridge_everything_for(bridge, &[], &BRIDGE_FLAGS)?;
     let mut differ = Vec::new();
@@ -116,7 +119,10 @@ pub fn compare(
         differ.push("the conformance suite listed no server scenarios".into());
     }
     drop((direct, bridged));
-    Ok(differ)
+    Ok(Compared {
+        same: same + known_seen,
+        differ,
+    })
 }
 
 #[cfg(test)]

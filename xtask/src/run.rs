@@ -34,7 +34,7 @@ pub fn run(args: &[String]) -> Result<()> {
     tools.ensure_app()?;
 
     let binary = server::build_release()?;
-    build_app(&tools)?;
+    crate::site::build(&tools)?;
 
     // The server always allows its own origin, so the page it serves may call /mcp.
     let args = vec![
@@ -110,18 +110,6 @@ fn query_encode(value: &str) -> String {
             }
         })
         .collect()
-}
-
-/// `trunk build --release` into dist/, offline (Trunk must not fetch tools from the internet).
-pub fn build_app(tools: &Tools) -> Result<()> {
-    sh::step("building the web app (trunk build --release)");
-    sh::run(
-        tools
-            .command(tools.cargo_bin().join("trunk"))
-            .current_dir(workspace_root())
-            .args(["build", "--release", "--offline=true"]),
-    )?;
-    crate::split::split_app(tools)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::time::SystemTime;
 
 use crate::sh::{self, Result};
 use crate::tools::Tools;
-use crate::{run, workspace_root};
+use crate::workspace_root;
 
 /// The most the first load may weigh, gzipped, so that it cannot creep up unnoticed. Measured
 /// 474.0 KB on 2026-12-01 (both protocol eras, forms, comparison, exports, four LLM providers),
@@ -80,7 +80,7 @@ pub fn size(args: &[String]) -> Result<()> {
     let dist = workspace_root().join("dist");
     if rebuild || !fresh(&dist)? {
         tools.ensure_app()?;
-        run::build_app(&tools)?;
+        crate::site::build(&tools)?;
     } else {
         eprintln!("dist/ is newer than the sources: measuring it as built (--build rebuilds)");
     }

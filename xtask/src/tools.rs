@@ -76,6 +76,17 @@ impl Tools {
             .join("node_modules/.bin/conformance")
     }
 
+    /// Build outputs shared by every clone of the project on this machine (`<tools>/target`), so
+    /// that a fresh clone compiles only its own crates, not every dependency again.
+    pub fn shared_target_dir(&self) -> PathBuf {
+        self.root.join("target")
+    }
+
+    /// Trunk, for the dev loop (`trunk serve` with live reload); `cargo xtask setup` installs it.
+    pub fn ensure_trunk(&self) -> Result<()> {
+        self.ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, true)
+    }
+
     /// The folder of the model files.
     pub fn models_dir(&self) -> PathBuf {
         self.root.join("models")
@@ -113,12 +124,11 @@ impl Tools {
         cmd
     }
 
-    /// Everything the app needs to build and serve: the wasm target, trunk, wasm-bindgen,
-    /// wasm-opt, and the model file.
+    /// Everything the app needs to build and serve: the wasm target, wasm-bindgen, wasm-opt, and
+    /// the model file. Trunk is not among them: only the dev loop (`trunk serve`) uses it.
     pub fn ensure_app(&self) -> Result<()> {
         self.ensure_wasm_target()?;
         self.ensure_model()?;
-        self.ensure_cargo_tool("trunk", "trunk", TRUNK_VERSION, true)?;
         self.ensure_cargo_tool(
             "wasm-bindgen",
             "wasm-bindgen-cli",
@@ -333,6 +343,58 @@ impl Tools {
             "fonts-wqy-microhei",
         ])
     }
+}
+
+/// The shared target folder may hold this project's crates as another clone built them, with
+/// timestamps newer than this clone's sources, which cargo would take as up to date. When the
+/// last clone to build there was another one (a stamp names it), the workspace's own crates are
+/// cleaned from it first; dependencies stay, which is what sharing is for.
+pub fn claim_target_dir() -> Result<()> {
+    let target = crate::target_dir();
+    let stamp = target.join(".mcp-flow-workspace");
+    let root = crate::workspace_root();
+    let here = root.display().to_string();
+    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(here.as_str()) {
+        return Ok(());
+    }
+    if target.join("debug").exists()
+        || target.join("release").exists()
+        || target.join("wasm32-unknown-unknown").exists()
+    {
+        sh::step(
+            "the shared target folder was last built from another clone: cleaning this project's crates from it",
+        );
+        let metadata = sh::capture(Command::new("cargo").current_dir(&root).args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ]))?;
+        let metadata: serde_json::Value = serde_json::from_str(&metadata)?;
+        // Not xtask: it is the program running now.
+        let packages: Vec<&str> = metadata["packages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p["name"].as_str())
+            .filter(|name| *name != "xtask")
+            .collect();
+        for target in [None, Some("wasm32-unknown-unknown")] {
+            let mut clean = Command::new("cargo");
+            clean.current_dir(&root).arg("clean");
+            if let Some(target) = target {
+                clean.args(["--target", target]);
+            }
+            for name in &packages {
+                clean.args(["--package", name]);
+            }
+            sh::run(&mut clean)?;
+        }
+    }
+    std::fs::create_dir_all(&target)?;
+    std::fs::write(&stamp, here)?;
+    Ok(())
 }
 
 /// The sha256 of a file, by `sha256sum`.

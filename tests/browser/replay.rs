@@ -2,7 +2,6 @@
 //! weather server, in both eras: the replay goes through the live connection (the legacy
 //! session; 2026-07-28's headers rebuilt from the edited body), joins the log and the record,
 //! and is not taken for a step of the diagrams.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::diagram::Row;
@@ -15,9 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::*;
 
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");

@@ -2,7 +2,6 @@
 //! every request it received (`--journal`) and allows only two sessions (`--max-sessions 2`):
 //! ending a run (Restart, Import, a new run) aborts what it was doing, sends nothing more, and
 //! closes its session.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::diagram::{Lang, Row};
@@ -15,9 +14,7 @@ use mcp_flow::ui::Controller;
 use serde_json::Value;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::*;
 
 const LIFECYCLE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_LIFECYCLE_URL");

@@ -1,7 +1,6 @@
 //! The page against servers nobody here wrote, in every era setting: the official TypeScript SDK
 //! v2 server and the official Python SDK 2.x server, each with a small `get_weather`. The seeds'
 //! Tokyo run completes in `auto`, `modern` and `legacy`; `auto` says which era it picked.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::diagram::{Lang, Row};
@@ -13,9 +12,7 @@ use mcp_flow::ui::Controller;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::*;
 
 const TS_URL: Option<&str> = option_env!("MCP_FLOW_TEST_TS_SDK_URL");

@@ -1,7 +1,6 @@
 //! Both protocol eras in the page, against the weather server (which speaks both): a modern run
 //! from real traffic, the server's question (Springfield) answered through the page's form in
 //! each era, and the comparison of the eras.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::diagram::{Lang, Row};
@@ -14,9 +13,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlSelectElement};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::*;
 
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");

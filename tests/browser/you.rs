@@ -1,6 +1,5 @@
 //! "You are the model" in headless Chromium: the user picks the tool from a form built from its
 //! schema and writes the answer, against the real weather server; the diagram runs as usual.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::diagram::Row;
@@ -10,9 +9,7 @@ use mcp_flow::llm::you::Turn;
 use mcp_flow::mcp::era::EraChoice;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::*;
 
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");

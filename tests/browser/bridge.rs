@@ -1,7 +1,6 @@
 //! The page through `mcp-flow-bridge` in headless Chromium: the seeds' Tokyo run against the
 //! official Python SDK's stdio weather server (started by the bridge), the real command on the
 //! server's box, and the second leg (the lines the server really got and wrote) in the inspector.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::diagram::Row;
@@ -10,9 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::*;
 
 const BRIDGE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_URL");

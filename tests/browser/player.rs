@@ -1,5 +1,4 @@
 //! The player in headless Chromium, driving real runs against the real weather server.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::diagram::{Lang, Row};
@@ -12,9 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::*;
 
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");

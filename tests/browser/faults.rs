@@ -2,7 +2,6 @@
 //! (`mcp-flow-test-servers faulty`): each fault turns the row where it happened red with a
 //! readable message, or the run completes where the client can recover; nothing hangs beyond the
 //! client's timeout, nothing the server sends runs as code, and the record keeps what arrived.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::diagram::{Lang, Row};
@@ -15,9 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::{sleep, until};
 
 /// The faulty server's base URL, without a path.

@@ -1,7 +1,6 @@
 //! Benchmark, not a test: one full exchange (initialize → initialized → tools/list →
 //! tools/call) from the browser against the local weather server, repeated, with the median and
 //! p95 printed. Ignored by `cargo xtask test`; `cargo xtask bench` runs it.
-#![cfg(target_arch = "wasm32")]
 
 use std::rc::Rc;
 
@@ -11,8 +10,6 @@ use mcp_flow::mcp::browser::Fetch;
 use mcp_flow::mcp::client::{McpClient, result_text};
 use serde_json::json;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const RUNS: usize = 20;
 const WARMUP: usize = 3;

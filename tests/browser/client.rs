@@ -1,6 +1,5 @@
 //! The MCP client in headless Chromium against the real weather server.
 //! `cargo xtask test` starts the servers and passes their URLs in at compile time.
-#![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,8 +11,6 @@ use mcp_flow::mcp::error::{McpError, TransportError};
 use mcp_flow::mcp::record::{Log, shared_log};
 use serde_json::{Value, json};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// Sessions, SSE answers.
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");

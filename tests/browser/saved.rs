@@ -1,6 +1,5 @@
 //! Saved servers in headless Chromium: saved with their era and timeout, still there after the
 //! page is built again (a reload), picked back, and never holding the request headers.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use mcp_flow::mcp::era::EraChoice;
@@ -8,9 +7,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-mod common;
+use crate::common;
 use common::*;
 
 const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");

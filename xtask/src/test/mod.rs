@@ -1,0 +1,380 @@
+//! `cargo xtask test [STAGE...]`: the project's tests in stages, each installing and starting only
+//! what it needs; with no stage named, all of them. A report ends every run (a failed one too):
+//! per stage its time and its tests passed / failed / skipped, also in `target/test-report.json`.
+
+mod browser;
+mod conformance;
+pub mod report;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use report::{Counts, Row, run_counted};
+
+use crate::interop::{BridgePeers, Interop};
+use crate::sh::{self, Result};
+use crate::tools::Tools;
+use crate::{server, workspace_root};
+
+/// One stage of the test command.
+struct Stage {
+    name: &'static str,
+    covers: &'static str,
+    run: fn(&mut Ctx, &mut Counts) -> Result<()>,
+}
+
+/// In the order a full run takes them: the quick verdicts first.
+const STAGES: &[Stage] = &[
+    Stage {
+        name: "lint",
+        covers: "cargo fmt --check; clippy -D warnings, native (every crate, every target) and wasm32 (the app, the model's worker)",
+        run: lint,
+    },
+    Stage {
+        name: "native",
+        covers: "cargo test of every crate but the bridge and the language model: the app's logic, the weather server, the CLI, xtask",
+        run: native,
+    },
+    Stage {
+        name: "model",
+        covers: "the language model (SmolLM2 natively, its worker's session): decisions, answers, the accuracy table; a missing model file fails",
+        run: model,
+    },
+    Stage {
+        name: "bridge",
+        covers: "mcp-flow-bridge: its fault children, and stdio servers nobody here wrote (Python SDK, mcp-server-time, server-everything) through it",
+        run: bridge,
+    },
+    Stage {
+        name: "release",
+        covers: "the release build of the page (workers, the split app, wasm-opt) into dist/, and its first load against the budget",
+        run: release,
+    },
+    Stage {
+        name: "browser",
+        covers: "wasm-bindgen tests in headless Chromium against live servers: ours, fixtures, the TypeScript and Python SDKs, the bridge",
+        run: browser::stage,
+    },
+    Stage {
+        name: "e2e",
+        covers: "whole flows in Chromium (Playwright) on the release build served by weather-server --static",
+        run: e2e,
+    },
+    Stage {
+        name: "conformance",
+        covers: "the official conformance suite (2025-11-25 and 2026-07-28) against our server, our client and the bridge, from one table",
+        run: conformance::stage,
+    },
+    Stage {
+        name: "interop",
+        covers: "the suite's 2025-11-25 server scenarios against server-everything, directly and through the bridge: the same verdicts",
+        run: interop,
+    },
+];
+
+fn list() -> String {
+    let mut out = String::from("stages (cargo xtask test [STAGE...]; none named runs them all):\n");
+    for stage in STAGES {
+        out.push_str(&format!("  {:<12} {}\n", stage.name, stage.covers));
+    }
+    out
+}
+
+/// The stages `args` name, in the order of [`STAGES`]; all of them for none.
+fn chosen(args: &[String]) -> Result<Vec<&'static Stage>> {
+    for arg in args {
+        if !STAGES.iter().any(|s| s.name == arg) {
+            return Err(format!("no stage `{arg}`\n{}", list()).into());
+        }
+    }
+    Ok(STAGES
+        .iter()
+        .filter(|s| args.is_empty() || args.iter().any(|a| a == s.name))
+        .collect())
+}
+
+pub fn test(args: &[String]) -> Result<()> {
+    if args.iter().any(|a| a == "--list") {
+        print!("{}", list());
+        return Ok(());
+    }
+    let stages = chosen(args)?;
+    let mut ctx = Ctx::new();
+    let mut rows = Vec::new();
+    for stage in stages {
+        sh::step(&format!("stage {}: {}", stage.name, stage.covers));
+        let started = Instant::now();
+        let mut counts = Counts::default();
+        let outcome = (stage.run)(&mut ctx, &mut counts);
+        let row = Row {
+            stage: stage.name,
+            seconds: started.elapsed().as_secs_f64(),
+            counts,
+            error: outcome.err().map(|e| e.to_string()),
+        };
+        if let Some(e) = &row.error {
+            eprintln!("\nstage {} FAILED: {e}", stage.name);
+        }
+        rows.push(row);
+    }
+    let table = report::table(&rows);
+    let json = report::json(&rows);
+    let path = workspace_root().join("target/test-report.json");
+    let written = std::fs::create_dir_all(workspace_root().join("target"))
+        .and_then(|()| std::fs::write(&path, format!("{json:#}\n")));
+    println!("\n==> report (also in {})\n{table}", path.display());
+    written?;
+    if rows.iter().all(Row::ok) {
+        Ok(())
+    } else {
+        let failed: Vec<&str> = rows.iter().filter(|r| !r.ok()).map(|r| r.stage).collect();
+        Err(format!("stages failed: {}", failed.join(", ")).into())
+    }
+}
+
+/// What the stages of one run share: the tools, and what is built or installed once per run.
+pub struct Ctx {
+    pub tools: Tools,
+    tools_ready: Option<std::result::Result<(), String>>,
+    debug_built: Option<std::result::Result<(), String>>,
+    site_built: Option<std::result::Result<(), String>>,
+    bridge_peers: Option<BridgePeers>,
+    interop: Option<Interop>,
+}
+
+/// A step done once per run: its first outcome is every later caller's.
+fn once(
+    slot: &mut Option<std::result::Result<(), String>>,
+    step: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    let outcome = slot.get_or_insert_with(|| step().map_err(|e| e.to_string()));
+    outcome.clone().map_err(Into::into)
+}
+
+impl Ctx {
+    fn new() -> Self {
+        Self {
+            tools: Tools::locate(),
+            tools_ready: None,
+            debug_built: None,
+            site_built: None,
+            bridge_peers: None,
+            interop: None,
+        }
+    }
+
+    /// Everything a build or a browser needs (installed once; later runs only check).
+    fn ensure_tools(&mut self) -> Result<()> {
+        let tools = &self.tools;
+        once(&mut self.tools_ready, || tools.ensure_test())
+    }
+
+    /// `cargo` from the workspace root with the project's tools on PATH.
+    fn cargo(&self, args: &[&str]) -> Command {
+        let mut cmd = self.tools.command("cargo");
+        cmd.current_dir(workspace_root()).args(args);
+        cmd
+    }
+
+    /// The debug binaries the stages start: the weather server, the fixture servers, the bridge
+    /// and the CLI (built once per run).
+    pub fn debug_binaries(&mut self) -> Result<()> {
+        let mut cmd = self.cargo(&["build"]);
+        for package in [
+            "weather-server",
+            "test-servers",
+            "mcp-flow-bridge",
+            "mcp-cli",
+        ] {
+            cmd.args(["--package", package]);
+        }
+        once(&mut self.debug_built, || {
+            sh::step("building the servers, the bridge and the CLI (debug)");
+            sh::run(&mut cmd)
+        })
+    }
+
+    pub fn debug_binary(&self, name: &str) -> PathBuf {
+        crate::target_dir().join("debug").join(name)
+    }
+
+    /// The release site in dist/ (built once per run).
+    fn site(&mut self) -> Result<()> {
+        self.ensure_tools()?;
+        let tools = &self.tools;
+        once(&mut self.site_built, || crate::site::build(tools))
+    }
+
+    /// The servers nobody here wrote that the bridge wraps (installed once per run).
+    pub fn bridge_peers(&mut self) -> Result<BridgePeers> {
+        if let Some(peers) = &self.bridge_peers {
+            return Ok(peers.clone());
+        }
+        self.ensure_tools()?;
+        let peers = BridgePeers::ensure(&self.tools)?;
+        self.bridge_peers = Some(peers.clone());
+        Ok(peers)
+    }
+
+    /// The official SDKs' servers for the browser tests (installed once per run).
+    pub fn interop(&mut self) -> Result<Interop> {
+        if let Some(interop) = &self.interop {
+            return Ok(interop.clone());
+        }
+        self.ensure_tools()?;
+        let interop = Interop::ensure(&self.tools)?;
+        self.interop = Some(interop.clone());
+        Ok(interop)
+    }
+}
+
+fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
+    ctx.ensure_tools()?;
+    let checks: [&[&str]; 3] = [
+        &["fmt", "--all", "--check"],
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[
+            "clippy",
+            "--package",
+            "mcp-flow",
+            "--package",
+            "mcp-flow-smollm-worker",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    ];
+    let mut failed = Vec::new();
+    for args in checks {
+        let ok = sh::run(&mut ctx.cargo(args)).is_ok();
+        counts.one(ok);
+        if !ok {
+            failed.push(format!("cargo {}", args[..2].join(" ")));
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("failed: {}", failed.join(", ")).into())
+    }
+}
+
+/// The crates whose tests need the language model's file (the `model` stage).
+const MODEL_CRATES: [&str; 2] = ["mcp-flow-smollm", "mcp-flow-smollm-worker"];
+
+fn native(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
+    let mut cmd = ctx.cargo(&["test", "--workspace", "--exclude", "mcp-flow-bridge"]);
+    for krate in MODEL_CRATES {
+        cmd.args(["--exclude", krate]);
+    }
+    run_counted(&mut cmd, counts)
+}
+
+fn model(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
+    ctx.tools.ensure_model()?;
+    let mut cmd = ctx.cargo(&["test"]);
+    for krate in MODEL_CRATES {
+        cmd.args(["--package", krate]);
+    }
+    cmd.env("SMOLLM_MODEL", ctx.tools.model_file())
+        .env("SMOLLM_REQUIRED", "1");
+    run_counted(&mut cmd, counts)
+}
+
+fn bridge(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
+    let peers = ctx.bridge_peers()?;
+    let mut cmd = ctx.cargo(&["test", "--package", "mcp-flow-bridge"]);
+    for (name, value) in peers.env() {
+        cmd.env(name, value);
+    }
+    run_counted(&mut cmd, counts)
+}
+
+fn release(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
+    ctx.site()?;
+    let budget = crate::size::check_budget();
+    counts.one(budget.is_ok());
+    budget
+}
+
+fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
+    ctx.site()?;
+    ctx.debug_binaries()?;
+    let binary = ctx.debug_binary("weather-server");
+    let fixtures = ctx.debug_binary("mcp-flow-test-servers");
+    let site = server::start(
+        "server-e2e",
+        &binary,
+        &[
+            "--bind".into(),
+            "127.0.0.1:0".into(),
+            "--static".into(),
+            crate::site::dist().display().to_string(),
+            "--models".into(),
+            ctx.tools.models_dir().display().to_string(),
+        ],
+    )?;
+    let page = site.url.trim_end_matches("/mcp").to_owned();
+    // The server that breaks the protocol on purpose (a result against its own outputSchema).
+    let faulty = server::start("server-faulty-e2e", &fixtures, &["faulty".into()])?;
+    let shots = crate::target_dir().join("e2e");
+    std::fs::create_dir_all(&shots)?;
+    run_counted(
+        Command::new("node")
+            .current_dir(workspace_root())
+            .env("MCP_FLOW_TOOLS", &ctx.tools.root)
+            .arg("e2e/suite.mjs")
+            .args(["--base", &page])
+            .args(["--faulty", faulty.url.trim_end_matches('/')])
+            .arg("--out")
+            .arg(&shots),
+        counts,
+    )
+}
+
+fn interop(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
+    ctx.ensure_tools()?;
+    ctx.debug_binaries()?;
+    let bridge = ctx.debug_binary("mcp-flow-bridge");
+    let peers = ctx.bridge_peers()?;
+    let compared = crate::relay_conformance::compare(&ctx.tools, &peers, &bridge)?;
+    counts.passed += compared.same as u64;
+    counts.failed += compared.differ.len() as u64;
+    if compared.differ.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("verdicts differ: {}", compared.differ.join(", ")).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_are_chosen_by_name_in_their_own_order() {
+        let names = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+            chosen(&args).map(|s| s.iter().map(|s| s.name).collect::<Vec<_>>())
+        };
+        assert_eq!(names(&["e2e", "lint"]).expect("known"), ["lint", "e2e"]);
+        assert_eq!(names(&[]).expect("all").len(), STAGES.len());
+        let unknown = names(&["lint", "nope"]).expect_err("unknown");
+        assert!(unknown.to_string().contains("no stage `nope`"));
+        assert!(
+            unknown.to_string().contains("conformance"),
+            "the list is shown"
+        );
+    }
+}
