@@ -159,32 +159,54 @@ fn file_name(path: &str) -> &str {
 }
 
 /// Builds the release site into `dist/` (emptied first: nothing of an earlier build or of
-/// `trunk serve` stays to be served).
+/// `trunk serve` stays to be served). When the compiled wasm, the page's files and xtask itself are
+/// what the last build used, and `dist/` holds exactly what that build wrote, the split and
+/// wasm-opt steps are skipped.
 pub fn build(tools: &Tools) -> Result<()> {
     sh::step("building the web app (release: workers, the app with its split points, wasm-opt)");
     let root = workspace_root();
     let html = std::fs::read_to_string(root.join("index.html"))?;
     let (assets, lines) = read_index(&html)?;
+    let mut inputs = vec![root.join("index.html")];
+    let mut built = Vec::new();
+    for asset in &assets {
+        match asset {
+            Asset::Css(href) | Asset::Copy(href) => inputs.push(root.join(href)),
+            Asset::Worker { manifest, bin, .. } => {
+                built.push(build_worker(tools, &root.join(manifest), bin)?)
+            }
+            Asset::App { bin } => built.push(build_app(tools, bin)?),
+        }
+    }
+    inputs.extend(built.iter().cloned());
     let dist = dist();
+    let stamp = target_dir().join("site-built.txt");
+    let fingerprint = fingerprint(&inputs)?;
+    if std::fs::read_to_string(&stamp).ok() == Some(format!("{fingerprint}\n{}", listing(&dist)?)) {
+        println!("dist/ is what these inputs build: the split and wasm-opt steps are skipped");
+        return Ok(());
+    }
+    let _ = std::fs::remove_file(&stamp);
     if dist.exists() {
         std::fs::remove_dir_all(&dist)?;
     }
     std::fs::create_dir_all(&dist)?;
     let mut optimise = Vec::new();
+    let mut wasm = built.iter();
     for asset in &assets {
         match asset {
             Asset::Css(href) | Asset::Copy(href) => {
                 std::fs::copy(root.join(href), dist.join(file_name(href)))?;
             }
-            Asset::Worker { manifest, bin, opt } => {
-                let wasm = build_worker(tools, &root.join(manifest), bin)?;
+            Asset::Worker { bin, opt, .. } => {
+                let wasm = wasm.next().ok_or("a worker without its build")?;
                 sh::run(
                     tools
                         .command(tools.cargo_bin().join("wasm-bindgen"))
                         .args(["--target", "no-modules", "--no-typescript"])
                         .args(["--out-name", bin, "--out-dir"])
                         .arg(&dist)
-                        .arg(&wasm),
+                        .arg(wasm),
                 )?;
                 std::fs::write(dist.join(format!("{bin}_loader.js")), loader(bin))?;
                 if opt.is_some() {
@@ -192,15 +214,53 @@ pub fn build(tools: &Tools) -> Result<()> {
                     optimise.push((file.clone(), file));
                 }
             }
-            Asset::App { bin } => {
-                let wasm = build_app(tools, bin)?;
-                optimise.extend(crate::split::split_app(tools, &wasm, &dist)?);
+            Asset::App { .. } => {
+                let wasm = wasm.next().ok_or("the app without its build")?;
+                optimise.extend(crate::split::split_app(tools, wasm, &dist)?);
             }
         }
     }
     crate::split::optimise_all(tools, &optimise)?;
     std::fs::write(dist.join("index.html"), page(&assets, &lines))?;
+    std::fs::write(&stamp, format!("{fingerprint}\n{}", listing(&dist)?))?;
     Ok(())
+}
+
+/// A hash of the inputs' bytes and of xtask's own binary (its build steps are inputs too).
+fn fingerprint(inputs: &[PathBuf]) -> Result<u64> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for input in inputs {
+        input.hash(&mut hasher);
+        std::fs::read(input)?.hash(&mut hasher);
+    }
+    let me = std::fs::metadata(std::env::current_exe()?)?;
+    (me.len(), me.modified()?).hash(&mut hasher);
+    Ok(hasher.finish())
+}
+
+/// `dist/`'s files with their sizes and times, one a line, sorted.
+fn listing(dist: &Path) -> Result<String> {
+    let Ok(entries) = std::fs::read_dir(dist) else {
+        return Ok(String::new());
+    };
+    let mut lines = Vec::new();
+    for entry in entries {
+        let entry = entry?;
+        let meta = entry.metadata()?;
+        let since = meta
+            .modified()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        lines.push(format!(
+            "{} {} {}",
+            entry.file_name().to_string_lossy(),
+            meta.len(),
+            since.as_nanos()
+        ));
+    }
+    lines.sort();
+    Ok(lines.join("\n"))
 }
 
 /// The script a worker is started with: loads wasm-bindgen's `no-modules` glue, then the wasm,
