@@ -16,11 +16,9 @@ use serde_json::Value;
 use crate::jsonrpc::Failure;
 
 /// The first protocol revision without sessions.
-pub const FIRST_MODERN: &str = "2026-07-28";
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-const HEADER_MISMATCH: i64 = -32020;
-const INVALID_PARAMS: i64 = -32602;
+use mcp_flow_wire::MODERN_VERSION as FIRST_MODERN;
+use mcp_flow_wire::codes::{HEADER_MISMATCH, INVALID_PARAMS};
+use mcp_flow_wire::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 
 /// The request's `MCP-Protocol-Version` when it names a modern revision (`YYYY-MM-DD` compare
 /// as text).
@@ -176,12 +174,7 @@ pub fn check_request(headers: &HeaderMap, body: &Value) -> Result<(), Refusal> {
             ));
         }
     }
-    let named_field = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        _ => None,
-    };
-    if let Some(field) = named_field
+    if let Some(field) = mcp_flow_wire::name_field(method)
         && let Some(name) = params
             .and_then(|params| params.get(field))
             .and_then(Value::as_str)

@@ -14,12 +14,8 @@
 use std::collections::HashMap;
 
 use axum::http::HeaderMap;
-use base64::Engine as _;
+use mcp_flow_wire::{PARAM_HEADER_PREFIX, argument_at, header_matches};
 use serde_json::Value;
-
-const PREFIX: &str = "mcp-param-";
-const BASE64_PREFIX: &str = "=?base64?";
-const BASE64_SUFFIX: &str = "?=";
 
 /// One mirrored argument: where it is in `arguments`, and its header's name (lower case, and
 /// as the tool wrote it).
@@ -50,10 +46,20 @@ impl ParamHeaders {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
             };
-            let mut mirrored = Vec::new();
-            if let Some(schema) = tool.get("inputSchema") {
-                collect(schema, &mut Vec::new(), &mut mirrored);
-            }
+            // A tool whose annotations break the rules is one a client must leave out: the
+            // bridge checks no header of it.
+            let mirrored = tool
+                .get("inputSchema")
+                .and_then(Value::as_object)
+                .and_then(|schema| mcp_flow_wire::param_headers(schema).ok())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|h| Mirrored {
+                    path: h.path,
+                    header: format!("{PARAM_HEADER_PREFIX}{}", h.name).to_ascii_lowercase(),
+                    shown: format!("{PARAM_HEADER_PREFIX}{}", h.name),
+                })
+                .collect();
             self.tools.insert(name.to_owned(), mirrored);
         }
     }
@@ -85,9 +91,7 @@ impl ParamHeaders {
         } in mirrored
         {
             let prop = path.join(".");
-            let value = arguments
-                .and_then(|a| path.iter().try_fold(a, |v, key| v.get(key)))
-                .filter(|v| !v.is_null());
+            let value = arguments.and_then(|a| argument_at(a, path));
             let mut sent = headers.get_all(header.as_str()).iter();
             let first = sent.next();
             if sent.next().is_some() {
@@ -118,7 +122,7 @@ impl ParamHeaders {
                     let decoded = decode(raw).ok_or_else(|| {
                         format!("Header mismatch: {shown} is not valid =?base64?…?=")
                     })?;
-                    if !matches(&decoded, value) {
+                    if !header_matches(&decoded, value) {
                         return Err(format!(
                             "Header mismatch: {shown} is {decoded:?} but arguments.{prop} is {value}"
                         ));
@@ -130,54 +134,10 @@ impl ParamHeaders {
     }
 }
 
-/// Annotated properties reached from the root through `properties` keys alone.
-fn collect(schema: &Value, path: &mut Vec<String>, out: &mut Vec<Mirrored>) {
-    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-        return;
-    };
-    for (name, property) in properties {
-        path.push(name.clone());
-        if let Some(header) = property.get("x-mcp-header").and_then(Value::as_str)
-            && !header.is_empty()
-        {
-            out.push(Mirrored {
-                path: path.clone(),
-                header: format!("{PREFIX}{}", header.to_ascii_lowercase()),
-                shown: format!("Mcp-Param-{header}"),
-            });
-        }
-        collect(property, path, out);
-        path.pop();
-    }
-}
-
 /// A header value as the text it carries: `=?base64?…?=` decoded (UTF-8), anything else as is.
 /// `Mcp-Name` is encoded the same way.
 pub fn decode(raw: &str) -> Option<String> {
-    match raw
-        .strip_prefix(BASE64_PREFIX)
-        .and_then(|inner| inner.strip_suffix(BASE64_SUFFIX))
-    {
-        Some(inner) => base64::engine::general_purpose::STANDARD
-            .decode(inner)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok()),
-        None => Some(raw.to_owned()),
-    }
-}
-
-/// Whether a header's text stands for the argument's value: strings as they are, booleans as
-/// `true`/`false`, integers compared as numbers (`42.0` is `42`).
-fn matches(text: &str, value: &Value) -> bool {
-    match value {
-        Value::String(s) => s == text,
-        Value::Bool(b) => text == if *b { "true" } else { "false" },
-        Value::Number(n) => match (text.parse::<f64>(), n.as_f64()) {
-            (Ok(header), Some(body)) => header == body,
-            _ => false,
-        },
-        _ => false,
-    }
+    mcp_flow_wire::decode_value(raw).ok()
 }
 
 #[cfg(test)]

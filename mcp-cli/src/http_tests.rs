@@ -4,15 +4,15 @@
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use mcp_flow::mcp::client::{McpClient, result_text};
-use mcp_flow::mcp::http::{BodyStream, Http, HttpRequest};
-use mcp_flow::mcp::record::shared_log;
+use mcp_flow_core::mcp::client::{McpClient, result_text};
+use mcp_flow_core::mcp::http::{BodyStream, Http, HttpRequest};
+use mcp_flow_core::mcp::record::shared_log;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::http::{Native, TokioClock};
-use mcp_flow::clock::Clock;
+use mcp_flow_core::clock::Clock;
 
 /// One request as the peer read it.
 struct Received {

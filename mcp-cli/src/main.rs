@@ -11,9 +11,9 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_cli::http::{Native, TokioClock};
 use mcp_cli::{report, session};
-use mcp_flow::mcp::client::McpClient;
-use mcp_flow::mcp::era::EraChoice;
-use mcp_flow::mcp::error::clip;
+use mcp_flow_core::mcp::client::McpClient;
+use mcp_flow_core::mcp::era::EraChoice;
+use mcp_flow_core::mcp::error::clip;
 use serde_json::{Value, json};
 
 /// The conformance scenarios this client knows.

@@ -4,8 +4,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use mcp_flow::mcp::record::{Exchange, Log, Update};
-use mcp_flow::mcp::transport::{Recorder, essence};
+use mcp_flow_core::mcp::record::{Exchange, Log, Update};
+use mcp_flow_core::mcp::transport::{Recorder, essence};
 
 /// A recorder that hands each finished exchange, as text, to `write`.
 pub fn printer(write: impl Fn(&str) + 'static) -> Recorder {
@@ -58,8 +58,8 @@ pub fn exchange_text(x: &Exchange) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_flow::mcp::http::HttpRequest;
-    use mcp_flow::mcp::record::RecordedEvent;
+    use mcp_flow_core::mcp::http::HttpRequest;
+    use mcp_flow_core::mcp::record::RecordedEvent;
 
     fn exchange() -> Exchange {
         let request = HttpRequest {

@@ -2,10 +2,10 @@
 //! initialize), list tools, call a tool answering the server's questions, read resources and
 //! prompts. Everything it learns goes to stdout; the exchanges go to stderr (see `report`).
 
-use mcp_flow::mcp::client::{McpClient, result_text};
-use mcp_flow::mcp::era::{Era, EraChoice};
-use mcp_flow::mcp::http::Http;
-use mcp_flow::mcp::tools::{CallOutcome, Question, Retry};
+use mcp_flow_core::mcp::client::{McpClient, result_text};
+use mcp_flow_core::mcp::era::{Era, EraChoice};
+use mcp_flow_core::mcp::http::Http;
+use mcp_flow_core::mcp::tools::{CallOutcome, Question, Retry};
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::{Map, Value, json};
 
@@ -57,11 +57,11 @@ pub async fn connect<H: Http>(client: &McpClient<H>, choice: EraChoice) -> Resul
     Ok(Era::Legacy)
 }
 
-fn print_discovery(found: &mcp_flow::mcp::discover::Discovery) {
+fn print_discovery(found: &mcp_flow_core::mcp::discover::Discovery) {
     println!(
         "discovered {} (protocol {}; supports {}; fresh for {} ms)",
         found.server.as_deref().unwrap_or("an unnamed server"),
-        mcp_flow::mcp::modern::VERSION,
+        mcp_flow_core::mcp::modern::VERSION,
         found.versions.join(", "),
         found.ttl_ms
     );
@@ -237,7 +237,7 @@ pub async fn read_resources<H: Http>(client: &McpClient<H>) -> Result<(), String
             .map_err(|e| format!("resources/read {uri}: {e}"))?;
         println!(
             "read {uri}: {}",
-            mcp_flow::mcp::error::clip(&read.to_string(), 200)
+            mcp_flow_core::mcp::error::clip(&read.to_string(), 200)
         );
     }
     Ok(())
@@ -274,7 +274,7 @@ pub async fn get_prompts<H: Http>(client: &McpClient<H>) -> Result<(), String> {
             .map_err(|e| format!("prompts/get {name}: {e}"))?;
         println!(
             "prompt {name}: {}",
-            mcp_flow::mcp::error::clip(&got.to_string(), 200)
+            mcp_flow_core::mcp::error::clip(&got.to_string(), 200)
         );
     }
     Ok(())

@@ -497,9 +497,9 @@ fn crate_of(name: &str) -> String {
     {
         first = ident(s[i + 4..].trim_start_matches(['<', '&']));
     }
-    if first == "mcp_flow" {
+    if first == "mcp_flow" || first == "mcp_flow_core" {
         let module = ident(s.split("::").nth(1).unwrap_or_default());
-        return format!("mcp_flow::{module}");
+        return format!("{first}::{module}");
     }
     if first.is_empty() || first == "code" {
         "unnamed functions".into()
@@ -546,6 +546,10 @@ mod tests {
     #[test]
     fn items_are_put_to_their_crate() {
         assert_eq!(crate_of("mcp_flow::ui::inspector::x::h1"), "mcp_flow::ui");
+        assert_eq!(
+            crate_of("mcp_flow_core::mcp::client::x::h1"),
+            "mcp_flow_core::mcp"
+        );
         assert_eq!(crate_of("<T as tachys::view::Render>::build::h2"), "tachys");
         assert_eq!(crate_of("core[c5930c85a12de822]::num::flt2dec::x"), "core");
         assert_eq!(

@@ -28,7 +28,7 @@ struct Stage {
 const STAGES: &[Stage] = &[
     Stage {
         name: "lint",
-        covers: "cargo fmt --check; clippy -D warnings, native (every crate, every target) and wasm32 (the app, the model's worker)",
+        covers: "cargo fmt --check; clippy -D warnings, native (every crate, every target) and wasm32 (the app, also with its split points; the model's worker)",
         run: lint,
     },
     Stage {
@@ -231,7 +231,7 @@ impl Ctx {
 
 fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     ctx.ensure_tools()?;
-    let checks: [&[&str]; 3] = [
+    let checks: [&[&str]; 4] = [
         &["fmt", "--all", "--check"],
         &[
             "clippy",
@@ -250,6 +250,19 @@ fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             "--target",
             "wasm32-unknown-unknown",
             "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        // The app as the release build compiles it: with its split points.
+        &[
+            "clippy",
+            "--package",
+            "mcp-flow",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--features",
+            "split",
             "--",
             "-D",
             "warnings",

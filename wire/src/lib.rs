@@ -1,75 +1,60 @@
-//! The 2026-07-28 era on the wire: every request carries its protocol version, client info and
-//! capabilities in `params._meta`, and mirrors its method, name and `x-mcp-header` arguments into
-//! HTTP headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-{Name}`), with the
-//! spec's Base64 sentinel for values that are not plain ASCII.
-//! Spec: `basic/index` (per-request fields), `basic/transports/streamable-http` (request metadata
-//! headers, value encoding), `server/tools` (`x-mcp-header`).
+//! The rules of the MCP wire that more than one part of MCP Flow applies: the client (in the page
+//! and in `mcp-flow-cli`) when it sends, the bridge when it checks what a page sent. One place, so
+//! the two cannot disagree. serde_json and base64 only.
+//!
+//! Spec (2026-07-28): `basic/transports/streamable-http` (request metadata headers, value
+//! encoding), `server/tools` (`x-mcp-header`), `basic/index` (per-request `_meta`).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use rmcp::model::{
-    ClientCapabilities, ElicitationCapability, FormElicitationCapability, Implementation,
-    ProtocolVersion, RequestMetaObject,
-};
 use serde_json::{Map, Value};
 
-use super::log_level::LogLevel;
-
-/// The revision in force.
-pub const VERSION: &str = "2026-07-28";
+/// The revision in force, and the first without `initialize` and sessions.
+pub const MODERN_VERSION: &str = "2026-07-28";
 
 pub const PROTOCOL_VERSION_HEADER: &str = "MCP-Protocol-Version";
 pub const METHOD_HEADER: &str = "Mcp-Method";
 pub const NAME_HEADER: &str = "Mcp-Name";
 pub const PARAM_HEADER_PREFIX: &str = "Mcp-Param-";
 
-/// What this client can do: answer form elicitations (a question the server asks the user).
-pub fn capabilities() -> ClientCapabilities {
-    let mut elicitation = ElicitationCapability::default();
-    elicitation.form = Some(FormElicitationCapability::default());
-    let mut caps = ClientCapabilities::default();
-    caps.elicitation = Some(elicitation);
-    caps
+/// The per-request `_meta` keys.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+/// JSON-RPC error codes the eras use.
+pub mod codes {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// 2026-07-28: the request's headers and its body or `_meta` disagree.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// 2026-07-28: the request needs a capability the client did not declare.
+    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+    /// 2026-07-28: the server does not speak the requested version.
+    pub const UNSUPPORTED_VERSION: i64 = -32022;
+    /// The errors only a 2026-07-28 server gives.
+    pub const MODERN: [i64; 3] = [
+        HEADER_MISMATCH,
+        MISSING_CLIENT_CAPABILITY,
+        UNSUPPORTED_VERSION,
+    ];
 }
 
-/// The client's name and version, as `clientInfo` says it.
-pub fn client_info() -> Implementation {
-    Implementation::new("mcp-flow", env!("CARGO_PKG_VERSION"))
-}
+/// The sentinel around a Base64 header value: `=?base64?…?=`.
+pub const BASE64_PREFIX: &str = "=?base64?";
+pub const BASE64_SUFFIX: &str = "?=";
 
-/// The per-request `_meta` of a modern request at `version`, asking for log lines at `log_level`
-/// if given.
-pub fn meta(version: &str, log_level: Option<LogLevel>) -> Value {
-    // rmcp reads any version string (unknown ones included) through serde.
-    let version = serde_json::from_value(Value::String(version.to_owned()))
-        .unwrap_or(ProtocolVersion::LATEST);
-    let meta = RequestMetaObject::with_client_context(version, client_info(), capabilities());
-    let mut value = serde_json::to_value(&meta).unwrap_or_else(|_| Value::Object(Map::new()));
-    if let (Some(level), Some(map)) = (log_level, value.as_object_mut()) {
-        map.insert(
-            "io.modelcontextprotocol/logLevel".into(),
-            Value::String(level.as_str().into()),
-        );
+/// The field of `params` that `Mcp-Name` mirrors for `method`: `name` for tools/call and
+/// prompts/get, `uri` for resources/read; none for other methods.
+pub fn name_field(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
     }
-    value
-}
-
-/// `params` with `_meta` merged in (keys already in `params._meta`, such as a progress token,
-/// stay).
-pub fn with_meta(params: Value, meta: Value) -> Value {
-    let mut params = match params {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    };
-    let mut merged = match meta {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    };
-    if let Some(Value::Object(existing)) = params.remove("_meta") {
-        merged.extend(existing);
-    }
-    params.insert("_meta".into(), Value::Object(merged));
-    Value::Object(params)
 }
 
 /// A header value as the spec sends it: plain when every byte is visible ASCII or an inner
@@ -78,12 +63,15 @@ pub fn with_meta(params: Value, meta: Value) -> Value {
 pub fn encode_value(value: &str) -> String {
     let visible = value.bytes().all(|b| (0x20..=0x7e).contains(&b));
     let padded = value.starts_with(' ') || value.ends_with(' ');
-    let looks_encoded = value.starts_with("=?base64?") && value.ends_with("?=");
+    let looks_encoded = value.starts_with(BASE64_PREFIX) && value.ends_with(BASE64_SUFFIX);
     let plain = visible && !padded && !looks_encoded;
     if plain {
         value.to_owned()
     } else {
-        format!("=?base64?{}?=", STANDARD.encode(value.as_bytes()))
+        format!(
+            "{BASE64_PREFIX}{}{BASE64_SUFFIX}",
+            STANDARD.encode(value.as_bytes())
+        )
     }
 }
 
@@ -91,8 +79,8 @@ pub fn encode_value(value: &str) -> String {
 /// as is. `Err` for a sentinel whose Base64 is not valid (padding included).
 pub fn decode_value(value: &str) -> Result<String, String> {
     match value
-        .strip_prefix("=?base64?")
-        .and_then(|v| v.strip_suffix("?="))
+        .strip_prefix(BASE64_PREFIX)
+        .and_then(|v| v.strip_suffix(BASE64_SUFFIX))
     {
         Some(encoded) => STANDARD
             .decode(encoded)
@@ -106,13 +94,35 @@ pub fn decode_value(value: &str) -> Result<String, String> {
 
 /// A tool argument as a header value: strings as they are, integers in decimal, booleans as
 /// `true`/`false`. `None` for an absent or null argument (the header is then left out).
-fn argument_text(value: &Value) -> Option<String> {
+pub fn argument_text(value: &Value) -> Option<String> {
     match value {
         Value::String(s) => Some(s.clone()),
         Value::Bool(b) => Some(b.to_string()),
         Value::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string()),
         _ => None,
     }
+}
+
+/// Whether a header's text stands for the argument's value: strings as they are, booleans as
+/// `true`/`false`, integers compared as numbers (`42.0` is `42`).
+pub fn header_matches(text: &str, value: &Value) -> bool {
+    match value {
+        Value::String(s) => s == text,
+        Value::Bool(b) => text == if *b { "true" } else { "false" },
+        Value::Number(n) => match (text.parse::<f64>(), n.as_f64()) {
+            (Ok(header), Some(body)) => header == body,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The argument at `path` (a chain of keys) in `arguments`; `None` when absent or null (the
+/// header is then left out).
+pub fn argument_at<'a>(arguments: &'a Value, path: &[String]) -> Option<&'a Value> {
+    path.iter()
+        .try_fold(arguments, |at, key| at.get(key))
+        .filter(|v| !v.is_null())
 }
 
 /// One `x-mcp-header` annotation: the property path from the schema root and the header name.
@@ -259,47 +269,6 @@ pub fn param_headers(input_schema: &Map<String, Value>) -> Result<Vec<ParamHeade
     Ok(found)
 }
 
-/// The request metadata headers of a modern request: `MCP-Protocol-Version`, `Mcp-Method`,
-/// `Mcp-Name` (tools/call and prompts/get: `params.name`; resources/read: `params.uri`) and one
-/// `Mcp-Param-{Name}` per annotated argument present in `params.arguments`.
-pub fn headers(
-    version: &str,
-    method: &str,
-    params: &Value,
-    annotated: &[ParamHeader],
-) -> Vec<(String, String)> {
-    let mut out = vec![
-        (PROTOCOL_VERSION_HEADER.to_owned(), version.to_owned()),
-        (METHOD_HEADER.to_owned(), method.to_owned()),
-    ];
-    let name = match method {
-        "tools/call" | "prompts/get" => params.get("name"),
-        "resources/read" => params.get("uri"),
-        _ => None,
-    };
-    if let Some(name) = name.and_then(Value::as_str) {
-        out.push((NAME_HEADER.to_owned(), encode_value(name)));
-    }
-    if method == "tools/call"
-        && let Some(arguments) = params.get("arguments")
-    {
-        for h in annotated {
-            let value = h
-                .path
-                .iter()
-                .try_fold(arguments, |at, key| at.get(key))
-                .and_then(argument_text);
-            if let Some(value) = value {
-                out.push((
-                    format!("{PARAM_HEADER_PREFIX}{}", h.name),
-                    encode_value(&value),
-                ));
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,28 +276,6 @@ mod tests {
 
     fn schema(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()
-    }
-
-    #[test]
-    fn meta_carries_version_client_info_and_capabilities() {
-        let m = meta(VERSION, None);
-        assert_eq!(m["io.modelcontextprotocol/protocolVersion"], VERSION);
-        assert_eq!(m["io.modelcontextprotocol/clientInfo"]["name"], "mcp-flow");
-        assert_eq!(
-            m["io.modelcontextprotocol/clientCapabilities"],
-            json!({"elicitation": {"form": {}}})
-        );
-        assert!(m.get("io.modelcontextprotocol/logLevel").is_none());
-        let m = meta(VERSION, Some(LogLevel::Info));
-        assert_eq!(m["io.modelcontextprotocol/logLevel"], "info");
-        let p = with_meta(json!({"name": "x", "_meta": {"progressToken": "t"}}), m);
-        assert_eq!(p["name"], "x");
-        assert_eq!(p["_meta"]["progressToken"], "t");
-        assert_eq!(
-            p["_meta"]["io.modelcontextprotocol/protocolVersion"],
-            VERSION
-        );
-        assert!(with_meta(Value::Null, json!({}))["_meta"].is_object());
     }
 
     #[test]
@@ -365,45 +312,23 @@ mod tests {
     }
 
     #[test]
-    fn headers_mirror_method_name_and_annotated_arguments() {
-        let annotated = vec![
-            ParamHeader {
-                path: vec!["units".into()],
-                name: "Units".into(),
-            },
-            ParamHeader {
-                path: vec!["priority".into()],
-                name: "Priority".into(),
-            },
-            ParamHeader {
-                path: vec!["verbose".into()],
-                name: "Verbose".into(),
-            },
-        ];
-        let params = json!({"name": "get_weather",
-            "arguments": {"location": "東京", "units": "celsius", "priority": 42, "verbose": null}});
-        let h = headers(VERSION, "tools/call", &params, &annotated);
+    fn mirrored_values_compare_as_the_revision_says() {
+        assert!(header_matches("celsius", &json!("celsius")));
+        assert!(header_matches("42", &json!(42)));
+        assert!(header_matches("42.0", &json!(42)));
+        assert!(header_matches("true", &json!(true)));
+        assert!(!header_matches("True", &json!(true)));
+        assert!(!header_matches("41", &json!(42)));
+        assert!(!header_matches("x", &json!(null)));
+        let args = json!({"a": {"b": 1}, "n": null});
         assert_eq!(
-            h,
-            [
-                ("MCP-Protocol-Version".into(), VERSION.into()),
-                ("Mcp-Method".into(), "tools/call".into()),
-                ("Mcp-Name".into(), "get_weather".into()),
-                ("Mcp-Param-Units".into(), "celsius".into()),
-                ("Mcp-Param-Priority".into(), "42".into()),
-            ]
+            argument_at(&args, &["a".into(), "b".into()]),
+            Some(&json!(1))
         );
-        let read = headers(
-            VERSION,
-            "resources/read",
-            &json!({"uri": "file:///a b"}),
-            &[],
-        );
-        assert_eq!(read[2], ("Mcp-Name".into(), "file:///a b".into()));
-        let list = headers(VERSION, "tools/list", &json!({}), &annotated);
-        assert_eq!(list.len(), 2, "no Mcp-Name or params for tools/list");
-        let odd = headers(VERSION, "tools/call", &json!({"name": "météo"}), &[]);
-        assert_eq!(odd[2].1, "=?base64?bcOpdMOpbw==?=");
+        assert_eq!(argument_at(&args, &["n".into()]), None);
+        assert_eq!(argument_at(&args, &["missing".into()]), None);
+        assert_eq!(name_field("resources/read"), Some("uri"));
+        assert_eq!(name_field("tools/list"), None);
     }
 
     #[test]

@@ -126,7 +126,7 @@ pub struct Detection {
 }
 
 /// The modern error codes: a server that answers with one of them speaks 2026-07-28.
-pub const MODERN_ERRORS: [i64; 3] = [-32020, -32021, -32022];
+pub const MODERN_ERRORS: [i64; 3] = mcp_flow_wire::codes::MODERN;
 
 /// What the answer (or failure) of the modern probe says about the server.
 pub fn classify(probe: &Result<(), McpError>) -> Detection {

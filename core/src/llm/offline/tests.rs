@@ -12,9 +12,9 @@ use super::{Decision, choose, decide};
 use crate::llm::{ChatMessage, LlmReply, ToolCall, ToolSpec};
 
 /// Regenerate the fixtures with `UPDATE_FIXTURES=1 cargo test -p weather-server --test fixtures`.
-const WEATHER_TOOLS: &str = include_str!("../../../tests/fixtures/weather-tools.json");
-const CALC_TOOLS: &str = include_str!("../../../tests/fixtures/calc-tools.json");
-const WEATHER_CONDITIONS: &str = include_str!("../../../tests/fixtures/weather-conditions.json");
+const WEATHER_TOOLS: &str = include_str!("../../../../tests/fixtures/weather-tools.json");
+const CALC_TOOLS: &str = include_str!("../../../../tests/fixtures/calc-tools.json");
+const WEATHER_CONDITIONS: &str = include_str!("../../../../tests/fixtures/weather-conditions.json");
 
 /// Tools as the host hands them to a model: listed by the server, converted by
 /// `ToolSpec::from_mcp`.
