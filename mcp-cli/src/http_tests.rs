@@ -4,9 +4,10 @@
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use mcp_flow_core::mcp::client::{McpClient, result_text};
+use mcp_flow_core::mcp::client::McpClient;
 use mcp_flow_core::mcp::http::{BodyStream, Http, HttpRequest};
 use mcp_flow_core::mcp::record::shared_log;
+use mcp_flow_core::mcp::tools::result_text;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};

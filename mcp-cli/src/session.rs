@@ -2,9 +2,10 @@
 //! initialize), list tools, call a tool answering the server's questions, read resources and
 //! prompts. Everything it learns goes to stdout; the exchanges go to stderr (see `report`).
 
-use mcp_flow_core::mcp::client::{McpClient, result_text};
+use mcp_flow_core::mcp::client::McpClient;
 use mcp_flow_core::mcp::era::{Era, EraChoice};
 use mcp_flow_core::mcp::http::Http;
+use mcp_flow_core::mcp::tools::result_text;
 use mcp_flow_core::mcp::tools::{CallOutcome, Question, Retry};
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::{Map, Value, json};

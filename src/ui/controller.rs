@@ -11,7 +11,7 @@ use crate::diagram::{Row, spec::Lang};
 use crate::flow::compare::EraFigures;
 use crate::flow::engine::Engine;
 use crate::flow::gate::{Gate, Mode};
-use crate::flow::history::{self, Cursor, Next};
+use crate::ui::history::{self, Cursor, Next};
 use crate::flow::host::{Approval, ApprovalRequest, FormRequest, HostEvent, Memory};
 use crate::flow::lifetime::Lifetime;
 use crate::flow::run::{RowStatus, Run, RunEvent};

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use super::controller::Controller;
 use crate::diagram::Row;
-use crate::flow::history::Cursor;
+use crate::ui::history::Cursor;
 
 /// A vertical extent in viewport pixels (CSS px, top < bottom).
 #[derive(Clone, Copy, Debug, PartialEq)]

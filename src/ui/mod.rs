@@ -9,6 +9,7 @@ mod controller;
 mod decision_view;
 mod diagram_view;
 mod follow;
+pub mod history;
 mod form;
 pub mod i18n;
 mod inspector;

@@ -7,7 +7,8 @@ use std::rc::Rc;
 use mcp_flow::clock::BrowserClock;
 use mcp_flow::clock::Clock;
 use mcp_flow::mcp::browser::Fetch;
-use mcp_flow::mcp::client::{McpClient, result_text};
+use mcp_flow::mcp::client::McpClient;
+use mcp_flow::mcp::tools::result_text;
 use serde_json::json;
 use wasm_bindgen_test::*;
 

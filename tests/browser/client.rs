@@ -6,9 +6,10 @@ use std::rc::Rc;
 
 use mcp_flow::clock::BrowserClock;
 use mcp_flow::mcp::browser::Fetch;
-use mcp_flow::mcp::client::{McpClient, result_text};
+use mcp_flow::mcp::client::McpClient;
 use mcp_flow::mcp::error::{McpError, TransportError};
 use mcp_flow::mcp::record::{Log, shared_log};
+use mcp_flow::mcp::tools::result_text;
 use serde_json::{Value, json};
 use wasm_bindgen_test::*;
 

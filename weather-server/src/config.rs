@@ -69,6 +69,7 @@ pub struct Config {
     /// Test only: also serve the official conformance suite's diagnostic tools
     /// (`test_missing_capability`, `test_logging_tool`, `test_streaming_elicitation`,
     /// `test_input_required_result_*`) and prompt at /mcp.
+    #[cfg(feature = "conformance-fixtures")]
     #[arg(long, hide = true)]
     pub conformance_fixtures: bool,
 
@@ -180,6 +181,7 @@ mod tests {
         assert_eq!(config.max_body_bytes, 1024 * 1024);
         assert!(config.static_dir.is_none());
         assert_eq!(config.era, Era::Both);
+        #[cfg(feature = "conformance-fixtures")]
         assert!(!config.conformance_fixtures);
     }
 

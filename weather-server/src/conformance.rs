@@ -1,6 +1,7 @@
-//! `--conformance-fixtures`: the diagnostic tools and the prompt the official conformance
-//! suite (2026-07-28 scenarios `server-stateless` and `input-required-result-*`) calls by name.
-//! Only the test command turns them on; a normal server lists `get_weather` alone.
+//! `--conformance-fixtures` (in a build with the `conformance-fixtures` feature): the diagnostic
+//! tools and the prompt the official conformance suite (2026-07-28 scenarios `server-stateless` and `input-required-result-*`) calls by name.
+//! Only the test command builds and turns them on; the shipped server has none, and lists
+//! `get_weather` alone. They reach the server as an [`Extra`] ([`Fixtures`]).
 //!
 //! - `test_missing_capability`: needs `sampling`; without it, −32021 (HTTP 400).
 //! - `test_logging_tool`: logs at info, so only a request with `_meta` logLevel sees a
@@ -29,7 +30,8 @@ use rmcp::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::{sealed::REFUSED, tool::WeatherServer};
+use crate::sealed::REFUSED;
+use crate::tool::{CallOutcome, Extra, WeatherServer};
 
 pub const MISSING_CAPABILITY: &str = "test_missing_capability";
 pub const LOGGING: &str = "test_logging_tool";
@@ -576,6 +578,37 @@ pub fn get_prompt(
             asked.meta = meta;
             Ok(asked.into())
         }
+    }
+}
+
+/// The fixtures, as the weather server takes extra tools and prompts.
+pub struct Fixtures;
+
+impl Extra for Fixtures {
+    fn tools(&self) -> Vec<Tool> {
+        tools()
+    }
+
+    fn prompts(&self) -> Vec<Prompt> {
+        prompts()
+    }
+
+    fn call_tool<'a>(
+        &'a self,
+        server: &'a WeatherServer,
+        request: &'a CallToolRequestParams,
+        context: &'a RequestContext<RoleServer>,
+    ) -> CallOutcome<'a> {
+        Box::pin(call_tool(server, request, context))
+    }
+
+    fn get_prompt(
+        &self,
+        server: &WeatherServer,
+        request: &GetPromptRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        get_prompt(server, request, context)
     }
 }
 

@@ -20,7 +20,7 @@ use rmcp::transport::streamable_http_server::{
         local::{LocalSessionManager, SessionConfig},
     },
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use tower_http::{
     cors::{AllowOrigin, CorsLayer},
@@ -42,6 +42,7 @@ use rmcp::{
     },
 };
 
+use crate::jsonrpc::jsonrpc_error_response;
 use crate::{
     calc::CalculatorServer,
     config::Config,
@@ -99,6 +100,20 @@ const TYPED_METHODS: &[&str] = &[
     ReadResourceDirectoryRequestMethod::VALUE,
 ];
 
+/// The tools and prompts served beside the weather server's: the conformance suite's, in a build
+/// with them and when asked for; none otherwise.
+#[cfg(feature = "conformance-fixtures")]
+fn extra(config: &Config) -> Option<Arc<dyn crate::tool::Extra>> {
+    config
+        .conformance_fixtures
+        .then(|| Arc::new(crate::conformance::Fixtures) as Arc<dyn crate::tool::Extra>)
+}
+
+#[cfg(not(feature = "conformance-fixtures"))]
+fn extra(_config: &Config) -> Option<Arc<dyn crate::tool::Extra>> {
+    None
+}
+
 /// Builds the application: `/mcp` (the weather server) and `/calc` (the seeds' calculator),
 /// each rmcp Streamable HTTP behind CORS and the guard, plus, with `--static`, the web app at
 /// `/`.
@@ -109,7 +124,7 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
     let shared = Shared {
         era: config.era,
         sealer: Arc::new(Sealer::random()),
-        conformance_fixtures: config.conformance_fixtures,
+        extra: extra(config),
     };
     let era = config.era;
     let weather = move || WeatherServer::with_shared(shared.clone());
@@ -588,27 +603,6 @@ fn too_large(limit: usize) -> Response {
 /// A JSON-RPC error object as the HTTP response body.
 fn jsonrpc_error(status: StatusCode, id: Value, code: i64, message: String) -> Response {
     jsonrpc_error_response(status, id, code, message, None)
-}
-
-/// A JSON-RPC error object, with `data` when given, as the HTTP response body.
-pub(crate) fn jsonrpc_error_response(
-    status: StatusCode,
-    id: Value,
-    code: i64,
-    message: String,
-    data: Option<Value>,
-) -> Response {
-    let mut error = json!({ "code": code, "message": message });
-    if let Some(data) = data {
-        error["data"] = data;
-    }
-    let body = json!({ "jsonrpc": "2.0", "id": id, "error": error });
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
-    )
-        .into_response()
 }
 
 #[cfg(test)]

@@ -7,11 +7,13 @@
 pub mod calc;
 pub mod cities;
 pub mod config;
+#[cfg(feature = "conformance-fixtures")]
 pub mod conformance;
 pub mod elicit;
 pub mod era;
 pub mod http;
 pub mod journal;
+pub mod jsonrpc;
 pub mod modern;
 pub mod sealed;
 pub mod streams;
@@ -52,6 +54,7 @@ where
 
     tracing::info!(address = %endpoint_url(local_addr), "weather-server starting");
     tracing::info!(mode = config.mode(), era = config.era.name(), "transport");
+    #[cfg(feature = "conformance-fixtures")]
     if config.conformance_fixtures {
         tracing::warn!("serving the conformance suite's diagnostic tools (--conformance-fixtures)");
     }

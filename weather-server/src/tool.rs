@@ -6,6 +6,7 @@
 
 use std::{
     borrow::Cow,
+    pin::Pin,
     sync::{Arc, Mutex, PoisonError},
 };
 
@@ -16,7 +17,7 @@ use rmcp::{
         DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation,
         ListPromptsResult, ListToolsResult, LoggingLevel, LoggingMessageNotification,
         LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams,
-        ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig,
+        ProgressNotificationParam, Prompt, ProtocolVersion, ServerCapabilities, ServerConfig,
         ServerNotification, SetLevelRequestParams, Tool, ToolAnnotations,
     },
     schemars::JsonSchema,
@@ -27,7 +28,6 @@ use serde_json::Value;
 
 use crate::{
     cities::{self, City, LookupError},
-    conformance,
     elicit::{self, Answer},
     era::{Era, is_modern_version},
     sealed::Sealer,
@@ -174,14 +174,51 @@ pub fn is_modern(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|version| is_modern_version(version.as_str()))
 }
 
+// Tools and prompts served beside `get_weather`. The shipped server has none; a build with the
+// `conformance-fixtures` feature adds the conformance suite's (src/conformance.rs) when started
+// with `--conformance-fixtures`.
+
+/// What a tool call of an extra tool gives: `None` when the name is not one of its tools.
+pub type CallOutcome<'a> =
+    Pin<Box<dyn Future<Output = Option<Result<CallToolResponse, McpError>>> + Send + 'a>>;
+
+/// Tools and prompts added to the weather server's.
+pub trait Extra: Send + Sync {
+    fn tools(&self) -> Vec<Tool>;
+    fn prompts(&self) -> Vec<Prompt>;
+    fn call_tool<'a>(
+        &'a self,
+        server: &'a WeatherServer,
+        request: &'a CallToolRequestParams,
+        context: &'a RequestContext<RoleServer>,
+    ) -> CallOutcome<'a>;
+    fn get_prompt(
+        &self,
+        server: &WeatherServer,
+        request: &GetPromptRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError>;
+}
+
+impl std::fmt::Debug for dyn Extra {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<String> = self
+            .tools()
+            .into_iter()
+            .map(|t| t.name.to_string())
+            .collect();
+        f.debug_struct("Extra").field("tools", &names).finish()
+    }
+}
+
 /// What every handler instance shares (rmcp makes one per session, or per stateless request).
 #[derive(Debug, Clone)]
 pub struct Shared {
     pub era: Era,
     /// Seals `requestState` for the questions asked in the modern era.
     pub sealer: Arc<Sealer>,
-    /// Serves the conformance suite's diagnostic tools and prompt (`--conformance-fixtures`).
-    pub conformance_fixtures: bool,
+    /// Tools and prompts served beside `get_weather` (the conformance suite's, in tests).
+    pub extra: Option<Arc<dyn Extra>>,
 }
 
 impl Default for Shared {
@@ -189,7 +226,7 @@ impl Default for Shared {
         Self {
             era: Era::default(),
             sealer: Arc::new(Sealer::random()),
-            conformance_fixtures: false,
+            extra: None,
         }
     }
 }
@@ -216,6 +253,12 @@ impl WeatherServer {
 
     pub fn sealer(&self) -> &Sealer {
         &self.shared.sealer
+    }
+
+    /// The extra prompts, when there are any (the server then declares prompts).
+    fn extra_prompts(&self) -> Option<Vec<rmcp::model::Prompt>> {
+        let prompts = self.shared.extra.as_ref()?.prompts();
+        (!prompts.is_empty()).then_some(prompts)
     }
 
     /// The minimum level the client asked for. A modern request: only its own `_meta` log
@@ -400,7 +443,7 @@ impl WeatherServer {
 
 impl ServerHandler for WeatherServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = if self.shared.conformance_fixtures {
+        let capabilities = if self.extra_prompts().is_some() {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_logging()
@@ -454,8 +497,8 @@ impl ServerHandler for WeatherServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let mut tools = vec![get_weather_tool()];
-        if self.shared.conformance_fixtures {
-            tools.extend(conformance::tools());
+        if let Some(extra) = &self.shared.extra {
+            tools.extend(extra.tools());
         }
         let mut result = ListToolsResult::with_all_items(tools);
         // Caching hints are a 2026-07-28 field: legacy clients get the list as before.
@@ -473,9 +516,9 @@ impl ServerHandler for WeatherServer {
             return Some(get_weather_tool());
         }
         self.shared
-            .conformance_fixtures
-            .then(|| conformance::tools().into_iter().find(|t| t.name == name))
-            .flatten()
+            .extra
+            .as_ref()
+            .and_then(|extra| extra.tools().into_iter().find(|t| t.name == name))
     }
 
     async fn call_tool(
@@ -485,8 +528,8 @@ impl ServerHandler for WeatherServer {
     ) -> Result<CallToolResponse, McpError> {
         let mut response = if request.name == TOOL_NAME {
             self.get_weather(&request, &context).await?
-        } else if self.shared.conformance_fixtures
-            && let Some(response) = conformance::call_tool(self, &request, &context).await
+        } else if let Some(extra) = &self.shared.extra
+            && let Some(response) = extra.call_tool(self, &request, &context).await
         {
             response?
         } else {
@@ -508,12 +551,12 @@ impl ServerHandler for WeatherServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        if !self.shared.conformance_fixtures {
+        let Some(prompts) = self.extra_prompts() else {
             return Err(McpError::method_not_found::<
                 rmcp::model::ListPromptsRequestMethod,
             >());
-        }
-        let mut result = ListPromptsResult::with_all_items(conformance::prompts());
+        };
+        let mut result = ListPromptsResult::with_all_items(prompts);
         if is_modern(&context) {
             result = result
                 .with_ttl_ms(CACHE_TTL_MS)
@@ -528,12 +571,12 @@ impl ServerHandler for WeatherServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        if !self.shared.conformance_fixtures {
-            return Err(McpError::method_not_found::<
+        match (&self.shared.extra, self.extra_prompts()) {
+            (Some(extra), Some(_)) => extra.get_prompt(self, &request, &context),
+            _ => Err(McpError::method_not_found::<
                 rmcp::model::GetPromptRequestMethod,
-            >());
+            >()),
         }
-        conformance::get_prompt(self, &request, &context)
     }
 }
 

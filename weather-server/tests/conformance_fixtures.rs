@@ -1,5 +1,5 @@
 //! `--conformance-fixtures`: the diagnostic tools and prompt the official conformance suite
-//! calls by name exist only with the flag, and behave as its 2026-07-28 scenarios expect.
+//! calls by name exist only in a build with the `conformance-fixtures` feature and with the flag, and behave as its 2026-07-28 scenarios expect.
 
 mod support;
 
@@ -54,6 +54,7 @@ async fn without_the_flag_there_are_no_diagnostics() {
     server.stop().await.expect("clean shutdown");
 }
 
+#[cfg(feature = "conformance-fixtures")]
 #[tokio::test]
 async fn the_flag_adds_the_diagnostics_after_get_weather() {
     let server = TestServer::start(&["--conformance-fixtures"]).await;
@@ -127,6 +128,7 @@ async fn the_flag_adds_the_diagnostics_after_get_weather() {
     server.stop().await.expect("clean shutdown");
 }
 
+#[cfg(feature = "conformance-fixtures")]
 #[tokio::test]
 async fn request_state_round_trips_and_a_tampered_one_is_refused() {
     let server = TestServer::start(&["--conformance-fixtures"]).await;
@@ -164,6 +166,7 @@ async fn request_state_round_trips_and_a_tampered_one_is_refused() {
     server.stop().await.expect("clean shutdown");
 }
 
+#[cfg(feature = "conformance-fixtures")]
 #[tokio::test]
 async fn the_prompt_asks_then_completes_with_messages() {
     let server = TestServer::start(&["--conformance-fixtures"]).await;

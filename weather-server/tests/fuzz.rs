@@ -1050,7 +1050,10 @@ impl Mode {
             Self::Sessions => vec!["--max-sessions", &max_sessions],
             Self::Stateless => vec!["--stateless"],
             Self::Json => vec!["--json-response"],
-            Self::Modern => vec!["--era", "modern", "--conformance-fixtures"],
+            Self::Modern if cfg!(feature = "conformance-fixtures") => {
+                vec!["--era", "modern", "--conformance-fixtures"]
+            }
+            Self::Modern => vec!["--era", "modern"],
             Self::Legacy => vec!["--era", "legacy", "--max-sessions", &max_sessions],
         };
         Config::try_from_args(flags).expect("valid flags")

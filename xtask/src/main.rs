@@ -5,6 +5,7 @@ mod bench;
 mod bench_bridge;
 mod bench_model;
 mod figures;
+mod imports;
 mod interop;
 mod peers;
 mod relay_conformance;

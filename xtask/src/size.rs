@@ -17,37 +17,10 @@ use crate::sh::{self, Result};
 use crate::tools::Tools;
 use crate::workspace_root;
 
-/// The most the first load may weigh, gzipped, so that it cannot creep up unnoticed. Measured
-/// 474.0 KB on 2026-12-01 (both protocol eras, forms, comparison, exports, four LLM providers),
-/// then raised on purpose when the debugger's first parts came in (the user in the model's place,
-/// failed tools told apart, the connection panel and logs, the bridge's second leg, the user's
-/// request headers, saved servers, the message log, the bridge in the server picker: 515.8 KB),
-/// and again for the in-page language model's page side (its worker's messages, the loading
-/// status, the decision view: about 540 KB; the model's engine, 1.9 MB of wasm, is not in the
-/// first load), and for the output-schema check's page side (its worker's messages, the verdict in
-/// the record, the worker link: 554.1 KB; the validator itself, 690 KB gzipped, loads on demand)
-/// and a result's content blocks by kind with the tools' annotation badges (561.0 KB), the
-/// in-page model's temperature and the message log's pins (565.3 KB), and the message log's
-/// replay and edit-and-replay with the log level asked of the server (580.2 KB), and the
-/// in-page model's text streamed onto its rows with its status in Chinese too (585.5 KB);
-/// 589.1 KB with the check of arguments typed as JSON against the whole inputSchema. Then
-/// lowered to 560 KB when the release build began to split (xtask/src/split.rs): the HAR and
-/// Mermaid writers and the recording's reader (with the `Deserialize` of every row payload)
-/// left the first load for modules fetched on use, 555.7 KB. Lowered to 510 KB when the reader
-/// of the server's questions (an `input_required` result or a 2025-11-25 `elicitation/create`,
-/// with rmcp's `Deserialize` of elicitation schemas and sampling messages) moved to a module
-/// fetched when a server asks: 506.1 KB; then the JSON export's writer and the readers of the two
-/// workers' messages (the in-page model's, the schema checker's), fetched when first used: 491.9 KB;
-/// then the views most runs never show (the comparison of the eras, the server's question form,
-/// the dialog of the user in the model's place; `src/ui/lazy_view.rs`): 477.0 KB; then the bodies
-/// of the message log (with replay) and the connection panel, closed `<details>` fetched when
-/// first opened: 452.4 KB. Then the page began to hold a run only as a `dyn Engine`
-/// (`src/flow/engine.rs`): everything that does the protocol (MCP client and transport, host,
-/// every model, the output check's page side, the bridge's record) and the inspector's row
-/// details moved to one module fetched when a run starts or a row is shown, and the in-page
-/// model's panels to its own module, fetched when it is picked: 246.4 KB; with the approval
-/// dialog's view in the run's module, 244.7 KB. The budget is now the
-/// goal itself, 250 KB (README, "Performance").
+/// The most the first load may weigh, gzipped, so that it cannot creep up unnoticed: the goal
+/// itself. Raise it only on purpose, with the reason in the commit and docs/performance.md; what
+/// a feature can do instead is in docs/architecture.md ("Adding a feature without growing the
+/// first load").
 pub const FIRST_LOAD_BUDGET_BYTES: u64 = 250_000;
 
 /// A file of the built app.

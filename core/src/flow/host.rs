@@ -17,11 +17,12 @@ use super::steps::Steps;
 pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, Stopped};
 use crate::diagram::Row;
 use crate::llm::{ChatMessage, Llm, LlmReply, ToolCall, ToolSpec};
-use crate::mcp::client::{McpClient, result_text};
+use crate::mcp::client::McpClient;
 use crate::mcp::era::{EraCache, EraChoice};
 use crate::mcp::error::{McpError, TransportError};
 use crate::mcp::http::Http;
 use crate::mcp::log_level::LogLevel;
+use crate::mcp::tools::result_text;
 use crate::mcp::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
 use crate::output_check::{Checker, check_result};
 

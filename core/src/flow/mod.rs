@@ -10,7 +10,6 @@ pub mod facts;
 pub mod form_fields;
 pub mod forms;
 pub mod gate;
-pub mod history;
 pub mod host;
 pub mod lifetime;
 pub mod live;

@@ -34,12 +34,10 @@ use super::http::Http;
 use super::jsonrpc::{self, Handshake, Reply};
 use super::log_level::LogLevel;
 use super::modern::{self, ParamHeader};
+use super::questions::read_elicit_params;
 use super::record::ReplayOf;
 use super::replay;
-use super::tools::read_elicit_params;
 use super::transport::{Posted, Recorder, Transport};
-
-pub use super::tools::result_text;
 
 /// Default time to wait for a response.
 pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;

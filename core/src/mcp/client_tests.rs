@@ -6,12 +6,13 @@ use std::rc::Rc;
 use futures_executor::block_on;
 use serde_json::{Value, json};
 
-use super::client::{McpClient, result_text};
+use super::client::McpClient;
 use super::error::{McpError, TransportError};
 use super::http::HttpRequest;
 use super::log_level::LogLevel;
 use super::record::{Log, shared_log};
 use super::scripted::*;
+use super::tools::result_text;
 
 fn client(script: Vec<Script>) -> (McpClient<Rc<Scripted>>, Rc<Scripted>, Rc<RefCell<Log>>) {
     let http = Rc::new(Scripted::default());

@@ -18,6 +18,7 @@ pub mod log_level;
 pub mod modern;
 #[cfg(test)]
 mod modern_tests;
+pub mod questions;
 pub mod record;
 pub mod replay;
 pub mod resources;

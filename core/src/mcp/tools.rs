@@ -3,9 +3,9 @@
 //! gets the server's questions and retries with the answers under a new request id.
 
 use rmcp::model::{
-    CallToolRequestMethod, CallToolRequestParams, CallToolResult, ConstString, ElicitRequestParams,
-    InputRequest, InputRequiredResult, ListToolsRequestMethod, ListToolsResult, NumberOrString,
-    PaginatedRequestParams, ProgressToken, RequestParamsMeta, Tool,
+    CallToolRequestMethod, CallToolRequestParams, CallToolResult, ConstString,
+    ListToolsRequestMethod, ListToolsResult, NumberOrString, PaginatedRequestParams, ProgressToken,
+    RequestParamsMeta, Tool,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -18,7 +18,9 @@ use super::era::Era;
 use super::error::McpError;
 use super::http::Http;
 use super::modern;
-use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+use super::questions::read_input_required;
+pub use super::questions::{InputRequired, Question};
+use crate::on_demand::{OnDemandError, call_on_demand};
 
 /// tools/list stops following `nextCursor` after this many pages.
 const MAX_PAGES: usize = 100;
@@ -32,24 +34,6 @@ pub struct ToolList {
     /// The caching hints of the (first) page, modern era.
     pub ttl_ms: Option<u64>,
     pub cache_scope: Option<String>,
-}
-
-/// A question the server asks before a tool can complete.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Question {
-    /// A form for the user (`elicitation/create`).
-    Form(ElicitRequestParams),
-    /// Something this client did not declare it can do (sampling, roots).
-    Unsupported { method: String },
-}
-
-/// What an `input_required` result asks.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InputRequired {
-    /// By the server's key, in key order.
-    pub questions: Vec<(String, Question)>,
-    /// Echoed back, byte for byte, with the answers.
-    pub state: Option<String>,
 }
 
 /// How a tools/call ended.
@@ -211,52 +195,6 @@ pub async fn read_call(result: Value) -> Result<CallOutcome, McpError> {
     }
 }
 
-on_demand!(
-    server_questions,
-    /// The questions of an `input_required` tools/call result (with rmcp's types for every kind
-    /// of input request: forms, sampling, roots).
-    fn read_input_required(result: Value) -> Result<InputRequired, OnDemandError> {
-        let method = CallToolRequestMethod::VALUE;
-        let asked: InputRequiredResult = serde_json::from_value(result)
-            .map_err(|e| format!("{method}: an input_required result that does not parse: {e}"))?;
-        let questions = asked
-            .input_requests
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(key, request)| {
-                let question = match request {
-                    InputRequest::Elicitation(r) => Question::Form(r.params),
-                    InputRequest::CreateMessage(_) => Question::Unsupported {
-                        method: "sampling/createMessage".into(),
-                    },
-                    InputRequest::ListRoots(_) => Question::Unsupported {
-                        method: "roots/list".into(),
-                    },
-                    // rmcp's list is open (non_exhaustive): a kind added later.
-                    _ => Question::Unsupported {
-                        method: "an input request this client does not know".into(),
-                    },
-                };
-                (key, question)
-            })
-            .collect();
-        Ok(InputRequired {
-            questions,
-            state: asked.request_state,
-        })
-    }
-);
-
-on_demand!(
-    server_questions,
-    /// The params of an `elicitation/create` request the server sent on a stream (2025-11-25).
-    pub fn read_elicit_params(params: Value) -> Result<ElicitRequestParams, OnDemandError> {
-        serde_json::from_value(params).map_err(|e| {
-            OnDemandError::Failed(format!("elicitation/create params that do not parse: {e}"))
-        })
-    }
-);
-
 /// tools/list answers that said how long they stay fresh (`ttlMs`), by server URL, for the
 /// page's lifetime: a later run within the time reuses the list instead of asking again.
 #[derive(Debug, Clone, Default)]
@@ -294,6 +232,7 @@ pub fn result_text(result: &CallToolResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rmcp::model::ElicitRequestParams;
     use serde_json::json;
 
     #[test]

@@ -28,7 +28,7 @@ struct Stage {
 const STAGES: &[Stage] = &[
     Stage {
         name: "lint",
-        covers: "cargo fmt --check; clippy -D warnings, native (every crate, every target) and wasm32 (the app, also with its split points; the model's worker)",
+        covers: "cargo fmt --check; clippy -D warnings, native (every crate, every target) and wasm32 (the app, also with its split points; the model's worker); no module imports a module that imports it back",
         run: lint,
     },
     Stage {
@@ -48,7 +48,7 @@ const STAGES: &[Stage] = &[
     },
     Stage {
         name: "release",
-        covers: "the release build of the page (workers, the split app, wasm-opt) into dist/, and its first load against the budget",
+        covers: "the release build of the page (workers, the split app, wasm-opt) into dist/ and its first load against the budget; the shipped weather server without the conformance fixtures",
         run: release,
     },
     Stage {
@@ -180,7 +180,7 @@ impl Ctx {
     /// The debug binaries the stages start: the weather server, the fixture servers, the bridge
     /// and the CLI (built once per run).
     pub fn debug_binaries(&mut self) -> Result<()> {
-        let mut cmd = self.cargo(&["build"]);
+        let mut cmd = self.cargo(&["build", "--features", FIXTURES]);
         for package in [
             "weather-server",
             "test-servers",
@@ -231,50 +231,43 @@ impl Ctx {
 
 fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     ctx.ensure_tools()?;
-    let checks: [&[&str]; 4] = [
-        &["fmt", "--all", "--check"],
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-        &[
-            "clippy",
+    // clippy with these arguments, every warning an error.
+    let clippy = |args: &[&'static str]| [&["clippy"], args, &["--", "-D", "warnings"]].concat();
+    let wasm = "wasm32-unknown-unknown";
+    let checks: [Vec<&str>; 4] = [
+        vec!["fmt", "--all", "--check"],
+        clippy(&["--workspace", "--all-targets", "--features", FIXTURES]),
+        clippy(&[
             "--package",
             "mcp-flow",
             "--package",
             "mcp-flow-smollm-worker",
             "--target",
-            "wasm32-unknown-unknown",
+            wasm,
             "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
+        ]),
         // The app as the release build compiles it: with its split points.
-        &[
-            "clippy",
+        clippy(&[
             "--package",
             "mcp-flow",
             "--target",
-            "wasm32-unknown-unknown",
+            wasm,
             "--features",
             "split",
-            "--",
-            "-D",
-            "warnings",
-        ],
+        ]),
     ];
     let mut failed = Vec::new();
-    for args in checks {
+    for args in &checks {
         let ok = sh::run(&mut ctx.cargo(args)).is_ok();
         counts.one(ok);
         if !ok {
             failed.push(format!("cargo {}", args[..2].join(" ")));
         }
+    }
+    let circles = import_circles();
+    counts.one(circles.is_ok());
+    if let Err(e) = circles {
+        failed.push(e.to_string());
     }
     if failed.is_empty() {
         Ok(())
@@ -283,11 +276,39 @@ fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     }
 }
 
+/// No module of any crate imports a module that imports it back (xtask/src/imports.rs).
+fn import_circles() -> Result<()> {
+    let root = workspace_root();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&root)? {
+        let src = entry?.path().join("src");
+        if src.is_dir() && src.parent().is_some_and(|p| p.join("Cargo.toml").exists()) {
+            for (a, b) in crate::imports::mutual_imports(&src)? {
+                found.push(format!("{}: {a} <-> {b}", src.display()));
+            }
+        }
+    }
+    for (a, b) in crate::imports::mutual_imports(&root.join("src"))? {
+        found.push(format!("src: {a} <-> {b}"));
+    }
+    if found.is_empty() {
+        println!("no module imports a module that imports it back");
+        Ok(())
+    } else {
+        Err(format!("modules that import each other: {}", found.join("; ")).into())
+    }
+}
+
+/// The weather server's build with the conformance suite's fixtures: what the tests start (the
+/// shipped server has none).
+const FIXTURES: &str = "weather-server/conformance-fixtures";
+
 /// The crates whose tests need the language model's file (the `model` stage).
 const MODEL_CRATES: [&str; 2] = ["mcp-flow-smollm", "mcp-flow-smollm-worker"];
 
 fn native(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     let mut cmd = ctx.cargo(&["test", "--workspace", "--exclude", "mcp-flow-bridge"]);
+    cmd.args(["--features", FIXTURES]);
     for krate in MODEL_CRATES {
         cmd.args(["--exclude", krate]);
     }
@@ -318,7 +339,33 @@ fn release(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     ctx.site()?;
     let budget = crate::size::check_budget();
     counts.one(budget.is_ok());
-    budget
+    let shipped = shipped_server_has_no_fixtures();
+    counts.one(shipped.is_ok());
+    budget.and(shipped)
+}
+
+/// The weather server as `cargo xtask run` builds it carries none of the conformance suite's
+/// fixtures: not their names, not the flag that would serve them.
+fn shipped_server_has_no_fixtures() -> Result<()> {
+    let binary = server::build_release()?;
+    let bytes = std::fs::read(&binary)?;
+    for name in ["test_missing_capability", "test_input_required_result"] {
+        if bytes.windows(name.len()).any(|w| w == name.as_bytes()) {
+            return Err(format!("the shipped weather server contains the fixture {name}").into());
+        }
+    }
+    let out = Command::new(&binary)
+        .args(["--conformance-fixtures", "--bind", "127.0.0.1:0"])
+        .output()?;
+    if out.status.code() != Some(2) {
+        return Err(format!(
+            "the shipped weather server did not refuse --conformance-fixtures ({})",
+            out.status
+        )
+        .into());
+    }
+    println!("the shipped weather server has no conformance fixtures");
+    Ok(())
 }
 
 fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {

@@ -2,7 +2,7 @@
 //! End move through the rows that have happened without sending anything; → at the newest row
 //! advances the host.
 
-use super::run::{RowStatus, Run};
+use crate::flow::run::{RowStatus, Run};
 use crate::diagram::Row;
 
 /// The selection.
