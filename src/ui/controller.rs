@@ -11,7 +11,6 @@ use crate::diagram::{Row, spec::Lang};
 use crate::flow::compare::EraFigures;
 use crate::flow::engine::Engine;
 use crate::flow::gate::{Gate, Mode};
-use crate::ui::history::{self, Cursor, Next};
 use crate::flow::host::{Approval, ApprovalRequest, FormRequest, HostEvent, Memory};
 use crate::flow::lifetime::Lifetime;
 use crate::flow::run::{RowStatus, Run, RunEvent};
@@ -23,6 +22,7 @@ use crate::mcp::era::{Era, EraChoice};
 use crate::mcp::log_level::LogLevel;
 use crate::on_demand::call_on_demand;
 use crate::output_check::worker::SchemaWorker;
+use crate::ui::history::{self, Cursor, Next};
 
 mod engine;
 mod replay;

@@ -2,8 +2,8 @@
 //! End move through the rows that have happened without sending anything; → at the newest row
 //! advances the host.
 
-use crate::flow::run::{RowStatus, Run};
 use crate::diagram::Row;
+use crate::flow::run::{RowStatus, Run};
 
 /// The selection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
