@@ -12,12 +12,8 @@ use web_sys::HtmlElement;
 use crate::common;
 use common::*;
 
-const BRIDGE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_URL");
-
 async fn tokyo_through_the_bridge(era: EraChoice) {
-    let server = BRIDGE_URL
-        .expect("run through `cargo xtask test`, which starts the bridge")
-        .to_owned();
+    let server = Live::Bridge.url().to_owned();
     let ctl = playing(server, "What's the weather in Tokyo?", era);
     let (root, _handle) = mount(ctl);
     assert!(
@@ -84,9 +80,6 @@ async fn the_seeds_tokyo_run_goes_through_the_bridge_in_2026_07_28() {
     tokyo_through_the_bridge(EraChoice::Modern).await;
 }
 
-const TIME_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_TIME_URL");
-const EVERYTHING_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL");
-
 /// A whole run through the bridge against a reference server nobody here wrote, with the user
 /// in the model's place: diagram 1 from the server's real tool list, then `tool` called from its
 /// form with `field` = `value`; returns the result's text and the answer shown.
@@ -138,7 +131,7 @@ async fn a_reference_server_through_the_bridge(
 
 #[wasm_bindgen_test]
 async fn the_reference_time_server_runs_through_the_bridge() {
-    let url = TIME_URL.expect("run through `cargo xtask test`, which starts the bridge");
+    let url = Live::BridgeTime.url();
     let result = a_reference_server_through_the_bridge(
         url,
         "What time is it in Tokyo?",
@@ -152,7 +145,7 @@ async fn the_reference_time_server_runs_through_the_bridge() {
 
 #[wasm_bindgen_test]
 async fn the_reference_everything_server_runs_through_the_bridge() {
-    let url = EVERYTHING_URL.expect("run through `cargo xtask test`, which starts the bridge");
+    let url = Live::BridgeEverything.url();
     let result = a_reference_server_through_the_bridge(
         url,
         "Say hello back.",
@@ -163,11 +156,9 @@ async fn the_reference_everything_server_runs_through_the_bridge() {
     assert!(result.contains("Echo: hello from MCP Flow"), "{result}");
 }
 
-const EVERYTHING_HTTP_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_EVERYTHING_HTTP_URL");
-
 #[wasm_bindgen_test]
 async fn the_reference_everything_server_over_http_runs_through_bridge_http() {
-    let url = EVERYTHING_HTTP_URL.expect("run through `cargo xtask test`, which starts the bridge");
+    let url = Live::BridgeEverythingHttp.url();
     let result = a_reference_server_through_the_bridge(
         url,
         "Say hello back.",
@@ -178,17 +169,10 @@ async fn the_reference_everything_server_over_http_runs_through_bridge_http() {
     assert!(result.contains("Echo: hello over HTTP"), "{result}");
 }
 
-const GUARDED_URL: Option<&str> = option_env!("MCP_FLOW_TEST_GUARDED_URL");
-const BRIDGE_GUARDED_URL: Option<&str> = option_env!("MCP_FLOW_TEST_BRIDGE_GUARDED_URL");
-
 #[wasm_bindgen_test]
 async fn a_server_that_refuses_the_pages_origin_runs_through_bridge_http() {
-    let direct = GUARDED_URL
-        .expect("run through `cargo xtask test`, which starts the guarded server")
-        .to_owned();
-    let bridged = BRIDGE_GUARDED_URL
-        .expect("run through `cargo xtask test`, which starts the bridge")
-        .to_owned();
+    let direct = Live::Guarded.url().to_owned();
+    let bridged = Live::BridgeGuarded.url().to_owned();
     // Directly, the official SDK's DNS-rebinding protection (and no CORS for this page) stops
     // the run at its first request, with the reason on that row.
     let ctl = playing(direct, "What's the weather in Tokyo?", EraChoice::Legacy);

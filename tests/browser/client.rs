@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::common::Live;
 use mcp_flow::clock::BrowserClock;
 use mcp_flow::mcp::browser::Fetch;
 use mcp_flow::mcp::client::McpClient;
@@ -12,19 +13,6 @@ use mcp_flow::mcp::record::{Log, shared_log};
 use mcp_flow::mcp::tools::result_text;
 use serde_json::{Value, json};
 use wasm_bindgen_test::*;
-
-/// Sessions, SSE answers.
-const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
-/// Stateless, plain JSON answers.
-const JSON_URL: Option<&str> = option_env!("MCP_FLOW_TEST_JSON_URL");
-/// Stateless, SSE answers.
-const STATELESS_URL: Option<&str> = option_env!("MCP_FLOW_TEST_STATELESS_URL");
-/// A server that does not allow this test page's origin.
-const FOREIGN_URL: Option<&str> = option_env!("MCP_FLOW_TEST_FOREIGN_URL");
-
-fn url(configured: Option<&'static str>) -> &'static str {
-    configured.expect("run through `cargo xtask test`, which starts the servers")
-}
 
 fn client(url: &str) -> (McpClient<Fetch>, Rc<RefCell<Log>>) {
     let (log, recorder) = shared_log();
@@ -53,7 +41,7 @@ async fn tokyo(c: &McpClient<Fetch>) {
 
 #[wasm_bindgen_test]
 async fn full_exchange_with_sessions_over_sse() {
-    let (c, log) = client(url(SSE_URL));
+    let (c, log) = client(Live::Sse.url());
     tokyo(&c).await;
     let hs = c.handshake().expect("handshake kept");
     assert_eq!(hs.protocol_version, "2025-11-25");
@@ -94,7 +82,7 @@ async fn full_exchange_with_sessions_over_sse() {
 
 #[wasm_bindgen_test]
 async fn the_log_notification_arrives_before_the_result() {
-    let (c, log) = client(url(SSE_URL));
+    let (c, log) = client(Live::Sse.url());
     let order = Rc::new(RefCell::new(Vec::<String>::new()));
     let seen = order.clone();
     c.set_listener(Some(Box::new(move |m: &Value| {
@@ -134,7 +122,7 @@ async fn the_log_notification_arrives_before_the_result() {
 
 #[wasm_bindgen_test]
 async fn stateless_server_with_json_bodies() {
-    let (c, log) = client(url(JSON_URL));
+    let (c, log) = client(Live::Json.url());
     tokyo(&c).await;
     assert_eq!(c.transport.session_id(), None);
     let log = log.borrow();
@@ -149,7 +137,7 @@ async fn stateless_server_with_json_bodies() {
 
 #[wasm_bindgen_test]
 async fn stateless_server_with_sse_bodies() {
-    let (c, log) = client(url(STATELESS_URL));
+    let (c, log) = client(Live::Stateless.url());
     tokyo(&c).await;
     assert_eq!(c.transport.session_id(), None);
     let log = log.borrow();
@@ -158,7 +146,7 @@ async fn stateless_server_with_sse_bodies() {
 
 #[wasm_bindgen_test]
 async fn an_unknown_city_is_a_tool_error_not_a_failure() {
-    let (c, _) = client(url(SSE_URL));
+    let (c, _) = client(Live::Sse.url());
     c.connect().await.expect("handshake");
     let result = c
         .call_tool("get_weather", json!({"location": "Atlantis"}), None)
@@ -170,7 +158,7 @@ async fn an_unknown_city_is_a_tool_error_not_a_failure() {
 
 #[wasm_bindgen_test]
 async fn a_deleted_session_is_reinitialized_transparently() {
-    let (c, log) = client(url(SSE_URL));
+    let (c, log) = client(Live::Sse.url());
     c.connect().await.expect("handshake");
     let old = c.transport.session_id().expect("session");
     c.close().await.expect("DELETE");
@@ -215,7 +203,7 @@ async fn a_server_that_is_not_running_is_a_transport_error() {
 
 #[wasm_bindgen_test]
 async fn a_foreign_origin_gets_a_readable_403() {
-    let (c, _) = client(url(FOREIGN_URL));
+    let (c, _) = client(Live::Foreign.url());
     let err = c.connect().await.unwrap_err();
     match &err {
         McpError::Transport(TransportError::Status { status: 403, body }) => {

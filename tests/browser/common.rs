@@ -118,3 +118,64 @@ pub async fn open_panel(root: &HtmlElement, selector: &str, body: &str) {
     .await;
     assert!(shown, "{selector} did not show {body} once opened");
 }
+
+/// The live servers `cargo xtask test browser` starts (xtask/src/test/browser.rs), each named to
+/// the tests by an `MCP_FLOW_TEST_*` variable.
+#[derive(Debug, Clone, Copy)]
+pub enum Live {
+    /// The weather server: sessions, SSE answers.
+    Sse,
+    /// The weather server: stateless, plain JSON answers.
+    Json,
+    /// The weather server: stateless, SSE answers.
+    Stateless,
+    /// The weather server without this page's origin on its allow-list.
+    Foreign,
+    /// The weather server keeping a journal of what it received, two sessions at most.
+    Lifecycle,
+    /// The OpenAI-compatible model fixture (`mcp-flow-test-servers llm`).
+    Llm,
+    /// The faulty server's base URL, without a path (`mcp-flow-test-servers faulty`).
+    Faulty,
+    /// The official TypeScript SDK v2's weather server.
+    TsSdk,
+    /// The official Python SDK's weather server.
+    PySdk,
+    /// `mcp-flow-bridge stdio` wrapping the Python SDK's stdio weather server.
+    Bridge,
+    /// The bridge wrapping the reference server `mcp-server-time`.
+    BridgeTime,
+    /// The bridge wrapping the reference `server-everything` (stdio).
+    BridgeEverything,
+    /// `mcp-flow-bridge http` in front of `server-everything`'s own HTTP mode.
+    BridgeEverythingHttp,
+    /// The Python SDK's HTTP server that admits no page's origin.
+    Guarded,
+    /// `mcp-flow-bridge http` in front of it.
+    BridgeGuarded,
+}
+
+impl Live {
+    pub fn url(self) -> &'static str {
+        let url = match self {
+            Self::Sse => option_env!("MCP_FLOW_TEST_SSE_URL"),
+            Self::Json => option_env!("MCP_FLOW_TEST_JSON_URL"),
+            Self::Stateless => option_env!("MCP_FLOW_TEST_STATELESS_URL"),
+            Self::Foreign => option_env!("MCP_FLOW_TEST_FOREIGN_URL"),
+            Self::Lifecycle => option_env!("MCP_FLOW_TEST_LIFECYCLE_URL"),
+            Self::Llm => option_env!("MCP_FLOW_TEST_LLM_URL"),
+            Self::Faulty => option_env!("MCP_FLOW_TEST_FAULTY_URL"),
+            Self::TsSdk => option_env!("MCP_FLOW_TEST_TS_SDK_URL"),
+            Self::PySdk => option_env!("MCP_FLOW_TEST_PY_SDK_URL"),
+            Self::Bridge => option_env!("MCP_FLOW_TEST_BRIDGE_URL"),
+            Self::BridgeTime => option_env!("MCP_FLOW_TEST_BRIDGE_TIME_URL"),
+            Self::BridgeEverything => option_env!("MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL"),
+            Self::BridgeEverythingHttp => option_env!("MCP_FLOW_TEST_BRIDGE_EVERYTHING_HTTP_URL"),
+            Self::Guarded => option_env!("MCP_FLOW_TEST_GUARDED_URL"),
+            Self::BridgeGuarded => option_env!("MCP_FLOW_TEST_BRIDGE_GUARDED_URL"),
+        };
+        url.unwrap_or_else(|| {
+            panic!("no {self:?} server: run through `cargo xtask test browser`, which starts it")
+        })
+    }
+}

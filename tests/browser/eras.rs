@@ -16,17 +16,9 @@ use web_sys::{HtmlElement, HtmlSelectElement};
 use crate::common;
 use common::*;
 
-const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
-
-fn server() -> String {
-    SSE_URL
-        .expect("run through `cargo xtask test`, which starts the servers")
-        .to_owned()
-}
-
 fn controller(question: &str, era: EraChoice) -> Controller {
     let ctl = Controller::new(
-        server(),
+        Live::Sse.url().to_owned(),
         question.into(),
         Lang::En,
         Mode::Play,

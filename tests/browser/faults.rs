@@ -15,17 +15,15 @@ use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
 use crate::common;
+use crate::common::Live;
 use common::{sleep, until};
-
-/// The faulty server's base URL, without a path.
-const FAULTY_URL: Option<&str> = option_env!("MCP_FLOW_TEST_FAULTY_URL");
 
 /// The per-request timeout the tests give the client (the app's default is 30 s).
 const TIMEOUT_MS: u32 = 3_000;
 const ANSWER: &str = "The weather in Tokyo is sunny.";
 
 fn base() -> &'static str {
-    FAULTY_URL.expect("run through `cargo xtask test`, which starts the faulty server")
+    Live::Faulty.url()
 }
 
 fn fault(name: &str) -> String {

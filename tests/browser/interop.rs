@@ -15,9 +15,6 @@ use wasm_bindgen_test::*;
 use crate::common;
 use common::*;
 
-const TS_URL: Option<&str> = option_env!("MCP_FLOW_TEST_TS_SDK_URL");
-const PY_URL: Option<&str> = option_env!("MCP_FLOW_TEST_PY_SDK_URL");
-
 /// Plays the Tokyo run against `url` in `era` and returns the era the run spoke.
 async fn tokyo(url: &str, era: EraChoice) -> Era {
     let ctl = Controller::new(
@@ -75,10 +72,10 @@ async fn every_era(url: &str) {
 
 #[wasm_bindgen_test]
 async fn the_typescript_sdk_server_in_every_era() {
-    every_era(TS_URL.expect("run through `cargo xtask test`, which starts the peers")).await;
+    every_era(Live::TsSdk.url()).await;
 }
 
 #[wasm_bindgen_test]
 async fn the_python_sdk_server_in_every_era() {
-    every_era(PY_URL.expect("run through `cargo xtask test`, which starts the peers")).await;
+    every_era(Live::PySdk.url()).await;
 }

@@ -17,17 +17,9 @@ use wasm_bindgen_test::*;
 use crate::common;
 use common::*;
 
-const LIFECYCLE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_LIFECYCLE_URL");
-
-fn server() -> String {
-    LIFECYCLE_URL
-        .expect("run through `cargo xtask test`, which starts the servers")
-        .to_owned()
-}
-
 /// Every request the server received so far.
 async fn journal() -> Vec<Value> {
-    let url = server().replace("/mcp", "/journal");
+    let url = Live::Lifecycle.url().to_owned().replace("/mcp", "/journal");
     let response = gloo_net::http::Request::get(&url)
         .send()
         .await
@@ -76,7 +68,7 @@ fn posts_with_session(run: &Run, session: &str) -> usize {
 /// A player in the legacy era: its sessions are what an ended run must close.
 fn controller(speed: Option<f64>, approval: Approval) -> Controller {
     let ctl = Controller::new(
-        server(),
+        Live::Lifecycle.url().to_owned(),
         "What's the weather in Tokyo?".into(),
         Lang::En,
         Mode::Play,

@@ -14,14 +14,6 @@ use web_sys::HtmlElement;
 use crate::common;
 use common::*;
 
-const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
-
-fn server() -> String {
-    SSE_URL
-        .expect("run through `cargo xtask test`, which starts the servers")
-        .to_owned()
-}
-
 /// A player for the seeds' diagrams: the legacy era, as the seeds drew it (the eras have their
 /// own tests in `eras.rs`).
 fn controller(server: String, mode: Mode, approval: Approval) -> Controller {
@@ -39,7 +31,7 @@ fn controller(server: String, mode: Mode, approval: Approval) -> Controller {
 
 #[wasm_bindgen_test]
 async fn an_instant_play_run_completes_both_diagrams() {
-    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
@@ -88,7 +80,7 @@ async fn an_instant_play_run_completes_both_diagrams() {
 
 #[wasm_bindgen_test]
 async fn in_step_mode_tools_call_waits_for_the_user() {
-    let ctl = controller(server(), Mode::Step, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Step, Approval::Auto);
     let (root, _handle) = mount(ctl);
     let sent_call = || {
         ctl.run.with_untracked(|r| {
@@ -119,7 +111,7 @@ async fn in_step_mode_tools_call_waits_for_the_user() {
 
 #[wasm_bindgen_test]
 async fn declining_the_tool_call_takes_the_declined_branch() {
-    let ctl = controller(server(), Mode::Play, Approval::Ask);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Ask);
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(until(10_000, || ctl.dialog.with_untracked(Option::is_some)).await);
@@ -144,7 +136,7 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
 #[wasm_bindgen_test]
 async fn an_unknown_city_reads_as_a_failed_tool_on_its_row_and_in_the_inspector() {
     let ctl = playing(
-        server(),
+        Live::Sse.url().to_owned(),
         "What's the weather in Atlantis?",
         EraChoice::Legacy,
     );
@@ -181,7 +173,7 @@ async fn an_unknown_city_reads_as_a_failed_tool_on_its_row_and_in_the_inspector(
 
 #[wasm_bindgen_test]
 async fn the_connection_panel_tells_the_server_session_capabilities_and_logs() {
-    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
     open_panel(&root, "#mf-connection", "#mf-connection-facts").await;
     assert!(text(&root, "#mf-connection-facts").contains("Nothing known yet"));
@@ -234,7 +226,7 @@ fn sent_bodies(ctl: Controller) -> Vec<serde_json::Value> {
 
 #[wasm_bindgen_test]
 async fn the_log_level_asked_of_the_server_is_the_users_in_both_eras() {
-    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
     open_panel(&root, "#mf-connection", "#mf-log-ask").await;
     choose(&root, "#mf-log-ask", "debug");
@@ -295,7 +287,7 @@ async fn the_log_level_asked_of_the_server_is_the_users_in_both_eras() {
 
 #[wasm_bindgen_test]
 async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
-    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
     open_panel(&root, "#mf-message-log", "#mf-log-rows").await;
     ctl.play();
@@ -438,7 +430,7 @@ async fn a_server_that_is_down_turns_initialize_red() {
 
 #[wasm_bindgen_test]
 async fn switching_language_changes_the_labels() {
-    let ctl = controller(server(), Mode::Step, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Step, Approval::Auto);
     let (root, _handle) = mount(ctl);
     assert!(text(&root, "figure").contains("Initialization and Tool Discovery"));
     ctl.lang.set(Lang::Zh);
@@ -449,7 +441,7 @@ async fn switching_language_changes_the_labels() {
 
 #[wasm_bindgen_test]
 async fn connect_then_ask_twice_on_one_connection() {
-    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
     let (root, _handle) = mount(ctl);
     ctl.connect(Mode::Play);
     assert!(
@@ -501,7 +493,7 @@ async fn connect_then_ask_twice_on_one_connection() {
 #[wasm_bindgen_test]
 async fn an_unreachable_model_endpoint_fails_the_llm_row_with_its_reason() {
     use mcp_flow::llm::choice::{Field, LlmSettings, Provider};
-    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
     let mut settings = LlmSettings::new(Provider::OpenAi);
     settings.set(Field::BaseUrl, "http://127.0.0.1:9/v1".into());
     settings.set(Field::Model, "test-model".into());
@@ -535,18 +527,10 @@ async fn an_unreachable_model_endpoint_fails_the_llm_row_with_its_reason() {
     });
 }
 
-/// The OpenAI-compatible fixture the test command starts (`mcp-flow-test-servers llm`).
-const LLM_URL: Option<&str> = option_env!("MCP_FLOW_TEST_LLM_URL");
-
 fn fixture_model(model: &str, style: mcp_flow::llm::Style) -> mcp_flow::llm::choice::LlmSettings {
     use mcp_flow::llm::choice::{Field, LlmSettings, Provider};
     let mut settings = LlmSettings::new(Provider::OpenAi);
-    settings.set(
-        Field::BaseUrl,
-        LLM_URL
-            .expect("run through `cargo xtask test`, which starts the model fixture")
-            .into(),
-    );
+    settings.set(Field::BaseUrl, Live::Llm.url().into());
     settings.set(Field::Model, model.into());
     settings.style = style;
     settings
@@ -556,7 +540,7 @@ fn fixture_model(model: &str, style: mcp_flow::llm::Style) -> mcp_flow::llm::cho
 async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() {
     use mcp_flow::llm::Style;
     for style in [Style::FunctionCalling, Style::SystemPrompt] {
-        let ctl = controller(server(), Mode::Play, Approval::Auto);
+        let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
         ctl.llm.set(fixture_model("fixture-model", style));
         let (root, handle) = mount(ctl);
         ctl.play();
@@ -619,7 +603,7 @@ async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() 
 
 #[wasm_bindgen_test]
 async fn a_provider_error_is_shown_on_the_llm_row_with_the_providers_message() {
-    let ctl = controller(server(), Mode::Play, Approval::Auto);
+    let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
     ctl.llm.set(fixture_model(
         "fixture-401",
         mcp_flow::llm::Style::FunctionCalling,

@@ -17,14 +17,6 @@ use web_sys::HtmlElement;
 use crate::common;
 use common::*;
 
-const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
-
-fn server() -> String {
-    SSE_URL
-        .expect("run through `cargo xtask test`, which starts the servers")
-        .to_owned()
-}
-
 /// Opens the replay panel on the log's `tools/call` line of the shown run.
 fn open_replay_of_the_call(root: &HtmlElement) {
     let rows = root.query_selector_all("#mf-log-rows tr").unwrap();
@@ -78,7 +70,11 @@ fn header(x: &Exchange, name: &str) -> Option<String> {
 
 #[wasm_bindgen_test]
 async fn a_legacy_request_is_replayed_in_its_session_as_it_was_and_edited() {
-    let ctl = playing(server(), "What's the weather in Tokyo?", EraChoice::Legacy);
+    let ctl = playing(
+        Live::Sse.url().to_owned(),
+        "What's the weather in Tokyo?",
+        EraChoice::Legacy,
+    );
     let (root, _handle) = mount(ctl);
     open_panel(&root, "#mf-message-log", "#mf-log-rows").await;
     ctl.start(Mode::Play);
@@ -181,7 +177,11 @@ async fn a_legacy_request_is_replayed_in_its_session_as_it_was_and_edited() {
 
 #[wasm_bindgen_test]
 async fn a_modern_replay_rebuilds_its_headers_from_the_edited_body() {
-    let ctl = playing(server(), "What's the weather in Tokyo?", EraChoice::Modern);
+    let ctl = playing(
+        Live::Sse.url().to_owned(),
+        "What's the weather in Tokyo?",
+        EraChoice::Modern,
+    );
     let (root, _handle) = mount(ctl);
     open_panel(&root, "#mf-message-log", "#mf-log-rows").await;
     ctl.start(Mode::Play);

@@ -10,8 +10,6 @@ use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use crate::common;
 use common::*;
 
-const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
-
 fn storage() -> web_sys::Storage {
     web_sys::window().unwrap().local_storage().unwrap().unwrap()
 }
@@ -97,9 +95,7 @@ async fn a_saved_server_survives_a_reload_without_its_headers() {
 #[wasm_bindgen_test]
 async fn a_bearer_header_is_sent_but_never_recorded_exported_or_copied() {
     const SECRET: &str = "sk-flow-never-shown-0042";
-    let server = SSE_URL
-        .expect("run through `cargo xtask test`, which starts the servers")
-        .to_owned();
+    let server = Live::Sse.url().to_owned();
     let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
     ctl.headers.set(format!("Authorization: Bearer {SECRET}"));
     let (_root, _handle) = mount(ctl);

@@ -12,14 +12,9 @@ use wasm_bindgen_test::*;
 use crate::common;
 use common::*;
 
-const SSE_URL: Option<&str> = option_env!("MCP_FLOW_TEST_SSE_URL");
-const FAULTY_URL: Option<&str> = option_env!("MCP_FLOW_TEST_FAULTY_URL");
-
 #[wasm_bindgen_test]
 async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answers() {
-    let server = SSE_URL
-        .expect("run through `cargo xtask test`, which starts the servers")
-        .to_owned();
+    let server = Live::Sse.url().to_owned();
     let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
     ctl.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
@@ -98,7 +93,7 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
 
 #[wasm_bindgen_test]
 async fn restart_while_the_user_is_asked_closes_the_dialog() {
-    let server = SSE_URL.expect("servers").to_owned();
+    let server = Live::Sse.url().to_owned();
     let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
     ctl.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
@@ -119,9 +114,7 @@ fn called(ctl: mcp_flow::ui::Controller) -> Option<Payload> {
 
 #[wasm_bindgen_test]
 async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
-    let server = SSE_URL
-        .expect("run through `cargo xtask test`, which starts the servers")
-        .replace("/mcp", "/calc");
+    let server = Live::Sse.url().replace("/mcp", "/calc");
     let ctl = playing(server, "What is 3 times 111?", EraChoice::Auto);
     ctl.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
@@ -166,9 +159,7 @@ async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
 
 #[wasm_bindgen_test]
 async fn an_enum_is_a_choice_in_the_form_and_goes_out_as_chosen() {
-    let server = SSE_URL
-        .expect("run through `cargo xtask test`, which starts the servers")
-        .to_owned();
+    let server = Live::Sse.url().to_owned();
     let ctl = playing(server, "How warm is it in Tokyo?", EraChoice::Legacy);
     ctl.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
@@ -209,8 +200,7 @@ async fn an_enum_is_a_choice_in_the_form_and_goes_out_as_chosen() {
 
 #[wasm_bindgen_test]
 async fn a_schema_a_form_cannot_express_gives_way_to_json_and_says_why() {
-    let faulty =
-        FAULTY_URL.expect("run through `cargo xtask test`, which starts the faulty server");
+    let faulty = Live::Faulty.url();
     let server = format!("{faulty}/fault/ref-schema/mcp");
     let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
     ctl.llm.set(LlmSettings::new(Provider::You));

@@ -116,13 +116,9 @@ pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
 
     let mut cmd = ctx.tools.command("cargo");
     cmd.current_dir(crate::workspace_root())
-        .args([
-            "test",
-            "--package",
-            "mcp-flow",
-            "--target",
-            "wasm32-unknown-unknown",
-        ])
+        // Only the browser binary: the app's own lib and bin hold no browser test.
+        .args(["test", "--package", "mcp-flow", "--test", "browser"])
+        .args(["--target", "wasm32-unknown-unknown"])
         .env("CHROMEDRIVER", "/usr/bin/chromedriver")
         .env(
             "WASM_BINDGEN_TEST_ADDRESS",
