@@ -362,7 +362,8 @@ pub fn claim_target_dir() -> Result<()> {
         || target.join("wasm32-unknown-unknown").exists()
     {
         sh::step(
-            "the shared target folder was last built from another clone: cleaning this project's crates from it",
+            "the shared target folder holds builds this clone did not make: cleaning this \
+             project's own crates from it (dependencies stay)",
         );
         let metadata = sh::capture(Command::new("cargo").current_dir(&root).args([
             "metadata",
