@@ -35,7 +35,8 @@ commands:
                       (builds the app unless dist/ is newer than its sources)
   bench-bridge        only the bridge's overhead per tools/call, beside supergateway
   bench-model         only the language model's figures, natively and in the page
-  setup               only install what is missing
+  setup               only install what is missing: the tests' tools, and Trunk for the dev loop
+                      (`trunk serve`; run and test do not need it)
   model               only fetch the language model and convert it (part of setup)";
 
 fn main() {
