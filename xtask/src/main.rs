@@ -31,8 +31,8 @@ commands:
                       a report (time and counts per stage) ends each run
       --list          name the stages and what each covers
   bench               run the benchmarks and print their figures
-  size [--build]      the first load, gzipped, against its budget, and what makes up the wasm
-                      (builds the app unless dist/ is newer than its sources)
+  size                the first load, gzipped, against its budget, and what makes up the wasm
+                      (builds the app first; an unchanged build is not redone)
   bench-bridge        only the bridge's overhead per tools/call, beside supergateway
   bench-model         only the language model's figures, natively and in the page
   setup               only install what is missing: the tests' tools, and Trunk for the dev loop

@@ -45,6 +45,36 @@ fn describe(cmd: &Command) -> String {
     s
 }
 
+/// Runs `work` on every item, `workers` at a time (the machines have two cores), and returns the
+/// results in the items' order.
+pub fn side_by_side<T: Sync, R: Send>(
+    items: &[T],
+    workers: usize,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::Mutex::new(Vec::with_capacity(items.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let result = work(item);
+                    done.lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((i, result));
+                }
+            });
+        }
+    });
+    let mut done = done
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// A background process that is killed when dropped.
 pub struct Background {
     child: Child,
@@ -113,4 +143,21 @@ pub fn wait_for_port(port: u16, who: &str) -> Result<()> {
 pub fn free_port() -> Result<u16> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     Ok(listener.local_addr()?.port())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::side_by_side;
+
+    #[test]
+    fn side_by_side_keeps_the_items_order_and_runs_each_once() {
+        let items: Vec<u64> = (0..50).collect();
+        let out = side_by_side(&items, 2, |n| {
+            // Later items finish first, so the order must be restored.
+            std::thread::sleep(std::time::Duration::from_micros(50 - n));
+            n * 2
+        });
+        assert_eq!(out, items.iter().map(|n| n * 2).collect::<Vec<_>>());
+        assert!(side_by_side(&[] as &[u8], 2, |_| ()).is_empty());
+    }
 }

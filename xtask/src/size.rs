@@ -11,7 +11,6 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::SystemTime;
 
 use crate::sh::{self, Result};
 use crate::tools::Tools;
@@ -43,20 +42,15 @@ impl Load {
     }
 }
 
+/// Builds the release site (the build itself skips what is up to date) and measures it.
 pub fn size(args: &[String]) -> Result<()> {
-    let rebuild = match args {
-        [] => false,
-        [flag] if flag == "--build" => true,
-        _ => return Err("usage: cargo xtask size [--build]".into()),
-    };
-    let tools = Tools::locate();
-    let dist = workspace_root().join("dist");
-    if rebuild || !fresh(&dist)? {
-        tools.ensure_app()?;
-        crate::site::build(&tools)?;
-    } else {
-        eprintln!("dist/ is newer than the sources: measuring it as built (--build rebuilds)");
+    if !args.is_empty() {
+        return Err("usage: cargo xtask size".into());
     }
+    let tools = Tools::locate();
+    let dist = crate::site::dist();
+    tools.ensure_app()?;
+    crate::site::build(&tools)?;
     let load = measure(&dist)?;
     print(&load);
     println!();
@@ -116,44 +110,6 @@ fn print(load: &Load) {
         println!("\nin dist/ but not in the first load:");
         table(&load.later);
     }
-}
-
-/// Whether `dist/` was built after every source of the app last changed.
-fn fresh(dist: &Path) -> Result<bool> {
-    let Ok(built) = std::fs::metadata(dist.join("index.html")).and_then(|m| m.modified()) else {
-        return Ok(false);
-    };
-    let root = workspace_root();
-    let mut newest = SystemTime::UNIX_EPOCH;
-    for input in [
-        "src",
-        "sse",
-        "smollm-wire",
-        "schema-worker",
-        "style",
-        "index.html",
-        "boot.js",
-        "Trunk.toml",
-        "Cargo.toml",
-        "Cargo.lock",
-        ".cargo",
-    ] {
-        newest = newest.max(newest_in(&root.join(input))?);
-    }
-    Ok(newest <= built)
-}
-
-fn newest_in(path: &Path) -> Result<SystemTime> {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Ok(SystemTime::UNIX_EPOCH);
-    };
-    let mut newest = meta.modified()?;
-    if meta.is_dir() {
-        for entry in std::fs::read_dir(path)? {
-            newest = newest.max(newest_in(&entry?.path())?);
-        }
-    }
-    Ok(newest)
 }
 
 /// Sizes every file of `dist`, split into the first load and the rest.

@@ -1,5 +1,5 @@
 //! The release build's split step: the parts of the app that run only on the user's demand
-//! (functions marked with `on_demand!`, src/on_demand.rs) leave the first load and become wasm
+//! (functions marked with `on_demand!`, core/src/on_demand.rs) leave the first load and become wasm
 //! modules of their own that the page fetches on first use.
 //!
 //! [`crate::site`] builds the app's wasm once with the split points (`--features split`) and
@@ -94,32 +94,22 @@ pub fn split_app(tools: &Tools, wasm: &Path, dist: &Path) -> Result<Vec<(PathBuf
     Ok(todo)
 }
 
-/// `wasm-opt -Oz` on every (from, to), two at a time (the machines have two cores), largest first.
+/// `wasm-opt -Oz` on every (from, to), two at a time, largest first.
 pub fn optimise_all(tools: &Tools, pieces: &[(PathBuf, PathBuf)]) -> Result<()> {
     sh::step(&format!(
         "wasm-opt -Oz on {} module(s), two at a time",
         pieces.len()
     ));
-    let mut queue: Vec<&(PathBuf, PathBuf)> = pieces.iter().collect();
-    queue.sort_by_key(|(from, _)| std::fs::metadata(from).map(|m| m.len()).unwrap_or(0));
-    let queue = std::sync::Mutex::new(queue);
-    let failures = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let next = queue.lock().ok().and_then(|mut q| q.pop());
-                    let Some((from, to)) = next else { break };
-                    if let Err(e) = optimise(tools, from, to)
-                        && let Ok(mut f) = failures.lock()
-                    {
-                        f.push(e.to_string());
-                    }
-                }
-            });
-        }
+    let mut pieces: Vec<&(PathBuf, PathBuf)> = pieces.iter().collect();
+    pieces.sort_by_key(|(from, _)| {
+        std::cmp::Reverse(std::fs::metadata(from).map(|m| m.len()).unwrap_or(0))
     });
-    let failures = failures.into_inner().unwrap_or_default();
+    let failures: Vec<String> = sh::side_by_side(&pieces, 2, |(from, to)| {
+        optimise(tools, from, to).err().map(|e| e.to_string())
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     if failures.is_empty() {
         Ok(())
     } else {
