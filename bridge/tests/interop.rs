@@ -1,5 +1,5 @@
 //! Stdio servers nobody here wrote, through the bridge, driven by a plain HTTP client:
-//! the official Python SDK (`mcp` 2.3.0) serving the seeds' `get_weather`
+//! the official Python SDK (`mcp` 2.3.0) serving the tutorial's `get_weather`
 //! (`test-servers/peers/py_stdio_weather.py`) and the official reference server
 //! `mcp-server-time`. `cargo xtask test` installs both (pinned) and passes their paths in
 //! `MCP_FLOW_BRIDGE_PYTHON_SDK` and `MCP_FLOW_BRIDGE_TIME_SERVER`; without those variables the

@@ -1,4 +1,4 @@
-//! The worker's session with the real model file: the seeds' Tokyo run as the page drives it
+//! The worker's session with the real model file: the tutorial's Tokyo run as the page drives it
 //! (a tool-call turn, then the answer turn), every token streamed before the result.
 
 // It reads the model file from disk: native only.
@@ -132,8 +132,8 @@ fn the_tokyo_run_through_the_session() {
     let p = decision.probability_of(Some("get_weather")).unwrap_or(0.0);
     assert!(p > 0.5, "get_weather won with p = {p}");
 
-    // A system message of the page's own (the seeds' prompt style) is the one the model reads.
-    let seeds = "You are a helpful assistant with access to these tools:\n\nTool: get_weather\n\
+    // A system message of the page's own (the tutorial's prompt style) is the one the model reads.
+    let tutorial_prompt = "You are a helpful assistant with access to these tools:\n\nTool: get_weather\n\
         Description: Get the current weather for a city\nArguments:\n- location: string (required)\n\n\
         When you need to use a tool, respond with JSON only: {\"tool_name\": \"tool-name\", \
         \"arguments\": {\"argument-name\": \"value\"}}. If no tool fits, reply \
@@ -144,7 +144,7 @@ fn the_tokyo_run_through_the_session() {
             id: 9,
             question: "What's the weather in Tokyo?".into(),
             tools: vec![weather],
-            system: Some(seeds.into()),
+            system: Some(tutorial_prompt.into()),
             sampling: Sampling::default(),
         },
     );
@@ -157,7 +157,7 @@ fn the_tokyo_run_through_the_session() {
     assert!(
         decision
             .prompt
-            .starts_with(&format!("<|im_start|>system\n{seeds}<|im_end|>")),
+            .starts_with(&format!("<|im_start|>system\n{tutorial_prompt}<|im_end|>")),
         "{}",
         decision.prompt
     );

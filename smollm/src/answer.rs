@@ -1,4 +1,4 @@
-//! The answer turn: the tool result goes back to the model as the seeds send it (a user message
+//! The answer turn: the tool result goes back to the model as the tutorial sends it (a user message
 //! with the result text, after the assistant's call), and the model answers in free text, to the
 //! end of its turn or [`MAX_ANSWER_TOKENS`].
 
@@ -12,7 +12,7 @@ use crate::sampling::Sampling;
 /// Bound on the answer's length, in tokens.
 pub const MAX_ANSWER_TOKENS: usize = 96;
 
-/// The user message that carries a tool result back, as in the seeds.
+/// The user message that carries a tool result back, as in the tutorial.
 pub fn tool_result_message(tool: &str, result: &str) -> String {
     format!("Tool '{tool}' returned: '{result}'. Answer the original question based on this.")
 }

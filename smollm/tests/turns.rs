@@ -1,4 +1,4 @@
-//! The seeds' story with the real model, greedy: the weather question picks `get_weather` for
+//! The tutorial's story with the real model, greedy: the weather question picks `get_weather` for
 //! Tokyo, the answer given the server's real result says it is sunny, and a calculator question
 //! picks the calculator tool that fits.
 

@@ -143,11 +143,11 @@ fn note_view(note: NoteGeom) -> impl IntoView {
 }
 
 /// The LLM participant's subtitle names the model actually in use.
-fn subtitle(actor: Actor, lang: Lang, seed: String, llm: &LlmSettings) -> String {
+fn subtitle(actor: Actor, lang: Lang, original: String, llm: &LlmSettings) -> String {
     match (actor, lang, llm) {
         (Actor::Llm, Lang::Zh, s) if s.provider == Provider::Offline => "内置离线模型".into(),
         (Actor::Llm, _, _) => llm.label(),
-        _ => seed,
+        _ => original,
     }
 }
 
@@ -155,7 +155,7 @@ fn subtitle(actor: Actor, lang: Lang, seed: String, llm: &LlmSettings) -> String
 pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
     let diagram = move || &diagrams_for(ctl.shown_era())[index];
     let id = diagram().id;
-    // The labels carry the run's real values in place of the seed's examples.
+    // The labels carry the run's real values in place of the tutorial's examples.
     let live = Memo::new(move |_| ctl.run.with(LiveValues::from_run));
     let geometry = Memo::new(move |_| {
         live.with(|live| {
@@ -163,7 +163,7 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
                 diagram(),
                 ctl.lang.get(),
                 &LayoutOptions::default(),
-                &|m, seed| live.label(m.id, seed),
+                &|m, original| live.label(m.id, original),
             )
         })
     });

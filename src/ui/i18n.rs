@@ -273,7 +273,7 @@ fn en(msg: Msg) -> &'static str {
         Era => "Protocol era",
         EraAuto => "auto: 2026-07-28 first, 2025-11-25 if the server does not answer as one",
         EraModern => "2026-07-28 (current: no handshake, no sessions)",
-        EraLegacy => "2025-11-25 (the seeds': initialize, sessions)",
+        EraLegacy => "2025-11-25 (the tutorial': initialize, sessions)",
         EraInUse => "Speaking {era}: {why}",
         EraNotYet => "Era: not known until the server answers",
         EraModernName => "MCP 2026-07-28",

@@ -176,13 +176,13 @@ fn row_details(ctl: Controller) -> impl IntoView {
         let run = ctl.run.get();
         let record = run.row(id).cloned();
         // The row's label as its arrow shows it: the shown era's diagram, the run's values.
-        let seed = diagrams_for(ctl.shown_era())
+        let original = diagrams_for(ctl.shown_era())
             .iter()
             .find_map(|d| d.message(id))
             .or_else(|| find_row(id).map(|(_, m)| m))
             .map(|m| m.label.get(lang))
             .unwrap_or_default();
-        let label = LiveValues::from_run(&run).label(id, seed);
+        let label = LiveValues::from_run(&run).label(id, original);
         let tool_failed = run.tool_failed(id);
         let mismatch = run.output_mismatch(id).map(|c| c.summary());
         let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());

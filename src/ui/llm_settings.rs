@@ -10,7 +10,7 @@ use super::model_status::ModelStatusView;
 use crate::llm::Style;
 use crate::llm::choice::{Field, Provider};
 
-/// How the tools reach the model: native function calling or the seeds' system prompt.
+/// How the tools reach the model: native function calling or the tutorial's system prompt.
 fn style_select(ctl: Controller) -> impl IntoView {
     view! {
                 <label>

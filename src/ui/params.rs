@@ -97,7 +97,7 @@ fn percent_decode(value: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The servers the picker offers: the weather server and the seeds' calculator, both served by
+/// The servers the picker offers: the weather server and the tutorial's calculator, both served by
 /// `weather-server`, or any other Streamable HTTP endpoint typed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preset {

@@ -164,7 +164,7 @@ fn reply(request: &Value) -> Result<Value, String> {
             "function": {"name": name, "arguments": args.to_string()}}]}),
         );
     }
-    // Tools in the system prompt ("Tool: NAME" lines, as the seeds format them).
+    // Tools in the system prompt ("Tool: NAME" lines, as the tutorial format them).
     let system = messages
         .iter()
         .find(|m| m["role"] == "system")

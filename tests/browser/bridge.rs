@@ -1,4 +1,4 @@
-//! The page through `mcp-flow-bridge` in headless Chromium: the seeds' Tokyo run against the
+//! The page through `mcp-flow-bridge` in headless Chromium: the tutorial's Tokyo run against the
 //! official Python SDK's stdio weather server (started by the bridge), the real command on the
 //! server's box, and the second leg (the lines the server really got and wrote) in the inspector.
 
@@ -71,12 +71,12 @@ async fn tokyo_through_the_bridge(era: EraChoice) {
 }
 
 #[wasm_bindgen_test]
-async fn the_seeds_tokyo_run_goes_through_the_bridge_in_2025_11_25() {
+async fn the_tokyo_run_goes_through_the_bridge_in_2025_11_25() {
     tokyo_through_the_bridge(EraChoice::Legacy).await;
 }
 
 #[wasm_bindgen_test]
-async fn the_seeds_tokyo_run_goes_through_the_bridge_in_2026_07_28() {
+async fn the_tokyo_run_goes_through_the_bridge_in_2026_07_28() {
     tokyo_through_the_bridge(EraChoice::Modern).await;
 }
 

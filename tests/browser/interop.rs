@@ -1,5 +1,5 @@
 //! The page against servers nobody here wrote, in every era setting: the official TypeScript SDK
-//! v2 server and the official Python SDK 2.x server, each with a small `get_weather`. The seeds'
+//! v2 server and the official Python SDK 2.x server, each with a small `get_weather`. The tutorial'
 //! Tokyo run completes in `auto`, `modern` and `legacy`; `auto` says which era it picked.
 
 use leptos::prelude::*;

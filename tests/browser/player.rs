@@ -14,7 +14,7 @@ use web_sys::HtmlElement;
 use crate::common;
 use common::*;
 
-/// A player for the seeds' diagrams: the legacy era, as the seeds drew it (the eras have their
+/// A player for the tutorial's diagrams: the legacy era, as the tutorial drew it (the eras have their
 /// own tests in `eras.rs`).
 fn controller(server: String, mode: Mode, approval: Approval) -> Controller {
     let ctl = Controller::new(
@@ -37,7 +37,7 @@ async fn an_instant_play_run_completes_both_diagrams() {
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     sleep(50).await;
     let rows = root.query_selector_all("g[data-row]").unwrap();
-    // The seeds' 23 rows and the 6 added for the eras (the probe, the server's questions).
+    // The tutorial's 23 rows and the 6 added for the eras (the probe, the server's questions).
     assert_eq!(rows.length(), 29);
     let skipped = [
         "d2-4",

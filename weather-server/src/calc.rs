@@ -1,4 +1,4 @@
-//! The seeds' calculator server (`001_…`, `004_…`), served at `/calc` beside the weather tool:
+//! The tutorial's calculator server (`001_…`, `004_…`), served at `/calc` beside the weather tool:
 //! `add`, `subtract`, `multiply` and `divide` (division by zero is a tool error, not a protocol
 //! error) and the resource `config://app`.
 
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::era::Era;
 
-/// The app configuration resource, as in seed `001_…`.
+/// The app configuration resource, as in tutorial document `001_…`.
 pub const CONFIG_URI: &str = "config://app";
 const CONFIG: &str = r#"{"version": "1.0.0", "theme": "dark"}"#;
 
@@ -33,7 +33,7 @@ pub struct Operands {
     pub b: f64,
 }
 
-/// Structured result: the operation, its operands and the result (seed `001_…`).
+/// Structured result: the operation, its operands and the result (tutorial document `001_…`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct Calculation {

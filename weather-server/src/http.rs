@@ -114,7 +114,7 @@ fn extra(_config: &Config) -> Option<Arc<dyn crate::tool::Extra>> {
     None
 }
 
-/// Builds the application: `/mcp` (the weather server) and `/calc` (the seeds' calculator),
+/// Builds the application: `/mcp` (the weather server) and `/calc` (the tutorial's calculator),
 /// each rmcp Streamable HTTP behind CORS and the guard, plus, with `--static`, the web app at
 /// `/`.
 ///

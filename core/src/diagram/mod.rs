@@ -1,12 +1,12 @@
-//! The seeds' two sequence diagrams as data ([`seeds`]), their vocabulary ([`spec`]), typed row
+//! The tutorial's two sequence diagrams as data ([`original`]), their vocabulary ([`spec`]), typed row
 //! ids ([`rows`]) and a pure layout ([`layout`]) to plain geometry ([`geometry`]), measuring text
 //! without a DOM ([`text`]). No Leptos: the SVG view draws what [`layout::layout`] returns.
 
 pub mod geometry;
 pub mod layout;
 pub mod modern;
+pub mod original;
 pub mod rows;
-pub mod seeds;
 pub mod spec;
 #[cfg(test)]
 mod tests;
@@ -18,12 +18,12 @@ pub use geometry::{
 };
 pub use layout::{layout, layout_labeled};
 pub use modern::modern_diagrams;
+pub use original::{diagram, diagrams, discovery, execution, find_row};
 pub use rows::Row;
-pub use seeds::{diagram, diagrams, discovery, execution, find_row};
 
 use crate::mcp::era::Era;
 
-/// The two diagrams of `era`: the seeds' for legacy, the 2026-07-28 ones for modern.
+/// The two diagrams of `era`: the tutorial's for legacy, the 2026-07-28 ones for modern.
 pub fn diagrams_for(era: Era) -> &'static [Diagram; 2] {
     match era {
         Era::Legacy => diagrams(),

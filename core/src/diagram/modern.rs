@@ -1,12 +1,12 @@
-//! The seeds' two diagrams redrawn for MCP 2026-07-28, in the seeds' style (same participants,
+//! The tutorial's two diagrams redrawn for MCP 2026-07-28, in the tutorial's style (same participants,
 //! same notes vocabulary): no `initialize`, no `notifications/initialized`, no session; an
 //! optional `server/discover`; every request with `_meta` and the metadata headers; a tool may
 //! ask for input by returning `input_required`, and the client retries (MRTR).
-//! Rows that mean the same as a seed row keep its id (`d2-8` is the tools/call response in both
+//! Rows that mean the same as a tutorial row keep its id (`d2-8` is the tools/call response in both
 //! eras), so links and the record read the same across eras.
 
+use super::original::{PARTICIPANTS, dashed, note, solid};
 use super::rows::Row;
-use super::seeds::{PARTICIPANTS, dashed, note, solid};
 use super::spec::Actor::{Client, Host, Llm, Server, User};
 use super::spec::NotePlacement::{Over, Over1, RightOf};
 use super::spec::{Diagram, Item, Text};

@@ -1,27 +1,27 @@
 //! The vocabulary of a sequence diagram: actors, bilingual text, messages, notes.
 //!
-//! Everything here is plain `'static` data so the seed diagrams can live in statics and be
+//! Everything here is plain `'static` data so the tutorial's diagrams can live in statics and be
 //! handed out by reference without allocating.
 
 use super::rows::Row;
 
-/// One of the five participants of the seed diagrams, in seed order.
+/// One of the five participants of the tutorial's diagrams, in the tutorial's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Actor {
-    /// The seeds' `User`.
+    /// The tutorial's `User`.
     User,
-    /// The seeds' `ClientApp` (the host).
+    /// The tutorial's `ClientApp` (the host).
     Host,
-    /// The seeds' `LLM`.
+    /// The tutorial's `LLM`.
     Llm,
-    /// The seeds' `MCPClient`.
+    /// The tutorial's `MCPClient`.
     Client,
-    /// The seeds' `MCPServer`.
+    /// The tutorial's `MCPServer`.
     Server,
 }
 
 impl Actor {
-    /// All actors, in the seeds' participant order (left to right).
+    /// All actors, in the tutorial's participant order (left to right).
     pub const ALL: [Actor; 5] = [
         Actor::User,
         Actor::Host,
@@ -30,7 +30,7 @@ impl Actor {
         Actor::Server,
     ];
 
-    /// Column index, left to right, in the seeds' participant order.
+    /// Column index, left to right, in the tutorial's participant order.
     pub const fn index(self) -> usize {
         match self {
             Actor::User => 0,
@@ -41,8 +41,8 @@ impl Actor {
         }
     }
 
-    /// The participant identifier the seeds' mermaid source uses.
-    pub const fn seed_id(self) -> &'static str {
+    /// The participant identifier the tutorial's mermaid source uses.
+    pub const fn mermaid_id(self) -> &'static str {
         match self {
             Actor::User => "User",
             Actor::Host => "ClientApp",
@@ -78,10 +78,10 @@ impl Actor {
 /// Display language.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Lang {
-    /// English (seed `002_…`).
+    /// English (tutorial document `002_…`).
     #[default]
     En,
-    /// Simplified Chinese (seed `003_…`).
+    /// Simplified Chinese (tutorial document `003_…`).
     Zh,
 }
 
@@ -108,7 +108,7 @@ impl Lang {
     }
 }
 
-/// A piece of text in both languages. Line breaks (the seeds' `<br>`) are `'\n'`.
+/// A piece of text in both languages. Line breaks (the tutorial's `<br>`) are `'\n'`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Text {
     pub en: &'static str,
@@ -129,14 +129,14 @@ impl Text {
     }
 }
 
-/// A participant box: the seed's display name and the line under it.
+/// A participant box: the tutorial's display name and the line under it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Participant {
     pub actor: Actor,
-    /// The seeds' display name, e.g. `"ClientApp (Host)"` (kept in English in both languages, as
-    /// the Chinese seeds do).
+    /// The tutorial's display name, e.g. `"ClientApp (Host)"` (kept in English in both languages, as
+    /// the Chinese tutorial does).
     pub name: &'static str,
-    /// The part after the seeds' `<br>`, e.g. "on Local PC"; `None` for `User`.
+    /// The part after the tutorial's `<br>`, e.g. "on Local PC"; `None` for `User`.
     pub subtitle: Option<Text>,
 }
 
@@ -150,22 +150,22 @@ pub enum ArrowKind {
 /// One message row of a diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Message {
-    /// The row: its text id is `d1-1` … by seed number, or a named id for unnumbered rows.
+    /// The row: its text id is `d1-1` … by the tutorial's number, or a named id for unnumbered rows.
     pub id: Row,
-    /// The number written in the seed's label (drawn as a badge, not part of `label`).
+    /// The number written in the tutorial's label (drawn as a badge, not part of `label`).
     pub number: Option<u8>,
     pub from: Actor,
     pub to: Actor,
     pub kind: ArrowKind,
-    /// The seed's label without its number; may contain `'\n'`.
+    /// The tutorial's label without its number; may contain `'\n'`.
     pub label: Text,
-    /// The seed marks the row "(Optional)".
+    /// The tutorial marks the row "(Optional)".
     pub optional: bool,
     /// Mermaid `+` on the target: the target activates at this message.
     pub activate: bool,
     /// Mermaid `-` on the target side of the arrow: the *source* deactivates at this message.
     pub deactivate: bool,
-    /// A row the seeds do not have (the 2026-07-28 probe, elicitation); drawn as optional.
+    /// A row the tutorial does not have (the 2026-07-28 probe, elicitation); drawn as optional.
     pub added: bool,
 }
 
@@ -179,7 +179,7 @@ impl Message {
 /// Where a note sits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotePlacement {
-    /// `Note over A, B`: spans both lifelines (in whichever order the seed names them).
+    /// `Note over A, B`: spans both lifelines (in whichever order the tutorial names them).
     Over(Actor, Actor),
     /// `Note over A`: centred on one lifeline.
     Over1(Actor),
@@ -204,7 +204,7 @@ pub struct Note {
     pub text: Text,
 }
 
-/// One row of a diagram, in seed order.
+/// One row of a diagram, in the tutorial's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Item {
     Message(Message),
@@ -233,7 +233,7 @@ pub struct Diagram {
     /// `"d1"` or `"d2"`.
     pub id: &'static str,
     pub title: Text,
-    /// In seed order, i.e. `Actor::ALL` order.
+    /// In the tutorial's order, i.e. `Actor::ALL` order.
     pub participants: [Participant; 5],
     pub items: &'static [Item],
 }

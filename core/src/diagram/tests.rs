@@ -2,16 +2,16 @@
 
 use super::*;
 
-/// The seed's own message rows (without the rows added for the 2026-07-28 era).
-fn seed(d: &Diagram) -> impl Iterator<Item = &'static Message> + use<> {
+/// The tutorial's own message rows (without the rows added for the 2026-07-28 era).
+fn tutorial_rows(d: &Diagram) -> impl Iterator<Item = &'static Message> + use<> {
     d.messages().filter(|m| !m.added)
 }
 
 fn ids(d: &Diagram) -> Vec<&'static str> {
-    seed(d).map(|m| m.id.id()).collect()
+    tutorial_rows(d).map(|m| m.id.id()).collect()
 }
 
-/// The row with this text id (the seeds name rows by text).
+/// The row with this text id (the tutorial names rows by text).
 fn r(id: &str) -> Row {
     Row::from_id(id).unwrap_or_else(|| panic!("no row {id}"))
 }
@@ -30,7 +30,7 @@ fn all_texts(d: &Diagram) -> Vec<Text> {
 // Data
 
 #[test]
-fn discovery_rows_in_seed_order() {
+fn discovery_rows_in_tutorial_order() {
     assert_eq!(
         ids(discovery()),
         [
@@ -43,7 +43,7 @@ fn discovery_rows_in_seed_order() {
 }
 
 #[test]
-fn execution_rows_in_seed_order() {
+fn execution_rows_in_tutorial_order() {
     assert_eq!(
         ids(execution()),
         [
@@ -61,7 +61,7 @@ fn numbers_match_ids_and_run_from_one() {
     let unnumbered = ["d1-prep", "d1-ready", "d2-exec"];
     for d in diagrams() {
         let mut expected = 1u8;
-        for m in seed(d) {
+        for m in tutorial_rows(d) {
             match m.number {
                 Some(n) => {
                     assert_eq!(n, expected, "{}", m.id);
@@ -93,7 +93,7 @@ fn row_ids_are_unique_across_diagrams() {
 }
 
 #[test]
-fn participants_in_seed_order() {
+fn participants_in_tutorial_order() {
     for d in diagrams() {
         let actors: Vec<Actor> = d.participants.iter().map(|p| p.actor).collect();
         assert_eq!(actors, Actor::ALL);
@@ -127,9 +127,9 @@ fn participants_in_seed_order() {
             assert!(!s.zh.is_empty() && s.zh != s.en, "{}", p.name);
         }
     }
-    let seed_ids: Vec<&str> = Actor::ALL.iter().map(|a| a.seed_id()).collect();
+    let mermaid_ids: Vec<&str> = Actor::ALL.iter().map(|a| a.mermaid_id()).collect();
     assert_eq!(
-        seed_ids,
+        mermaid_ids,
         ["User", "ClientApp", "LLM", "MCPClient", "MCPServer"]
     );
     for (i, a) in Actor::ALL.iter().enumerate() {
@@ -138,7 +138,7 @@ fn participants_in_seed_order() {
 }
 
 #[test]
-fn note_counts_and_placements_match_seeds() {
+fn note_counts_and_placements_match_the_tutorial() {
     use NotePlacement::*;
     let d1: Vec<NotePlacement> = discovery().notes().map(|n| n.placement).collect();
     assert_eq!(d1.len(), 10);
@@ -151,21 +151,21 @@ fn note_counts_and_placements_match_seeds() {
     assert_eq!(d2[3], Over(Actor::Host, Actor::User));
     assert_eq!(d2[6], Over1(Actor::Server));
     assert_eq!(d2[9], RightOf(Actor::Host));
-    let seed_items = |d: &Diagram| {
+    let tutorial_items = |d: &Diagram| {
         d.items
             .iter()
             .filter(|i| !i.as_message().is_some_and(|m| m.added))
             .count()
     };
-    assert_eq!(seed_items(discovery()), 20);
-    assert_eq!(seed_items(execution()), 23);
+    assert_eq!(tutorial_items(discovery()), 20);
+    assert_eq!(tutorial_items(execution()), 23);
 }
 
 #[test]
 fn only_rows_four_and_five_of_execution_are_optional() {
     let optional: Vec<&str> = diagrams()
         .iter()
-        .flat_map(seed)
+        .flat_map(tutorial_rows)
         .filter(|m| m.optional)
         .map(|m| m.id.id())
         .collect();
@@ -178,10 +178,10 @@ fn only_rows_four_and_five_of_execution_are_optional() {
 }
 
 #[test]
-fn arrows_kinds_and_ends_match_seeds() {
+fn arrows_kinds_and_ends_match_the_tutorial() {
     let dashed: Vec<&str> = diagrams()
         .iter()
-        .flat_map(seed)
+        .flat_map(tutorial_rows)
         .filter(|m| m.kind == ArrowKind::Dashed)
         .map(|m| m.id.id())
         .collect();
@@ -677,7 +677,7 @@ fn nested_activation_gets_depth_and_unclosed_bars_close_at_the_end() {
 }
 
 #[test]
-fn notes_sit_where_the_seed_puts_them() {
+fn notes_sit_where_the_tutorial_puts_them() {
     for (d, lang, g) in all_layouts() {
         for n in &g.notes {
             assert!(n.rect.x >= 0.0 && n.rect.right() <= g.width, "{n:?}");
@@ -819,9 +819,9 @@ fn layout_is_deterministic_and_language_specific() {
     assert!(g.lifelines.iter().all(|l| l.y2 < g.height));
 }
 
-/// Each message back in the seeds' mermaid arrow syntax, e.g. `MCPServer-->>-MCPClient`.
+/// Each message back in the tutorial's mermaid arrow syntax, e.g. `MCPServer-->>-MCPClient`.
 fn mermaid_arrows(d: &Diagram) -> Vec<String> {
-    seed(d)
+    tutorial_rows(d)
         .map(|m| {
             let arrow = match m.kind {
                 ArrowKind::Solid => "->>",
@@ -833,13 +833,13 @@ fn mermaid_arrows(d: &Diagram) -> Vec<String> {
                 (false, false) => "",
                 (true, true) => "+-",
             };
-            format!("{}{arrow}{sign}{}", m.from.seed_id(), m.to.seed_id())
+            format!("{}{arrow}{sign}{}", m.from.mermaid_id(), m.to.mermaid_id())
         })
         .collect()
 }
 
 #[test]
-fn arrows_read_back_as_the_seeds_mermaid() {
+fn arrows_read_back_as_the_tutorials_mermaid() {
     assert_eq!(
         mermaid_arrows(discovery()),
         [
@@ -879,7 +879,7 @@ fn arrows_read_back_as_the_seeds_mermaid() {
 // The 2026-07-28 diagrams and the rows added for the eras
 
 #[test]
-fn added_rows_are_optional_and_come_in_pairs_with_the_seeds() {
+fn added_rows_are_optional_and_come_in_pairs_with_the_tutorials() {
     let added: Vec<&str> = diagrams()
         .iter()
         .flat_map(|d| d.messages())
@@ -905,7 +905,7 @@ fn added_rows_are_optional_and_come_in_pairs_with_the_seeds() {
 }
 
 #[test]
-fn the_modern_diagrams_have_no_handshake_and_share_the_seed_ids() {
+fn the_modern_diagrams_have_no_handshake_and_share_the_mermaid_ids() {
     let [d1, d2] = modern_diagrams();
     let rows: Vec<&str> = d1.rows().map(|r| r.id()).collect();
     assert_eq!(
@@ -935,10 +935,10 @@ fn the_modern_diagrams_have_no_handshake_and_share_the_seed_ids() {
             .any(|l| l.starts_with("server/discover (Request"))
     );
     assert!(labels.iter().any(|l| l.contains("_meta")));
-    // Diagram 2 is the seed's with the metadata headers and the MRTR rows.
-    let seed_rows: Vec<Row> = execution().rows().collect();
+    // Diagram 2 is the tutorial's with the metadata headers and the MRTR rows.
+    let tutorial_rows: Vec<Row> = execution().rows().collect();
     let modern_rows: Vec<Row> = d2.rows().collect();
-    assert_eq!(seed_rows, modern_rows, "same rows, same order");
+    assert_eq!(tutorial_rows, modern_rows, "same rows, same order");
     let (_, call) = (d2, d2.message(Row::CallTool).unwrap());
     assert!(call.label.en.contains("Mcp-Name: get_weather"));
     assert!(

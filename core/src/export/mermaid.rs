@@ -1,4 +1,4 @@
-//! The run as Mermaid sequence diagrams: the seeds' participants and arrows, each arrow's label
+//! The run as Mermaid sequence diagrams: the tutorial's participants and arrows, each arrow's label
 //! followed by the values it really carried, and a note for rows that were skipped or failed.
 
 use super::row_summary;

@@ -1,4 +1,4 @@
-//! The host (the seeds' "ClientApp"): performs each diagram row for real, passing the gate first,
+//! The host (the tutorial's "ClientApp"): performs each diagram row for real, passing the gate first,
 //! and reports every step to the run record. Diagram 1 (connecting, in either era) is in
 //! `connect.rs`; this file has the host itself and diagram 2 (asking).
 
@@ -26,7 +26,7 @@ use crate::mcp::tools::result_text;
 use crate::mcp::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
 use crate::output_check::{Checker, check_result};
 
-/// Tool rounds per question before the host stops the loop (seed `004_…`: `MAX_TOOL_CALLS`).
+/// Tool rounds per question before the host stops the loop (tutorial document `004_…`: `MAX_TOOL_CALLS`).
 pub const MAX_TOOL_ROUNDS: u32 = 3;
 /// Times a server may answer one tools/call with `input_required` before the host gives up.
 pub const MAX_INPUT_ROUNDS: u32 = 5;
@@ -268,7 +268,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             },
         };
         self.done(Row::LlmChoice, Some(tool_call(&call, 1)));
-        // The tool loop (seed 004): rows 4 to 11 run once per round, at most MAX_TOOL_ROUNDS.
+        // The tool loop (tutorial document 004): rows 4 to 11 run once per round, at most MAX_TOOL_ROUNDS.
         let mut round = 1;
         let mut call = call;
         loop {

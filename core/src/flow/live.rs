@@ -1,4 +1,4 @@
-//! The values a run really carried, put in place of the seeds' examples in the diagram labels
+//! The values a run really carried, put in place of the tutorial's examples in the diagram labels
 //! ("get_weather", `{"location": "Tokyo"}`, "Sunny", the question and the answer), so a run
 //! against another server or question reads true on the arrows themselves.
 
@@ -52,9 +52,9 @@ impl LiveValues {
         live
     }
 
-    /// The label of `row` with the seed's example values replaced by these.
-    pub fn label(&self, row: Row, seed: &str) -> String {
-        let mut text = seed.to_owned();
+    /// The label of `row` with the tutorial's example values replaced by these.
+    pub fn label(&self, row: Row, original: &str) -> String {
+        let mut text = original.to_owned();
         let mut swap = |from: &str, to: &Option<String>| {
             if let Some(to) = to {
                 text = text.replace(from, to);
@@ -94,9 +94,9 @@ impl LiveValues {
         text
     }
 
-    /// A label of the execution diagram with the seed's example values replaced.
-    fn execution_label(&self, seed: &str) -> String {
-        let mut text = seed.to_owned();
+    /// A label of the execution diagram with the tutorial's example values replaced.
+    fn execution_label(&self, original: &str) -> String {
+        let mut text = original.to_owned();
         let mut swap = |from: &str, to: &Option<String>| {
             if let Some(to) = to {
                 text = text.replace(from, to);
@@ -132,7 +132,7 @@ mod tests {
         });
     }
 
-    fn seed(row: Row, lang: Lang) -> &'static str {
+    fn original(row: Row, lang: Lang) -> &'static str {
         find_row(row).expect("row").1.label.get(lang)
     }
 
@@ -141,8 +141,8 @@ mod tests {
         let mut run = Run::new(Row::ALL.iter().copied());
         let live = LiveValues::from_run(&run);
         assert_eq!(
-            live.label(Row::CallTool, seed(Row::CallTool, Lang::En)),
-            seed(Row::CallTool, Lang::En)
+            live.label(Row::CallTool, original(Row::CallTool, Lang::En)),
+            original(Row::CallTool, Lang::En)
         );
 
         let tools = ["add", "multiply"].map(String::from).to_vec();
@@ -189,7 +189,7 @@ mod tests {
             },
         );
         let live = LiveValues::from_run(&run);
-        let label = |row: Row, lang| live.label(row, seed(row, lang));
+        let label = |row: Row, lang| live.label(row, original(row, lang));
         assert_eq!(label(Row::Question, Lang::En), "\"What is 3 times 111?\"");
         assert_eq!(
             label(Row::CallTool, Lang::En),
@@ -221,7 +221,7 @@ mod tests {
         );
         let live = LiveValues::from_run(&run);
         assert_eq!(
-            live.label(Row::CallToolResult, seed(Row::CallToolResult, Lang::En)),
+            live.label(Row::CallToolResult, original(Row::CallToolResult, Lang::En)),
             "tools/call (Response)\n[result: {content: [{type: \"text\", text: \"Unknown location: Atlantis\"}], isError: true}]"
         );
         let modern = crate::diagram::modern_diagrams()[1]
@@ -249,7 +249,8 @@ mod tests {
                 text: "why ".repeat(100),
             },
         );
-        let text = LiveValues::from_run(&run).label(Row::Question, seed(Row::Question, Lang::En));
+        let text =
+            LiveValues::from_run(&run).label(Row::Question, original(Row::Question, Lang::En));
         assert!(text.chars().count() < 80, "{text}");
     }
 }

@@ -1,4 +1,4 @@
-//! MCP tools in every format a model may receive them (seeds `001_…` and `004_…`), side by side
+//! MCP tools in every format a model may receive them (the tutorial documents `001_…` and `004_…`), side by side
 //! for the row that shows them. Each format lives with its provider (`openai::tools`,
 //! `anthropic::tools`, `gemini::tools`) and the system-prompt style in
 //! `prompt_style::system_prompt`; this module lists them.
@@ -19,7 +19,7 @@ pub enum ToolFormat {
     Anthropic,
     /// Google Gemini: `functionDeclarations` with a trimmed schema.
     Gemini,
-    /// No tools in the request: a system prompt describes them (seed `004_…`).
+    /// No tools in the request: a system prompt describes them (tutorial document `004_…`).
     SystemPrompt,
 }
 

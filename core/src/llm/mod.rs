@@ -3,7 +3,7 @@
 //!
 //! - `openai`, `anthropic`, `gemini`: one module per provider, each with its tool format, URL,
 //!   headers, request body and response parser, built on the shared pieces in `wire`.
-//! - `prompt_style`: the system-prompt style of tool calling (seed `004_…`).
+//! - `prompt_style`: the system-prompt style of tool calling (tutorial document `004_…`).
 //! - `formats`: every tool format side by side ([`formats::all`]).
 //! - `remote`: a model behind an HTTP API; picks the provider module and makes the call.
 //! - `offline`: the built-in model; `smollm`: SmolLM2 running in a worker in this page; `you`:
@@ -24,7 +24,7 @@ pub mod you;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// How tools reach the model (seed `004_…`).
+/// How tools reach the model (tutorial document `004_…`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Style {
     /// Tools in the request in the provider's format, tool calls in the reply.
@@ -131,7 +131,7 @@ pub enum ChatMessage {
     ToolResult {
         call_id: String,
         name: String,
-        /// The result's text blocks (what providers receive, as the seeds do).
+        /// The result's text blocks (what providers receive, as the tutorial does).
         content: String,
         is_error: bool,
         /// The result's `structuredContent`, if the tool returned one.
@@ -179,7 +179,7 @@ pub trait Llm {
     ) -> (Result<LlmReply, String>, LlmExchange);
 }
 
-/// The seeds' weather tool, as the weather server lists it, for tests.
+/// The tutorial's weather tool, as the weather server lists it, for tests.
 #[cfg(test)]
 pub(crate) fn weather_tool() -> ToolSpec {
     ToolSpec {
@@ -191,7 +191,7 @@ pub(crate) fn weather_tool() -> ToolSpec {
     }
 }
 
-/// The seeds' conversation up to the tool result (question, `get_weather` Tokyo, "Sunny"), for
+/// The tutorial's conversation up to the tool result (question, `get_weather` Tokyo, "Sunny"), for
 /// tests.
 #[cfg(test)]
 pub(crate) fn tokyo_conversation() -> Vec<ChatMessage> {

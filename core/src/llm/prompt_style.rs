@@ -1,14 +1,14 @@
-//! The system-prompt style of tool calling (seed `004_…`): the tools are described in the system
+//! The system-prompt style of tool calling (tutorial document `004_…`): the tools are described in the system
 //! prompt (`format_tools_for_llm`), the model replies with a JSON object
 //! `{"tool_name": ..., "arguments": {...}}`, which the host extracts leniently; the tool result
-//! goes back as a user message, as in the seeds.
+//! goes back as a user message, as in the tutorial.
 
 use serde_json::{Value, json};
 
 use super::{ChatMessage, ToolCall, ToolSpec};
 
 /// The conversation as the system-prompt style sends it: the tools in a system message, tool
-/// calls as the JSON the model wrote, tool results as user messages (as in the seeds).
+/// calls as the JSON the model wrote, tool results as user messages (as in the tutorial).
 pub fn prompt_messages(messages: &[ChatMessage], tools: &[ToolSpec]) -> Vec<ChatMessage> {
     let mut out = vec![ChatMessage::System(system_prompt(tools))];
     for m in messages {
@@ -84,7 +84,7 @@ pub fn system_prompt(tools: &[ToolSpec]) -> String {
     )
 }
 
-/// The user message that carries a tool result back, as in the seeds.
+/// The user message that carries a tool result back, as in the tutorial.
 pub fn tool_result_message(tool: &str, result: &str) -> String {
     format!("Tool '{tool}' returned: '{result}'. Answer the original question based on this.")
 }

@@ -1,7 +1,7 @@
 //! Native figures for the model: `smollm-bench MODEL.gguf` prints one line
 //! `smollm: load_ms=… prompt_tokens=… prompt_tok_s=… ttft_ms=… decode_tok_s=… tool_turn_ms=…`
 //! (read by `cargo xtask bench`). Load is reading and preparing the file; the prompt rate and
-//! the time to first token come from the tool-call turn of the seeds' question; decode is timed
+//! the time to first token come from the tool-call turn of the tutorial's question; decode is timed
 //! over up to 64 tokens of free text (the answer turn itself is only a few tokens long).
 
 use std::process::ExitCode;

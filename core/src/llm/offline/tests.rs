@@ -77,7 +77,7 @@ fn converse_with(
 }
 
 #[test]
-fn the_seed_conversation_ends_in_the_seed_sentence() {
+fn the_tutorial_conversation_ends_in_the_tutorial_sentence() {
     let (args, answer) = converse(
         "What's the weather in Tokyo?",
         &weather_tools(),

@@ -59,7 +59,7 @@ pub struct SmolLm<E: Engine> {
     pub sampling: Sampling,
     /// How the tools are presented. SmolLM2's chat template has no tool slot, so both styles put
     /// them in the system message: function signatures built from the input schemas
-    /// ([`Style::FunctionCalling`]), or the seeds' tool prompt ([`Style::SystemPrompt`]).
+    /// ([`Style::FunctionCalling`]), or the tutorial's tool prompt ([`Style::SystemPrompt`]).
     pub style: Style,
     /// Receives the text of the turn being written (the page streams it on the row); `None`
     /// when a new turn begins.
@@ -82,7 +82,7 @@ fn tools_of(tools: &[ToolSpec]) -> Vec<Tool> {
 pub fn system_for(style: Style, tools: &[ToolSpec]) -> String {
     match style {
         Style::FunctionCalling => system_prompt(&tools_of(tools)),
-        // The seeds' prompt, and the one line the constrained decoding needs: how to say that no
+        // The tutorial's prompt, and the one line the constrained decoding needs: how to say that no
         // tool fits (it cannot "reply directly" inside the call's JSON).
         Style::SystemPrompt => format!(
             "{}\nIf no tool fits the question, reply {{\"tool_name\": \"{}\", \"arguments\": {{}}}}.",

@@ -108,7 +108,7 @@ fn a_question_asks_for_the_tool_call_turn_with_the_tools() {
 }
 
 #[test]
-fn the_seeds_style_presents_the_tools_with_the_seeds_prompt() {
+fn the_tutorial_style_presents_the_tools_with_the_tutorial_prompt() {
     let system = system_for(Style::SystemPrompt, &[weather_tool()]);
     assert!(system.starts_with("You are a helpful assistant with access to these tools:"));
     assert!(system.contains("Tool: get_weather\nDescription: Get the current weather for a city"));

@@ -1,8 +1,8 @@
-//! The two sequence diagrams of the seed documents, as data.
+//! The two sequence diagrams of the tutorial documents, as data.
 //!
-//! English labels are seed `002_…` verbatim, Chinese ones seed `003_…` verbatim (seed `000_…` has the
+//! English labels are tutorial document `002_…` verbatim, Chinese ones tutorial document `003_…` verbatim (tutorial document `000_…` has the
 //! same diagrams), with `<br>` turned into `'\n'` and the leading "N. " moved into
-//! [`Message::number`]. Participant names stay English in both languages, as in the Chinese seeds.
+//! [`Message::number`]. Participant names stay English in both languages, as in the Chinese tutorial.
 
 use super::rows::Row;
 use super::spec::Actor::{Client, Host, Llm, Server, User};
@@ -74,7 +74,7 @@ impl Message {
         self
     }
 
-    /// A row the seeds do not have, shown only when it happens (drawn as optional).
+    /// A row the tutorial does not have, shown only when it happens (drawn as optional).
     pub(super) const fn added(mut self) -> Message {
         self.optional = true;
         self.added = true;
@@ -113,7 +113,7 @@ pub(super) const PARTICIPANTS: [Participant; 5] = [
     },
 ];
 
-/// Diagram 1 of the seeds.
+/// Diagram 1 of the tutorial.
 static DISCOVERY_ITEMS: [Item; 22] = [
     note(Over(User, Server), "User starts ClientApp, initiating connection to MCPServer", "用户启动ClientApp，开始连接到MCPServer"),
     Item::Message(solid(Row::Prepare, Host, Client, "Instruct preparation to connect to a specific MCPServer", "指示准备连接到特定的MCPServer").activating()),
@@ -139,7 +139,7 @@ static DISCOVERY_ITEMS: [Item; 22] = [
     note(Over(Host, Llm), "Host informs LLM that 'get_weather' is available\nLLM can now decide to use the tool based on this info", "主机通知LLM 'get_weather' 可用\nLLM现在可以根据此信息决定是否使用该工具"),
 ];
 
-/// Diagram 2 of the seeds.
+/// Diagram 2 of the tutorial.
 static EXECUTION_ITEMS: [Item; 27] = [
     Item::Message(solid(Row::Question, User, Host, "\"What's the weather in Tokyo?\"", "“东京的天气怎么样？”").numbered(1)),
     note(RightOf(User), "User asks a question that might require a tool", "用户提出一个可能需要工具的问题"),
@@ -185,7 +185,7 @@ static DIAGRAMS: [Diagram; 2] = [
     },
 ];
 
-/// Both seed diagrams, in seed order: [`discovery`], [`execution`].
+/// Both of the tutorial's diagrams, in the tutorial's order: [`discovery`], [`execution`].
 pub fn diagrams() -> &'static [Diagram; 2] {
     &DIAGRAMS
 }
