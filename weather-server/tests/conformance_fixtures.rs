@@ -1,5 +1,6 @@
 //! `--conformance-fixtures`: the diagnostic tools and prompt the official conformance suite
-//! calls by name exist only in a build with the `conformance-fixtures` feature and with the flag, and behave as its 2026-07-28 scenarios expect.
+//! calls by name exist only in a build with the `conformance-fixtures` feature and with the
+//! flag, and behave as its 2026-07-28 scenarios expect.
 
 mod support;
 
@@ -29,28 +30,18 @@ fn call(id: i64, name: &str, capabilities: Value) -> Value {
 #[tokio::test]
 async fn without_the_flag_there_are_no_diagnostics() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let list = modern(
-        &client,
-        &server.url,
-        &modern_request(1, "tools/list", json!({})),
-    )
-    .await;
+    let list = server
+        .modern(&modern_request(1, "tools/list", json!({})))
+        .await;
     assert_eq!(tool_names(&list), ["get_weather"]);
-    let answer = modern(
-        &client,
-        &server.url,
-        &call(2, "test_missing_capability", json!({})),
-    )
-    .await;
+    let answer = server
+        .modern(&call(2, "test_missing_capability", json!({})))
+        .await;
     assert_eq!(answer.reply()["error"]["code"], -32602, "unknown tool");
-    modern(
-        &client,
-        &server.url,
-        &modern_request(3, "prompts/list", json!({})),
-    )
-    .await
-    .assert_error(404, -32601, 3);
+    server
+        .modern(&modern_request(3, "prompts/list", json!({})))
+        .await
+        .assert_error(404, -32601, 3);
     server.stop().await.expect("clean shutdown");
 }
 
@@ -58,13 +49,9 @@ async fn without_the_flag_there_are_no_diagnostics() {
 #[tokio::test]
 async fn the_flag_adds_the_diagnostics_after_get_weather() {
     let server = TestServer::start(&["--conformance-fixtures"]).await;
-    let client = client();
-    let list = modern(
-        &client,
-        &server.url,
-        &modern_request(1, "tools/list", json!({})),
-    )
-    .await;
+    let list = server
+        .modern(&modern_request(1, "tools/list", json!({})))
+        .await;
     let names = tool_names(&list);
     assert_eq!(names[0], "get_weather");
     for name in [
@@ -76,55 +63,32 @@ async fn the_flag_adds_the_diagnostics_after_get_weather() {
     ] {
         assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
     }
-    let discover = modern(
-        &client,
-        &server.url,
-        &modern_request(2, "server/discover", json!({})),
-    )
-    .await;
-    assert!(discover.reply()["result"]["capabilities"]["prompts"].is_object());
+    let discovered = server.modern(&discover(2)).await;
+    assert!(discovered.reply()["result"]["capabilities"]["prompts"].is_object());
 
     // A capability the client did not declare: -32021 naming it, HTTP 400.
-    let answer = modern(
-        &client,
-        &server.url,
-        &call(3, "test_missing_capability", json!({})),
-    )
-    .await;
+    let answer = server
+        .modern(&call(3, "test_missing_capability", json!({})))
+        .await;
     let reply = answer.assert_error(400, -32021, 3);
     assert_eq!(
         reply["error"]["data"]["requiredCapabilities"],
         json!({"sampling": {}})
     );
-    let answer = modern(
-        &client,
-        &server.url,
-        &call(4, "test_missing_capability", json!({"sampling": {}})),
-    )
-    .await;
+    let answer = server
+        .modern(&call(4, "test_missing_capability", json!({"sampling": {}})))
+        .await;
     assert_eq!(answer.reply()["result"]["isError"], false);
 
     // The log only with a logLevel.
-    let quiet = modern(
-        &client,
-        &server.url,
-        &call(5, "test_logging_tool", json!({})),
-    )
-    .await;
-    assert!(
-        !quiet
-            .messages
-            .iter()
-            .any(|m| m["method"] == "notifications/message")
-    );
+    let quiet = server
+        .modern(&call(5, "test_logging_tool", json!({})))
+        .await;
+    assert!(!quiet.messages.iter().any(is_log), "{quiet:#?}");
     let mut loud = call(6, "test_logging_tool", json!({}));
     loud["params"]["_meta"][META_LOG_LEVEL] = json!("debug");
-    let loud = modern(&client, &server.url, &loud).await;
-    assert!(
-        loud.messages
-            .iter()
-            .any(|m| m["method"] == "notifications/message")
-    );
+    let loud = server.modern(&loud).await;
+    assert!(loud.messages.iter().any(is_log), "{loud:#?}");
     server.stop().await.expect("clean shutdown");
 }
 
@@ -132,10 +96,9 @@ async fn the_flag_adds_the_diagnostics_after_get_weather() {
 #[tokio::test]
 async fn request_state_round_trips_and_a_tampered_one_is_refused() {
     let server = TestServer::start(&["--conformance-fixtures"]).await;
-    let client = client();
     let name = "test_input_required_result_request_state";
     let capable = json!({"elicitation": {}});
-    let first = modern(&client, &server.url, &call(1, name, capable.clone())).await;
+    let first = server.modern(&call(1, name, capable.clone())).await;
     let result = first.reply()["result"].clone();
     assert_eq!(result["resultType"], "input_required");
     let state = result["requestState"].as_str().expect("state").to_owned();
@@ -151,7 +114,7 @@ async fn request_state_round_trips_and_a_tampered_one_is_refused() {
         body["params"]["requestState"] = json!(state);
         body
     };
-    let done = modern(&client, &server.url, &retry(2, state.clone())).await;
+    let done = server.modern(&retry(2, state.clone())).await;
     let result = done.reply()["result"].clone();
     assert_eq!(result["resultType"], "complete");
     assert!(
@@ -160,7 +123,8 @@ async fn request_state_round_trips_and_a_tampered_one_is_refused() {
             .is_some_and(|t| t.contains("state-ok")),
         "{result}"
     );
-    modern(&client, &server.url, &retry(3, format!("{state}-TAMPERED")))
+    server
+        .modern(&retry(3, format!("{state}-TAMPERED")))
         .await
         .assert_error(200, -32602, 3);
     server.stop().await.expect("clean shutdown");
@@ -170,7 +134,6 @@ async fn request_state_round_trips_and_a_tampered_one_is_refused() {
 #[tokio::test]
 async fn the_prompt_asks_then_completes_with_messages() {
     let server = TestServer::start(&["--conformance-fixtures"]).await;
-    let client = client();
     let get = |id: i64, responses: Option<Value>| {
         let mut params = json!({
             "name": "test_input_required_result_prompt",
@@ -181,7 +144,7 @@ async fn the_prompt_asks_then_completes_with_messages() {
         }
         modern_request(id, "prompts/get", params)
     };
-    let first = modern(&client, &server.url, &get(1, None)).await;
+    let first = server.modern(&get(1, None)).await;
     let result = first.reply()["result"].clone();
     assert_eq!(result["resultType"], "input_required");
     assert_eq!(
@@ -189,7 +152,7 @@ async fn the_prompt_asks_then_completes_with_messages() {
         "elicitation/create"
     );
     let answer = json!({"user_context": {"action": "accept", "content": {"context": "rain"}}});
-    let done = modern(&client, &server.url, &get(2, Some(answer))).await;
+    let done = server.modern(&get(2, Some(answer))).await;
     let result = done.reply()["result"].clone();
     assert_eq!(result["resultType"], "complete");
     assert_eq!(

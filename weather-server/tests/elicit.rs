@@ -20,6 +20,14 @@ const CANDIDATES: [&str; 3] = [
     "Springfield, Missouri",
 ];
 
+/// Asserts that a tool result's text names every Springfield.
+fn assert_names_the_candidates(result: &Value) {
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    for candidate in CANDIDATES {
+        assert!(text.contains(candidate), "{candidate} in {text}");
+    }
+}
+
 fn form_capable() -> Value {
     json!({"elicitation": {}})
 }
@@ -41,8 +49,8 @@ fn accept(place: &str) -> Value {
 }
 
 /// Asks, checks the question, and returns the `requestState`.
-async fn asked(client: &reqwest::Client, server: &TestServer, id: i64) -> String {
-    let answer = modern(client, &server.url, &call(id, "Springfield", None, None)).await;
+async fn asked(server: &TestServer, id: i64) -> String {
+    let answer = server.modern(&call(id, "Springfield", None, None)).await;
     assert_eq!(answer.status, 200);
     let reply = answer.reply();
     assert_eq!(reply["id"], id);
@@ -72,15 +80,14 @@ async fn asked(client: &reqwest::Client, server: &TestServer, id: i64) -> String
 #[tokio::test]
 async fn modern_springfield_asks_and_the_retry_gets_the_chosen_weather() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let state = asked(&client, &server, 1).await;
+    let state = asked(&server, 1).await;
     for (id, place, condition) in [
         (2, "Springfield, Illinois", "Thunderstorms"),
         (3, "Springfield, Massachusetts", "Light snow"),
         (4, "Springfield, Missouri", "Sunny"),
     ] {
         let retry = call(id, "Springfield", Some(accept(place)), Some(&state));
-        let answer = modern(&client, &server.url, &retry).await;
+        let answer = server.modern(&retry).await;
         let reply = answer.reply();
         assert_eq!(reply["id"], id);
         let result = &reply["result"];
@@ -96,15 +103,12 @@ async fn modern_springfield_asks_and_the_retry_gets_the_chosen_weather() {
 #[tokio::test]
 async fn modern_springfield_in_fahrenheit_keeps_its_units_through_the_retry() {
     let server = TestServer::start(&[]).await;
-    let client = client();
     let arguments = json!({"location": "Springfield", "units": "fahrenheit"});
     let first = modern_weather(1, arguments.clone(), form_capable());
-    let answer = Answer::read(
-        modern_post(&client, &server.url, &first)
-            .header("mcp-param-units", "fahrenheit")
-            .send()
-            .await
-            .expect("send"),
+    let answer = Answer::send(
+        server
+            .modern_post(&first)
+            .header("mcp-param-units", "fahrenheit"),
     )
     .await;
     let state = answer.reply()["result"]["requestState"]
@@ -114,12 +118,10 @@ async fn modern_springfield_in_fahrenheit_keeps_its_units_through_the_retry() {
     let mut retry = modern_weather(2, arguments, form_capable());
     retry["params"]["inputResponses"] = accept("Springfield, Illinois");
     retry["params"]["requestState"] = json!(state);
-    let answer = Answer::read(
-        modern_post(&client, &server.url, &retry)
-            .header("mcp-param-units", "fahrenheit")
-            .send()
-            .await
-            .expect("send"),
+    let answer = Answer::send(
+        server
+            .modern_post(&retry)
+            .header("mcp-param-units", "fahrenheit"),
     )
     .await;
     let report = answer.reply()["result"]["structuredContent"].clone();
@@ -134,33 +136,24 @@ async fn modern_springfield_in_fahrenheit_keeps_its_units_through_the_retry() {
         Some(accept("Springfield, Illinois")),
         Some(&state),
     );
-    modern(&client, &server.url, &retry)
-        .await
-        .assert_error(200, -32602, 3);
+    server.modern(&retry).await.assert_error(200, -32602, 3);
     server.stop().await.expect("clean shutdown");
 }
 
 #[tokio::test]
 async fn modern_decline_and_cancel_are_tool_errors_saying_so() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let state = asked(&client, &server, 1).await;
+    let state = asked(&server, 1).await;
     for (id, action, says) in [(2, "decline", "declined"), (3, "cancel", "cancelled")] {
         let responses = json!({"place": {"action": action}});
-        let answer = modern(
-            &client,
-            &server.url,
-            &call(id, "Springfield", Some(responses), Some(&state)),
-        )
-        .await;
+        let retry = call(id, "Springfield", Some(responses), Some(&state));
+        let answer = server.modern(&retry).await;
         let result = answer.reply()["result"].clone();
         assert_eq!(result["resultType"], "complete");
         assert_eq!(result["isError"], true, "{result}");
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
         assert!(text.contains(says), "{text}");
-        for candidate in CANDIDATES {
-            assert!(text.contains(candidate), "{text}");
-        }
+        assert_names_the_candidates(&result);
         assert!(result.get("structuredContent").is_none());
     }
     server.stop().await.expect("clean shutdown");
@@ -169,8 +162,7 @@ async fn modern_decline_and_cancel_are_tool_errors_saying_so() {
 #[tokio::test]
 async fn modern_tampered_missing_or_foreign_state_is_a_jsonrpc_error() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let state = asked(&client, &server, 1).await;
+    let state = asked(&server, 1).await;
     let answer = accept("Springfield, Illinois");
     let tampered = format!("{state}-TAMPERED");
     for (id, state) in [
@@ -179,9 +171,7 @@ async fn modern_tampered_missing_or_foreign_state_is_a_jsonrpc_error() {
         (4, Some("rs1.forged")),
     ] {
         let body = call(id, "Springfield", Some(answer.clone()), state);
-        let reply = modern(&client, &server.url, &body)
-            .await
-            .assert_error(200, -32602, id);
+        let reply = server.modern(&body).await.assert_error(200, -32602, id);
         assert!(
             reply["error"]["message"]
                 .as_str()
@@ -192,9 +182,7 @@ async fn modern_tampered_missing_or_foreign_state_is_a_jsonrpc_error() {
     // A state from another server (another key) is refused as well.
     let other = TestServer::start(&[]).await;
     let body = call(5, "Springfield", Some(answer), Some(&state));
-    modern(&client, &other.url, &body)
-        .await
-        .assert_error(200, -32602, 5);
+    other.modern(&body).await.assert_error(200, -32602, 5);
     other.stop().await.expect("clean shutdown");
     server.stop().await.expect("clean shutdown");
 }
@@ -202,8 +190,7 @@ async fn modern_tampered_missing_or_foreign_state_is_a_jsonrpc_error() {
 #[tokio::test]
 async fn modern_answers_must_be_one_of_the_places_offered() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let state = asked(&client, &server, 1).await;
+    let state = asked(&server, 1).await;
     for (id, responses) in [
         (2, accept("Springfield, Oregon")),
         (3, accept("Tokyo")),
@@ -211,14 +198,12 @@ async fn modern_answers_must_be_one_of_the_places_offered() {
         (5, json!({"place": {"action": "accept"}})),
     ] {
         let body = call(id, "Springfield", Some(responses), Some(&state));
-        modern(&client, &server.url, &body)
-            .await
-            .assert_error(200, -32602, id);
+        server.modern(&body).await.assert_error(200, -32602, id);
     }
     // The state with no answer (or an answer under another key): the question again.
     for (id, responses) in [(6, None), (7, Some(json!({"other": {"action": "accept"}})))] {
         let body = call(id, "Springfield", responses, Some(&state));
-        let result = modern(&client, &server.url, &body).await.reply()["result"].clone();
+        let result = server.modern(&body).await.reply()["result"].clone();
         assert_eq!(result["resultType"], "input_required", "{result}");
         assert!(result["inputRequests"]["place"].is_object());
     }
@@ -228,20 +213,16 @@ async fn modern_answers_must_be_one_of_the_places_offered() {
 #[tokio::test]
 async fn a_client_without_form_elicitation_gets_the_candidates_as_a_tool_error() {
     let server = TestServer::start(&[]).await;
-    let client = client();
     for (id, capabilities) in [
         (1, json!({})),
         (2, json!({"elicitation": {"url": {}}})),
         (3, json!({"sampling": {}})),
     ] {
         let body = modern_weather(id, json!({"location": "Springfield"}), capabilities);
-        let result = modern(&client, &server.url, &body).await.reply()["result"].clone();
+        let result = server.modern(&body).await.reply()["result"].clone();
         assert_eq!(result["resultType"], "complete");
         assert_eq!(result["isError"], true, "{result}");
-        let text = result["content"][0]["text"].as_str().unwrap_or_default();
-        for candidate in CANDIDATES {
-            assert!(text.contains(candidate), "{text}");
-        }
+        assert_names_the_candidates(&result);
     }
     server.stop().await.expect("clean shutdown");
 }
@@ -249,9 +230,8 @@ async fn a_client_without_form_elicitation_gets_the_candidates_as_a_tool_error()
 #[tokio::test]
 async fn a_region_in_the_location_needs_no_question() {
     let server = TestServer::start(&[]).await;
-    let client = client();
     let body = call(1, "Springfield, MA", None, None);
-    let result = modern(&client, &server.url, &body).await.reply()["result"].clone();
+    let result = server.modern(&body).await.reply()["result"].clone();
     assert_eq!(result["resultType"], "complete");
     assert_eq!(
         result["structuredContent"]["location"],
@@ -262,43 +242,14 @@ async fn a_region_in_the_location_needs_no_question() {
 
 // --- legacy --------------------------------------------------------------------------------
 
-/// A legacy session whose client declared `capabilities` in `initialize`.
-async fn session_with(client: &reqwest::Client, url: &str, capabilities: Value) -> String {
-    let mut body = initialize_request(1);
-    body["params"]["capabilities"] = capabilities;
-    let response = post(client, url, None)
-        .json(&body)
-        .send()
-        .await
-        .expect("initialize");
-    assert_eq!(response.status(), 200);
-    let session = response
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .expect("session id")
-        .to_owned();
-    let _ = response.text().await;
-    let response = post(client, url, Some(&session))
-        .json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .send()
-        .await
-        .expect("initialized");
-    assert_eq!(response.status(), 202);
-    session
-}
-
 /// Calls Springfield in a form-capable session, answers the question with `answer` (an
 /// `ElicitResult`), and returns the call's result.
 async fn legacy_round(answer: Value) -> Value {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let session = session_with(&client, &server.url, form_capable()).await;
-    let response = post(&client, &server.url, Some(&session))
-        .json(&call_weather(2, "Springfield"))
-        .send()
-        .await
-        .expect("tools/call");
+    let session = server.open_session_with(form_capable()).await;
+    let response = server
+        .send(Some(&session), &call_weather(2, "Springfield"))
+        .await;
     assert_eq!(response.status(), 200);
     let mut stream = MessageStream::new(response);
     let question = loop {
@@ -330,11 +281,7 @@ async fn legacy_round(answer: Value) -> Value {
         json!(CANDIDATES)
     );
     let reply = json!({"jsonrpc": "2.0", "id": question["id"], "result": answer});
-    let posted = post(&client, &server.url, Some(&session))
-        .json(&reply)
-        .send()
-        .await
-        .expect("answer");
+    let posted = server.send(Some(&session), &reply).await;
     assert_eq!(posted.status(), 202);
     let rest = stream.rest().await;
     let result = response_for(&rest, 2)["result"].clone();
@@ -375,31 +322,25 @@ async fn legacy_decline_and_cancel_are_tool_errors() {
 #[tokio::test]
 async fn legacy_clients_that_cannot_be_asked_get_the_candidates() {
     let server = TestServer::start(&[]).await;
-    let client = client();
     // A session whose client declared no elicitation: no question on the stream.
-    let session = session_with(&client, &server.url, json!({})).await;
-    let messages = roundtrip(
-        &client,
-        &server.url,
-        Some(&session),
-        &call_weather(2, "Springfield"),
-    )
-    .await;
+    let session = server.open_session_with(json!({})).await;
+    let messages = server
+        .roundtrip(Some(&session), &call_weather(2, "Springfield"))
+        .await;
     assert!(
         !messages.iter().any(|m| m["method"] == "elicitation/create"),
         "{messages:#?}"
     );
     let result = &response_for(&messages, 2)["result"];
     assert_eq!(result["isError"], true);
-    let text = result["content"][0]["text"].as_str().unwrap_or_default();
-    for candidate in CANDIDATES {
-        assert!(text.contains(candidate), "{text}");
-    }
+    assert_names_the_candidates(result);
     server.stop().await.expect("clean shutdown");
 
     // Stateless legacy: nobody could POST an answer back.
     let server = TestServer::start(&["--stateless"]).await;
-    let messages = roundtrip(&client, &server.url, None, &call_weather(3, "Springfield")).await;
+    let messages = server
+        .roundtrip(None, &call_weather(3, "Springfield"))
+        .await;
     assert_eq!(response_for(&messages, 3)["result"]["isError"], true);
     server.stop().await.expect("clean shutdown");
 }

@@ -8,23 +8,18 @@
 
 mod support;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use support::*;
 
 /// The codes that tell a client "this is a modern server".
 const MODERN_ERRORS: [i64; 3] = [-32020, -32021, -32022];
-
-fn discover(id: i64) -> Value {
-    modern_request(id, "server/discover", json!({}))
-}
 
 // --- modern ------------------------------------------------------------------------------------
 
 #[tokio::test]
 async fn modern_discover_lists_only_2026_07_28() {
     let server = TestServer::start(&["--era", "modern"]).await;
-    let client = client();
-    let answer = modern(&client, &server.url, &discover(1)).await;
+    let answer = server.modern(&discover(1)).await;
     assert_eq!(answer.status, 200);
     assert_eq!(
         answer.reply()["result"]["supportedVersions"],
@@ -32,7 +27,7 @@ async fn modern_discover_lists_only_2026_07_28() {
     );
     // And the weather still works.
     let body = modern_weather(2, json!({"location": "Paris"}), json!({}));
-    let answer = modern(&client, &server.url, &body).await;
+    let answer = server.modern(&body).await;
     assert_eq!(answer.reply()["result"]["content"][0]["text"], "Light rain");
     assert!(answer.header("mcp-session-id").is_none());
     server.stop().await.expect("clean shutdown");
@@ -41,13 +36,8 @@ async fn modern_discover_lists_only_2026_07_28() {
 #[tokio::test]
 async fn modern_answers_a_legacy_initialize_with_the_supported_versions() {
     let server = TestServer::start(&["--era", "modern"]).await;
-    let client = client();
-    let response = post(&client, &server.url, None)
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("initialize");
-    assert!(response.headers().get("mcp-session-id").is_none());
+    let response = server.send(None, &initialize_request(1)).await;
+    assert!(header(&response, "mcp-session-id").is_none());
     let answer = Answer::read(response).await;
     let reply = answer.assert_error(400, -32022, 1);
     assert_eq!(reply["error"]["data"]["supported"], json!(["2026-07-28"]));
@@ -59,69 +49,51 @@ async fn modern_answers_a_legacy_initialize_with_the_supported_versions() {
     );
 
     // Without any version header either.
-    let response = client
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", ACCEPT_BOTH)
-        .json(&initialize_request(2))
-        .send()
+    Answer::send(server.post_with(&[ACCEPT]).json(&initialize_request(2)))
         .await
-        .expect("initialize");
-    Answer::read(response).await.assert_error(400, -32022, 2);
+        .assert_error(400, -32022, 2);
 
     // With modern `_meta` it is simply a method 2026-07-28 does not have.
-    let answer = modern(
-        &client,
-        &server.url,
-        &modern_request(3, "initialize", json!({})),
-    )
-    .await;
-    answer.assert_error(404, -32601, 3);
+    server
+        .modern(&modern_request(3, "initialize", json!({})))
+        .await
+        .assert_error(404, -32601, 3);
     server.stop().await.expect("clean shutdown");
 }
 
 #[tokio::test]
 async fn modern_refuses_other_legacy_traffic() {
     let server = TestServer::start(&["--era", "modern"]).await;
-    let client = client();
-    // A legacy version header: unsupported.
-    let response = post(&client, &server.url, None)
-        .json(&request(1, "tools/list", json!({})))
-        .send()
-        .await
-        .expect("send");
-    let reply = Answer::read(response).await.assert_error(400, -32022, 1);
-    assert_eq!(reply["error"]["data"]["requested"], PROTOCOL);
-    // No header at all: the header is required.
-    let response = client
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", ACCEPT_BOTH)
-        .json(&request(2, "tools/list", json!({})))
-        .send()
-        .await
-        .expect("send");
-    Answer::read(response).await.assert_error(400, -32020, 2);
-    // `_meta` naming a legacy version: unsupported.
-    let body = modern_request(
-        3,
-        "tools/list",
-        json!({"_meta": {META_VERSION: PROTOCOL, META_CAPABILITIES: {}}}),
-    );
-    let response = client
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", ACCEPT_BOTH)
-        .header("mcp-protocol-version", PROTOCOL)
-        .header("mcp-method", "tools/list")
-        .json(&body)
-        .send()
-        .await
-        .expect("send");
-    Answer::read(response).await.assert_error(400, -32022, 3);
+    let legacy_meta = json!({"_meta": {META_VERSION: PROTOCOL, META_CAPABILITIES: {}}});
+    let cases = [
+        // A legacy version header: unsupported.
+        (
+            &[ACCEPT, VERSION][..],
+            request(1, "tools/list", json!({})),
+            -32022,
+        ),
+        // No header at all: the header is required.
+        (&[ACCEPT], request(2, "tools/list", json!({})), -32020),
+        // `_meta` naming a legacy version: unsupported.
+        (
+            &[ACCEPT, VERSION, ("mcp-method", "tools/list")],
+            modern_request(3, "tools/list", legacy_meta),
+            -32022,
+        ),
+    ];
+    for (headers, body, code) in cases {
+        let id = body["id"].as_i64().expect("an id");
+        let reply = Answer::send(server.post_with(headers).json(&body))
+            .await
+            .assert_error(400, code, id);
+        if code == -32022 {
+            assert_eq!(reply["error"]["data"]["requested"], PROTOCOL, "{reply}");
+        }
+    }
     // Sessions do not exist: GET and DELETE are 405.
     for method in [reqwest::Method::GET, reqwest::Method::DELETE] {
-        let response = client
+        let response = server
+            .client
             .request(method.clone(), &server.url)
             .header("accept", "text/event-stream")
             .header("mcp-session-id", "anything")
@@ -165,20 +137,15 @@ async fn legacy_answers_discover_like_a_legacy_server() {
         &["--era", "legacy", "--stateless"],
     ] {
         let server = TestServer::start(flags).await;
-        let client = client();
-        let answer = modern(&client, &server.url, &discover(1)).await;
+        let answer = server.modern(&discover(1)).await;
         assert_legacy_refusal(&answer);
         assert_eq!(answer.reply()["id"], 1, "{flags:?}");
         let body = modern_weather(2, json!({"location": "Tokyo"}), json!({}));
-        let answer = modern(&client, &server.url, &body).await;
+        let answer = server.modern(&body).await;
         assert_legacy_refusal(&answer);
         // `_meta` alone (no modern header) is modern too.
-        let response = post(&client, &server.url, None)
-            .json(&modern_request(3, "tools/list", json!({})))
-            .send()
-            .await
-            .expect("send");
-        assert_legacy_refusal(&Answer::read(response).await);
+        let body = modern_request(3, "tools/list", json!({}));
+        assert_legacy_refusal(&Answer::send(server.post(None).json(&body)).await);
         server.stop().await.expect("clean shutdown");
     }
 }
@@ -186,15 +153,10 @@ async fn legacy_answers_discover_like_a_legacy_server() {
 #[tokio::test]
 async fn legacy_serves_sessions_and_negotiates_initialize_down() {
     let server = TestServer::start(&["--era", "legacy"]).await;
-    let client = client();
-    let session = open_session(&client, &server.url).await;
-    let messages = roundtrip(
-        &client,
-        &server.url,
-        Some(&session),
-        &call_weather(2, "Tokyo"),
-    )
-    .await;
+    let session = server.open_session().await;
+    let messages = server
+        .roundtrip(Some(&session), &call_weather(2, "Tokyo"))
+        .await;
     let result = &response_for(&messages, 2)["result"];
     assert_eq!(result["content"][0]["text"], "Sunny");
     assert!(result.get("resultType").is_none(), "{result}");
@@ -202,28 +164,16 @@ async fn legacy_serves_sessions_and_negotiates_initialize_down() {
     // A client asking for 2026-07-28 in initialize is offered the newest legacy version.
     let mut body = initialize_request(3);
     body["params"]["protocolVersion"] = json!(MODERN);
-    let response = client
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", ACCEPT_BOTH)
-        .json(&body)
-        .send()
-        .await
-        .expect("initialize");
-    assert_eq!(response.status(), 200);
-    let answer = Answer::read(response).await;
+    let answer = Answer::send(server.post_with(&[ACCEPT]).json(&body)).await;
+    assert_eq!(answer.status, 200);
     assert_eq!(answer.reply()["result"]["protocolVersion"], "2025-11-25");
 
     // An initialize carrying modern `_meta` is still an initialize to a legacy server.
     let mut body = initialize_request(4);
     body["params"]["_meta"] = modern_meta(json!({}));
-    let response = post(&client, &server.url, None)
-        .json(&body)
-        .send()
-        .await
-        .expect("initialize");
-    assert_eq!(response.status(), 200);
-    assert!(response.headers().get("mcp-session-id").is_some());
+    let answer = Answer::send(server.post(None).json(&body)).await;
+    assert_eq!(answer.status, 200);
+    assert!(answer.header("mcp-session-id").is_some());
     server.stop().await.expect("clean shutdown");
 }
 
@@ -237,8 +187,7 @@ async fn both_serves_a_session_and_a_modern_request_side_by_side() {
         &["--json-response"],
     ] {
         let server = TestServer::start(flags).await;
-        let client = client();
-        let answer = modern(&client, &server.url, &discover(1)).await;
+        let answer = server.modern(&discover(1)).await;
         let versions = answer.reply()["result"]["supportedVersions"].clone();
         assert!(
             versions
@@ -247,20 +196,15 @@ async fn both_serves_a_session_and_a_modern_request_side_by_side() {
             "{flags:?}: {versions}"
         );
         let body = modern_weather(2, json!({"location": "Seoul"}), json!({}));
-        let answer = modern(&client, &server.url, &body).await;
+        let answer = server.modern(&body).await;
         assert_eq!(
             answer.reply()["result"]["content"][0]["text"],
             "Clear",
             "{flags:?}"
         );
 
-        let response = post(&client, &server.url, None)
-            .json(&initialize_request(3))
-            .send()
-            .await
-            .expect("initialize");
-        assert_eq!(response.status(), 200, "{flags:?}");
-        let answer = Answer::read(response).await;
+        let answer = Answer::send(server.post(None).json(&initialize_request(3))).await;
+        assert_eq!(answer.status, 200, "{flags:?}");
         assert_eq!(answer.reply()["result"]["protocolVersion"], PROTOCOL);
         server.stop().await.expect("clean shutdown");
     }

@@ -51,16 +51,12 @@ fn check_fixture(name: &str, actual: &Value) {
     );
 }
 
-/// The `tools` array of `tools/list` at `url`, over real HTTP to the in-process server.
-async fn listed_tools(client: &reqwest::Client, url: &str) -> Value {
-    let session = open_session(client, url).await;
-    let messages = roundtrip(
-        client,
-        url,
-        Some(&session),
-        &request(2, "tools/list", json!({})),
-    )
-    .await;
+/// The `tools` array of `tools/list` at `endpoint`, over real HTTP to the in-process server.
+async fn listed_tools(endpoint: &Endpoint) -> Value {
+    let session = endpoint.open_session().await;
+    let messages = endpoint
+        .roundtrip(Some(&session), &request(2, "tools/list", json!({})))
+        .await;
     let result = &response_for(&messages, 2)["result"];
     assert!(
         result.get("nextCursor").is_none(),
@@ -72,9 +68,8 @@ async fn listed_tools(client: &reqwest::Client, url: &str) -> Value {
 #[tokio::test]
 async fn tool_fixtures_equal_what_the_servers_list() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let weather = listed_tools(&client, &server.url).await;
-    let calc = listed_tools(&client, &server.url.replace("/mcp", "/calc")).await;
+    let weather = listed_tools(&server).await;
+    let calc = listed_tools(&server.calc()).await;
     server.stop().await.expect("clean shutdown");
 
     assert_eq!(weather[0]["name"], "get_weather", "{weather}");

@@ -32,7 +32,7 @@ static PANICS: AtomicUsize = AtomicUsize::new(0);
 
 /// Which endpoint a row goes to.
 #[derive(Debug, Clone, Copy)]
-enum Endpoint {
+enum Target {
     Weather,
     Calc,
 }
@@ -78,7 +78,7 @@ enum Reply {
 
 struct Case {
     name: &'static str,
-    endpoint: Endpoint,
+    target: Target,
     wire: Wire,
     method: Method,
     session: Session,
@@ -95,23 +95,17 @@ struct Case {
 }
 
 const CT_JSON: (&str, &str) = ("content-type", "application/json");
-const ACCEPT: (&str, &str) = ("accept", ACCEPT_BOTH);
-const VERSION: (&str, &str) = ("mcp-protocol-version", PROTOCOL);
-
-/// The headers a well-behaved client sends.
-fn good_headers() -> Vec<(&'static str, &'static str)> {
-    vec![CT_JSON, ACCEPT, VERSION]
-}
 
 /// A well-formed POST in a fresh session, expected to succeed; rows override what they test.
 fn base(name: &'static str, body: impl Into<Vec<u8>>) -> Case {
     Case {
         name,
-        endpoint: Endpoint::Weather,
+        target: Target::Weather,
         wire: Wire::Reqwest,
         method: Method::POST,
         session: Session::Fresh,
-        headers: good_headers(),
+        // The headers a well-behaved client sends.
+        headers: vec![CT_JSON, ACCEPT, VERSION],
         body: body.into(),
         status: 200..=200,
         reply: Reply::Success,
@@ -143,6 +137,18 @@ fn refused(name: &'static str, body: impl Into<Vec<u8>>, status: u16) -> Case {
         status: status..=status,
         reply: Reply::Any,
         ..base(name, body)
+    }
+}
+
+/// A `ping` with exactly these headers, refused with `status`.
+fn refused_headers(
+    name: &'static str,
+    headers: &[(&'static str, &'static str)],
+    status: u16,
+) -> Case {
+    Case {
+        headers: headers.to_vec(),
+        ..refused(name, ping(2), status)
     }
 }
 
@@ -438,26 +444,23 @@ fn table() -> Vec<Case> {
             headers: vec![CT_JSON, VERSION],
             ..refused("no Accept header at all", ping(2), 406)
         },
-        Case {
-            headers: vec![CT_JSON, VERSION, ("accept", "*/*")],
-            ..refused("Accept */*", ping(2), 406)
-        },
-        Case {
-            headers: vec![CT_JSON, VERSION, ("accept", "application/json")],
-            ..refused("Accept without text/event-stream", ping(2), 406)
-        },
-        Case {
-            headers: vec![CT_JSON, VERSION, ("accept", "text/event-stream")],
-            ..refused("Accept without application/json", ping(2), 406)
-        },
-        Case {
-            headers: vec![ACCEPT, VERSION, ("content-type", "text/plain")],
-            ..refused("Content-Type text/plain", ping(2), 415)
-        },
-        Case {
-            headers: vec![ACCEPT, VERSION],
-            ..refused("no Content-Type", ping(2), 415)
-        },
+        refused_headers("Accept */*", &[CT_JSON, VERSION, ("accept", "*/*")], 406),
+        refused_headers(
+            "Accept without text/event-stream",
+            &[CT_JSON, VERSION, ("accept", "application/json")],
+            406,
+        ),
+        refused_headers(
+            "Accept without application/json",
+            &[CT_JSON, VERSION, ("accept", "text/event-stream")],
+            406,
+        ),
+        refused_headers(
+            "Content-Type text/plain",
+            &[ACCEPT, VERSION, ("content-type", "text/plain")],
+            415,
+        ),
+        refused_headers("no Content-Type", &[ACCEPT, VERSION], 415),
         Case {
             headers: vec![
                 ACCEPT,
@@ -479,10 +482,11 @@ fn table() -> Vec<Case> {
                 400,
             )
         },
-        Case {
-            headers: vec![CT_JSON, ACCEPT, ("mcp-protocol-version", "1999-01-01")],
-            ..refused("MCP-Protocol-Version 1999-01-01", ping(2), 400)
-        },
+        refused_headers(
+            "MCP-Protocol-Version 1999-01-01",
+            &[CT_JSON, ACCEPT, ("mcp-protocol-version", "1999-01-01")],
+            400,
+        ),
         Case {
             session: Session::Absent,
             headers: vec![CT_JSON, ACCEPT, ("mcp-protocol-version", "2025-03-26")],
@@ -531,19 +535,19 @@ fn table() -> Vec<Case> {
         },
         // --- the calculator at /calc ------------------------------------------------------
         Case {
-            endpoint: Endpoint::Calc,
+            target: Target::Calc,
             reply: Reply::ToolError,
             id: Some(json!(2)),
             ..base("calc: divide by zero", divide(json!(1), json!(0)))
         },
         Case {
-            endpoint: Endpoint::Calc,
+            target: Target::Calc,
             reply: Reply::ToolError,
             id: Some(json!(2)),
             ..base("calc: a is a string", divide(json!("x"), json!(2)))
         },
         Case {
-            endpoint: Endpoint::Calc,
+            target: Target::Calc,
             ..rpc_error(
                 "calc: unknown tool",
                 tool_call(
@@ -556,21 +560,21 @@ fn table() -> Vec<Case> {
             )
         },
         Case {
-            endpoint: Endpoint::Calc,
+            target: Target::Calc,
             ..rpc_error("calc: truncated JSON", "{", 400, -32700, Value::Null)
         },
     ]
 }
 
-/// What came back.
-struct Answer {
+/// What came back, raw (a [`Case`] may be sent over a bare TCP connection).
+struct Received {
     status: u16,
     /// Response headers, names in lower case.
     headers: Vec<(String, String)>,
     body: Vec<u8>,
 }
 
-impl Answer {
+impl Received {
     fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -624,7 +628,7 @@ impl Answer {
 }
 
 /// Every way `answer` differs from what `case` expects.
-fn check(case: &Case, answer: &Answer) -> Vec<String> {
+fn check(case: &Case, answer: &Received) -> Vec<String> {
     let mut problems = Vec::new();
     if answer.status >= 500 {
         problems.push(format!("server error {}", answer.status));
@@ -697,18 +701,15 @@ fn short(message: &Value) -> String {
 }
 
 /// Sends one row, with its own session when it needs one.
-async fn send(
-    server: &TestServer,
-    client: &reqwest::Client,
-    case: &Case,
-) -> Result<Answer, String> {
-    let url = match case.endpoint {
-        Endpoint::Weather => server.url.clone(),
-        Endpoint::Calc => server.url.replace(MCP, CALC),
+async fn send(server: &TestServer, case: &Case) -> Result<Received, String> {
+    let endpoint = match case.target {
+        Target::Weather => Endpoint::clone(server),
+        Target::Calc => server.calc(),
     };
+    let url = &endpoint.url;
     let session = match case.session {
         Session::Absent => None,
-        Session::Fresh => Some(open_session(client, &url).await),
+        Session::Fresh => Some(endpoint.open_session().await),
         Session::Literal(id) => Some(id.to_string()),
     };
     let mut headers = case.headers.clone();
@@ -717,7 +718,7 @@ async fn send(
     }
     let answer = match case.wire {
         Wire::Reqwest => {
-            let mut builder = client.request(case.method.clone(), &url);
+            let mut builder = endpoint.client.request(case.method.clone(), url);
             for (name, value) in &headers {
                 builder = builder.header(*name, *value);
             }
@@ -726,7 +727,7 @@ async fn send(
                 .send()
                 .await
                 .map_err(|e| format!("request failed: {e}"))?;
-            Answer {
+            Received {
                 status: response.status().as_u16(),
                 headers: response
                     .headers()
@@ -743,21 +744,13 @@ async fn send(
                     .to_vec(),
             }
         }
-        Wire::Raw | Wire::RawHeadOnly => raw_request(server, &url, case, &headers).await?,
+        Wire::Raw | Wire::RawHeadOnly => raw_request(server, url, case, &headers).await?,
     };
     if let Some(id) = session.filter(|_| matches!(case.session, Session::Fresh)) {
-        let _ = client
-            .delete(&url)
-            .header("mcp-session-id", id)
-            .header("mcp-protocol-version", PROTOCOL)
-            .send()
-            .await;
+        let _ = endpoint.delete(&id).send().await;
     }
     Ok(answer)
 }
-
-const MCP: &str = "/mcp";
-const CALC: &str = "/calc";
 
 /// A hand-written HTTP/1.1 request (`connection: close`), for header sets reqwest cannot send.
 async fn raw_request(
@@ -765,7 +758,7 @@ async fn raw_request(
     url: &str,
     case: &Case,
     headers: &[(&str, &str)],
-) -> Result<Answer, String> {
+) -> Result<Received, String> {
     let path = url
         .strip_prefix(&format!("http://{}", server.addr))
         .ok_or("url outside the server")?;
@@ -817,7 +810,7 @@ async fn raw_request(
     if chunked {
         body = dechunk(&body).ok_or("bad chunked body")?;
     }
-    Ok(Answer {
+    Ok(Received {
         status,
         headers,
         body,
@@ -848,13 +841,12 @@ async fn malformed_and_hostile_requests_get_clean_errors() {
     }));
 
     let server = TestServer::start(&[]).await;
-    let client = client();
     let cases = table();
     assert!(cases.len() >= 30, "only {} cases", cases.len());
 
     let mut mismatches = Vec::new();
     for case in &cases {
-        let outcome = tokio::time::timeout(CASE_TIMEOUT, send(&server, &client, case)).await;
+        let outcome = tokio::time::timeout(CASE_TIMEOUT, send(&server, case)).await;
         let problems = match outcome {
             Err(_) => vec![format!("no answer within {CASE_TIMEOUT:?}")],
             Ok(Err(error)) => vec![error],
@@ -869,14 +861,10 @@ async fn malformed_and_hostile_requests_get_clean_errors() {
     }
 
     // The server is still healthy: a normal tools/call in a new session works.
-    let session = open_session(&client, &server.url).await;
-    let messages = roundtrip(
-        &client,
-        &server.url,
-        Some(&session),
-        &call_weather(99, "Tokyo"),
-    )
-    .await;
+    let session = server.open_session().await;
+    let messages = server
+        .roundtrip(Some(&session), &call_weather(99, "Tokyo"))
+        .await;
     assert_eq!(
         response_for(&messages, 99)["result"]["content"][0]["text"],
         "Sunny",

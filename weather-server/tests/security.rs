@@ -5,23 +5,54 @@ mod support;
 use serde_json::{Value, json};
 use support::*;
 
+/// An `initialize` carrying this one extra header (`origin` or `host`).
+async fn initialize_with(server: &TestServer, name: &str, value: &str) -> reqwest::Response {
+    let body = initialize_request(1);
+    let request = server.post(None).header(name, value).json(&body);
+    request.send().await.expect("initialize")
+}
+
+/// Stands for the server's own origin (known once it runs) in a table of origins.
+const OWN: &str = "own origin";
+
 #[tokio::test]
-async fn foreign_origin_is_403() {
+async fn origin_and_host_decide_whether_a_request_is_served() {
+    let extra = ["--allow-origin", "http://localhost:5173"];
+    // The server's flags, the header an initialize carries, and the status it gets.
+    let cases: [(&[&str], _, _, _); 8] = [
+        (&[], "origin", "http://evil.example.com", 403),
+        (&[], "host", "evil.example.com", 403),
+        (&[], "origin", "http://127.0.0.1:8080", 200),
+        (&[], "origin", "http://localhost:8080", 200),
+        (&[], "origin", OWN, 200),
+        // `--allow-origin` extends the list.
+        (&extra, "origin", "http://localhost:5173", 200),
+        (&extra, "origin", "http://127.0.0.1:8080", 200),
+        (&extra, "origin", "http://localhost:5174", 403),
+    ];
+    for (flags, name, value, status) in cases {
+        let server = TestServer::start(flags).await;
+        let own = server.origin();
+        let value = if value == OWN { own.as_str() } else { value };
+        let response = initialize_with(&server, name, value).await;
+        assert_eq!(response.status(), status, "{flags:?} {name}: {value}");
+        server.stop().await.expect("clean shutdown");
+    }
+}
+
+#[tokio::test]
+async fn a_foreign_origin_can_read_why_it_was_refused() {
     let server = TestServer::start(&[]).await;
-    let response = post(&client(), &server.url, None)
-        .header("origin", "http://evil.example.com")
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("request");
+    let origin = "http://evil.example.com";
+    // The preflight is answered so that the 403 can be read...
+    let preflight = server.preflight(origin, None).await;
+    assert!(header(&preflight, "access-control-allow-origin").is_some());
+    // ...and the real request is still refused, readably, saying why.
+    let response = initialize_with(&server, "origin", origin).await;
     assert_eq!(response.status(), 403);
-    // The rejection itself is readable by the page, so it can say why it failed.
     assert_eq!(
-        response
-            .headers()
-            .get("access-control-allow-origin")
-            .and_then(|v| v.to_str().ok()),
-        Some("http://evil.example.com")
+        header(&response, "access-control-allow-origin"),
+        Some(origin)
     );
     let body = response.text().await.expect("body");
     assert!(body.to_lowercase().contains("origin"), "{body}");
@@ -29,182 +60,42 @@ async fn foreign_origin_is_403() {
 }
 
 #[tokio::test]
-async fn foreign_host_is_403() {
-    let server = TestServer::start(&[]).await;
-    let response = post(&client(), &server.url, None)
-        .header("host", "evil.example.com")
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 403);
-    server.stop().await.expect("clean shutdown");
-}
-
-#[tokio::test]
-async fn default_and_own_origins_are_allowed() {
-    let server = TestServer::start(&[]).await;
-    let client = client();
-    for origin in [
-        "http://127.0.0.1:8080".to_string(),
-        "http://localhost:8080".to_string(),
-        server.origin(),
-    ] {
-        let response = post(&client, &server.url, None)
-            .header("origin", &origin)
-            .json(&initialize_request(1))
-            .send()
-            .await
-            .expect("request");
-        assert_eq!(response.status(), 200, "{origin}");
-        let _ = response.text().await;
-    }
-    server.stop().await.expect("clean shutdown");
-}
-
-#[tokio::test]
-async fn allow_origin_flag_extends_the_list() {
-    let server = TestServer::start(&["--allow-origin", "http://localhost:5173"]).await;
-    let client = client();
-    let response = post(&client, &server.url, None)
-        .header("origin", "http://localhost:5173")
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 200);
-    let _ = response.text().await;
-    let response = post(&client, &server.url, None)
-        .header("origin", "http://localhost:5174")
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 403);
-    server.stop().await.expect("clean shutdown");
-}
-
-fn header_list(response: &reqwest::Response, name: &str) -> Vec<String> {
-    response
-        .headers()
-        .get_all(name)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|v| v.trim().to_ascii_lowercase())
-        .collect()
-}
-
-#[tokio::test]
 async fn cors_preflight_and_exposed_headers_for_allowed_origin() {
     let server = TestServer::start(&[]).await;
-    let client = client();
     let origin = "http://localhost:8080";
-
-    let preflight = client
-        .request(reqwest::Method::OPTIONS, &server.url)
-        .header("origin", origin)
-        .header("access-control-request-method", "POST")
-        .header(
-            "access-control-request-headers",
-            "content-type, mcp-session-id, mcp-protocol-version",
-        )
-        .send()
-        .await
-        .expect("preflight");
+    let asked = "content-type, mcp-session-id, mcp-protocol-version";
+    let preflight = server.preflight(origin, Some(asked)).await;
     assert!(preflight.status().is_success(), "{}", preflight.status());
     assert_eq!(
-        preflight
-            .headers()
-            .get("access-control-allow-origin")
-            .and_then(|v| v.to_str().ok()),
+        header(&preflight, "access-control-allow-origin"),
         Some(origin)
     );
-    let methods = header_list(&preflight, "access-control-allow-methods");
-    for method in ["get", "post", "delete", "options"] {
-        assert!(
-            methods.iter().any(|m| m == method),
-            "{method} in {methods:?}"
-        );
-    }
-    let allowed = header_list(&preflight, "access-control-allow-headers");
-    for header in [
+    let methods = ["get", "post", "delete", "options"];
+    assert_lists(&preflight, "access-control-allow-methods", &methods);
+    let headers = [
         "content-type",
         "accept",
         "authorization",
         "mcp-session-id",
         "mcp-protocol-version",
         "last-event-id",
-    ] {
-        assert!(
-            allowed.iter().any(|h| h == header),
-            "{header} in {allowed:?}"
-        );
-    }
+    ];
+    assert_lists(&preflight, "access-control-allow-headers", &headers);
 
-    let response = post(&client, &server.url, None)
-        .header("origin", origin)
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("initialize");
+    let response = initialize_with(&server, "origin", origin).await;
     assert_eq!(response.status(), 200);
-    assert_eq!(
-        response
-            .headers()
-            .get("access-control-allow-origin")
-            .and_then(|v| v.to_str().ok()),
-        Some(origin)
-    );
-    let exposed = header_list(&response, "access-control-expose-headers");
-    assert!(exposed.iter().any(|h| h == "mcp-session-id"), "{exposed:?}");
-    assert!(
-        exposed.iter().any(|h| h == "mcp-protocol-version"),
-        "{exposed:?}"
-    );
-    server.stop().await.expect("clean shutdown");
-}
-
-#[tokio::test]
-async fn preflight_from_foreign_origin_is_answered_so_the_403_can_be_read() {
-    let server = TestServer::start(&[]).await;
-    let preflight = client()
-        .request(reqwest::Method::OPTIONS, &server.url)
-        .header("origin", "http://evil.example.com")
-        .header("access-control-request-method", "POST")
-        .send()
-        .await
-        .expect("preflight");
-    assert!(
-        preflight
-            .headers()
-            .get("access-control-allow-origin")
-            .is_some()
-    );
-    // ...and the real request from that origin is still refused.
-    let response = post(&client(), &server.url, None)
-        .header("origin", "http://evil.example.com")
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 403);
+    assert_readable_from(&response, origin);
     server.stop().await.expect("clean shutdown");
 }
 
 #[tokio::test]
 async fn body_over_the_limit_is_413() {
     let server = TestServer::start(&["--max-body-bytes", "1024"]).await;
-    let client = client();
-    let session = open_session(&client, &server.url).await;
+    let session = server.open_session().await;
     let big = call_weather(2, &"x".repeat(4096));
 
     // With Content-Length.
-    let response = post(&client, &server.url, Some(&session))
-        .json(&big)
-        .send()
-        .await
-        .expect("request");
+    let response = server.send(Some(&session), &big).await;
     assert_eq!(response.status(), 413);
     let body: Value = response.json().await.expect("JSON-RPC error body");
     assert!(
@@ -218,7 +109,8 @@ async fn body_over_the_limit_is_413() {
     let bytes = serde_json::to_vec(&big).expect("encode");
     let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
         bytes.chunks(512).map(|c| Ok(c.to_vec())).collect();
-    let response = post(&client, &server.url, Some(&session))
+    let response = server
+        .post(Some(&session))
         .body(reqwest::Body::wrap_stream(futures::stream::iter(chunks)))
         .send()
         .await
@@ -226,13 +118,9 @@ async fn body_over_the_limit_is_413() {
     assert_eq!(response.status(), 413);
 
     // A small request still works.
-    let messages = roundtrip(
-        &client,
-        &server.url,
-        Some(&session),
-        &call_weather(3, "Tokyo"),
-    )
-    .await;
+    let messages = server
+        .roundtrip(Some(&session), &call_weather(3, "Tokyo"))
+        .await;
     assert_eq!(
         response_for(&messages, 3)["result"]["content"][0]["text"],
         "Sunny"
@@ -243,17 +131,12 @@ async fn body_over_the_limit_is_413() {
 #[tokio::test]
 async fn session_cap_refuses_new_sessions_with_503() {
     let server = TestServer::start(&["--max-sessions", "2"]).await;
-    let client = client();
-    let first = open_session(&client, &server.url).await;
-    let _second = open_session(&client, &server.url).await;
+    let first = server.open_session().await;
+    let _second = server.open_session().await;
 
-    let response = post(&client, &server.url, None)
-        .json(&initialize_request(9))
-        .send()
-        .await
-        .expect("third initialize");
+    let response = server.send(None, &initialize_request(9)).await;
     assert_eq!(response.status(), 503);
-    assert!(response.headers().get("mcp-session-id").is_none());
+    assert!(header(&response, "mcp-session-id").is_none());
     let body: Value = response.json().await.expect("JSON-RPC error body");
     assert_eq!(body["jsonrpc"], "2.0");
     assert_eq!(body["id"], 9);
@@ -262,27 +145,24 @@ async fn session_cap_refuses_new_sessions_with_503() {
     assert!(message.contains('2'), "{message}");
 
     // Existing sessions keep working.
-    let messages = roundtrip(
-        &client,
-        &server.url,
-        Some(&first),
-        &call_weather(3, "Tokyo"),
-    )
-    .await;
+    let messages = server
+        .roundtrip(Some(&first), &call_weather(3, "Tokyo"))
+        .await;
     assert_eq!(
         response_for(&messages, 3)["result"]["content"][0]["text"],
         "Sunny"
     );
 
     // Closing one makes room again.
-    let response = client
+    let response = server
+        .client
         .delete(&server.url)
         .header("mcp-session-id", &first)
         .send()
         .await
         .expect("delete");
     assert!(response.status().is_success());
-    let third = open_session(&client, &server.url).await;
+    let third = server.open_session().await;
     assert!(!third.is_empty());
     server.stop().await.expect("clean shutdown");
 }
@@ -290,17 +170,14 @@ async fn session_cap_refuses_new_sessions_with_503() {
 #[tokio::test]
 async fn idle_sessions_expire() {
     let server = TestServer::start(&["--session-idle-secs", "1", "--max-sessions", "1"]).await;
-    let client = client();
-    let session = open_session(&client, &server.url).await;
+    let session = server.open_session().await;
     tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
-    let response = post(&client, &server.url, Some(&session))
-        .json(&request(2, "ping", json!({})))
-        .send()
-        .await
-        .expect("request");
+    let response = server
+        .send(Some(&session), &request(2, "ping", json!({})))
+        .await;
     assert_eq!(response.status(), 404, "expired session is gone");
     // And it no longer counts against the cap.
-    let again = open_session(&client, &server.url).await;
+    let again = server.open_session().await;
     assert_ne!(again, session);
     server.stop().await.expect("clean shutdown");
 }

@@ -33,29 +33,22 @@ fn repo_file(name: &str) -> String {
 
 #[tokio::test]
 async fn static_files_carry_the_policy_header() {
-    let dir = std::env::temp_dir().join(format!("weather-server-csp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::write(dir.join("index.html"), "<!DOCTYPE html><title>app</title>").expect("write");
-    std::fs::write(dir.join("boot.js"), "export {};").expect("write");
-    let server = TestServer::start(&["--static", dir.to_str().expect("utf-8 path")]).await;
-    let client = client();
+    let dir = TempDir::with_files(
+        "csp",
+        &[
+            ("index.html", b"<!DOCTYPE html><title>app</title>"),
+            ("boot.js", b"export {};"),
+        ],
+    );
+    let server = TestServer::start(&["--static", dir.arg()]).await;
     for path in ["/", "/index.html", "/boot.js", "/a/deep/link"] {
-        let response = client
-            .get(format!("{}{path}", server.origin()))
-            .send()
-            .await
-            .expect("request");
+        let response = server.get(path).send().await.expect("request");
         assert_eq!(response.status(), 200, "{path}");
-        let policy = response
-            .headers()
-            .get("content-security-policy")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
-        assert_eq!(policy.as_deref(), Some(CONTENT_SECURITY_POLICY), "{path}");
+        let policy = header(&response, "content-security-policy");
+        assert_eq!(policy, Some(CONTENT_SECURITY_POLICY), "{path}");
         let _ = response.text().await;
     }
     server.stop().await.expect("clean shutdown");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -20,27 +20,11 @@ fn sse_parser_handles_priming_comments_and_multiline_data() {
 #[tokio::test]
 async fn initialize_in_session_mode_streams_priming_then_result() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-
-    let response = post(&client, &server.url, None)
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("initialize");
+    let response = server.send(None, &initialize_request(1)).await;
     assert_eq!(response.status(), 200);
-    let session = response
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
+    let session = header(&response, "mcp-session-id").unwrap_or_default();
     assert!(!session.is_empty(), "mcp-session-id issued");
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
+    let content_type = header(&response, "content-type").unwrap_or_default();
     assert!(
         content_type.starts_with("text/event-stream"),
         "{content_type}"
@@ -69,24 +53,13 @@ async fn initialize_in_session_mode_streams_priming_then_result() {
 #[tokio::test]
 async fn initialize_in_stateless_json_mode_returns_plain_json() {
     let server = TestServer::start(&["--stateless", "--json-response"]).await;
-    let client = client();
-
-    let response = post(&client, &server.url, None)
-        .json(&initialize_request(7))
-        .send()
-        .await
-        .expect("initialize");
+    let response = server.send(None, &initialize_request(7)).await;
     assert_eq!(response.status(), 200);
     assert!(
-        response.headers().get("mcp-session-id").is_none(),
+        header(&response, "mcp-session-id").is_none(),
         "no session in stateless mode"
     );
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
+    let content_type = header(&response, "content-type").unwrap_or_default();
     assert!(
         content_type.starts_with("application/json"),
         "{content_type}"
@@ -96,11 +69,7 @@ async fn initialize_in_stateless_json_mode_returns_plain_json() {
     assert_eq!(body["result"]["serverInfo"]["name"], "weather-server");
 
     // A tool call without any session works and is plain JSON too.
-    let response = post(&client, &server.url, None)
-        .json(&call_weather(8, "Tokyo"))
-        .send()
-        .await
-        .expect("tools/call");
+    let response = server.send(None, &call_weather(8, "Tokyo")).await;
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.expect("JSON body");
     assert_eq!(body["result"]["content"][0]["text"], "Sunny");
@@ -111,8 +80,7 @@ async fn initialize_in_stateless_json_mode_returns_plain_json() {
 #[tokio::test]
 async fn stateless_sse_mode_answers_without_session() {
     let server = TestServer::start(&["--stateless"]).await;
-    let client = client();
-    let messages = roundtrip(&client, &server.url, None, &call_weather(3, "Paris")).await;
+    let messages = server.roundtrip(None, &call_weather(3, "Paris")).await;
     let response = response_for(&messages, 3);
     assert_eq!(response["result"]["structuredContent"]["location"], "Paris");
     server.stop().await.expect("clean shutdown");
@@ -121,125 +89,108 @@ async fn stateless_sse_mode_answers_without_session() {
 #[tokio::test]
 async fn initialized_notification_is_accepted_with_202() {
     let server = TestServer::start(&[]).await;
-    let client = client();
     // open_session asserts the 202 for notifications/initialized.
-    let session = open_session(&client, &server.url).await;
-    let response = post(&client, &server.url, Some(&session))
-        .json(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
-        .send()
-        .await
-        .expect("notification");
+    let session = server.open_session().await;
+    let response = server.send(Some(&session), &initialized()).await;
     assert_eq!(response.status(), 202);
     assert!(response.text().await.expect("body").is_empty());
     server.stop().await.expect("clean shutdown");
 }
 
-#[tokio::test]
-async fn request_without_session_id_is_400() {
-    let server = TestServer::start(&[]).await;
-    let client = client();
-    let response = post(&client, &server.url, None)
-        .json(&request(2, "tools/list", json!({})))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 400);
-    server.stop().await.expect("clean shutdown");
+/// Which `mcp-session-id` a refused request sends.
+enum Session {
+    None,
+    Unknown,
+    Open,
 }
 
+/// Requests the transport refuses for their session or headers, and the status each gets.
 #[tokio::test]
-async fn unknown_session_is_404() {
+async fn requests_with_a_bad_session_or_headers_get_their_status() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let response = post(&client, &server.url, Some("no-such-session"))
-        .json(&request(2, "tools/list", json!({})))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 404);
+    let list = request(2, "tools/list", json!({}));
+    let cases = [
+        (
+            "no session id",
+            Session::None,
+            vec![ACCEPT, VERSION],
+            &list,
+            400,
+        ),
+        (
+            "unknown session",
+            Session::Unknown,
+            vec![ACCEPT, VERSION],
+            &list,
+            404,
+        ),
+        (
+            "Accept without text/event-stream",
+            Session::None,
+            vec![("accept", "application/json")],
+            &initialize_request(1),
+            406,
+        ),
+        (
+            "unsupported MCP-Protocol-Version",
+            Session::Open,
+            vec![ACCEPT, ("mcp-protocol-version", "1999-01-01")],
+            &list,
+            400,
+        ),
+    ];
+    for (name, session, mut headers, body, status) in cases {
+        let session = match session {
+            Session::None => None,
+            Session::Unknown => Some("no-such-session".to_owned()),
+            Session::Open => Some(server.open_session().await),
+        };
+        if let Some(id) = &session {
+            headers.push(("mcp-session-id", id));
+        }
+        let response = server
+            .post_with(&headers)
+            .json(body)
+            .send()
+            .await
+            .expect(name);
+        assert_eq!(response.status(), status, "{name}");
+    }
     server.stop().await.expect("clean shutdown");
 }
 
 #[tokio::test]
 async fn deleted_session_is_404_afterwards() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let session = open_session(&client, &server.url).await;
+    let session = server.open_session().await;
 
     // Works before the DELETE.
-    let messages = roundtrip(
-        &client,
-        &server.url,
-        Some(&session),
-        &request(2, "ping", json!({})),
-    )
-    .await;
+    let messages = server
+        .roundtrip(Some(&session), &request(2, "ping", json!({})))
+        .await;
     assert_eq!(response_for(&messages, 2)["result"], json!({}));
 
-    let response = client
-        .delete(&server.url)
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", PROTOCOL)
-        .send()
-        .await
-        .expect("delete");
+    let response = server.delete(&session).send().await.expect("delete");
     assert!(
         response.status().is_success(),
         "DELETE status {}",
         response.status()
     );
 
-    let response = post(&client, &server.url, Some(&session))
-        .json(&request(3, "ping", json!({})))
-        .send()
-        .await
-        .expect("request");
+    let response = server
+        .send(Some(&session), &request(3, "ping", json!({})))
+        .await;
     assert_eq!(response.status(), 404);
-    server.stop().await.expect("clean shutdown");
-}
-
-#[tokio::test]
-async fn accept_without_event_stream_is_406() {
-    let server = TestServer::start(&[]).await;
-    let client = client();
-    let response = client
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json")
-        .json(&initialize_request(1))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 406);
-    server.stop().await.expect("clean shutdown");
-}
-
-#[tokio::test]
-async fn unsupported_protocol_version_header_is_400() {
-    let server = TestServer::start(&[]).await;
-    let client = client();
-    let session = open_session(&client, &server.url).await;
-    let response = client
-        .post(&server.url)
-        .header("content-type", "application/json")
-        .header("accept", ACCEPT_BOTH)
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", "1999-01-01")
-        .json(&request(2, "tools/list", json!({})))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 400);
     server.stop().await.expect("clean shutdown");
 }
 
 #[tokio::test]
 async fn shutdown_ends_open_streams() {
     let server = TestServer::start(&[]).await;
-    let client = client();
-    let session = open_session(&client, &server.url).await;
+    let session = server.open_session().await;
     // A standalone GET stream stays open until the server shuts down.
-    let response = client
+    let response = server
+        .client
         .get(&server.url)
         .header("accept", "text/event-stream")
         .header("mcp-session-id", &session)
@@ -256,55 +207,35 @@ async fn shutdown_ends_open_streams() {
 
 #[tokio::test]
 async fn static_dir_is_served_with_index_fallback() {
-    let dir = std::env::temp_dir().join(format!(
-        "weather-server-static-{}-{}",
-        std::process::id(),
-        line!()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::write(dir.join("index.html"), "<h1>mcp-flow</h1>").expect("index");
-    std::fs::write(dir.join("app.js"), "console.log(1)").expect("js");
-    let dir_arg = dir.to_string_lossy().to_string();
-    let server = TestServer::start(&["--static", &dir_arg]).await;
-    let client = client();
-    let root = format!("http://{}", server.addr);
-
-    let index = client.get(format!("{root}/")).send().await.expect("GET /");
-    assert_eq!(index.status(), 200);
-    assert_eq!(index.text().await.expect("body"), "<h1>mcp-flow</h1>");
-
-    let js = client
-        .get(format!("{root}/app.js"))
-        .send()
-        .await
-        .expect("GET js");
-    assert_eq!(js.status(), 200);
-    assert_eq!(js.text().await.expect("body"), "console.log(1)");
-
-    let deep = client
-        .get(format!("{root}/some/client/route"))
-        .send()
-        .await
-        .expect("GET route");
-    assert_eq!(deep.status(), 200);
-    assert_eq!(deep.text().await.expect("body"), "<h1>mcp-flow</h1>");
+    let dir = TempDir::with_files(
+        "static",
+        &[
+            ("index.html", b"<h1>mcp-flow</h1>"),
+            ("app.js", b"console.log(1)"),
+        ],
+    );
+    let server = TestServer::start(&["--static", dir.arg()]).await;
+    for (path, body) in [
+        ("/", "<h1>mcp-flow</h1>"),
+        ("/app.js", "console.log(1)"),
+        ("/some/client/route", "<h1>mcp-flow</h1>"),
+    ] {
+        let response = server.get(path).send().await.expect(path);
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.text().await.expect("body"), body, "{path}");
+    }
 
     // /mcp is still the MCP endpoint.
-    let session = open_session(&client, &server.url).await;
+    let session = server.open_session().await;
     assert!(!session.is_empty());
 
     server.stop().await.expect("clean shutdown");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]
 async fn without_static_dir_root_is_404() {
     let server = TestServer::start(&[]).await;
-    let response = client()
-        .get(format!("http://{}/", server.addr))
-        .send()
-        .await
-        .expect("GET /");
+    let response = server.get("/").send().await.expect("GET /");
     assert_eq!(response.status(), 404);
     server.stop().await.expect("clean shutdown");
 }
@@ -312,42 +243,38 @@ async fn without_static_dir_root_is_404() {
 #[tokio::test]
 async fn the_journal_records_what_clients_sent_and_is_off_by_default() {
     let server = TestServer::start(&["--journal"]).await;
-    let client = client();
-    let session = open_session(&client, &server.url).await;
-    let journal_url = server.url.replace("/mcp", "/journal");
-    client
+    let session = server.open_session().await;
+    server
+        .client
         .delete(&server.url)
         .header("mcp-session-id", &session)
-        .header("accept", "application/json, text/event-stream")
+        .header("accept", ACCEPT_BOTH)
         .send()
         .await
         .expect("delete");
-    let entries: Vec<Value> = client
-        .get(&journal_url)
+    let entries: Vec<Value> = server
+        .get("/journal")
         .send()
         .await
         .expect("journal")
         .json()
         .await
         .expect("json");
-    let seen: Vec<(String, Option<String>)> = entries
+    let seen: Vec<(&str, Option<&str>)> = entries
         .iter()
         .map(|e| {
             (
-                e["http_method"].as_str().unwrap_or("").to_owned(),
-                e["rpc_method"].as_str().map(str::to_owned),
+                e["http_method"].as_str().unwrap_or(""),
+                e["rpc_method"].as_str(),
             )
         })
         .collect();
     assert_eq!(
         seen,
         [
-            ("POST".to_owned(), Some("initialize".to_owned())),
-            (
-                "POST".to_owned(),
-                Some("notifications/initialized".to_owned())
-            ),
-            ("DELETE".to_owned(), None),
+            ("POST", Some("initialize")),
+            ("POST", Some("notifications/initialized")),
+            ("DELETE", None),
         ]
     );
     assert_eq!(entries[2]["session"], json!(session));
@@ -355,12 +282,7 @@ async fn the_journal_records_what_clients_sent_and_is_off_by_default() {
     server.stop().await.expect("stop");
 
     let plain = TestServer::start(&[]).await;
-    let status = client
-        .get(plain.url.replace("/mcp", "/journal"))
-        .send()
-        .await
-        .expect("get")
-        .status();
+    let status = plain.get("/journal").send().await.expect("get").status();
     assert_eq!(status, 404, "no journal without --journal");
     plain.stop().await.expect("stop");
 }
