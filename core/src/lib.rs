@@ -10,4 +10,5 @@ pub mod llm;
 pub mod mcp;
 pub mod on_demand;
 pub mod output_check;
+pub mod record;
 pub mod worker_link;

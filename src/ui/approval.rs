@@ -9,13 +9,13 @@ use super::lazy_view::{ViewFn, lazy_view};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 fn approval_dialog(ctl: Controller) -> impl IntoView {
-    let t = move |m: Msg| text(m, ctl.lang.get());
+    let t = move |m: Msg| text(m, ctl.settings.lang.get());
     view! {
         <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
-            <h2 id="mf-dialog-title">{move || ctl.dialog.with(|d| d.as_ref().map(|d| fill(t(Msg::DialogTitle), &[("tool", &d.tool)])).unwrap_or_default())}</h2>
-            <pre>{move || ctl.dialog.with(|d| d.as_ref().map(|d| serde_json::to_string_pretty(&d.arguments).unwrap_or_default()).unwrap_or_default())}</pre>
-            <button id="mf-yes" on:click=move |_| ctl.decide(true)>{tr(ctl.lang, Msg::Yes)}</button>
-            <button id="mf-no" on:click=move |_| ctl.decide(false)>{tr(ctl.lang, Msg::Decline)}</button>
+            <h2 id="mf-dialog-title">{move || ctl.prompts.dialog.with(|d| d.as_ref().map(|d| fill(t(Msg::DialogTitle), &[("tool", &d.tool)])).unwrap_or_default())}</h2>
+            <pre>{move || ctl.prompts.dialog.with(|d| d.as_ref().map(|d| serde_json::to_string_pretty(&d.arguments).unwrap_or_default()).unwrap_or_default())}</pre>
+            <button id="mf-yes" on:click=move |_| ctl.decide(true)>{tr(ctl.settings.lang, Msg::Yes)}</button>
+            <button id="mf-no" on:click=move |_| ctl.decide(false)>{tr(ctl.settings.lang, Msg::Decline)}</button>
         </div>
     }
 }
@@ -32,7 +32,7 @@ on_demand!(
 pub fn ApprovalDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.dialog.with(Option::is_some),
+        move || ctl.prompts.dialog.with(Option::is_some),
         || async { call_on_demand!(approval_dialog_fn()) },
     )
 }

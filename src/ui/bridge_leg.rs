@@ -67,11 +67,11 @@ on_demand!(
     }
 );
 
-/// Keeps `ctl.bridge` naming what the bridge runs while the server is a bridge endpoint.
+/// Keeps `ctl.settings.bridge` naming what the bridge runs while the server is a bridge endpoint.
 pub fn watch(ctl: Controller) {
     Effect::new(move || {
-        let server = ctl.server.get();
-        ctl.bridge.set(None);
+        let server = ctl.settings.server.get();
+        ctl.settings.bridge.set(None);
         let Some(url) = legs_url(&server) else {
             return;
         };
@@ -82,9 +82,9 @@ pub fn watch(ctl: Controller) {
                 return;
             };
             if let Some(what) = describe(url).await
-                && ctl.server.get_untracked() == server
+                && ctl.settings.server.get_untracked() == server
             {
-                ctl.bridge.set(Some(what));
+                ctl.settings.bridge.set(Some(what));
             }
         });
     });

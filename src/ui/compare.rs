@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use super::controller::{Compared, Controller};
 use super::i18n::{Msg, fill, text, tr};
 use super::lazy_view::{ViewFn, lazy_view};
-use crate::flow::compare::{CHANGELOG, CHANGES, EraFigures, change};
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+use crate::record::compare::{CHANGELOG, CHANGES, EraFigures, change};
 
 fn era_name(era: Era, lang: crate::diagram::Lang) -> &'static str {
     match era {
@@ -29,9 +29,9 @@ fn column(f: &EraFigures) -> [String; 5] {
 
 fn compare_view(ctl: Controller) -> impl IntoView {
     move || {
-        let lang = ctl.lang.get();
+        let lang = ctl.settings.lang.get();
         let t = move |m: Msg| text(m, lang);
-        let body = match ctl.compared.get()? {
+        let body = match ctl.comparison.compared.get()? {
             Compared::Running => view! { <p class="mf-hint">{t(Msg::CompareRunning)}</p> }.into_any(),
             Compared::Failed(era, error) => view! {
                 <p class="mf-error-line">{fill(t(Msg::CompareFailed), &[("era", era_name(era, lang)), ("error", &error)])}</p>
@@ -71,7 +71,7 @@ fn compare_view(ctl: Controller) -> impl IntoView {
         };
         Some(view! {
             <section id="mf-compare" class="mf-compare" aria-labelledby="mf-compare-title">
-                <h2 id="mf-compare-title">{tr(ctl.lang, Msg::CompareTitle)}</h2>
+                <h2 id="mf-compare-title">{tr(ctl.settings.lang, Msg::CompareTitle)}</h2>
                 {body}
             </section>
         })
@@ -90,7 +90,7 @@ on_demand!(
 pub fn CompareView(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.compared.with(Option::is_some),
+        move || ctl.comparison.compared.with(Option::is_some),
         || async { call_on_demand!(compare_view_fn()) },
     )
 }

@@ -1,15 +1,15 @@
 //! The connection panel: what the run learned about the server and the link to it (from the real
-//! exchanges, see `flow::facts`), and the server's log lines with a level filter.
+//! exchanges, see `record::facts`), and the server's log lines with a level filter.
 
 use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{Msg, text, tr};
 use super::lazy_view::{ViewFn, lazy_view};
-use crate::flow::facts::{Facts, log_lines};
 use crate::mcp::era::Era;
 use crate::mcp::log_level::{self, LogLevel};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+use crate::record::facts::{Facts, log_lines};
 
 fn pretty(v: &serde_json::Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
@@ -19,7 +19,7 @@ fn connection_body(ctl: Controller) -> impl IntoView {
     let level = RwSignal::new(LogLevel::Debug);
     let facts = Memo::new(move |_| ctl.run.with(Facts::of));
     let rows = move || {
-        let lang = ctl.lang.get();
+        let lang = ctl.settings.lang.get();
         let t = move |m: Msg| text(m, lang);
         let f = facts.get();
         let mut out: Vec<(Msg, String, bool)> = Vec::new();
@@ -98,7 +98,8 @@ fn connection_body(ctl: Controller) -> impl IntoView {
     let logs = move || {
         let lines = ctl.run.with(|r| log_lines(r, level.get()));
         if lines.is_empty() {
-            return view! { <p class="mf-hint">{tr(ctl.lang, Msg::LogsNone)}</p> }.into_any();
+            return view! { <p class="mf-hint">{tr(ctl.settings.lang, Msg::LogsNone)}</p> }
+                .into_any();
         }
         view! {
             <ol id="mf-logs" class="mf-logs">
@@ -115,26 +116,26 @@ fn connection_body(ctl: Controller) -> impl IntoView {
     };
     view! {
             <div id="mf-connection-facts">{rows}</div>
-            <h3>{tr(ctl.lang, Msg::Logs)}</h3>
+            <h3>{tr(ctl.settings.lang, Msg::Logs)}</h3>
             <label>
-                {tr(ctl.lang, Msg::LogAsk)}
+                {tr(ctl.settings.lang, Msg::LogAsk)}
                 <select
                     id="mf-log-ask"
-                    on:change=move |ev| ctl.log_level.set(log_level::asked_from_str(&event_target_value(&ev)))
+                    on:change=move |ev| ctl.settings.log_level.set(log_level::asked_from_str(&event_target_value(&ev)))
                 >
-                    <option value="off" selected=move || ctl.log_level.get().is_none()>
-                        {tr(ctl.lang, Msg::LogAskOff)}
+                    <option value="off" selected=move || ctl.settings.log_level.get().is_none()>
+                        {tr(ctl.settings.lang, Msg::LogAskOff)}
                     </option>
                     {LogLevel::ALL.into_iter().map(|l| view! {
-                        <option value=l.as_str() selected=move || ctl.log_level.get() == Some(l)>
+                        <option value=l.as_str() selected=move || ctl.settings.log_level.get() == Some(l)>
                             {l.as_str()}
                         </option>
                     }).collect_view()}
                 </select>
             </label>
-            <p class="mf-hint">{tr(ctl.lang, Msg::LogAskHint)}</p>
+            <p class="mf-hint">{tr(ctl.settings.lang, Msg::LogAskHint)}</p>
             <label>
-                {tr(ctl.lang, Msg::LogLevel)}
+                {tr(ctl.settings.lang, Msg::LogLevel)}
                 <select
                     id="mf-log-level"
                     on:change=move |ev| level.set(LogLevel::parse(&event_target_value(&ev)).unwrap_or(LogLevel::Debug))
@@ -161,7 +162,7 @@ pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
     view! {
         // The first toggle of a closed <details> opens it.
         <details id="mf-connection" class="mf-connection" on:toggle=move |_| opened.set(true)>
-            <summary>{tr(ctl.lang, Msg::Connection)}</summary>
+            <summary>{tr(ctl.settings.lang, Msg::Connection)}</summary>
             {lazy_view(ctl, move || opened.get(), || async { call_on_demand!(connection_fn()) })}
         </details>
     }

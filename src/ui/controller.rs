@@ -8,21 +8,20 @@ use leptos::prelude::*;
 use crate::clock::{BrowserClock, Clock};
 use crate::diagram::diagrams_for;
 use crate::diagram::{Row, spec::Lang};
-use crate::flow::compare::EraFigures;
 use crate::flow::engine::Engine;
 use crate::flow::gate::{Gate, Mode};
-use crate::flow::host::{Approval, ApprovalRequest, FormRequest, HostEvent, Memory};
+use crate::flow::host::{Approval, HostEvent, Memory};
 use crate::flow::lifetime::Lifetime;
-use crate::flow::run::{RowStatus, Run, RunEvent};
-use crate::llm::choice::{LlmSettings, Seats};
-use crate::llm::smollm::status::Status as ModelStatus;
-use crate::llm::smollm::worker::ModelWorker;
-use crate::llm::you::{Desk, Turn};
+use crate::llm::choice::Seats;
+use crate::llm::you::Desk;
 use crate::mcp::era::{Era, EraChoice};
-use crate::mcp::log_level::LogLevel;
 use crate::on_demand::call_on_demand;
-use crate::output_check::worker::SchemaWorker;
+use crate::record::compare::EraFigures;
+use crate::record::run::{RowStatus, Run, RunEvent};
 use crate::ui::history::{self, Cursor, Next};
+pub use crate::ui::stores::{
+    Compared, Comparison, Past, PastRun, Prompts, Settings, Stores, Workers,
+};
 
 mod engine;
 mod replay;
@@ -32,37 +31,12 @@ pub use replay::NO_CONNECTION;
 /// Longest wait for each run of a comparison.
 const COMPARE_WAIT_MS: u32 = 60_000;
 
-/// A comparison of the eras.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Compared {
-    Running,
-    /// Legacy, then modern.
-    Done(Box<[EraFigures; 2]>),
-    /// This era's run did not answer: why.
-    Failed(Era, String),
-}
-
 /// Longest wait for the DELETE that closes an ended run's session.
 const CLOSE_WAIT_MS: u32 = 2_000;
 
 /// Every row of every diagram (both eras), in order.
 pub fn all_rows() -> Vec<Row> {
     crate::diagram::all_rows()
-}
-
-/// The most exchanges of earlier runs the message log keeps.
-pub const PAST_EXCHANGES: usize = 2_000;
-
-/// An earlier run's exchanges, for the message log.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PastRun {
-    pub run: usize,
-    pub era: Option<Era>,
-    pub exchanges: Vec<crate::mcp::record::Exchange>,
-    /// The exchange whose result broke its tool's `outputSchema`, and what the check found.
-    pub mismatch: Option<(usize, String)>,
-    /// The run's calls to the model.
-    pub llm: Vec<crate::llm::LlmExchange>,
 }
 
 /// The run in progress: its lifetime and the engine doing its steps (set once its module is
@@ -83,57 +57,23 @@ pub struct RecordingInfo {
     pub created: String,
 }
 
+/// The run shown and the player's actions on it; the rest of the page's state is in the
+/// [`stores`](super::stores), which it holds too.
 #[derive(Clone, Copy)]
 pub struct Controller {
     /// The record of the run shown (live, or loaded from a recording).
     pub run: RwSignal<Run>,
-    pub lang: RwSignal<Lang>,
     /// The row the inspector shows, and whether it follows the run.
     pub cursor: RwSignal<Cursor>,
     pub mode: RwSignal<Mode>,
-    pub speed: RwSignal<Option<f64>>,
-    pub approval: RwSignal<Approval>,
-    /// The tool call waiting for the user's yes or no.
-    pub dialog: RwSignal<Option<ApprovalRequest>>,
-    /// The server's form waiting for the user's answer.
-    pub form: RwSignal<Option<FormRequest>>,
-    /// The model's turn waiting for the user, when the user is the model.
-    pub you_turn: RwSignal<Option<Turn>>,
-    /// Where the in-page model (SmolLM2) is: loading, ready, failed.
-    pub model_status: RwSignal<ModelStatus>,
-    /// The text the in-page model is writing in the current turn, as it is written.
-    pub model_text: RwSignal<String>,
-    /// The in-page model's worker, started on first use and kept for the page's lifetime.
-    model: StoredValue<Option<Rc<ModelWorker>>, LocalStorage>,
-    /// The output-schema checker's worker (started the first time a result needs checking).
-    schema: StoredValue<Rc<SchemaWorker>, LocalStorage>,
-    /// What the bridge runs or forwards to, when the server is a `mcp-flow-bridge` endpoint.
-    pub bridge: RwSignal<Option<String>>,
-    /// The exchanges of the page's earlier runs, for the message log (the newest runs, at most
-    /// [`PAST_EXCHANGES`] exchanges in all).
-    pub past: RwSignal<Vec<PastRun>>,
-    /// The number of the run shown (1 is the page's first).
-    pub run_number: RwSignal<usize>,
-    /// The user's own request headers, as typed ("Name: value" lines). In memory only: never
-    /// saved, put in a link, recorded or exported.
-    pub headers: RwSignal<String>,
-    /// The protocol era setting.
-    pub era: RwSignal<EraChoice>,
-    /// The last comparison of the eras, or the one in progress.
-    pub compared: RwSignal<Option<Compared>>,
-    compare_generation: RwSignal<u32>,
-    pub server: RwSignal<String>,
-    pub question: RwSignal<String>,
     pub running: RwSignal<bool>,
-    pub wire_detail: RwSignal<bool>,
-    /// The LLM participant; its key stays in this page's memory.
-    pub llm: RwSignal<LlmSettings>,
     /// Set while a loaded recording is shown: what it is, for the banner.
     pub recording: RwSignal<Option<RecordingInfo>>,
-    /// How long the MCP client waits for each response; see [`Controller::set_request_timeout_ms`].
-    timeout_ms: RwSignal<u32>,
-    /// The log level the next run asks the server for (`None`: no log lines).
-    pub log_level: RwSignal<Option<LogLevel>>,
+    pub settings: Settings,
+    pub prompts: Prompts,
+    pub workers: Workers,
+    pub past: Past,
+    pub comparison: Comparison,
     live: StoredValue<Option<Live>, LocalStorage>,
     /// Whether a run is alive (`live` is set), for views that depend on it.
     alive: RwSignal<bool>,
@@ -151,39 +91,38 @@ impl Controller {
         speed: Option<f64>,
         approval: Approval,
     ) -> Self {
+        let stores = Stores::new(Settings::new(server, question, lang, speed, approval));
         Self {
             run: RwSignal::new(Run::new(all_rows())),
-            lang: RwSignal::new(lang),
             cursor: RwSignal::new(Cursor::default()),
             mode: RwSignal::new(mode),
-            speed: RwSignal::new(speed),
-            approval: RwSignal::new(approval),
-            dialog: RwSignal::new(None),
-            form: RwSignal::new(None),
-            you_turn: RwSignal::new(None),
-            model_status: RwSignal::new(ModelStatus::default()),
-            model_text: RwSignal::new(String::new()),
-            model: StoredValue::new_local(None),
-            schema: StoredValue::new_local(SchemaWorker::new()),
-            bridge: RwSignal::new(None),
-            headers: RwSignal::new(String::new()),
-            past: RwSignal::new(Vec::new()),
-            run_number: RwSignal::new(1),
-            era: RwSignal::new(EraChoice::Auto),
-            compared: RwSignal::new(None),
-            compare_generation: RwSignal::new(0),
-            server: RwSignal::new(server),
-            question: RwSignal::new(question),
             running: RwSignal::new(false),
-            wire_detail: RwSignal::new(false),
-            llm: RwSignal::new(LlmSettings::default()),
             recording: RwSignal::new(None),
-            timeout_ms: RwSignal::new(crate::mcp::client::DEFAULT_TIMEOUT_MS),
-            log_level: RwSignal::new(Some(LogLevel::ASKED_BY_DEFAULT)),
+            settings: stores.settings,
+            prompts: stores.prompts,
+            workers: stores.workers,
+            past: stores.past,
+            comparison: stores.comparison,
             live: StoredValue::new_local(None),
             alive: RwSignal::new(false),
             memory: StoredValue::new_local(Memory::default()),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
+        }
+    }
+
+    /// Gives the controller and each store to the views below through context.
+    pub fn provide(&self) {
+        provide_context(*self);
+        self.stores().provide();
+    }
+
+    fn stores(&self) -> Stores {
+        Stores {
+            settings: self.settings,
+            prompts: self.prompts,
+            workers: self.workers,
+            past: self.past,
+            comparison: self.comparison,
         }
     }
 
@@ -195,23 +134,6 @@ impl Controller {
 
     fn gate(&self) -> Rc<Gate> {
         self.gate.get_value()
-    }
-
-    /// The in-page model's worker (made on first use; it starts its thread only when a run
-    /// needs the model).
-    fn model_worker(&self) -> Rc<ModelWorker> {
-        if let Some(worker) = self.model.get_value() {
-            return worker;
-        }
-        let origin = web_sys::window()
-            .and_then(|w| w.location().origin().ok())
-            .unwrap_or_default();
-        let status = self.model_status;
-        let worker = ModelWorker::new(crate::llm::smollm::model_url(&origin), move |s| {
-            status.set(s)
-        });
-        self.model.set_value(Some(worker.clone()));
-        worker
     }
 
     /// The selected row.
@@ -236,32 +158,23 @@ impl Controller {
         if exchanges.is_empty() {
             return;
         }
-        let run = self.run_number.get_untracked();
-        self.past.update(|past| {
-            past.push(PastRun {
-                run,
-                era,
-                exchanges,
-                mismatch,
-                llm,
-            });
-            while past.iter().map(|p| p.exchanges.len()).sum::<usize>() > PAST_EXCHANGES
-                && past.len() > 1
-            {
-                past.remove(0);
-            }
+        self.past.keep(PastRun {
+            run: self.past.run_number.get_untracked(),
+            era,
+            exchanges,
+            mismatch,
+            llm,
         });
-        self.run_number.set(run + 1);
     }
 
     /// The MCP client's per-request timeout.
     pub fn request_timeout_ms(&self) -> u32 {
-        self.timeout_ms.get()
+        self.settings.timeout_ms.get()
     }
 
     /// The MCP client's per-request timeout, for this connection and every later one.
     pub fn set_request_timeout_ms(&self, ms: u32) {
-        self.timeout_ms.set(ms);
+        self.settings.timeout_ms.set(ms);
         if let Some(engine) = self.engine() {
             engine.set_timeout_ms(ms);
         }
@@ -279,10 +192,8 @@ impl Controller {
         self.begin(mode, false);
     }
 
-    /// Forgets a comparison: one in progress stops at its next step.
     fn stop_comparing(&self) {
-        self.compare_generation.update(|g| *g += 1);
-        self.compared.set(None);
+        self.comparison.stop();
     }
 
     /// The question in the legacy era, then in the modern one (instant, no approval), and the
@@ -291,8 +202,8 @@ impl Controller {
     /// something else.
     pub fn compare(&self) {
         self.stop_comparing();
-        let generation = self.compare_generation.get_untracked();
-        self.compared.set(Some(Compared::Running));
+        let generation = self.comparison.generation.get_untracked();
+        self.comparison.compared.set(Some(Compared::Running));
         let this = *self;
         leptos::task::spawn_local(async move {
             let clock = BrowserClock;
@@ -309,7 +220,7 @@ impl Controller {
                     clock.sleep(50).await;
                     waited += 50;
                 }
-                if this.compare_generation.get_untracked() != generation {
+                if this.comparison.generation.get_untracked() != generation {
                     return;
                 }
                 let run = this.run.get_untracked();
@@ -319,13 +230,15 @@ impl Controller {
                         .map(|(row, e)| format!("{row}: {e}"))
                         .unwrap_or_else(|| format!("no answer within {COMPARE_WAIT_MS} ms"));
                     this.end_run(None);
-                    this.compared.set(Some(Compared::Failed(era, error)));
+                    this.comparison
+                        .compared
+                        .set(Some(Compared::Failed(era, error)));
                     return;
                 }
                 figures.push(EraFigures::of(era, &run));
             }
             if let [legacy, modern] = figures.as_slice() {
-                this.compared.set(Some(Compared::Done(Box::new([
+                this.comparison.compared.set(Some(Compared::Done(Box::new([
                     legacy.clone(),
                     modern.clone(),
                 ]))));
@@ -352,8 +265,7 @@ impl Controller {
         self.alive.set(false);
         live.lifetime.end();
         live.desk.clear();
-        self.dialog.set(None);
-        self.form.set(None);
+        self.prompts.clear();
         self.running.set(false);
         if let Some(why) = why {
             let at_ms = BrowserClock.now_ms();
@@ -410,7 +322,7 @@ impl Controller {
         };
         self.mode.set(mode);
         self.gate().set_mode(mode);
-        engine.set_approval(self.approval.get_untracked());
+        engine.set_approval(self.settings.approval.get_untracked());
         let asking: Vec<Row> = [Era::Legacy, Era::Modern]
             .into_iter()
             .flat_map(|era| diagrams_for(era)[1].rows())
@@ -418,7 +330,7 @@ impl Controller {
         self.run.update(|r| r.reset(asking));
         self.cursor.update(|c| c.follow = true);
         self.running.set(true);
-        let question = self.question.get_untracked();
+        let question = self.settings.question.get_untracked();
         let this = *self;
         let task = live.lifetime.bind(async move {
             let _ = engine.ask(question).await;
@@ -441,10 +353,10 @@ impl Controller {
             created: rec.created,
         }));
         if let Some(lang) = Lang::from_code(&rec.lang) {
-            self.lang.set(lang);
+            self.settings.lang.set(lang);
         }
-        self.server.set(rec.server);
-        self.question.set(rec.question);
+        self.settings.server.set(rec.server);
+        self.settings.question.set(rec.question);
         self.run.set(rec.run);
         self.select_first();
     }
@@ -453,9 +365,9 @@ impl Controller {
         self.begin_as(
             mode,
             ask,
-            self.era.get_untracked(),
-            self.approval.get_untracked(),
-            self.speed.get_untracked(),
+            self.settings.era.get_untracked(),
+            self.settings.approval.get_untracked(),
+            self.settings.speed.get_untracked(),
         );
     }
 
@@ -485,33 +397,33 @@ impl Controller {
                 }
                 this.run.update(|r| r.apply(event));
             }
-            HostEvent::Approval(request) => this.dialog.set(request),
-            HostEvent::Form(request) => this.form.set(request),
+            HostEvent::Approval(request) => this.prompts.dialog.set(request),
+            HostEvent::Form(request) => this.prompts.form.set(request),
         }));
-        let you_turn = self.you_turn;
+        let you_turn = self.prompts.you_turn;
         let desk = Desk::new(move |turn| you_turn.set(turn));
-        let model_text = self.model_text;
+        let model_text = self.workers.model_text;
         model_text.set(String::new());
         let seats = Seats {
             desk: desk.clone(),
-            model: self.model_worker(),
+            model: self.workers.model_worker(),
             on_text: Rc::new(move |text: Option<&str>| match text {
                 Some(text) => model_text.update(|t| t.push_str(text)),
                 None => model_text.set(String::new()),
             }),
         };
         let parts = engine::EngineParts {
-            server: self.server.get_untracked(),
-            llm: self.llm.get_untracked(),
+            server: self.settings.server.get_untracked(),
+            llm: self.settings.llm.get_untracked(),
             seats,
             gate,
             approval,
             emit: emit.clone(),
             era,
             memory: self.memory.get_value(),
-            headers: self.headers.get_untracked(),
-            log_level: self.log_level.get_untracked(),
-            schema: self.schema.get_value(),
+            headers: self.settings.headers.get_untracked(),
+            log_level: self.settings.log_level.get_untracked(),
+            schema: self.workers.schema(),
         };
         let slot = Rc::new(OnceCell::new());
         self.alive.set(true);
@@ -521,7 +433,7 @@ impl Controller {
             desk,
         }));
         self.running.set(true);
-        let question = self.question.get_untracked();
+        let question = self.settings.question.get_untracked();
         let task = lifetime.bind(async move {
             let build = match call_on_demand!(engine::engine_builder()) {
                 Ok(build) => build,
@@ -540,7 +452,7 @@ impl Controller {
             };
             let engine = build(parts);
             // The timeout as it is now (it may have changed while the module was on its way).
-            engine.set_timeout_ms(this.timeout_ms.get_untracked());
+            engine.set_timeout_ms(this.settings.timeout_ms.get_untracked());
             let _ = slot.set(engine.clone());
             let _ = engine.connect_then_ask(question, ask).await;
         });
@@ -593,7 +505,7 @@ impl Controller {
     }
 
     pub fn set_speed(&self, speed: Option<f64>) {
-        self.speed.set(speed);
+        self.settings.speed.set(speed);
         self.gate().set_speed(speed);
     }
 
@@ -607,7 +519,7 @@ impl Controller {
     pub fn shown_era(&self) -> Era {
         self.run
             .with(|r| r.era.as_ref().map(|d| d.era))
-            .or(self.era.get().forced())
+            .or(self.settings.era.get().forced())
             .unwrap_or(Era::Modern)
     }
 

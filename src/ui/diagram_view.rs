@@ -9,9 +9,9 @@ use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams_for,
     layout_labeled,
 };
-use crate::flow::live::LiveValues;
 use crate::llm::choice::{LlmSettings, Provider};
 use crate::llm::smollm::status::stream_tail;
+use crate::record::live::LiveValues;
 
 /// The most of the model's text shown on its row while it writes.
 const STREAM_CHARS: usize = 48;
@@ -76,10 +76,14 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
         let asked_by = asked_by?;
         let writing = ctl.run.with(|r| {
             r.current().is_some_and(|c| c == asked_by || c == id)
-                && r.status(id) != crate::flow::run::RowStatus::Done
+                && r.status(id) != crate::record::run::RowStatus::Done
         });
-        (writing && ctl.llm.with(|s| s.provider == Provider::SmolLm2))
-            .then(|| ctl.model_text.with(|t| stream_tail(t, STREAM_CHARS)))
+        (writing && ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2))
+            .then(|| {
+                ctl.workers
+                    .model_text
+                    .with(|t| stream_tail(t, STREAM_CHARS))
+            })
             .filter(|t| !t.is_empty())
     };
     let (stream_x, stream_y) = ((row.x1 + row.x2) / 2.0, row.y + 14.0);
@@ -95,7 +99,7 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
             tabindex="0"
             role="button"
             aria-label=move || {
-                let lang = ctl.lang.get();
+                let lang = ctl.settings.lang.get();
                 fill(text(Msg::RowAria, lang), &[("id", id.id()), ("state", i18n::status(status(), lang))])
             }
             on:click=move |_| ctl.select(id)
@@ -161,7 +165,7 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
         live.with(|live| {
             layout_labeled(
                 diagram(),
-                ctl.lang.get(),
+                ctl.settings.lang.get(),
                 &LayoutOptions::default(),
                 &|m, original| live.label(m.id, original),
             )
@@ -169,9 +173,9 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
     });
     move || {
         let g = geometry.get();
-        let lang = ctl.lang.get_untracked();
-        let llm = ctl.llm.get();
-        let bridge = ctl.bridge.get();
+        let lang = ctl.settings.lang.get_untracked();
+        let llm = ctl.settings.llm.get();
+        let bridge = ctl.settings.bridge.get();
         let boxes = g
             .participants
             .iter()

@@ -82,7 +82,7 @@ pub(super) fn field_view(
 fn form_dialog(ctl: Controller) -> impl IntoView {
     let problem = RwSignal::new(String::new());
     move || {
-        let form = ctl.form.get()?;
+        let form = ctl.prompts.form.get()?;
         let fields = fields(&form.schema);
         let entries = RwSignal::new(
             fields
@@ -106,16 +106,16 @@ fn form_dialog(ctl: Controller) -> impl IntoView {
         };
         Some(view! {
             <div class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-form-title">
-                <h2 id="mf-form-title">{tr(ctl.lang, Msg::FormTitle)}</h2>
+                <h2 id="mf-form-title">{tr(ctl.settings.lang, Msg::FormTitle)}</h2>
                 <p class="mf-form-message">{form.message.clone()}</p>
-                {fields.into_iter().map(|f| field_view("mf-form", f, entries, ctl.lang)).collect_view()}
+                {fields.into_iter().map(|f| field_view("mf-form", f, entries, ctl.settings.lang)).collect_view()}
                 <p id="mf-form-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
-                <button id="mf-form-send" on:click=send>{tr(ctl.lang, Msg::FormSend)}</button>
+                <button id="mf-form-send" on:click=send>{tr(ctl.settings.lang, Msg::FormSend)}</button>
                 <button id="mf-form-decline" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Decline))>
-                    {tr(ctl.lang, Msg::FormDecline)}
+                    {tr(ctl.settings.lang, Msg::FormDecline)}
                 </button>
                 <button id="mf-form-cancel" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Cancel))>
-                    {tr(ctl.lang, Msg::FormCancel)}
+                    {tr(ctl.settings.lang, Msg::FormCancel)}
                 </button>
             </div>
         })
@@ -134,7 +134,7 @@ on_demand!(
 pub fn FormDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.form.with(Option::is_some),
+        move || ctl.prompts.form.with(Option::is_some),
         || async { call_on_demand!(form_dialog_fn()) },
     )
 }

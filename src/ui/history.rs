@@ -3,7 +3,7 @@
 //! advances the host.
 
 use crate::diagram::Row;
-use crate::flow::run::{RowStatus, Run};
+use crate::record::run::{RowStatus, Run};
 
 /// The selection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,8 +163,8 @@ mod tests {
 
     #[test]
     fn visited_rows_leave_out_pending_and_skipped() {
-        use crate::flow::payload::SkipReason;
-        use crate::flow::run::RunEvent;
+        use crate::record::payload::SkipReason;
+        use crate::record::run::RunEvent;
         let mut run = Run::new([
             Row::Confirm,
             Row::Confirmed,

@@ -1,15 +1,15 @@
 //! Every word of the page itself, in both languages: one table per language, a `match` each, so
 //! a message missing from either table does not compile. The diagrams and the explanations have
-//! their own texts (`crate::diagram`, `crate::flow::explain`).
+//! their own texts (`crate::diagram`, `crate::record::explain`).
 //!
 //! Messages with a `{name}` placeholder are filled with [`fill`].
 
 use leptos::prelude::{Get, RwSignal};
 
 use crate::diagram::Lang;
-use crate::flow::run::RowStatus;
 use crate::llm::Style;
 use crate::llm::choice::Provider;
+use crate::record::run::RowStatus;
 
 macro_rules! messages {
     ($($name:ident),* $(,)?) => {

@@ -9,13 +9,13 @@ use super::i18n::{self, Msg, fill, text};
 use super::lazy_view::{ViewFn, lazy_view};
 use super::model_status::ModelLiveView;
 use crate::diagram::{Lang, Row, diagrams_for, find_row};
-use crate::flow::explain::explain;
-use crate::flow::live::LiveValues;
-use crate::flow::payload::{Payload, Shown};
-use crate::flow::run::RowStatus;
 use crate::llm::{LlmExchange, formats};
 use crate::mcp::record::{Exchange, curl};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+use crate::record::explain::explain;
+use crate::record::live::LiveValues;
+use crate::record::payload::{Payload, Shown};
+use crate::record::run::RowStatus;
 
 fn pretty(text: &str) -> String {
     serde_json::from_str::<Value>(text)
@@ -135,18 +135,18 @@ fn llm_view(x: LlmExchange, lang: Lang) -> impl IntoView {
 #[component]
 pub fn Inspector(ctl: Controller) -> impl IntoView {
     view! {
-        <aside class="mf-inspector" aria-label=move || text(Msg::Inspector, ctl.lang.get())>
+        <aside class="mf-inspector" aria-label=move || text(Msg::Inspector, ctl.settings.lang.get())>
             <ModelLiveView ctl=ctl />
             <label class="mf-switch">
                 <input
                     type="checkbox"
-                    prop:checked=move || ctl.wire_detail.get()
-                    on:change=move |ev| ctl.wire_detail.set(event_target_checked(&ev))
+                    prop:checked=move || ctl.settings.wire_detail.get()
+                    on:change=move |ev| ctl.settings.wire_detail.set(event_target_checked(&ev))
                 />
-                {move || text(Msg::WireDetail, ctl.lang.get())}
+                {move || text(Msg::WireDetail, ctl.settings.lang.get())}
             </label>
             {move || ctl.selected().is_none().then(|| view! {
-                <p class="mf-hint">{text(Msg::InspectorHint, ctl.lang.get())}</p>
+                <p class="mf-hint">{text(Msg::InspectorHint, ctl.settings.lang.get())}</p>
             })}
             {lazy_view(
                 ctl,
@@ -167,12 +167,12 @@ on_demand!(
 /// The selected row: what it is and what happened there, with the exchanges behind it.
 fn row_details(ctl: Controller) -> impl IntoView {
     move || {
-        let lang = ctl.lang.get();
+        let lang = ctl.settings.lang.get();
         let t = move |m: Msg| text(m, lang);
         let Some(id) = ctl.selected() else {
             return ().into_any();
         };
-        let wire = ctl.wire_detail.get();
+        let wire = ctl.settings.wire_detail.get();
         let run = ctl.run.get();
         let record = run.row(id).cloned();
         // The row's label as its arrow shows it: the shown era's diagram, the run's values.

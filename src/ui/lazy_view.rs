@@ -64,12 +64,12 @@ where
                 view! {
                     <p class="mf-error-line mf-not-loaded" role="alert">
                         {move || match &error {
-                            OnDemandError::NotLoaded => text(Msg::ViewNotLoaded, ctl.lang.get()).to_owned(),
+                            OnDemandError::NotLoaded => text(Msg::ViewNotLoaded, ctl.settings.lang.get()).to_owned(),
                             OnDemandError::Failed(e) => e.clone(),
                         }}
                         " "
                         <button class="mf-retry" on:click=move |_| attempt.update(|n| *n += 1)>
-                            {tr(ctl.lang, Msg::TryAgain)}
+                            {tr(ctl.settings.lang, Msg::TryAgain)}
                         </button>
                     </p>
                 }

@@ -8,11 +8,11 @@ use super::controller::NO_CONNECTION;
 use super::i18n::{Msg, tr};
 use super::lazy_view::{ViewFn, lazy_view};
 use super::replay::{ReplayPanel, shown_body};
-use crate::flow::message_log::{
-    Direction, Filters, Kind, LineId, RunExchanges, Source, arrange, rows,
-};
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+use crate::record::message_log::{
+    Direction, Filters, Kind, LineId, RunExchanges, Source, arrange, rows,
+};
 
 fn kind_of(id: &str) -> Option<Kind> {
     match id {
@@ -41,7 +41,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
         replaying.set(Some(line));
     };
     let lines = move || {
-        let past = ctl.past.get();
+        let past = ctl.past.runs.get();
         let current = ctl.run.get();
         let mismatch = current.output_mismatch_exchange();
         let mut runs: Vec<RunExchanges<'_>> = past
@@ -56,7 +56,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
             .collect();
         if ctl.recording.with(Option::is_none) {
             runs.push(RunExchanges {
-                run: ctl.run_number.get(),
+                run: ctl.past.run_number.get(),
                 era: current.era.as_ref().map(|d| d.era),
                 exchanges: &current.mcp.exchanges,
                 mismatch: mismatch.as_ref(),
@@ -99,7 +99,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         title=move || (!ctl.can_replay()).then_some(NO_CONNECTION)
                         on:click=move |_| open_replay(line)
                     >
-                        {tr(ctl.lang, Msg::Replay)}
+                        {tr(ctl.settings.lang, Msg::Replay)}
                     </button>
                 });
                 let state = match r.outcome.kind() {
@@ -154,9 +154,9 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         _ => None,
                     })
                 >
-                    <option value="both">{tr(ctl.lang, Msg::LogBothWays)}</option>
-                    <option value="sent">{tr(ctl.lang, Msg::LogSent)}</option>
-                    <option value="received">{tr(ctl.lang, Msg::LogReceived)}</option>
+                    <option value="both">{tr(ctl.settings.lang, Msg::LogBothWays)}</option>
+                    <option value="sent">{tr(ctl.settings.lang, Msg::LogSent)}</option>
+                    <option value="received">{tr(ctl.settings.lang, Msg::LogReceived)}</option>
                 </select>
                 <label>
                     <input
@@ -165,14 +165,14 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         prop:checked=move || with_llm.get()
                         on:change=move |ev| with_llm.set(event_target_checked(&ev))
                     />
-                    {tr(ctl.lang, Msg::LogLlm)}
+                    {tr(ctl.settings.lang, Msg::LogLlm)}
                 </label>
                 <select id="mf-log-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                    <option value="all">{tr(ctl.lang, Msg::LogAll)}</option>
+                    <option value="all">{tr(ctl.settings.lang, Msg::LogAll)}</option>
                     <option value="ok">"ok"</option>
-                    <option value="tool">{tr(ctl.lang, Msg::LogToolErrors)}</option>
-                    <option value="error">{tr(ctl.lang, Msg::LogErrors)}</option>
-                    <option value="pending">{tr(ctl.lang, Msg::LogPending)}</option>
+                    <option value="tool">{tr(ctl.settings.lang, Msg::LogToolErrors)}</option>
+                    <option value="error">{tr(ctl.settings.lang, Msg::LogErrors)}</option>
+                    <option value="pending">{tr(ctl.settings.lang, Msg::LogPending)}</option>
                 </select>
             </div>
             <table class="mf-log-table">
@@ -200,7 +200,7 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
     view! {
         // The first toggle of a closed <details> opens it.
         <details id="mf-message-log" class="mf-connection" on:toggle=move |_| opened.set(true)>
-            <summary>{tr(ctl.lang, Msg::MessageLog)}</summary>
+            <summary>{tr(ctl.settings.lang, Msg::MessageLog)}</summary>
             {lazy_view(ctl, move || opened.get(), || async { call_on_demand!(message_log_fn()) })}
         </details>
     }

@@ -24,6 +24,7 @@ mod saved_servers;
 mod settings;
 mod share;
 mod storage;
+pub mod stores;
 mod theme;
 mod you;
 
@@ -73,9 +74,10 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
         _ => Approval::Ask,
     };
     let ctl = Controller::new(server, question, lang, mode, speed, approval);
-    ctl.era.set(params::era(query));
+    ctl.settings.era.set(params::era(query));
     if let Some(asked) = params::query_param(query, "log") {
-        ctl.log_level
+        ctl.settings
+            .log_level
             .set(crate::mcp::log_level::asked_from_str(&asked));
     }
     ctl
@@ -101,7 +103,7 @@ pub fn App() -> impl IntoView {
     if let Some(provider) = params::llm(&query) {
         llm.set_provider(provider);
     }
-    ctl.llm.set(llm);
+    ctl.settings.llm.set(llm);
     if params::flag(&query, "autoplay") {
         ctl.start(ctl.mode.get_untracked());
     }
@@ -116,7 +118,8 @@ pub fn App() -> impl IntoView {
 /// answer.
 #[component]
 pub fn Page(ctl: Controller) -> impl IntoView {
-    let t = move |m: Msg| text(m, ctl.lang.get());
+    ctl.provide();
+    let t = move |m: Msg| text(m, ctl.settings.lang.get());
     // Through mcp-flow-bridge: name what the bridge runs on the server's box.
     bridge_leg::watch(ctl);
     // Keep the hash on the selected row, so a link opens the same view.
@@ -128,7 +131,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
     // The page's own language, for screen readers and fonts.
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {
-            let _ = root.set_attribute("lang", html_lang(ctl.lang.get()));
+            let _ = root.set_attribute("lang", html_lang(ctl.settings.lang.get()));
         }
     });
     // The era spoken, on the root element once known (for tests and styles).
@@ -168,27 +171,27 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <header class="mf-header">
                 <div class="mf-heading">
                     <h1 class="mf-title">"MCP Flow"</h1>
-                    <p class="mf-lede">{tr(ctl.lang, Msg::Lede)}</p>
+                    <p class="mf-lede">{tr(ctl.settings.lang, Msg::Lede)}</p>
                 </div>
                 <div class="mf-prefs">
                     <label>
-                        {tr(ctl.lang, Msg::Language)}
+                        {tr(ctl.settings.lang, Msg::Language)}
                         <select id="mf-lang" on:change=move |ev| {
                             if let Some(l) = Lang::from_code(&event_target_value(&ev)) { set_lang(ctl, l) }
                         }>
-                            <option value="en" selected=move || ctl.lang.get() == Lang::En>"English"</option>
-                            <option value="zh" selected=move || ctl.lang.get() == Lang::Zh>"中文"</option>
+                            <option value="en" selected=move || ctl.settings.lang.get() == Lang::En>"English"</option>
+                            <option value="zh" selected=move || ctl.settings.lang.get() == Lang::Zh>"中文"</option>
                         </select>
                     </label>
                     <label>
-                        {tr(ctl.lang, Msg::Theme)}
+                        {tr(ctl.settings.lang, Msg::Theme)}
                         <select id="mf-theme" on:change=move |ev| {
                             let picked = Theme::from_id(&event_target_value(&ev));
                             storage::save_theme(picked);
                             theme.set(picked);
                         }>
                             {Theme::ALL.into_iter().map(|th| view! {
-                                <option value=th.id() selected=move || theme.get() == th>{tr(ctl.lang, th.label())}</option>
+                                <option value=th.id() selected=move || theme.get() == th>{tr(ctl.settings.lang, th.label())}</option>
                             }).collect_view()}
                         </select>
                     </label>
@@ -212,7 +215,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <CompareView ctl=ctl />
             <section class="mf-answer" aria-live="polite">
                 <p id="mf-era-line" class="mf-era-line">{move || era_line(ctl)}</p>
-                <h2>{tr(ctl.lang, Msg::Answer)}</h2>
+                <h2>{tr(ctl.settings.lang, Msg::Answer)}</h2>
                 <p id="mf-answer">{move || ctl.run.with(|r| r.answer().map(str::to_owned)).unwrap_or_default()}</p>
                 <p id="mf-error" class="mf-error-line">
                     {move || ctl.run.with(|r| r.first_error().map(|(row, e)| format!("{row}: {e}"))).unwrap_or_default()}
@@ -227,14 +230,14 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </div>
                 <Inspector ctl=ctl />
             </div>
-            <footer class="mf-footer">{tr(ctl.lang, Msg::Keys)}</footer>
+            <footer class="mf-footer">{tr(ctl.settings.lang, Msg::Keys)}</footer>
         </main>
     }
 }
 
 /// Which era the run speaks and why, or that it is not known yet.
 fn era_line(ctl: Controller) -> String {
-    let lang = ctl.lang.get();
+    let lang = ctl.settings.lang.get();
     ctl.run.with(|r| match &r.era {
         Some(d) => {
             let name = match d.era {
@@ -260,10 +263,10 @@ fn html_lang(lang: Lang) -> &'static str {
 
 /// Switches the page's language; a question still at its example follows the language too.
 fn set_lang(ctl: Controller, lang: Lang) {
-    let server = ctl.server.get_untracked();
-    let question = ctl.question.get_untracked();
+    let server = ctl.settings.server.get_untracked();
+    let question = ctl.settings.question.get_untracked();
     if let Some(q) = Preset::of(&server).example_in(&question, lang == Lang::Zh) {
-        ctl.question.set(q.to_owned());
+        ctl.settings.question.set(q.to_owned());
     }
-    ctl.lang.set(lang);
+    ctl.settings.lang.set(lang);
 }

@@ -12,14 +12,14 @@ use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// The status line and, while loading, the progress bar.
 fn progress(ctl: Controller) -> impl IntoView {
-    let status = ctl.model_status;
+    let status = ctl.workers.model_status;
     view! {
         // The data-* figures are for bench/smollm-page.mjs.
         <p class="mf-smollm-status" role="status"
             data-load-ms=move || status.with(|s| s.loaded().map(|l| l.load_ms.round().to_string()))
             data-from-cache=move || status.with(|s| s.loaded().map(|l| l.from_cache.to_string()))
             data-turns=move || status.with(|s| s.turns_json())>
-            {move || status.with(|s| s.describe(ctl.lang.get()))}
+            {move || status.with(|s| s.describe(ctl.settings.lang.get()))}
         </p>
         <Show when=move || status.with(|s| s.is_busy())>
             <progress class="mf-smollm-progress" max="1"
@@ -36,7 +36,7 @@ on_demand!(
         Ok(|ctl| {
             view! {
                 <div id="mf-smollm" class="mf-smollm">
-                    <p class="mf-llm-note">{tr(ctl.lang, Msg::SmolLmNote)}</p>
+                    <p class="mf-llm-note">{tr(ctl.settings.lang, Msg::SmolLmNote)}</p>
                     {progress(ctl)}
                 </div>
             }
@@ -52,10 +52,10 @@ on_demand!(
             view! {
                 <div id="mf-model-live" class="mf-smollm mf-model-live">
                     {progress(ctl)}
-                    <Show when=move || ctl.model_text.with(|t| !t.is_empty())>
+                    <Show when=move || ctl.workers.model_text.with(|t| !t.is_empty())>
                         <p class="mf-smollm-text">
-                            {tr(ctl.lang, Msg::SmolLmWriting)}
-                            <code id="mf-smollm-text">{move || ctl.model_text.get()}</code>
+                            {tr(ctl.settings.lang, Msg::SmolLmWriting)}
+                            <code id="mf-smollm-text">{move || ctl.workers.model_text.get()}</code>
                         </p>
                     </Show>
                 </div>
@@ -70,7 +70,7 @@ on_demand!(
 pub fn ModelStatusView(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.llm.with(|s| s.provider == Provider::SmolLm2),
+        move || ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2),
         || async { call_on_demand!(status_view_fn()) },
     )
 }
@@ -82,9 +82,9 @@ pub fn ModelLiveView(ctl: Controller) -> impl IntoView {
         ctl,
         move || {
             ctl.running.get()
-                && ctl.llm.with(|s| s.provider == Provider::SmolLm2)
-                && (ctl.model_status.with(|s| s.is_busy())
-                    || ctl.model_text.with(|t| !t.is_empty()))
+                && ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2)
+                && (ctl.workers.model_status.with(|s| s.is_busy())
+                    || ctl.workers.model_text.with(|t| !t.is_empty()))
         },
         || async { call_on_demand!(live_view_fn()) },
     )

@@ -20,15 +20,15 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
             return;
         };
         ctl.end_run(Some("ended: another saved server was picked"));
-        ctl.server.set(server.url.clone());
-        ctl.era.set(server.era_choice());
+        ctl.settings.server.set(server.url.clone());
+        ctl.settings.era.set(server.era_choice());
         ctl.set_request_timeout_ms(server.timeout_ms);
         name.set(server.name);
     };
     let save = move |_| match SavedServer::new(
         &name.get_untracked(),
-        &ctl.server.get_untracked(),
-        ctl.era.get_untracked(),
+        &ctl.settings.server.get_untracked(),
+        ctl.settings.era.get_untracked(),
         ctl.request_timeout_ms(),
     ) {
         Ok(server) => {
@@ -45,7 +45,7 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
     view! {
         <div class="mf-saved mf-wide">
             <label>
-                {tr(ctl.lang, Msg::SavedServers)}
+                {tr(ctl.settings.lang, Msg::SavedServers)}
                 <select id="mf-saved" on:change=pick>
                     <option value="">"—"</option>
                     {move || servers.with(|s| s.0.iter().map(|x| view! {
@@ -54,14 +54,14 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
                 </select>
             </label>
             <label>
-                {tr(ctl.lang, Msg::SaveAs)}
+                {tr(ctl.settings.lang, Msg::SaveAs)}
                 <input id="mf-saved-name" type="text" prop:value=move || name.get()
                     on:input=move |ev| name.set(event_target_value(&ev)) />
             </label>
-            <button id="mf-save-server" on:click=save>{tr(ctl.lang, Msg::SaveServer)}</button>
-            <button id="mf-remove-server" on:click=remove>{tr(ctl.lang, Msg::RemoveServer)}</button>
+            <button id="mf-save-server" on:click=save>{tr(ctl.settings.lang, Msg::SaveServer)}</button>
+            <button id="mf-remove-server" on:click=remove>{tr(ctl.settings.lang, Msg::RemoveServer)}</button>
             <label>
-                {tr(ctl.lang, Msg::TimeoutMs)}
+                {tr(ctl.settings.lang, Msg::TimeoutMs)}
                 <input id="mf-timeout" type="number" min="500" max="600000" step="500"
                     prop:value=move || ctl.request_timeout_ms().to_string()
                     on:change=move |ev| {

@@ -35,19 +35,19 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
     let width = || window().inner_width().ok().and_then(|w| w.as_f64());
     let open = Memo::new(move |_| settings_open(width().unwrap_or(WIDE_PX), started(), user.get()));
     let summary = move || {
-        let lang = ctl.lang.get();
-        let llm = ctl.llm.with(|s| {
+        let lang = ctl.settings.lang.get();
+        let llm = ctl.settings.llm.with(|s| {
             if s.provider == Provider::Offline {
                 text(Msg::OfflineShort, lang).to_owned()
             } else {
                 s.model.clone()
             }
         });
-        let approval = match ctl.approval.get() {
+        let approval = match ctl.settings.approval.get() {
             Approval::Ask => text(Msg::ApprovalAsk, lang),
             Approval::Auto => text(Msg::ApprovalAuto, lang),
         };
-        format!("{} · {llm} · {approval}", ctl.server.get())
+        format!("{} · {llm} · {approval}", ctl.settings.server.get())
     };
     view! {
         <details id="mf-settings-panel" class="mf-settings-panel" prop:open=move || open.get()
@@ -60,62 +60,62 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                 }
             }>
             <summary>
-                <span class="mf-settings-title">{tr(ctl.lang, Msg::Settings)}</span>
+                <span class="mf-settings-title">{tr(ctl.settings.lang, Msg::Settings)}</span>
                 <span id="mf-settings-summary" class="mf-settings-summary">{summary}</span>
             </summary>
-            <section class="mf-settings" aria-label=tr(ctl.lang, Msg::Settings)>
+            <section class="mf-settings" aria-label=tr(ctl.settings.lang, Msg::Settings)>
                 <label>
-                    {tr(ctl.lang, Msg::McpServer)}
+                    {tr(ctl.settings.lang, Msg::McpServer)}
                     <select id="mf-server-preset" on:change=move |ev| {
                         let id = event_target_value(&ev);
                         if let Some(p) = Preset::ALL.into_iter().find(|p| p.id() == id) {
-                            ctl.server.update(|url| *url = p.apply(url));
+                            ctl.settings.server.update(|url| *url = p.apply(url));
                             ctl.end_run(Some("ended: the server changed in the settings"));
-                            if let Some(q) = p.example_question(ctl.lang.get_untracked() == Lang::Zh) {
-                                ctl.question.set(q.to_owned());
+                            if let Some(q) = p.example_question(ctl.settings.lang.get_untracked() == Lang::Zh) {
+                                ctl.settings.question.set(q.to_owned());
                             }
                         }
                     }>
                         {Preset::ALL.into_iter().map(|p| view! {
-                            <option value=p.id() selected=move || Preset::of(&ctl.server.get()) == p>
-                                {move || p.title(ctl.lang.get())}
+                            <option value=p.id() selected=move || Preset::of(&ctl.settings.server.get()) == p>
+                                {move || p.title(ctl.settings.lang.get())}
                             </option>
                         }).collect_view()}
                     </select>
                 </label>
                 <label class="mf-wide">
-                    {tr(ctl.lang, Msg::McpServerUrl)}
-                    <input id="mf-server" type="url" prop:value=move || ctl.server.get()
-                        on:input=move |ev| ctl.server.set(event_target_value(&ev))
+                    {tr(ctl.settings.lang, Msg::McpServerUrl)}
+                    <input id="mf-server" type="url" prop:value=move || ctl.settings.server.get()
+                        on:input=move |ev| ctl.settings.server.set(event_target_value(&ev))
                         on:change=move |_| ctl.end_run(Some("ended: the server changed in the settings")) />
-                    <Show when=move || Preset::of(&ctl.server.get()) == Preset::Bridge>
+                    <Show when=move || Preset::of(&ctl.settings.server.get()) == Preset::Bridge>
                         <small id="mf-bridge-hint">
-                            {move || match ctl.bridge.get() {
-                                Some(what) => fill(text(Msg::ViaBridge, ctl.lang.get()), &[("what", &what)]),
-                                None => text(Msg::BridgeHint, ctl.lang.get()).to_owned(),
+                            {move || match ctl.settings.bridge.get() {
+                                Some(what) => fill(text(Msg::ViaBridge, ctl.settings.lang.get()), &[("what", &what)]),
+                                None => text(Msg::BridgeHint, ctl.settings.lang.get()).to_owned(),
                             }}
                         </small>
                     </Show>
                 </label>
                 <SavedServersView ctl=ctl />
                 <label class="mf-wide">
-                    {tr(ctl.lang, Msg::RequestHeadersSetting)}
+                    {tr(ctl.settings.lang, Msg::RequestHeadersSetting)}
                     <textarea id="mf-headers" rows="2" spellcheck="false" autocomplete="off"
                         placeholder="Authorization: Bearer …"
-                        prop:value=move || ctl.headers.get()
-                        on:input=move |ev| ctl.headers.set(event_target_value(&ev))></textarea>
-                    <small>{tr(ctl.lang, Msg::RequestHeadersNote)}</small>
+                        prop:value=move || ctl.settings.headers.get()
+                        on:input=move |ev| ctl.settings.headers.set(event_target_value(&ev))></textarea>
+                    <small>{tr(ctl.settings.lang, Msg::RequestHeadersNote)}</small>
                 </label>
                 <label class="mf-wide">
-                    {tr(ctl.lang, Msg::Question)}
-                    <input id="mf-question" type="text" prop:value=move || ctl.question.get()
-                        on:input=move |ev| ctl.question.set(event_target_value(&ev)) />
+                    {tr(ctl.settings.lang, Msg::Question)}
+                    <input id="mf-question" type="text" prop:value=move || ctl.settings.question.get()
+                        on:input=move |ev| ctl.settings.question.set(event_target_value(&ev)) />
                 </label>
                 <label>
-                    {tr(ctl.lang, Msg::Era)}
+                    {tr(ctl.settings.lang, Msg::Era)}
                     <select id="mf-era" on:change=move |ev| {
                         if let Some(choice) = EraChoice::from_id(&event_target_value(&ev)) {
-                            ctl.era.set(choice);
+                            ctl.settings.era.set(choice);
                             // A run of the other era is not this setting's run any more.
                             ctl.end_run(Some("ended: the era changed in the settings"));
                         }
@@ -126,17 +126,17 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                                 EraChoice::Modern => Msg::EraModern,
                                 EraChoice::Legacy => Msg::EraLegacy,
                             };
-                            view! { <option value=c.id() selected=move || ctl.era.get() == c>{tr(ctl.lang, label)}</option> }
+                            view! { <option value=c.id() selected=move || ctl.settings.era.get() == c>{tr(ctl.settings.lang, label)}</option> }
                         }).collect_view()}
                     </select>
                 </label>
                 <label class="mf-switch">
                     <input id="mf-approve" type="checkbox"
-                        prop:checked=move || ctl.approval.get() == Approval::Ask
-                        on:change=move |ev| ctl.approval.set(if event_target_checked(&ev) { Approval::Ask } else { Approval::Auto }) />
-                    {tr(ctl.lang, Msg::AskBeforeTool)}
+                        prop:checked=move || ctl.settings.approval.get() == Approval::Ask
+                        on:change=move |ev| ctl.settings.approval.set(if event_target_checked(&ev) { Approval::Ask } else { Approval::Auto }) />
+                    {tr(ctl.settings.lang, Msg::AskBeforeTool)}
                 </label>
-                <LlmSettingsView ctl=ctl />
+                <LlmSettingsView />
             </section>
         </details>
     }

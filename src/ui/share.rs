@@ -22,8 +22,11 @@ fn recording(ctl: Controller) -> Recording {
         .and_then(|w| w.performance())
         .map(|p| p.time_origin())
         .unwrap_or(0.0);
-    let llm = ctl.llm.with_untracked(|s| s.label());
-    let (server, question) = (ctl.server.get_untracked(), ctl.question.get_untracked());
+    let llm = ctl.settings.llm.with_untracked(|s| s.label());
+    let (server, question) = (
+        ctl.settings.server.get_untracked(),
+        ctl.settings.question.get_untracked(),
+    );
     ctl.run.with_untracked(|run| {
         Recording::new(
             run,
@@ -32,7 +35,7 @@ fn recording(ctl: Controller) -> Recording {
                 time_origin_ms,
                 server: &server,
                 question: &question,
-                lang: ctl.lang.get_untracked().code(),
+                lang: ctl.settings.lang.get_untracked().code(),
                 llm: &llm,
             },
         )
@@ -100,7 +103,7 @@ pub fn Share(ctl: Controller) -> impl IntoView {
     let save = move |kind: &'static str| {
         move |_| {
             let rec = recording(ctl);
-            let lang = ctl.lang.get_untracked();
+            let lang = ctl.settings.lang.get_untracked();
             leptos::task::spawn_local(async move {
                 let (name, mime, body) = match kind {
                     "har" => (
@@ -142,7 +145,7 @@ pub fn Share(ctl: Controller) -> impl IntoView {
             return;
         };
         let name = file.name();
-        let lang = ctl.lang.get_untracked();
+        let lang = ctl.settings.lang.get_untracked();
         leptos::task::spawn_local(async move {
             let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
             let result = match read.ok().and_then(|t| t.as_string()) {
@@ -155,7 +158,7 @@ pub fn Share(ctl: Controller) -> impl IntoView {
                 Ok(rec) => {
                     ctl.load_recording(rec);
                     message.set(fill(
-                        text(Msg::Loaded, ctl.lang.get_untracked()),
+                        text(Msg::Loaded, ctl.settings.lang.get_untracked()),
                         &[("name", &name)],
                     ));
                 }
@@ -164,18 +167,18 @@ pub fn Share(ctl: Controller) -> impl IntoView {
         });
     };
     view! {
-        <div class="mf-share" role="group" aria-label=tr(ctl.lang, Msg::ExportImport)>
-            <button id="mf-export-json" on:click=save("json") title=tr(ctl.lang, Msg::ExportJsonHint)>{tr(ctl.lang, Msg::ExportJson)}</button>
-            <button id="mf-export-har" on:click=save("har") title=tr(ctl.lang, Msg::HarHint)>"HAR"</button>
-            <button id="mf-export-mermaid" on:click=save("mermaid") title=tr(ctl.lang, Msg::MermaidHint)>"Mermaid"</button>
+        <div class="mf-share" role="group" aria-label=tr(ctl.settings.lang, Msg::ExportImport)>
+            <button id="mf-export-json" on:click=save("json") title=tr(ctl.settings.lang, Msg::ExportJsonHint)>{tr(ctl.settings.lang, Msg::ExportJson)}</button>
+            <button id="mf-export-har" on:click=save("har") title=tr(ctl.settings.lang, Msg::HarHint)>"HAR"</button>
+            <button id="mf-export-mermaid" on:click=save("mermaid") title=tr(ctl.settings.lang, Msg::MermaidHint)>"Mermaid"</button>
             <label class="mf-import">
-                {tr(ctl.lang, Msg::ImportRecording)}
+                {tr(ctl.settings.lang, Msg::ImportRecording)}
                 " "
                 <input id="mf-import" type="file" accept=".json,application/json" on:change=import />
             </label>
-            <button id="mf-compare-button" title=tr(ctl.lang, Msg::CompareHint)
+            <button id="mf-compare-button" title=tr(ctl.settings.lang, Msg::CompareHint)
                 on:click=move |_| ctl.compare()>
-                {tr(ctl.lang, Msg::Compare)}
+                {tr(ctl.settings.lang, Msg::Compare)}
             </button>
             <span id="mf-share-message" class="mf-share-message">{move || message.get()}</span>
         </div>

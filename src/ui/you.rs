@@ -76,7 +76,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
     };
     view! {
         <label>
-            {tr(ctl.lang, Msg::YouTool)}
+            {tr(ctl.settings.lang, Msg::YouTool)}
             <select id="mf-you-tool" on:change=move |ev| {
                 chosen.set(event_target_value(&ev).parse().unwrap_or(0));
                 entries.set(Map::new());
@@ -100,13 +100,13 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                 let fields = fields(&tool.input_schema);
                 view! {
                     <div class="mf-you-fields" class:mf-hidden=move || json_mode.get()>
-                        {fields.into_iter().map(|f| field_view("mf-you", f, entries, ctl.lang)).collect_view()}
+                        {fields.into_iter().map(|f| field_view("mf-you", f, entries, ctl.settings.lang)).collect_view()}
                     </div>
                     <label class="mf-check">
                         <input id="mf-you-json-toggle" type="checkbox"
                             prop:checked=move || json_mode.get()
                             on:change=move |ev| json_mode.set(event_target_checked(&ev)) />
-                        {tr(ctl.lang, Msg::YouJson)}
+                        {tr(ctl.settings.lang, Msg::YouJson)}
                     </label>
                 }
             });
@@ -114,7 +114,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                 {description}
                 {badges}
                 {why.map(|why| view! {
-                    <p id="mf-you-why" class="mf-note-line">{move || fill(text(Msg::YouJsonWhy, ctl.lang.get()), &[("why", &why)])}</p>
+                    <p id="mf-you-why" class="mf-note-line">{move || fill(text(Msg::YouJsonWhy, ctl.settings.lang.get()), &[("why", &why)])}</p>
                 })}
                 {form}
                 <textarea id="mf-you-json" rows="4" class:mf-hidden=move || !forced && !json_mode.get()
@@ -125,16 +125,16 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                     }></textarea>
             }
         })}
-        <button id="mf-you-call" on:click=call prop:disabled=move || checking.get()>{tr(ctl.lang, Msg::YouCall)}</button>
+        <button id="mf-you-call" on:click=call prop:disabled=move || checking.get()>{tr(ctl.settings.lang, Msg::YouCall)}</button>
         <button id="mf-you-call-anyway" on:click=call_anyway
-            class:mf-hidden=move || anyway.with(Option::is_none)>{tr(ctl.lang, Msg::YouCallAnyway)}</button>
+            class:mf-hidden=move || anyway.with(Option::is_none)>{tr(ctl.settings.lang, Msg::YouCallAnyway)}</button>
     }
 }
 
 fn you_dialog(ctl: Controller) -> impl IntoView {
     let problem = RwSignal::new(String::new());
     move || {
-        let turn = ctl.you_turn.get()?;
+        let turn = ctl.prompts.you_turn.get()?;
         problem.set(String::new());
         let answer = RwSignal::new(match &turn {
             Turn::Answer { result, .. } => result.clone(),
@@ -167,7 +167,7 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
                     question.clone(),
                     Some(view! {
                         <p class="mf-you-result-title" class:mf-error-line=is_error>
-                            {move || fill(text(msg, ctl.lang.get()), &[("tool", &tool)])}
+                            {move || fill(text(msg, ctl.settings.lang.get()), &[("tool", &tool)])}
                         </p>
                         <pre id="mf-you-result" class="mf-json">{result}</pre>
                     }),
@@ -178,16 +178,16 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
         let tools = turn.tools().to_vec();
         Some(view! {
             <div id="mf-you" class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-you-title">
-                <h2 id="mf-you-title">{tr(ctl.lang, Msg::YouTitle)}</h2>
-                <p class="mf-form-message">{move || fill(text(Msg::YouAsked, ctl.lang.get()), &[("question", &question)])}</p>
+                <h2 id="mf-you-title">{tr(ctl.settings.lang, Msg::YouTitle)}</h2>
+                <p class="mf-form-message">{move || fill(text(Msg::YouAsked, ctl.settings.lang.get()), &[("question", &question)])}</p>
                 {head}
                 {(choosing && !tools.is_empty()).then(|| tool_picker(ctl, tools, problem))}
                 <details class="mf-you-answer" open=!choosing>
-                    <summary>{tr(ctl.lang, if choosing { Msg::YouNoTool } else { Msg::YouWrite })}</summary>
+                    <summary>{tr(ctl.settings.lang, if choosing { Msg::YouNoTool } else { Msg::YouWrite })}</summary>
                     <textarea id="mf-you-text" rows="3"
                         prop:value=move || answer.get()
                         on:input=move |ev| answer.set(event_target_value(&ev))></textarea>
-                    <button id="mf-you-answer" on:click=send_answer>{tr(ctl.lang, Msg::YouSendAnswer)}</button>
+                    <button id="mf-you-answer" on:click=send_answer>{tr(ctl.settings.lang, Msg::YouSendAnswer)}</button>
                 </details>
                 <p id="mf-you-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
             </div>
@@ -196,7 +196,7 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
 }
 
 fn text_of(ctl: Controller, msg: Msg) -> &'static str {
-    text(msg, ctl.lang.get_untracked())
+    text(msg, ctl.settings.lang.get_untracked())
 }
 
 on_demand!(
@@ -211,7 +211,7 @@ on_demand!(
 pub fn YouDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.you_turn.with(Option::is_some),
+        move || ctl.prompts.you_turn.with(Option::is_some),
         || async { call_on_demand!(you_dialog_fn()) },
     )
 }

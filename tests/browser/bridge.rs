@@ -17,7 +17,11 @@ async fn tokyo_through_the_bridge(era: EraChoice) {
     let ctl = playing(server, "What's the weather in Tokyo?", era);
     let (root, _handle) = mount(ctl);
     assert!(
-        until(10_000, || ctl.bridge.with_untracked(Option::is_some)).await,
+        until(10_000, || ctl
+            .settings
+            .bridge
+            .with_untracked(Option::is_some))
+        .await,
         "the page reads what the bridge runs"
     );
     sleep(30).await;
@@ -92,15 +96,25 @@ async fn a_reference_server_through_the_bridge(
     use mcp_flow::llm::choice::{LlmSettings, Provider};
     use mcp_flow::llm::you::Turn;
     let ctl = playing(url.to_owned(), question, EraChoice::Auto);
-    ctl.llm.set(LlmSettings::new(Provider::You));
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
-    assert!(until(10_000, || ctl.bridge.with_untracked(Option::is_some)).await);
+    assert!(
+        until(10_000, || ctl
+            .settings
+            .bridge
+            .with_untracked(Option::is_some))
+        .await
+    );
     sleep(30).await;
     let server_box = text(&root, "g.mf-participant[data-actor='Server']");
     assert!(server_box.contains(command), "{server_box}");
     ctl.play();
     assert!(
-        until(30_000, || ctl.you_turn.with_untracked(Option::is_some)).await,
+        until(30_000, || ctl
+            .prompts
+            .you_turn
+            .with_untracked(Option::is_some))
+        .await,
         "the tools reached the user: {}",
         text(&root, "#mf-error")
     );
@@ -111,7 +125,7 @@ async fn a_reference_server_through_the_bridge(
     click(&root, "#mf-you-call");
     assert!(
         until(30_000, || matches!(
-            ctl.you_turn.get_untracked(),
+            ctl.prompts.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,
@@ -198,7 +212,13 @@ async fn a_server_that_refuses_the_pages_origin_runs_through_bridge_http() {
     // Through `mcp-flow-bridge http`, the same server gives the whole Tokyo run.
     let ctl = playing(bridged, "What's the weather in Tokyo?", EraChoice::Auto);
     let (root, _handle) = mount(ctl);
-    assert!(until(10_000, || ctl.bridge.with_untracked(Option::is_some)).await);
+    assert!(
+        until(10_000, || ctl
+            .settings
+            .bridge
+            .with_untracked(Option::is_some))
+        .await
+    );
     ctl.play();
     assert!(
         until(30_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await,

@@ -24,7 +24,7 @@ pub fn playing(server: String, question: &str, era: mcp_flow::mcp::era::EraChoic
         None,
         mcp_flow::flow::host::Approval::Auto,
     );
-    ctl.era.set(era);
+    ctl.settings.era.set(era);
     ctl
 }
 

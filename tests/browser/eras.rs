@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use mcp_flow::diagram::{Lang, Row};
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
-use mcp_flow::flow::run::RowStatus;
 use mcp_flow::mcp::era::{Era, EraChoice, Why};
+use mcp_flow::record::run::RowStatus;
 use mcp_flow::ui::{Compared, Controller};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -25,7 +25,7 @@ fn controller(question: &str, era: EraChoice) -> Controller {
         None,
         Approval::Auto,
     );
-    ctl.era.set(era);
+    ctl.settings.era.set(era);
     ctl
 }
 
@@ -79,7 +79,7 @@ async fn springfield(era: EraChoice) -> String {
     let (root, handle) = mount(ctl);
     ctl.start(Mode::Play);
     assert!(
-        until(20_000, || ctl.form.with_untracked(Option::is_some)).await,
+        until(20_000, || ctl.prompts.form.with_untracked(Option::is_some)).await,
         "{era:?}: no form; error: {}",
         text(&root, "#mf-error")
     );
@@ -100,7 +100,7 @@ async fn springfield(era: EraChoice) -> String {
     sleep(30).await;
     assert!(text(&root, "#mf-form-problem").contains("required"));
     assert!(
-        ctl.form.with_untracked(Option::is_some),
+        ctl.prompts.form.with_untracked(Option::is_some),
         "the form stays open"
     );
     let illinois = (0..select.length())
@@ -156,14 +156,13 @@ async fn the_comparison_runs_both_eras_and_shows_their_figures() {
     let (root, _handle) = mount(ctl);
     ctl.compare();
     assert!(
-        until(40_000, || ctl.compared.with_untracked(|c| matches!(
-            c,
-            Some(Compared::Done(_)) | Some(Compared::Failed(..))
-        )))
+        until(40_000, || ctl.comparison.compared.with_untracked(
+            |c| matches!(c, Some(Compared::Done(_)) | Some(Compared::Failed(..)))
+        ))
         .await
     );
-    let Some(Compared::Done(both)) = ctl.compared.get_untracked() else {
-        panic!("{:?}", ctl.compared.get_untracked());
+    let Some(Compared::Done(both)) = ctl.comparison.compared.get_untracked() else {
+        panic!("{:?}", ctl.comparison.compared.get_untracked());
     };
     let [legacy, modern] = *both;
     assert_eq!((legacy.era, modern.era), (Era::Legacy, Era::Modern));
@@ -186,6 +185,6 @@ async fn the_comparison_runs_both_eras_and_shows_their_figures() {
         "the modern run is the one shown"
     );
     // The settings were not changed by the comparison.
-    assert_eq!(ctl.era.get_untracked(), EraChoice::Auto);
+    assert_eq!(ctl.settings.era.get_untracked(), EraChoice::Auto);
     ctl.end_run(None);
 }

@@ -176,7 +176,7 @@ async fn play(server: String) -> Played {
     ctl.set_request_timeout_ms(TIMEOUT_MS);
     // The faults are legacy transport faults (sessions, SSE resumption); the faulty server keys
     // some of them on the client's first request id, which the modern probe would take.
-    ctl.era.set(EraChoice::Legacy);
+    ctl.settings.era.set(EraChoice::Legacy);
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&root).unwrap();
@@ -432,7 +432,7 @@ async fn markup_in_a_tool_result_is_shown_as_text_and_never_runs() {
     p.log("xss");
     p.completed();
     // Show the tool result in the inspector too, with the wire detail.
-    p.ctl.wire_detail.set(true);
+    p.ctl.settings.wire_detail.set(true);
     p.ctl.select(Row::CallToolResult);
     sleep(300).await;
     let window = web_sys::window().unwrap();
@@ -493,7 +493,7 @@ async fn a_tool_description_that_gives_orders_is_shown_and_not_obeyed() {
 async fn restart_against_a_healthy_server_recovers_after_a_failed_run() {
     let p = play(fault("html-500")).await;
     p.failed_at("d2-8");
-    p.ctl.server.set(healthy());
+    p.ctl.settings.server.set(healthy());
     let started = now();
     p.ctl.start(Mode::Play);
     assert!(

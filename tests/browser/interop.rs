@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use mcp_flow::diagram::{Lang, Row};
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
-use mcp_flow::flow::run::RowStatus;
 use mcp_flow::mcp::era::{Era, EraChoice};
+use mcp_flow::record::run::RowStatus;
 use mcp_flow::ui::Controller;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
@@ -25,7 +25,7 @@ async fn tokyo(url: &str, era: EraChoice) -> Era {
         None,
         Approval::Auto,
     );
-    ctl.era.set(era);
+    ctl.settings.era.set(era);
     let (root, handle) = mount(ctl);
     ctl.start(Mode::Play);
     let answered = until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await;

@@ -8,8 +8,8 @@ use mcp_flow::diagram::{Lang, Row};
 use mcp_flow::export::recording::{Context, Recording};
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
-use mcp_flow::flow::run::{RowStatus, Run};
 use mcp_flow::mcp::era::EraChoice;
+use mcp_flow::record::run::{RowStatus, Run};
 use mcp_flow::ui::Controller;
 use serde_json::Value;
 use wasm_bindgen_test::*;
@@ -75,7 +75,7 @@ fn controller(speed: Option<f64>, approval: Approval) -> Controller {
         speed,
         approval,
     );
-    ctl.era.set(EraChoice::Legacy);
+    ctl.settings.era.set(EraChoice::Legacy);
     ctl
 }
 
@@ -171,20 +171,32 @@ async fn restart_during_a_pending_approval_closes_the_dialog_and_the_new_run_ask
     let ctl = controller(None, Approval::Ask);
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until(20_000, || ctl.dialog.with_untracked(Option::is_some)).await);
+    assert!(
+        until(20_000, || ctl
+            .prompts
+            .dialog
+            .with_untracked(Option::is_some))
+        .await
+    );
     let old = ctl.run.get_untracked();
     let session = session_of(&old);
     let sent = posts_with_session(&old, &session);
 
     ctl.start(Mode::Play);
     assert!(
-        ctl.dialog.with_untracked(Option::is_none),
+        ctl.prompts.dialog.with_untracked(Option::is_none),
         "the dialog closes"
     );
     sleep(30).await;
     assert!(root.query_selector("[role=dialog]").unwrap().is_none());
     // The new run gets to its own question; answering it finishes the new run.
-    assert!(until(20_000, || ctl.dialog.with_untracked(Option::is_some)).await);
+    assert!(
+        until(20_000, || ctl
+            .prompts
+            .dialog
+            .with_untracked(Option::is_some))
+        .await
+    );
     ctl.decide(true);
     assert!(until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny.");

@@ -4,8 +4,8 @@ use leptos::prelude::*;
 use mcp_flow::diagram::{Lang, Row};
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
-use mcp_flow::flow::payload::{Field, Shown};
 use mcp_flow::mcp::era::EraChoice;
+use mcp_flow::record::payload::{Field, Shown};
 use mcp_flow::ui::Controller;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -25,7 +25,7 @@ fn controller(server: String, mode: Mode, approval: Approval) -> Controller {
         None,
         approval,
     );
-    ctl.era.set(EraChoice::Legacy);
+    ctl.settings.era.set(EraChoice::Legacy);
     ctl
 }
 
@@ -114,7 +114,13 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
     let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Ask);
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until(10_000, || ctl.dialog.with_untracked(Option::is_some)).await);
+    assert!(
+        until(10_000, || ctl
+            .prompts
+            .dialog
+            .with_untracked(Option::is_some))
+        .await
+    );
     // The dialog's view is built once its module is there (in place in this unsplit build).
     assert!(until(5_000, || !text(&root, "[role=dialog]").is_empty()).await);
     assert!(text(&root, "[role=dialog]").contains("Execute 'get_weather' on Tool Server?"));
@@ -246,7 +252,7 @@ async fn the_log_level_asked_of_the_server_is_the_users_in_both_eras() {
     );
 
     // The modern era: the level rides on each request; "warning" keeps the info line away.
-    ctl.era.set(EraChoice::Modern);
+    ctl.settings.era.set(EraChoice::Modern);
     choose(&root, "#mf-log-ask", "warning");
     ctl.start(Mode::Play);
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
@@ -266,7 +272,7 @@ async fn the_log_level_asked_of_the_server_is_the_users_in_both_eras() {
     );
 
     // No log lines asked for: no setLevel, no level in _meta.
-    ctl.era.set(EraChoice::Legacy);
+    ctl.settings.era.set(EraChoice::Legacy);
     choose(&root, "#mf-log-ask", "off");
     ctl.start(Mode::Play);
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
@@ -292,7 +298,9 @@ async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
     open_panel(&root, "#mf-message-log", "#mf-log-rows").await;
     ctl.play();
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
-    ctl.question.set("What's the weather in Atlantis?".into());
+    ctl.settings
+        .question
+        .set("What's the weather in Atlantis?".into());
     ctl.start(Mode::Play);
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     sleep(50).await;
@@ -311,7 +319,7 @@ async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
             })
             .sum()
     };
-    let first_run = ctl.past.with_untracked(|p| lines_of(&p[0].exchanges));
+    let first_run = ctl.past.runs.with_untracked(|p| lines_of(&p[0].exchanges));
     let second_run = ctl.run.with_untracked(|r| lines_of(&r.mcp.exchanges));
     assert_eq!(all, first_run + second_run, "both runs are in the log");
     choose(&root, "#mf-log-direction", "received");
@@ -346,7 +354,7 @@ async fn the_message_log_keeps_every_run_and_filters_by_outcome() {
         .unwrap();
     sleep(50).await;
     let calls =
-        ctl.past.with_untracked(|p| p[0].llm.len()) + ctl.run.with_untracked(|r| r.llm.len());
+        ctl.past.runs.with_untracked(|p| p[0].llm.len()) + ctl.run.with_untracked(|r| r.llm.len());
     assert!(calls >= 4, "two turns of the model in each run: {calls}");
     assert_eq!(llm_lines(&root) as usize, calls);
     assert!(text(&root, "#mf-log-rows").contains("LLM offline"));
@@ -433,7 +441,7 @@ async fn switching_language_changes_the_labels() {
     let ctl = controller(Live::Sse.url().to_owned(), Mode::Step, Approval::Auto);
     let (root, _handle) = mount(ctl);
     assert!(text(&root, "figure").contains("Initialization and Tool Discovery"));
-    ctl.lang.set(Lang::Zh);
+    ctl.settings.lang.set(Lang::Zh);
     sleep(20).await;
     assert!(text(&root, "figure").contains("初始化和工具发现"));
     assert!(text(&root, "[data-row='d1-1']").contains("initialize"));
@@ -465,7 +473,9 @@ async fn connect_then_ask_twice_on_one_connection() {
     assert!(until(2_000, || !ctl.running.get_untracked()).await);
     assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny.");
 
-    ctl.question.set("What's the weather in Paris?".into());
+    ctl.settings
+        .question
+        .set("What's the weather in Paris?".into());
     ctl.ask(Mode::Play);
     assert!(
         until(10_000, || ctl.run.with_untracked(|r| {
@@ -498,7 +508,7 @@ async fn an_unreachable_model_endpoint_fails_the_llm_row_with_its_reason() {
     settings.set(Field::BaseUrl, "http://127.0.0.1:9/v1".into());
     settings.set(Field::Model, "test-model".into());
     settings.set(Field::Key, "sk-test".into());
-    ctl.llm.set(settings);
+    ctl.settings.llm.set(settings);
     let (root, _handle) = mount(ctl);
     sleep(20).await;
     assert!(text(&root, "figure").contains("test-model (OpenAI-compatible)"));
@@ -541,7 +551,7 @@ async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() 
     use mcp_flow::llm::Style;
     for style in [Style::FunctionCalling, Style::SystemPrompt] {
         let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
-        ctl.llm.set(fixture_model("fixture-model", style));
+        ctl.settings.llm.set(fixture_model("fixture-model", style));
         let (root, handle) = mount(ctl);
         ctl.play();
         assert!(
@@ -604,7 +614,7 @@ async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() 
 #[wasm_bindgen_test]
 async fn a_provider_error_is_shown_on_the_llm_row_with_the_providers_message() {
     let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Auto);
-    ctl.llm.set(fixture_model(
+    ctl.settings.llm.set(fixture_model(
         "fixture-401",
         mcp_flow::llm::Style::FunctionCalling,
     ));

@@ -29,7 +29,8 @@ async fn a_saved_server_survives_a_reload_without_its_headers() {
         "What's the weather in Tokyo?",
         EraChoice::Modern,
     );
-    ctl.headers
+    ctl.settings
+        .headers
         .set("Authorization: Bearer never-saved-zzz".into());
     ctl.set_request_timeout_ms(7000);
     let (root, handle) = mount(ctl);
@@ -76,10 +77,13 @@ async fn a_saved_server_survives_a_reload_without_its_headers() {
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
     sleep(30).await;
-    assert_eq!(ctl.server.get_untracked(), "http://127.0.0.1:3999/mcp");
-    assert_eq!(ctl.era.get_untracked(), EraChoice::Modern);
+    assert_eq!(
+        ctl.settings.server.get_untracked(),
+        "http://127.0.0.1:3999/mcp"
+    );
+    assert_eq!(ctl.settings.era.get_untracked(), EraChoice::Modern);
     assert_eq!(ctl.request_timeout_ms(), 7000);
-    assert!(ctl.headers.get_untracked().is_empty());
+    assert!(ctl.settings.headers.get_untracked().is_empty());
 
     // A name is needed.
     let name: HtmlInputElement = element(&root, "#mf-saved-name");
@@ -97,7 +101,9 @@ async fn a_bearer_header_is_sent_but_never_recorded_exported_or_copied() {
     const SECRET: &str = "sk-flow-never-shown-0042";
     let server = Live::Sse.url().to_owned();
     let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
-    ctl.headers.set(format!("Authorization: Bearer {SECRET}"));
+    ctl.settings
+        .headers
+        .set(format!("Authorization: Bearer {SECRET}"));
     let (_root, _handle) = mount(ctl);
     ctl.start(mcp_flow::flow::gate::Mode::Play);
     assert!(until(15_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);

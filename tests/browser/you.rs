@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 use mcp_flow::diagram::Row;
-use mcp_flow::flow::payload::Payload;
 use mcp_flow::llm::choice::{LlmSettings, Provider};
 use mcp_flow::llm::you::Turn;
 use mcp_flow::mcp::era::EraChoice;
+use mcp_flow::record::payload::Payload;
 use wasm_bindgen_test::*;
 
 use crate::common;
@@ -16,17 +16,21 @@ use common::*;
 async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answers() {
     let server = Live::Sse.url().to_owned();
     let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
-    ctl.llm.set(LlmSettings::new(Provider::You));
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await,
+        until(15_000, || ctl
+            .prompts
+            .you_turn
+            .with_untracked(Option::is_some))
+        .await,
         "the page asks the user: {}",
         text(&root, "#mf-error")
     );
     sleep(30).await;
     assert!(matches!(
-        ctl.you_turn.get_untracked(),
+        ctl.prompts.you_turn.get_untracked(),
         Some(Turn::Choose { .. })
     ));
     assert!(text(&root, "#mf-you").contains("What's the weather in Tokyo?"));
@@ -52,7 +56,7 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
     click(&root, "#mf-you-call");
     assert!(
         until(15_000, || matches!(
-            ctl.you_turn.get_untracked(),
+            ctl.prompts.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,
@@ -95,13 +99,19 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
 async fn restart_while_the_user_is_asked_closes_the_dialog() {
     let server = Live::Sse.url().to_owned();
     let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
-    ctl.llm.set(LlmSettings::new(Provider::You));
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await);
+    assert!(
+        until(15_000, || ctl
+            .prompts
+            .you_turn
+            .with_untracked(Option::is_some))
+        .await
+    );
     ctl.end_run(Some("restarted"));
     sleep(30).await;
-    assert!(ctl.you_turn.with_untracked(Option::is_none));
+    assert!(ctl.prompts.you_turn.with_untracked(Option::is_none));
     assert!(root.query_selector("#mf-you").unwrap().is_none());
     assert!(!ctl.running.get_untracked());
 }
@@ -116,11 +126,15 @@ fn called(ctl: mcp_flow::ui::Controller) -> Option<Payload> {
 async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
     let server = Live::Sse.url().replace("/mcp", "/calc");
     let ctl = playing(server, "What is 3 times 111?", EraChoice::Auto);
-    ctl.llm.set(LlmSettings::new(Provider::You));
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await,
+        until(15_000, || ctl
+            .prompts
+            .you_turn
+            .with_untracked(Option::is_some))
+        .await,
         "the page asks the user: {}",
         text(&root, "#mf-error")
     );
@@ -137,7 +151,7 @@ async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
     click(&root, "#mf-you-call");
     assert!(
         until(15_000, || matches!(
-            ctl.you_turn.get_untracked(),
+            ctl.prompts.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,
@@ -161,17 +175,23 @@ async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
 async fn an_enum_is_a_choice_in_the_form_and_goes_out_as_chosen() {
     let server = Live::Sse.url().to_owned();
     let ctl = playing(server, "How warm is it in Tokyo?", EraChoice::Legacy);
-    ctl.llm.set(LlmSettings::new(Provider::You));
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await);
+    assert!(
+        until(15_000, || ctl
+            .prompts
+            .you_turn
+            .with_untracked(Option::is_some))
+        .await
+    );
     sleep(30).await;
     type_into(&root, "#mf-you-location", "Tokyo");
     choose_option(&root, "#mf-you-units", "fahrenheit");
     click(&root, "#mf-you-call");
     assert!(
         until(15_000, || matches!(
-            ctl.you_turn.get_untracked(),
+            ctl.prompts.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,
@@ -203,11 +223,15 @@ async fn a_schema_a_form_cannot_express_gives_way_to_json_and_says_why() {
     let faulty = Live::Faulty.url();
     let server = format!("{faulty}/fault/ref-schema/mcp");
     let ctl = playing(server, "What's the weather in Tokyo?", EraChoice::Legacy);
-    ctl.llm.set(LlmSettings::new(Provider::You));
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until(15_000, || ctl.you_turn.with_untracked(Option::is_some)).await,
+        until(15_000, || ctl
+            .prompts
+            .you_turn
+            .with_untracked(Option::is_some))
+        .await,
         "{}",
         text(&root, "#mf-error")
     );
@@ -236,7 +260,7 @@ async fn a_schema_a_form_cannot_express_gives_way_to_json_and_says_why() {
     click(&root, "#mf-you-call");
     assert!(
         until(15_000, || matches!(
-            ctl.you_turn.get_untracked(),
+            ctl.prompts.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,

@@ -4,8 +4,8 @@
 use super::row_summary;
 use crate::diagram::diagrams_for;
 use crate::diagram::{ArrowKind, Lang};
-use crate::flow::run::{RowStatus, Run};
 use crate::mcp::era::Era;
+use crate::record::run::{RowStatus, Run};
 
 /// Markdown with both diagrams of `run`, each in its own ```` ```mermaid ```` block (a Mermaid
 /// source holds one diagram), which GitHub and most Markdown viewers render.
@@ -79,8 +79,8 @@ mod tests {
     #[test]
     fn a_failed_tool_is_noted_as_a_tool_error() {
         use crate::diagram::Row;
-        use crate::flow::payload::Payload;
-        use crate::flow::run::RunEvent;
+        use crate::record::payload::Payload;
+        use crate::record::run::RunEvent;
         let mut run = Run::new([Row::CallToolResult, Row::ResultToHost]);
         for row in [Row::CallToolResult, Row::ResultToHost] {
             run.apply(RunEvent::Done {

@@ -7,8 +7,8 @@ pub mod har;
 pub mod mermaid;
 pub mod recording;
 
-use crate::flow::payload::{Field, Shown};
-use crate::flow::run::RowRecord;
+use crate::record::payload::{Field, Shown};
+use crate::record::run::RowRecord;
 
 /// Fields that are bulky or repeated elsewhere, left out of one-line summaries.
 const BULKY: [Field; 2] = [Field::Capabilities, Field::Structured];

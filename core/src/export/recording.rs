@@ -19,8 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::flow::run::Run;
 use crate::mcp::record::redact;
+use crate::record::run::Run;
 
 pub const FORMAT: &str = "mcp-flow-recording";
 /// Version 2: rows are typed (`payload` with a `kind`, `skipped` with a reason) where version 1
@@ -106,10 +106,10 @@ impl Recording {
 pub(crate) mod tests {
     use super::*;
     use crate::diagram::Row;
-    use crate::flow::payload::{Field, Payload, Shown, SkipReason};
-    use crate::flow::run::RunEvent;
     use crate::mcp::http::HttpRequest;
     use crate::mcp::record::{Exchange, RecordedEvent, Update};
+    use crate::record::payload::{Field, Payload, Shown, SkipReason};
+    use crate::record::run::RunEvent;
     use serde_json::json;
 
     /// A small finished run: an initialize over SSE and one LLM call.

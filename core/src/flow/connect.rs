@@ -6,8 +6,6 @@
 use serde_json::Value;
 
 use super::host::{Host, Stopped, check_server_url};
-use super::payload::{Payload, SkipReason};
-use super::run::RunEvent;
 use crate::diagram::Row;
 use crate::llm::{Llm, ToolSpec};
 use crate::mcp::discover::Discovery;
@@ -15,6 +13,8 @@ use crate::mcp::era::{Detection, Era, EraChoice, Why, classify};
 use crate::mcp::error::McpError;
 use crate::mcp::http::Http;
 use crate::mcp::modern;
+use crate::record::payload::{Payload, SkipReason};
+use crate::record::run::RunEvent;
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// Diagram 1: connect and discover tools.

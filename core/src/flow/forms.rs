@@ -10,9 +10,9 @@ use futures_channel::oneshot;
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::Value;
 
-use super::payload::Payload;
 use super::steps::{FormRequest, HostEvent, Steps};
 use crate::diagram::Row;
+use crate::record::payload::Payload;
 
 /// The user's pending answers: to "Execute tool?" and to the server's form.
 #[derive(Default)]

@@ -11,8 +11,6 @@ use serde_json::{Map, Value};
 
 use super::forms::{Answers, answer_payload, ask_user, legacy_elicitor};
 use super::gate::Gate;
-use super::payload::{Payload, SkipReason};
-use super::run::RunEvent;
 use super::steps::Steps;
 pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, Stopped};
 use crate::diagram::Row;
@@ -25,6 +23,8 @@ use crate::mcp::log_level::LogLevel;
 use crate::mcp::tools::result_text;
 use crate::mcp::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
 use crate::output_check::{Checker, check_result};
+use crate::record::payload::{Payload, SkipReason};
+use crate::record::run::RunEvent;
 
 /// Tool rounds per question before the host stops the loop (tutorial document `004_…`: `MAX_TOOL_CALLS`).
 pub const MAX_TOOL_ROUNDS: u32 = 3;

@@ -9,14 +9,14 @@ use serde_json::json;
 
 use super::gate::{Gate, Mode};
 use super::host::{Approval, ApprovalRequest, Emit, FormRequest, Host, HostEvent, Memory};
-use super::payload::{Field, Payload, Shown, fits};
-use super::run::{RowStatus, Run, RunEvent};
 use crate::diagram::Row;
 use crate::llm::offline::OfflineModel;
 use crate::llm::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec};
 use crate::mcp::client::McpClient;
 use crate::mcp::era::EraChoice;
 use crate::mcp::scripted::*;
+use crate::record::payload::{Field, Payload, Shown, fits};
+use crate::record::run::{RowStatus, Run, RunEvent};
 
 fn rows() -> impl Iterator<Item = Row> {
     crate::diagram::diagrams().iter().flat_map(|d| d.rows())
@@ -293,7 +293,7 @@ fn declining_the_tool_call_skips_the_call_and_the_model_says_so() {
         assert_eq!(run.status(row), RowStatus::Skipped, "{row}");
         assert_eq!(
             run.row(row).unwrap().skipped,
-            Some(super::payload::SkipReason::Declined)
+            Some(crate::record::payload::SkipReason::Declined)
         );
     }
     assert_eq!(

@@ -9,7 +9,6 @@ use crate::clock::{BrowserClock, SharedClock};
 use crate::flow::engine::Engine;
 use crate::flow::gate::Gate;
 use crate::flow::host::{Approval, Emit, Host, HostEvent, Memory};
-use crate::flow::run::RunEvent;
 use crate::llm::choice::{LlmSettings, Seats};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
@@ -17,6 +16,7 @@ use crate::mcp::era::EraChoice;
 use crate::mcp::log_level::LogLevel;
 use crate::on_demand::{OnDemandError, on_demand};
 use crate::output_check::worker::SchemaWorker;
+use crate::record::run::RunEvent;
 
 /// Everything a run's engine is made of that the page decides.
 pub struct EngineParts {

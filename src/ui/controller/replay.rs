@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::Controller;
-use crate::flow::message_log::LineId;
 use crate::mcp::record::{Exchange, ReplayOf};
 use crate::mcp::replay::{Original, Prepared};
+use crate::record::message_log::LineId;
 
 /// Why nothing can be replayed now.
 pub const NO_CONNECTION: &str =
@@ -18,12 +18,12 @@ impl Controller {
     /// The exchange `line` of the message log: the shown run's or an earlier run's.
     pub fn logged_exchange(&self, line: LineId) -> Option<Exchange> {
         let find = |exchanges: &[Exchange]| exchanges.iter().find(|x| x.seq == line.seq).cloned();
-        if line.run == self.run_number.get_untracked()
+        if line.run == self.past.run_number.get_untracked()
             && self.recording.with_untracked(Option::is_none)
         {
             return self.run.with_untracked(|r| find(&r.mcp.exchanges));
         }
-        self.past.with_untracked(|past| {
+        self.past.runs.with_untracked(|past| {
             past.iter()
                 .find(|p| p.run == line.run)
                 .and_then(|p| find(&p.exchanges))

@@ -27,7 +27,7 @@ impl Controller {
         let Some(live) = self.live.get_value() else {
             return;
         };
-        let checker = self.schema.get_value().checker();
+        let checker = self.workers.schema().checker();
         let task = live
             .lifetime
             .bind(async move { checker(schema, arguments).await });

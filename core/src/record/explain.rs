@@ -365,8 +365,8 @@ fn fill(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flow::payload::{Payload, fits};
-    use crate::flow::run::RowStatus;
+    use crate::record::payload::{Payload, fits};
+    use crate::record::run::RowStatus;
     use serde_json::json;
 
     /// The `{name}` placeholders of a template, in order.
@@ -467,8 +467,8 @@ mod tests {
     }
 
     fn record(row: Row, era: Era) -> RowRecord {
-        let mut run = crate::flow::run::Run::new([row]);
-        run.apply(crate::flow::run::RunEvent::Done {
+        let mut run = crate::record::run::Run::new([row]);
+        run.apply(crate::record::run::RunEvent::Done {
             row,
             at_ms: 0.0,
             payload: sample(row, era),

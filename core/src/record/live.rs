@@ -121,7 +121,7 @@ impl LiveValues {
 mod tests {
     use super::*;
     use crate::diagram::{Lang, find_row};
-    use crate::flow::run::RunEvent;
+    use crate::record::run::RunEvent;
     use serde_json::json;
 
     fn done(run: &mut Run, row: Row, payload: Payload) {

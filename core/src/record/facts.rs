@@ -165,10 +165,10 @@ pub fn log_lines(run: &Run, floor: LogLevel) -> Vec<LogLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flow::run::RunEvent;
     use crate::mcp::era::{Detection, Why};
     use crate::mcp::http::HttpRequest;
     use crate::mcp::record::{RecordedEvent, Update};
+    use crate::record::run::RunEvent;
     use serde_json::json;
 
     fn exchange(
