@@ -73,6 +73,22 @@ pub struct Config {
     #[arg(long, hide = true)]
     pub conformance_fixtures: bool,
 
+    /// Make `/mcp` an OAuth-protected resource, with a built-in demo authorization server on
+    /// the same origin (`/.well-known/oauth-authorization-server`, `/oauth/*`). `/calc`,
+    /// `/models` and static files stay open.
+    #[arg(long)]
+    pub auth: bool,
+
+    /// With --auth: lifetime of an access token in seconds (refresh tokens last a day).
+    #[arg(long, value_name = "SECS", default_value_t = 3600, requires = "auth",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub auth_token_secs: u64,
+
+    /// With --auth: approve every valid authorization request at once (302 to the client)
+    /// instead of showing the consent page. For automated runs.
+    #[arg(long, requires = "auth")]
+    pub auth_auto_approve: bool,
+
     /// Keep a journal of every request received (method, path, session, JSON-RPC method) and
     /// serve it at `GET /journal`. For tests that check what a client really sent.
     #[arg(long)]
@@ -181,6 +197,8 @@ mod tests {
         assert_eq!(config.max_body_bytes, 1024 * 1024);
         assert!(config.static_dir.is_none());
         assert_eq!(config.era, Era::Both);
+        assert!(!config.auth && !config.auth_auto_approve);
+        assert_eq!(config.auth_token_secs, 3600);
         #[cfg(feature = "conformance-fixtures")]
         assert!(!config.conformance_fixtures);
     }
@@ -222,6 +240,24 @@ mod tests {
                 "http://[::1]:9000",
                 "http://localhost:5173",
             ]
+        );
+    }
+
+    #[test]
+    fn auth_flags_need_auth() {
+        let config = Config::parse_from([
+            "weather-server",
+            "--auth",
+            "--auth-token-secs",
+            "1",
+            "--auth-auto-approve",
+        ]);
+        assert!(config.auth && config.auth_auto_approve);
+        assert_eq!(config.auth_token_secs, 1);
+        assert!(Config::try_parse_from(["weather-server", "--auth-auto-approve"]).is_err());
+        assert!(Config::try_parse_from(["weather-server", "--auth-token-secs", "5"]).is_err());
+        assert!(
+            Config::try_parse_from(["weather-server", "--auth", "--auth-token-secs", "0"]).is_err()
         );
     }
 

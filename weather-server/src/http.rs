@@ -42,8 +42,9 @@ use rmcp::{
     },
 };
 
-use crate::jsonrpc::jsonrpc_error_response;
+use crate::jsonrpc::{jsonrpc_error_response, too_large};
 use crate::{
+    auth::Auth,
     calc::CalculatorServer,
     config::Config,
     era::Era,
@@ -115,8 +116,9 @@ fn extra(_config: &Config) -> Option<Arc<dyn crate::tool::Extra>> {
 }
 
 /// Builds the application: `/mcp` (the weather server) and `/calc` (the tutorial's calculator),
-/// each rmcp Streamable HTTP behind CORS and the guard, plus, with `--static`, the web app at
-/// `/`.
+/// each rmcp Streamable HTTP behind CORS and the guard; with `--auth`, `/mcp` behind a bearer
+/// token and the authorization server's routes ([`crate::auth`]); with `--static`, the web app
+/// at `/`.
 ///
 /// `local_addr` is the address actually bound (its port joins the Origin and
 /// Host allow-lists); cancelling `cancel` ends every session and SSE stream.
@@ -129,8 +131,14 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
     let era = config.era;
     let weather = move || WeatherServer::with_shared(shared.clone());
     let calc = move || CalculatorServer::new(era);
-    let mut mcp = endpoint(MCP_PATH, weather, config, local_addr, &cancel)
-        .merge(endpoint(CALC_PATH, calc, config, local_addr, &cancel));
+    // With --auth, /mcp needs a bearer token; /calc, /models and the app stay open.
+    let auth = config.auth.then(|| Auth::new(config, local_addr));
+    let weather = endpoint(MCP_PATH, weather, config, local_addr, &cancel);
+    let weather = match &auth {
+        Some(auth) => auth.protect(weather),
+        None => weather,
+    };
+    let mut mcp = weather.merge(endpoint(CALC_PATH, calc, config, local_addr, &cancel));
     if config.journal {
         let journal = Journal::default();
         mcp = mcp
@@ -140,9 +148,20 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
             ))
             .route("/journal", get(journal::read).with_state(journal));
     }
+    let cors = match &auth {
+        // A browser client must read the 401's and 403's challenge.
+        Some(_) => {
+            cors_layer().expose_headers([SESSION_ID, PROTOCOL_VERSION, header::WWW_AUTHENTICATE])
+        }
+        None => cors_layer(),
+    };
     let mcp = mcp
-        .layer(cors_layer())
+        .layer(cors)
         .layer(middleware::from_fn(allow_param_headers));
+    let mcp = match &auth {
+        Some(auth) => mcp.merge(auth.routes()),
+        None => mcp,
+    };
     let mcp = match &config.models_dir {
         Some(dir) => mcp.nest_service(MODELS_PATH, model_files(dir)),
         None => mcp,
@@ -589,15 +608,6 @@ fn is_length_limit(error: &axum::Error) -> bool {
         source = current.source();
     }
     false
-}
-
-fn too_large(limit: usize) -> Response {
-    jsonrpc_error(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        Value::Null,
-        INVALID_REQUEST,
-        format!("Request body too large: the limit is {limit} bytes"),
-    )
 }
 
 /// A JSON-RPC error object as the HTTP response body.

@@ -26,3 +26,14 @@ pub fn jsonrpc_error_response(
     )
         .into_response()
 }
+
+/// 413 with a JSON-RPC error (−32600) naming the body limit.
+pub fn too_large(limit: usize) -> Response {
+    jsonrpc_error_response(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Value::Null,
+        -32600,
+        format!("Request body too large: the limit is {limit} bytes"),
+        None,
+    )
+}

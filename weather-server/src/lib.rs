@@ -4,6 +4,7 @@
 //! The binary is a thin wrapper around [`serve`]; tests run the same server
 //! in-process on `127.0.0.1:0`.
 
+pub mod auth;
 pub mod calc;
 pub mod cities;
 pub mod config;
@@ -62,6 +63,14 @@ where
         origins = %config.allowed_origins(local_addr.port()).join(", "),
         "allowed origins"
     );
+    if config.auth {
+        tracing::info!(
+            token_secs = config.auth_token_secs,
+            auto_approve = config.auth_auto_approve,
+            demo_client = auth::DEMO_CLIENT,
+            "/mcp needs an OAuth access token; authorization server at the same origin"
+        );
+    }
     match &config.static_dir {
         Some(dir) => tracing::info!(dir = %dir.display(), "serving static files at /"),
         None => tracing::info!("static files: none (use --static DIR)"),

@@ -1,0 +1,239 @@
+//! The guard of the protected resource `/mcp`: every request (any method) needs a live access
+//! token issued for this very resource (`http://<Host>/mcp`) with `mcp:basic`; calling the
+//! `get_weather` tool needs `weather:read` as well. No token: 401 naming the resource metadata;
+//! a bad one: 401 `invalid_token`; too few scopes: 403 `insufficient_scope` (RFC 6750 §3).
+
+use axum::{
+    body::Body,
+    extract::{Request, State},
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
+    middleware::Next,
+    response::{IntoResponse, Response},
+};
+use serde_json::{Value, json};
+
+use super::{
+    Auth,
+    params::read_body,
+    site::Site,
+    types::{MCP_BASIC, Scopes, WEATHER_READ},
+};
+use crate::tool::TOOL_NAME;
+
+/// What the Authorization header holds.
+#[derive(Debug, PartialEq, Eq)]
+enum Credential<'a> {
+    /// No header, or another scheme.
+    Missing,
+    Bearer(&'a str),
+    /// A Bearer header that is not one token, or the header repeated.
+    Malformed,
+}
+
+/// Middleware in front of `/mcp` (outside the request guard).
+pub async fn require_token(State(auth): State<Auth>, request: Request, next: Next) -> Response {
+    let site = match auth.gate.site(request.headers(), request.uri()) {
+        Ok(site) => site,
+        Err(refused) => return refused.into_response(),
+    };
+    if let Err(refused) = auth.gate.check_origin(request.headers(), &site) {
+        return refused.into_response();
+    }
+    let access = match credential(request.headers()) {
+        Credential::Missing => {
+            return challenge(
+                &site,
+                None,
+                "this MCP endpoint needs an OAuth access token (Authorization: Bearer)",
+            );
+        }
+        Credential::Malformed => {
+            return challenge(
+                &site,
+                Some("invalid_token"),
+                "malformed Authorization header",
+            );
+        }
+        Credential::Bearer(token) => match auth.store.access(token) {
+            Some(access) if access.resource == site.resource() => access,
+            Some(_) => {
+                return challenge(
+                    &site,
+                    Some("invalid_token"),
+                    "the access token was issued for another resource",
+                );
+            }
+            None => {
+                return challenge(
+                    &site,
+                    Some("invalid_token"),
+                    "the access token is unknown or expired",
+                );
+            }
+        },
+    };
+    tracing::debug!(client_id = %access.client, "bearer token present and valid");
+
+    let full = Scopes::of(&[MCP_BASIC, WEATHER_READ]);
+    let mut required = Scopes::of(&[MCP_BASIC]);
+    let request = if request.method() == Method::POST && !access.scope.contains_all(&full) {
+        // Only the body says whether this is the one call that needs more.
+        let (parts, body) = request.into_parts();
+        let bytes = match read_body(body, auth.max_body).await {
+            Ok(bytes) => bytes,
+            Err(StatusCode::PAYLOAD_TOO_LARGE) => return crate::jsonrpc::too_large(auth.max_body),
+            Err(status) => {
+                return (status, "Bad Request: the body could not be read").into_response();
+            }
+        };
+        if calls_tool(&bytes, TOOL_NAME) {
+            required = full;
+        }
+        Request::from_parts(parts, Body::from(bytes))
+    } else {
+        request
+    };
+    if !access.scope.contains_all(&required) {
+        return insufficient(&site, &required);
+    }
+    next.run(request).await
+}
+
+fn credential(headers: &HeaderMap) -> Credential<'_> {
+    let mut values = headers.get_all(header::AUTHORIZATION).iter();
+    let Some(value) = values.next() else {
+        return Credential::Missing;
+    };
+    if values.next().is_some() {
+        return Credential::Malformed;
+    }
+    let Ok(text) = value.to_str() else {
+        return Credential::Malformed;
+    };
+    let Some((scheme, token)) = text.trim().split_once(' ') else {
+        return if text.trim().eq_ignore_ascii_case("bearer") {
+            Credential::Malformed
+        } else {
+            Credential::Missing
+        };
+    };
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Credential::Missing;
+    }
+    let token = token.trim();
+    // RFC 6750 §2.1 b64token.
+    let body = token.trim_end_matches('=');
+    if body.is_empty()
+        || !body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+    {
+        return Credential::Malformed;
+    }
+    Credential::Bearer(token)
+}
+
+/// Whether the JSON-RPC body (or any message of a batch) calls the tool `name`.
+fn calls_tool(body: &[u8], name: &str) -> bool {
+    fn is_call(message: &Value, name: &str) -> bool {
+        message.get("method").and_then(Value::as_str) == Some("tools/call")
+            && message.pointer("/params/name").and_then(Value::as_str) == Some(name)
+    }
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Array(messages)) => messages.iter().any(|m| is_call(m, name)),
+        Ok(message) => is_call(&message, name),
+        Err(_) => false,
+    }
+}
+
+/// 401 with the resource metadata's address; `error` when a token was sent.
+fn challenge(site: &Site, error: Option<&str>, description: &str) -> Response {
+    let mut value = String::from("Bearer ");
+    if let Some(error) = error {
+        value.push_str(&format!("error=\"{error}\", "));
+    }
+    value.push_str(&format!(
+        "resource_metadata=\"{}\", scope=\"{MCP_BASIC}\"",
+        site.resource_metadata()
+    ));
+    let mut body = json!({ "error_description": description });
+    if let Some(error) = error {
+        body["error"] = json!(error);
+    }
+    answer(StatusCode::UNAUTHORIZED, value, &body)
+}
+
+/// 403 naming every scope the request needs.
+fn insufficient(site: &Site, required: &Scopes) -> Response {
+    let value = format!(
+        "Bearer error=\"insufficient_scope\", scope=\"{required}\", resource_metadata=\"{}\"",
+        site.resource_metadata()
+    );
+    let body = json!({
+        "error": "insufficient_scope",
+        "error_description": format!("this request needs the scopes {required}"),
+    });
+    answer(StatusCode::FORBIDDEN, value, &body)
+}
+
+fn answer(status: StatusCode, www_authenticate: String, body: &Value) -> Response {
+    let mut response = (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response();
+    // The value is built from a validated Host and fixed words, so it is always a valid header.
+    if let Ok(value) = HeaderValue::from_str(&www_authenticate) {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auth_header(value: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::AUTHORIZATION, HeaderValue::from_static(value));
+        headers
+    }
+
+    #[test]
+    fn bearer_credentials() {
+        assert_eq!(credential(&HeaderMap::new()), Credential::Missing);
+        assert_eq!(credential(&auth_header("Basic abc")), Credential::Missing);
+        assert_eq!(
+            credential(&auth_header("bearer abc-_.~+/==")),
+            Credential::Bearer("abc-_.~+/==")
+        );
+        assert_eq!(credential(&auth_header("Bearer")), Credential::Malformed);
+        assert_eq!(
+            credential(&auth_header("Bearer a b")),
+            Credential::Malformed
+        );
+        assert_eq!(
+            credential(&auth_header("Bearer ===")),
+            Credential::Malformed
+        );
+    }
+
+    #[test]
+    fn only_a_call_of_the_tool_counts() {
+        let call =
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather"}}"#;
+        assert!(calls_tool(call, "get_weather"));
+        let batch =
+            br#"[{"method":"tools/list"},{"method":"tools/call","params":{"name":"get_weather"}}]"#;
+        assert!(calls_tool(batch, "get_weather"));
+        let list =
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"get_weather"}}"#;
+        assert!(!calls_tool(list, "get_weather"));
+        assert!(!calls_tool(b"not json", "get_weather"));
+        let escaped = br#"{"method":"tools/call","params":{"name":"get\u005fweather"}}"#;
+        assert!(calls_tool(escaped, "get_weather"));
+    }
+}

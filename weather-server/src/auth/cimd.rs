@@ -1,0 +1,180 @@
+//! Client ID metadata documents: a `client_id` that is a URL names a JSON document describing
+//! the client, fetched when the client first asks for authorization. This demo server fetches
+//! them only from loopback hosts: it must send no traffic elsewhere, and a server that fetches
+//! URLs a stranger names is an SSRF tool. No proxy, no redirects, 5 s, at most 64 KB.
+
+use std::{net::SocketAddr, time::Duration};
+
+use reqwest::{Url, header, redirect};
+use serde::Deserialize;
+
+use super::{
+    redirects::{check_redirect_uri, is_loopback_host},
+    store::{Client, ClientAuth, Redirects},
+    types::ClientId,
+};
+
+/// The largest document read.
+pub const MAX_DOCUMENT_BYTES: usize = 64 * 1024;
+/// The longest the fetch may take.
+pub const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
+/// The longest client name kept for the consent page.
+const MAX_NAME_CHARS: usize = 200;
+
+#[derive(Deserialize)]
+struct Document {
+    client_id: String,
+    client_name: Option<String>,
+    redirect_uris: Vec<String>,
+    token_endpoint_auth_method: Option<String>,
+    grant_types: Option<Vec<String>>,
+}
+
+/// The client a metadata document at `client_id` describes; `Err` is an `invalid_client`
+/// description.
+pub async fn fetch(client_id: &str) -> Result<Client, String> {
+    let url = Url::parse(client_id)
+        .map_err(|error| format!("client_id {client_id:?} is not a valid URL: {error}"))?;
+    if !is_loopback_host(&url) {
+        return Err(format!(
+            "this demo server fetches client metadata documents only from loopback hosts \
+             (127.0.0.1, localhost, [::1]); {} is not one",
+            url.host_str().unwrap_or("(no host)")
+        ));
+    }
+    if url.fragment().is_some() || !url.username().is_empty() || url.password().is_some() {
+        return Err("a client_id URL may have neither a fragment nor credentials".to_owned());
+    }
+    if url.path() == "/" {
+        return Err("a client_id URL names a document: it needs a path".to_owned());
+    }
+    tracing::info!(client_id, "fetching a client ID metadata document");
+    let body = get(&url).await.map_err(|why| {
+        format!("could not fetch the client metadata document {client_id}: {why}")
+    })?;
+    // Only where it failed: the text of whatever answered is not repeated to the caller.
+    let document: Document = serde_json::from_slice(&body).map_err(|error| {
+        format!(
+            "{client_id} is not a client metadata document (JSON with client_id and \
+             redirect_uris; error at line {}, column {})",
+            error.line(),
+            error.column()
+        )
+    })?;
+    client_from(client_id, document)
+}
+
+/// GET `url` (loopback only, checked by the caller) and read at most [`MAX_DOCUMENT_BYTES`].
+async fn get(url: &Url) -> Result<Vec<u8>, String> {
+    let mut builder = reqwest::Client::builder()
+        .no_proxy()
+        .redirect(redirect::Policy::none())
+        .timeout(FETCH_TIMEOUT);
+    if url.host_str() == Some("localhost") {
+        // Never ask a resolver what "localhost" is: it is 127.0.0.1 here.
+        builder = builder.resolve("localhost", SocketAddr::from(([127, 0, 0, 1], 0)));
+    }
+    let http = builder.build().map_err(|e| e.to_string())?;
+    let mut response = http
+        .get(url.clone())
+        .header(header::ACCEPT, "application/json")
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if response.status() != reqwest::StatusCode::OK {
+        return Err(format!("HTTP {} (expected 200)", response.status()));
+    }
+    if response
+        .content_length()
+        .is_some_and(|length| length > MAX_DOCUMENT_BYTES as u64)
+    {
+        return Err(format!("larger than {MAX_DOCUMENT_BYTES} bytes"));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| e.to_string())? {
+        if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
+            return Err(format!("larger than {MAX_DOCUMENT_BYTES} bytes"));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+fn client_from(client_id: &str, document: Document) -> Result<Client, String> {
+    if document.client_id != client_id {
+        return Err(format!(
+            "the client metadata document's client_id is not its own URL {client_id:?}"
+        ));
+    }
+    if document.redirect_uris.is_empty() {
+        return Err("the client metadata document lists no redirect_uris".to_owned());
+    }
+    for uri in &document.redirect_uris {
+        check_redirect_uri(uri).map_err(|why| format!("redirect_uris: {why}"))?;
+    }
+    match document.token_endpoint_auth_method.as_deref() {
+        None | Some("none") => {}
+        Some(other) => {
+            return Err(format!(
+                "token_endpoint_auth_method {other:?}: this demo server takes only public \
+                 clients (\"none\") by metadata document"
+            ));
+        }
+    }
+    let refresh = document
+        .grant_types
+        .as_ref()
+        .is_none_or(|grants| grants.iter().any(|g| g == "refresh_token"));
+    Ok(Client {
+        id: ClientId(client_id.to_owned()),
+        name: document
+            .client_name
+            .map(|name| name.chars().take(MAX_NAME_CHARS).collect()),
+        auth: ClientAuth::None,
+        redirects: Redirects::Listed(document.redirect_uris),
+        refresh,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document(json: &str) -> Document {
+        serde_json::from_str(json).expect("document")
+    }
+
+    #[tokio::test]
+    async fn only_loopback_hosts_are_fetched() {
+        for url in [
+            "https://conformance-test.local/client-metadata.json",
+            "http://10.0.0.1/client.json",
+            "http://127.0.0.2/client.json",
+        ] {
+            let error = fetch(url).await.expect_err("refused");
+            assert!(error.contains("only from loopback hosts"), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_document_must_name_itself_and_list_redirects() {
+        let id = "http://127.0.0.1:9/client.json";
+        let ok = document(
+            r#"{"client_id":"http://127.0.0.1:9/client.json","client_name":"T",
+                "redirect_uris":["http://127.0.0.1:7/cb"],"grant_types":["authorization_code"]}"#,
+        );
+        let client = client_from(id, ok).expect("valid");
+        assert_eq!(client.name.as_deref(), Some("T"));
+        assert!(!client.refresh);
+        assert!(client.allows_redirect("http://127.0.0.1:7/cb"));
+        let other = document(
+            r#"{"client_id":"http://127.0.0.1:9/x","redirect_uris":["http://127.0.0.1/cb"]}"#,
+        );
+        assert!(client_from(id, other).is_err());
+        let secret = document(
+            r#"{"client_id":"http://127.0.0.1:9/client.json","redirect_uris":["http://127.0.0.1/cb"],
+                "token_endpoint_auth_method":"client_secret_basic"}"#,
+        );
+        assert!(client_from(id, secret).is_err());
+    }
+}
