@@ -21,13 +21,16 @@ pub struct Native {
 }
 
 impl Native {
-    /// A client that connects directly (no proxy from the environment) and resolves `localhost`
-    /// to 127.0.0.1, so it never waits on an IPv6 attempt first.
+    /// A client that connects directly (no proxy from the environment), resolves `localhost`
+    /// to 127.0.0.1 (so it never waits on an IPv6 attempt first) and follows no redirect.
     pub fn new() -> Result<Self, String> {
         let client = reqwest::Client::builder()
             .no_proxy()
             .connect_timeout(CONNECT_TIMEOUT)
             .resolve("localhost", SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            // Redirects are answers to show, not to follow: the authorization flow reads the
+            // authorization server's redirect back instead of going there.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| error_text(&e))?;
         Ok(Self { client })

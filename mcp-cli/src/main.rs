@@ -11,10 +11,45 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_cli::http::{Native, TokioClock};
 use mcp_cli::{report, session};
+use mcp_flow_core::mcp::auth::{AuthConfig, Authorizer, PreRegistered};
 use mcp_flow_core::mcp::client::McpClient;
 use mcp_flow_core::mcp::era::EraChoice;
 use mcp_flow_core::mcp::error::clip;
 use serde_json::{Value, json};
+
+/// The conformance suite's authorization scenarios: connect, list the tools, call each.
+const AUTH_SCENARIOS: [&str; 27] = [
+    "auth/metadata-default",
+    "auth/metadata-var1",
+    "auth/metadata-var2",
+    "auth/metadata-var3",
+    "auth/basic-cimd",
+    "auth/scope-from-www-authenticate",
+    "auth/scope-from-scopes-supported",
+    "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up",
+    "auth/scope-retry-limit",
+    "auth/token-endpoint-auth-basic",
+    "auth/token-endpoint-auth-post",
+    "auth/token-endpoint-auth-none",
+    "auth/pre-registration",
+    "auth/2025-03-26-oauth-metadata-backcompat",
+    "auth/2025-03-26-oauth-endpoint-fallback",
+    "auth/resource-mismatch",
+    "auth/offline-access-scope",
+    "auth/offline-access-not-supported",
+    "auth/authorization-server-migration",
+    "auth/iss-supported",
+    "auth/iss-not-advertised",
+    "auth/iss-supported-missing",
+    "auth/iss-wrong-issuer",
+    "auth/iss-unexpected",
+    "auth/iss-normalized",
+    "auth/metadata-issuer-mismatch",
+];
+
+/// The client ID metadata document the suite's authorization server expects (`auth/basic-cimd`).
+const CONFORMANCE_METADATA_DOCUMENT: &str = "https://conformance-test.local/client-metadata.json";
 
 /// The conformance scenarios this client knows.
 const SCENARIOS: [&str; 9] = [
@@ -58,6 +93,14 @@ struct Cli {
     /// modern one), modern or legacy
     #[arg(long, value_name = "ERA", default_value = "auto", value_parser = era)]
     era: EraChoice,
+    /// When the server asks for authorization, use this pre-registered client ID (its secret,
+    /// if any, from $MCP_FLOW_CLIENT_SECRET) instead of registering
+    #[arg(long, value_name = "ID")]
+    client_id: Option<String>,
+    /// When the server asks for authorization, offer this URL of a client ID metadata document
+    /// as the client ID where the authorization server takes such documents
+    #[arg(long, value_name = "URL")]
+    client_metadata_url: Option<String>,
 }
 
 /// `--era`: auto, modern or legacy.
@@ -90,6 +133,8 @@ struct Options {
     call: Option<(String, Value)>,
     timeout_ms: Option<u32>,
     era: EraChoice,
+    client_id: Option<String>,
+    client_metadata_url: Option<String>,
 }
 
 /// Reads the command line (without the program name). `--help` comes back as an error of kind
@@ -115,6 +160,8 @@ fn parse(
             .map(|name| (name, cli.args.unwrap_or_else(|| json!({})))),
         timeout_ms: cli.timeout,
         era: cli.era,
+        client_id: cli.client_id,
+        client_metadata_url: cli.client_metadata_url,
     })
 }
 
@@ -157,6 +204,12 @@ async fn run(options: Options) -> Result<(), String> {
     if let Some(ms) = options.timeout_ms {
         client.set_timeout_ms(ms);
     }
+    client
+        .transport
+        .set_authorizer(Some(std::rc::Rc::new(Authorizer::new(
+            auth_config(&options),
+            None,
+        ))));
     client.set_listener(Some(Box::new(|message: &Value| {
         eprintln!("  <- {}", clip(&message.to_string(), 300));
     })));
@@ -167,6 +220,45 @@ async fn run(options: Options) -> Result<(), String> {
     // End the session (legacy) even after a failure; the first error is the one reported.
     let closed = client.close().await.map_err(|e| format!("close: {e}"));
     outcome.and(closed)
+}
+
+/// Who this client is to authorization servers: the flags, or for the suite's authorization
+/// scenarios its metadata document and the credentials `$MCP_CONFORMANCE_CONTEXT` gives.
+fn auth_config(options: &Options) -> AuthConfig {
+    let mut config = AuthConfig::native();
+    config.metadata_document = options.client_metadata_url.clone();
+    config.pre_registered = options.client_id.clone().map(|client_id| PreRegistered {
+        client_id,
+        secret: std::env::var("MCP_FLOW_CLIENT_SECRET")
+            .ok()
+            .filter(|s| !s.is_empty()),
+        issuer: None,
+    });
+    if options
+        .scenario
+        .as_deref()
+        .is_some_and(|s| s.starts_with("auth/"))
+    {
+        config.metadata_document = Some(CONFORMANCE_METADATA_DOCUMENT.to_owned());
+        if let Some(context) = context_value()
+            && let Some(client_id) = context.get("client_id").and_then(Value::as_str)
+        {
+            let text = |name: &str| context.get(name).and_then(Value::as_str).map(str::to_owned);
+            config.pre_registered = Some(PreRegistered {
+                client_id: client_id.to_owned(),
+                secret: text("client_secret"),
+                issuer: text("issuer"),
+            });
+        }
+    }
+    config
+}
+
+/// `$MCP_CONFORMANCE_CONTEXT` as JSON, if set.
+fn context_value() -> Option<Value> {
+    std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
 }
 
 /// Connect, list the tools, optionally call one.
@@ -186,9 +278,7 @@ async fn plain(
 /// The tool calls the suite asks for in `$MCP_CONFORMANCE_CONTEXT` (`{"toolCalls": [{"name",
 /// "arguments"}]}`), if any.
 fn context_calls() -> Vec<(String, Value)> {
-    std::env::var("MCP_CONFORMANCE_CONTEXT")
-        .ok()
-        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+    context_value()
         .and_then(|context| context.get("toolCalls").and_then(Value::as_array).cloned())
         .unwrap_or_default()
         .into_iter()
@@ -203,10 +293,20 @@ fn context_calls() -> Vec<(String, Value)> {
 /// What a correct client does for each conformance scenario, in `era` (`auto` speaks whichever
 /// era the suite's server does).
 async fn scenario(client: &McpClient<Native>, name: &str, era: EraChoice) -> Result<(), String> {
+    if AUTH_SCENARIOS.contains(&name) {
+        // The authorization happens on the first request; a step-up on a call.
+        session::connect(client, era).await?;
+        for (tool, schema) in &session::list_tools(client).await? {
+            session::call_tool(client, tool, Value::Object(session::fill(schema))).await?;
+        }
+        return Ok(());
+    }
     if !SCENARIOS.contains(&name) {
         return Err(format!(
-            "unknown scenario {name:?}; this client knows {}",
-            SCENARIOS.join(", ")
+            "unknown scenario {name:?}; this client knows {} and the authorization scenarios \
+             ({})",
+            SCENARIOS.join(", "),
+            AUTH_SCENARIOS.join(", ")
         ));
     }
     session::connect(client, era).await?;

@@ -22,14 +22,17 @@ pub fn printer(write: impl Fn(&str) + 'static) -> Recorder {
     })
 }
 
-/// `POST 200 tools/call 52 ms (text/event-stream, 3 events)`, then indented `note:` and
-/// `error:` lines when there is something to say.
+/// `POST 200 tools/call 52 ms (text/event-stream, 3 events)` (or, for a step of the
+/// authorization flow, its name and URL in place of the JSON-RPC method), then indented `note:`
+/// and `error:` lines when there is something to say.
 pub fn exchange_text(x: &Exchange) -> String {
     let status = x.status.map_or_else(|| "---".to_owned(), |s| s.to_string());
-    let rpc = match (&x.rpc_method, &x.request_body) {
-        (Some(method), _) => method.clone(),
-        (None, Some(_)) => "(reply)".to_owned(),
-        (None, None) => "-".to_owned(),
+    let rpc = match (&x.auth, &x.rpc_method, &x.request_body) {
+        // A step of the authorization flow: what it is and where it went (secrets redacted).
+        (Some(step), _, _) => format!("{} {}", step.describe(), x.url),
+        (None, Some(method), _) => method.clone(),
+        (None, None, Some(_)) => "(reply)".to_owned(),
+        (None, None, None) => "-".to_owned(),
     };
     let ms = x
         .duration_ms()
@@ -70,6 +73,24 @@ mod tests {
         };
         let rpc = serde_json::json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call"});
         Exchange::sent(3, &request, Some(&rpc), None, 100.0)
+    }
+
+    #[test]
+    fn an_authorization_step_is_named_with_its_url() {
+        let request = HttpRequest {
+            method: "GET",
+            url: "http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp".into(),
+            headers: vec![],
+            body: None,
+        };
+        let mut x = Exchange::sent(0, &request, None, None, 0.0);
+        x.auth = Some(mcp_flow_core::mcp::auth::AuthStep::ResourceMetadata);
+        x.status = Some(200);
+        x.finished_ms = Some(2.0);
+        assert_eq!(
+            exchange_text(&x),
+            "GET 200 protected-resource metadata http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp 2 ms"
+        );
     }
 
     #[test]

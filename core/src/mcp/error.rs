@@ -25,6 +25,8 @@ pub enum TransportError {
     Timeout { ms: u32 },
     /// The body (or one SSE event) passed the most this client reads; it stopped reading there.
     TooLarge { limit: usize },
+    /// The server asked for authorization and the flow failed at one of its steps.
+    Auth(super::auth::AuthError),
 }
 
 impl fmt::Display for TransportError {
@@ -70,6 +72,7 @@ impl fmt::Display for TransportError {
             }
             Self::Stream { detail } => write!(f, "the SSE stream broke: {detail}"),
             Self::Timeout { ms } => write!(f, "no response within {ms} ms"),
+            Self::Auth(e) => write!(f, "authorization failed: {e}"),
             Self::TooLarge { limit } => write!(
                 f,
                 "the response passed {} MiB, the most this client reads, so it stopped reading",

@@ -2,6 +2,7 @@
 //! detection, the modern era's metadata rules, the Streamable HTTP transport and the exchange
 //! record. Free of Leptos; the browser's HTTP lives in `browser.rs`.
 
+pub mod auth;
 pub mod bridge;
 pub mod browser;
 pub mod client;

@@ -42,6 +42,9 @@ pub struct Exchange {
     /// diagrams.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<ReplayOf>,
+    /// Set when the exchange is a step of the authorization flow (its secrets are redacted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<crate::mcp::auth::AuthStep>,
 }
 
 /// The request a replay repeats: its run (1 is the page's first), its number in that run, and
@@ -117,6 +120,7 @@ impl Exchange {
             finished_ms: None,
             error: None,
             replay: None,
+            auth: None,
         }
     }
 

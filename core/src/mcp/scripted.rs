@@ -22,6 +22,8 @@ pub enum Script {
     },
     NoResponse,
     Hang,
+    /// An answer made from the request (e.g. a redirect that repeats its `state`).
+    From(Box<dyn Fn(&HttpRequest) -> Script>),
 }
 
 #[derive(Default)]
@@ -76,7 +78,10 @@ impl Http for Rc<Scripted> {
     async fn send(&self, request: &HttpRequest) -> Result<HttpResponse<Chunks>, String> {
         self.sent.borrow_mut().push(request.clone());
         self.alive_at_send.borrow_mut().push(self.alive.get());
-        let next = self.script.borrow_mut().pop_front();
+        let mut next = self.script.borrow_mut().pop_front();
+        while let Some(Script::From(make)) = next {
+            next = Some(make(request));
+        }
         let (status, headers, chunks, stall) = match next {
             Some(Script::Respond {
                 status,
@@ -88,7 +93,9 @@ impl Http for Rc<Scripted> {
                 headers,
                 chunks,
             }) => (status, headers, chunks, true),
-            Some(Script::NoResponse) | None => return Err("connection refused".into()),
+            Some(Script::NoResponse | Script::From(_)) | None => {
+                return Err("connection refused".into());
+            }
             Some(Script::Hang) => {
                 let _waiting = Alive::new(&self.alive);
                 std::future::pending().await
@@ -106,6 +113,13 @@ impl Http for Rc<Scripted> {
                 _alive: Alive::new(&self.alive),
             },
         })
+    }
+}
+
+impl Scripted {
+    /// Moves the test's clock on, as if this much time passed.
+    pub fn advance(&self, ms: f64) {
+        self.clock.set(self.clock.get() + ms);
     }
 }
 

@@ -3,12 +3,14 @@
 //! reported to the record as it happens.
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use rmcp::model::InitializeResultMethod;
 use serde_json::Value;
 
 use crate::clock::SharedClock;
 
+use super::auth::{self, AuthStep, Authorizer, Challenge};
 use super::custom_headers::{CustomHeaders, REDACTED};
 use super::error::{TransportError, clip};
 use super::http::{BodyStream, Http, HttpRequest, HttpResponse};
@@ -49,6 +51,14 @@ impl Posted {
     }
 }
 
+/// A whole answer to a request of the authorization flow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fetched {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
 /// Session state shared by every request of one connection.
 pub struct Transport<H: Http> {
     pub http: H,
@@ -65,6 +75,12 @@ pub struct Transport<H: Http> {
     replay: Cell<Option<ReplayOf>>,
     /// The user's own headers, sent with every request and never recorded.
     custom: RefCell<CustomHeaders>,
+    /// Answers 401 and 403 `insufficient_scope` with an authorization; `None`: they are errors.
+    auth: RefCell<Option<Rc<Authorizer>>>,
+    /// Set for the next exchange when it is a step of the authorization flow.
+    auth_next: Cell<Option<AuthStep>>,
+    /// Exchanges of the authorization flow: their bodies are recorded without secrets.
+    secret: RefCell<Vec<usize>>,
 }
 
 impl<H: Http> Transport<H> {
@@ -81,7 +97,19 @@ impl<H: Http> Transport<H> {
             note: RefCell::new(None),
             replay: Cell::new(None),
             custom: RefCell::new(CustomHeaders::default()),
+            auth: RefCell::new(None),
+            auth_next: Cell::new(None),
+            secret: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Authorizes when the server asks (`None`: a 401 is an error like any other status).
+    pub fn set_authorizer(&self, authorizer: Option<Rc<Authorizer>>) {
+        *self.auth.borrow_mut() = authorizer;
+    }
+
+    pub fn authorizer(&self) -> Option<Rc<Authorizer>> {
+        self.auth.borrow().clone()
     }
 
     pub fn session_id(&self) -> Option<String> {
@@ -146,7 +174,14 @@ impl<H: Http> Transport<H> {
         if let Some(v) = self.version.borrow().as_ref() {
             h.push(("MCP-Protocol-Version".to_owned(), v.clone()));
         }
-        h.extend(self.custom.borrow().0.iter().cloned());
+        let custom = self.custom.borrow();
+        // A user's own Authorization header wins over the flow's token.
+        if !custom.names("authorization")
+            && let Some(bearer) = self.auth.borrow().as_ref().and_then(|a| a.bearer())
+        {
+            h.push(("Authorization".to_owned(), bearer));
+        }
+        h.extend(custom.0.iter().cloned());
         h
     }
 
@@ -167,6 +202,13 @@ impl<H: Http> Transport<H> {
         let note = self.note.borrow_mut().take();
         let mut sent = Exchange::sent(seq, &request, rpc, note, self.clock.now_ms());
         sent.replay = self.replay.take();
+        let step = self.auth_next.take();
+        if let Some(step) = step {
+            self.secret.borrow_mut().push(seq);
+            sent.auth = Some(step);
+            sent.url = auth::redact::url(&sent.url);
+            sent.request_body = sent.request_body.as_deref().map(auth::redact::body);
+        }
         {
             let custom = self.custom.borrow();
             for (name, value) in &mut sent.request_headers {
@@ -182,7 +224,11 @@ impl<H: Http> Transport<H> {
                     seq,
                     at_ms: self.clock.now_ms(),
                     status: response.status,
-                    headers: response.headers.clone(),
+                    headers: if step.is_some() {
+                        auth::redact::headers(&response.headers)
+                    } else {
+                        response.headers.clone()
+                    },
                 });
                 Ok((seq, response))
             }
@@ -242,10 +288,31 @@ impl<H: Http> Transport<H> {
     }
 
     fn record_body(&self, seq: usize, bytes: &[u8]) {
-        self.emit(Update::Body {
-            seq,
-            text: recorded_text(bytes),
-        });
+        let text = recorded_text(bytes);
+        let text = if self.secret.borrow().contains(&seq) {
+            auth::redact::body(&text)
+        } else {
+            text
+        };
+        self.emit(Update::Body { seq, text });
+    }
+
+    /// Sends a request of the authorization flow and reads its whole answer, recorded as
+    /// `step` with its secrets redacted.
+    pub async fn fetch(
+        &self,
+        request: HttpRequest,
+        step: AuthStep,
+    ) -> Result<Fetched, TransportError> {
+        self.auth_next.set(Some(step));
+        let (seq, mut response) = self.send(request, None).await?;
+        let body = self.read_text(seq, &mut response.body).await?;
+        self.done(seq);
+        Ok(Fetched {
+            status: response.status,
+            headers: response.headers,
+            body,
+        })
     }
 
     /// POSTs one JSON-RPC message. Messages that arrive on an SSE answer before the response
@@ -265,15 +332,40 @@ impl<H: Http> Transport<H> {
         extra_headers: Vec<(String, String)>,
         on_message: &mut dyn FnMut(Value),
     ) -> Result<Posted, TransportError> {
-        let mut headers = self.headers(ACCEPT_POST, true);
-        headers.extend(extra_headers);
-        let request = HttpRequest {
-            method: "POST",
-            url: self.url.clone(),
-            headers,
-            body: Some(message.to_string()),
+        let authorizer = self.authorizer();
+        let (seq, mut response) = loop {
+            if let Some(auth) = &authorizer {
+                auth.refresh_if_expired(self).await;
+            }
+            let mut headers = self.headers(ACCEPT_POST, true);
+            headers.extend(extra_headers.iter().cloned());
+            let request = HttpRequest {
+                method: "POST",
+                url: self.url.clone(),
+                headers,
+                body: Some(message.to_string()),
+            };
+            let (seq, mut response) = self.send(request, Some(message)).await?;
+            let status = response.status;
+            let challenge = Challenge::from_headers(&response.headers)
+                .filter(|c| status == 401 || (status == 403 && c.insufficient_scope()));
+            let (Some(auth), Some(challenge)) = (&authorizer, challenge) else {
+                if let Some(auth) = &authorizer
+                    && (200..300).contains(&status)
+                {
+                    auth.accepted();
+                }
+                break (seq, response);
+            };
+            self.read_text(seq, &mut response.body).await?;
+            self.done(seq);
+            auth.on_challenge(self, status, &challenge)
+                .await
+                .map_err(TransportError::Auth)?;
+            self.note_next(format!(
+                "again after HTTP {status}, with the access token the authorization gave"
+            ));
         };
-        let (seq, mut response) = self.send(request, Some(message)).await?;
         let status = response.status;
         if status == 202 {
             self.read_text(seq, &mut response.body).await?;

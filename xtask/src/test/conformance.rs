@@ -1,9 +1,13 @@
-//! The official MCP conformance suite against our server, our client and the bridge, from one
-//! table: each case names its scenario, the era (the 2025-11-25 suite, or the 2026-07-28
-//! prerelease with `--spec-version 2026-07-28`) and what it runs against; every case must pass.
+//! The official MCP conformance suite against our server, our client (its authorization too), the
+//! bridge and the server's built-in authorization server, from one table: each case names its
+//! scenario, the era (the 2025-11-25 suite, or the 2026-07-28 prerelease with `--spec-version`)
+//! and what it runs against; every case must pass.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use super::Ctx;
 use super::report::Counts;
@@ -16,6 +20,9 @@ pub enum Era {
     Legacy,
     /// 0.2.0-alpha.12 with `--spec-version 2026-07-28`.
     Modern,
+    /// 0.2.0-alpha.12 with an earlier `--spec-version` (the authorization scenarios of 2025-11-25
+    /// and the two of 2025-03-26, which 0.1.16 does not have all of).
+    Earlier(&'static str),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,14 +37,22 @@ pub enum Target {
     Bridge,
     /// `mcp-flow-cli` as the client of the suite's own server (its default `auto` era).
     Client,
+    /// `mcp-flow-cli` as the client of the suite's authorization scenarios (its mock resource and
+    /// authorization servers, each scenario with its own).
+    AuthClient,
+    /// The weather server with `--auth --auth-auto-approve`: its built-in authorization server
+    /// (the suite's `authorization` command, the pre-registered client `mcp-flow-demo`).
+    AuthServer,
 }
 
 impl Target {
-    const ALL: [Target; 4] = [
+    const ALL: [Target; 6] = [
         Target::Server,
         Target::ServerFixtures,
         Target::Bridge,
         Target::Client,
+        Target::AuthClient,
+        Target::AuthServer,
     ];
 
     /// Server scenarios run two at a time (they only send requests); the suite serves each client
@@ -62,8 +77,18 @@ const fn case(scenario: &'static str, era: Era, target: Target) -> Case {
     }
 }
 
-use Era::{Legacy, Modern};
-use Target::{Bridge, Client, Server, ServerFixtures};
+use Era::{Earlier, Legacy, Modern};
+use Target::{AuthClient, AuthServer, Bridge, Client, Server, ServerFixtures};
+
+const V2025_11: Era = Earlier("2025-11-25");
+const V2025_03: Era = Earlier("2025-03-26");
+
+/// The authorization-server scenario that needs a client and a callback: the suite prints an
+/// authorization URL and waits for the redirect to `http://127.0.0.1:<port>/callback`; with
+/// `--auth-auto-approve` following the URL is the whole consent.
+const CODE_GRANT: &str = "authorization-code-grant";
+/// The server's pre-registered public client (any loopback redirect URI).
+const DEMO_CLIENT: &str = "mcp-flow-demo";
 
 /// Every case. Left out, with the reason:
 /// - 2026-07-28 server scenarios `tools-call-*`, `prompts-get-*`, `resources-*`,
@@ -72,7 +97,9 @@ use Target::{Bridge, Client, Server, ServerFixtures};
 ///   completions, which the weather server does not have yet.
 /// - `server-stateless` through the bridge: 2 of its 28 checks call the suite's diagnostic tool
 ///   `test_missing_capability`, which the bridged Python weather server does not have.
-/// - client `auth/*`: the client has no authorization yet.
+/// - client `auth/*` extensions (client credentials, enterprise-managed authorization, DPoP,
+///   workload identity): optional extensions of the authorization spec this client does not
+///   implement; every core `auth/*` scenario of 2026-07-28, 2025-11-25 and 2025-03-26 is here.
 pub const CASES: &[Case] = &[
     case("server-initialize", Legacy, Server),
     case("ping", Legacy, Server),
@@ -171,6 +198,57 @@ pub const CASES: &[Case] = &[
     case("http-invalid-tool-headers", Modern, Client),
     case("json-schema-ref-no-deref", Modern, Client),
     case("sep-2322-client-request-state", Modern, Client),
+    case("auth/metadata-default", Modern, AuthClient),
+    case("auth/metadata-var1", Modern, AuthClient),
+    case("auth/metadata-var2", Modern, AuthClient),
+    case("auth/metadata-var3", Modern, AuthClient),
+    case("auth/basic-cimd", Modern, AuthClient),
+    case("auth/scope-from-www-authenticate", Modern, AuthClient),
+    case("auth/scope-from-scopes-supported", Modern, AuthClient),
+    case("auth/scope-omitted-when-undefined", Modern, AuthClient),
+    case("auth/scope-step-up", Modern, AuthClient),
+    case("auth/scope-retry-limit", Modern, AuthClient),
+    case("auth/token-endpoint-auth-basic", Modern, AuthClient),
+    case("auth/token-endpoint-auth-post", Modern, AuthClient),
+    case("auth/token-endpoint-auth-none", Modern, AuthClient),
+    case("auth/pre-registration", Modern, AuthClient),
+    case("auth/resource-mismatch", Modern, AuthClient),
+    case("auth/offline-access-scope", Modern, AuthClient),
+    case("auth/offline-access-not-supported", Modern, AuthClient),
+    case("auth/authorization-server-migration", Modern, AuthClient),
+    case("auth/iss-supported", Modern, AuthClient),
+    case("auth/iss-not-advertised", Modern, AuthClient),
+    case("auth/iss-supported-missing", Modern, AuthClient),
+    case("auth/iss-wrong-issuer", Modern, AuthClient),
+    case("auth/iss-unexpected", Modern, AuthClient),
+    case("auth/iss-normalized", Modern, AuthClient),
+    case("auth/metadata-issuer-mismatch", Modern, AuthClient),
+    case("auth/metadata-default", V2025_11, AuthClient),
+    case("auth/metadata-var1", V2025_11, AuthClient),
+    case("auth/metadata-var2", V2025_11, AuthClient),
+    case("auth/metadata-var3", V2025_11, AuthClient),
+    case("auth/basic-cimd", V2025_11, AuthClient),
+    case("auth/scope-from-www-authenticate", V2025_11, AuthClient),
+    case("auth/scope-from-scopes-supported", V2025_11, AuthClient),
+    case("auth/scope-omitted-when-undefined", V2025_11, AuthClient),
+    case("auth/scope-step-up", V2025_11, AuthClient),
+    case("auth/scope-retry-limit", V2025_11, AuthClient),
+    case("auth/token-endpoint-auth-basic", V2025_11, AuthClient),
+    case("auth/token-endpoint-auth-post", V2025_11, AuthClient),
+    case("auth/token-endpoint-auth-none", V2025_11, AuthClient),
+    case("auth/pre-registration", V2025_11, AuthClient),
+    case(
+        "auth/2025-03-26-oauth-metadata-backcompat",
+        V2025_03,
+        AuthClient,
+    ),
+    case(
+        "auth/2025-03-26-oauth-endpoint-fallback",
+        V2025_03,
+        AuthClient,
+    ),
+    case("authorization-server-metadata-endpoint", Modern, AuthServer),
+    case(CODE_GRANT, Modern, AuthServer),
 ];
 
 impl Case {
@@ -178,40 +256,60 @@ impl Case {
         let era = match self.era {
             Legacy => "2025-11-25",
             Modern => "2026-07-28",
+            Earlier(version) => version,
         };
         format!("{} ({era}, {:?})", self.scenario, self.target)
     }
 
-    /// The suite's command line for this case against `endpoint` (a server's URL, or the
-    /// client program for [`Target::Client`]).
-    fn command(&self, ctx: &Ctx, endpoint: &str) -> Command {
+    /// The suite's command line for this case against `endpoint` (a server's URL, the client
+    /// program for [`Target::Client`], the issuer for [`Target::AuthServer`]).
+    fn command(&self, ctx: &Ctx, endpoint: &str) -> Result<Command> {
         let tools = &ctx.tools;
         let mut cmd = Command::new(match self.era {
             Legacy => tools.npm_bin().join("conformance"),
-            Modern => tools.conformance_next(),
+            Modern | Earlier(_) => tools.conformance_next(),
         });
         cmd.env("PATH", tools.node22_path_env());
         match self.target {
-            Client => cmd.args(["client", "--command", endpoint]),
+            Client | AuthClient => cmd.args(["client", "--command", endpoint]),
+            AuthServer => cmd.args(["authorization", "--url", endpoint]),
             _ => cmd.args(["server", "--url", endpoint]),
         };
-        cmd.args(["--scenario", self.scenario]);
-        if self.era == Modern {
-            cmd.args(["--spec-version", "2026-07-28"]);
+        if self.scenario == CODE_GRANT {
+            // Run alone, this scenario lacks the metadata the suite hands on from
+            // `authorization-server-metadata-endpoint` and fails; without --scenario the suite
+            // runs both, in order.
+            let port = sh::free_port()?.to_string();
+            cmd.args(["--client-id", DEMO_CLIENT, "-p", &port]);
+        } else {
+            cmd.args(["--scenario", self.scenario]);
         }
-        cmd
+        match self.era {
+            Modern => cmd.args(["--spec-version", "2026-07-28"]),
+            Earlier(version) => cmd.args(["--spec-version", version]),
+            Legacy => &mut cmd,
+        };
+        Ok(cmd)
     }
 
     /// Runs the case; its output is printed whole when it ends (cases run side by side).
     fn run(&self, ctx: &Ctx, endpoint: &str, print: &Mutex<()>) -> bool {
-        let out = self.command(ctx, endpoint).output();
+        let out = self.command(ctx, endpoint).and_then(|mut cmd| {
+            if self.scenario == CODE_GRANT {
+                run_following(&mut cmd)
+            } else {
+                let out = cmd.output()?;
+                let text =
+                    String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+                Ok((out.status.success(), text.into_owned()))
+            }
+        });
         let _turn = print.lock();
         eprintln!("-- conformance {}", self.label());
         let ok = match out {
-            Ok(out) => {
-                eprint!("{}", String::from_utf8_lossy(&out.stdout));
-                eprint!("{}", String::from_utf8_lossy(&out.stderr));
-                out.status.success()
+            Ok((ok, text)) => {
+                eprint!("{text}");
+                ok
             }
             Err(e) => {
                 eprintln!("could not run the conformance suite: {e}");
@@ -287,7 +385,17 @@ fn start(ctx: &mut Ctx, target: Target) -> Result<(Box<dyn std::any::Any>, Strin
             let (process, url) = peers.bridge_py_stdio(&ctx.debug_binary("mcp-flow-bridge"))?;
             (Box::new(process), url)
         }
-        Client => {
+        AuthServer => {
+            let s = server::start(
+                "server-conformance-auth",
+                &binary,
+                &local(&["--auth", "--auth-auto-approve"]),
+            )?;
+            // The issuer is the server's origin: its MCP URL without `/mcp`.
+            let issuer = s.url.trim_end_matches("/mcp").to_owned();
+            (Box::new(s), issuer)
+        }
+        Client | AuthClient => {
             let cli = ctx.debug_binary("mcp-flow-cli");
             let cli = cli
                 .to_str()
@@ -303,6 +411,87 @@ fn start(ctx: &mut Ctx, target: Target) -> Result<(Box<dyn std::any::Any>, Strin
             (Box::new(()), cli)
         }
     })
+}
+
+/// Runs the suite and, when it prints the authorization URL, plays the browser: GET the URL,
+/// then the callback its 302 names. Returns whether the suite passed, and its output.
+fn run_following(cmd: &mut Command) -> Result<(bool, String)> {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut stderr = child.stderr.take().ok_or("no stderr")?;
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let mut output = String::new();
+    let mut followed = false;
+    for line in BufReader::new(stdout).lines().map_while(|l| l.ok()) {
+        output.push_str(&line);
+        output.push('\n');
+        if !followed && line.starts_with("http://") && line.contains("/oauth/authorize?") {
+            followed = true;
+            if let Err(e) = follow(&line) {
+                output.push_str(&format!(
+                    "xtask: could not follow the authorization URL: {e}\n"
+                ));
+                // Otherwise the suite waits five minutes for a callback that will not come.
+                let _ = child.kill();
+            }
+        }
+    }
+    let status = child.wait()?;
+    output.push_str(&errors.join().unwrap_or_default());
+    Ok((status.success(), output))
+}
+
+/// The authorization URL answers 302 with the callback (auto-approval); the suite's callback
+/// server may still be starting, so that GET is retried for a few seconds.
+fn follow(url: &str) -> Result<()> {
+    let (status, location) = get(url)?;
+    let callback = location
+        .filter(|_| status == 302)
+        .ok_or_else(|| format!("expected 302 with a Location, got {status}"))?;
+    for _ in 0..50 {
+        match get(&callback) {
+            Ok((200, _)) => return Ok(()),
+            Ok((status, _)) => return Err(format!("the callback answered {status}").into()),
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+    Err("the suite's callback server did not answer".into())
+}
+
+/// A plain HTTP/1.1 GET to a loopback `http://` URL: the status and the Location header.
+fn get(url: &str) -> Result<(u16, Option<String>)> {
+    let rest = url.strip_prefix("http://").ok_or("not an http:// URL")?;
+    let (authority, path) = match rest.find('/') {
+        Some(i) => rest.split_at(i),
+        None => (rest, "/"),
+    };
+    if !(authority.starts_with("127.0.0.1:") || authority.starts_with("localhost:")) {
+        return Err(format!("{authority} is not a loopback address").into());
+    }
+    let mut stream = TcpStream::connect(authority)?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer)?;
+    let head = answer.split("\r\n\r\n").next().unwrap_or_default();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .ok_or("no HTTP status line")?;
+    let location = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("location")
+            .then(|| value.trim().to_owned())
+    });
+    Ok((status, location))
 }
 
 /// A weather server on a free loopback port, `extra` flags after.

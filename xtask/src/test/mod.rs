@@ -63,7 +63,7 @@ const STAGES: &[Stage] = &[
     },
     Stage {
         name: "conformance",
-        covers: "the official conformance suite (2025-11-25 and 2026-07-28) against our server, our client and the bridge, from one table",
+        covers: "the official conformance suite (2025-03-26 to 2026-07-28) against our server, our client and its authorization, the bridge and the built-in authorization server, from one table",
         run: conformance::stage,
     },
     Stage {

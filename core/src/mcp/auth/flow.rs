@@ -1,0 +1,551 @@
+//! The authorization flow itself, step by step, each request an exchange of the run's record.
+
+use serde_json::Value;
+use url::Url;
+
+use super::error::AuthError;
+use super::identity::{self, Credentials};
+use super::metadata::{
+    ResourceMetadata, ServerMetadata, origin_of, parse_url, resource_covers,
+    resource_metadata_urls, server_metadata_urls,
+};
+use super::pkce::{Pkce, random_text};
+use super::token::{self, Grant, Tokens};
+use super::{AuthStep, Authorizer, Bound, Challenge, MAX_TRIES};
+use crate::mcp::http::{Http, HttpRequest};
+use crate::mcp::transport::{Fetched, Transport, essence};
+
+/// Refresh this long before the access token's stated end (at most half its lifetime).
+const REFRESH_EARLY_MS: f64 = 5_000.0;
+
+impl Authorizer {
+    /// Answers a 401 or a 403 `insufficient_scope`: a new authorization, with the union of the
+    /// scopes asked so far on a step-up. At most [`MAX_TRIES`] without an accepted request.
+    pub async fn on_challenge<H: Http>(
+        &self,
+        t: &Transport<H>,
+        status: u16,
+        challenge: &Challenge,
+    ) -> Result<(), AuthError> {
+        let tries = {
+            let mut state = self.state.borrow_mut();
+            state.tries += 1;
+            state.tries
+        };
+        if tries > MAX_TRIES {
+            return Err(AuthError::ScopeRetryLimit {
+                scope: challenge.scope.clone().unwrap_or_default(),
+                tries: MAX_TRIES,
+            });
+        }
+        let mcp = parse_url(&t.url, "the MCP server's URL")?;
+        let prm = self.resource_metadata(t, &mcp, challenge).await?;
+        let (server, resource) = match &prm {
+            Some(prm) => {
+                if !resource_covers(&prm.resource, &mcp) {
+                    return Err(AuthError::ResourceMismatch {
+                        resource: prm.resource.clone(),
+                        server: t.url.clone(),
+                    });
+                }
+                let issuer = prm
+                    .authorization_servers
+                    .first()
+                    .ok_or(AuthError::NoAuthorizationServer)?;
+                (
+                    self.server_metadata(t, issuer).await?,
+                    Some(prm.resource.clone()),
+                )
+            }
+            None => (self.fallback_metadata(t, &mcp).await?, None),
+        };
+        if !server.supports_s256() {
+            return Err(AuthError::NoS256 {
+                issuer: server.issuer,
+            });
+        }
+        let scope = self.scope_to_ask(status, challenge, prm.as_ref(), &server);
+        let client = self.client_at(t, &server, scope.as_deref()).await?;
+        let pkce = Pkce::new()?;
+        let state = random_text(16)?;
+        let url = self.authorization_url(
+            &server,
+            &client,
+            &pkce,
+            &state,
+            scope.as_deref(),
+            resource.as_deref(),
+        )?;
+        let callback = match &self.consent {
+            Some(consent) => consent.open(url, self.config.redirect_uri.clone()).await?,
+            None => self.follow(t, &url).await?,
+        };
+        let code = check_callback(&callback, &state, &server)?;
+        let tokens = self
+            .redeem(
+                t,
+                &server,
+                &client,
+                &Grant::Code {
+                    code: &code,
+                    redirect_uri: &self.config.redirect_uri,
+                    verifier: &pkce.verifier,
+                },
+                resource.as_deref(),
+                scope.as_deref(),
+            )
+            .await?;
+        let mut s = self.state.borrow_mut();
+        s.tokens = Some(tokens);
+        s.scope = scope;
+        s.bound = Some(Bound {
+            server,
+            client,
+            resource,
+        });
+        Ok(())
+    }
+
+    /// Before a request: a token past its end is refreshed when there is a refresh token. A
+    /// refusal drops the tokens, so the server's 401 starts a new authorization.
+    pub async fn refresh_if_expired<H: Http>(&self, t: &Transport<H>) {
+        let now = t.clock.now_ms();
+        let due = {
+            let state = self.state.borrow();
+            match (&state.tokens, &state.bound) {
+                (Some(tokens), Some(bound))
+                    if tokens.expires_at_ms.is_some_and(|end| {
+                        let early = REFRESH_EARLY_MS.min(tokens.lifetime_ms.unwrap_or(0.0) / 2.0);
+                        end - early <= now
+                    }) =>
+                {
+                    tokens
+                        .refresh
+                        .clone()
+                        .map(|r| (r, bound.clone(), tokens.scope.clone()))
+                }
+                _ => None,
+            }
+        };
+        let Some((refresh, bound, scope)) = due else {
+            return;
+        };
+        let refreshed = self
+            .redeem(
+                t,
+                &bound.server,
+                &bound.client,
+                &Grant::Refresh { token: &refresh },
+                bound.resource.as_deref(),
+                scope.as_deref(),
+            )
+            .await;
+        let mut state = self.state.borrow_mut();
+        state.tokens = refreshed.ok().map(|mut tokens| {
+            // A server may keep the refresh token and not send it again.
+            tokens.refresh = tokens.refresh.or(Some(refresh));
+            tokens
+        });
+    }
+
+    async fn resource_metadata<H: Http>(
+        &self,
+        t: &Transport<H>,
+        mcp: &Url,
+        challenge: &Challenge,
+    ) -> Result<Option<ResourceMetadata>, AuthError> {
+        let urls = resource_metadata_urls(mcp, challenge.resource_metadata.as_deref());
+        for url in &urls {
+            let got = get_json(t, url, AuthStep::ResourceMetadata).await?;
+            if let Some(body) = got {
+                let prm = serde_json::from_str::<ResourceMetadata>(&body).map_err(|e| {
+                    AuthError::Request {
+                        step: "protected-resource metadata".into(),
+                        detail: format!("{url} is not protected-resource metadata: {e}"),
+                    }
+                })?;
+                return Ok(Some(prm));
+            }
+        }
+        if challenge.resource_metadata.is_some() {
+            return Err(AuthError::NoResourceMetadata { tried: urls });
+        }
+        Ok(None)
+    }
+
+    async fn server_metadata<H: Http>(
+        &self,
+        t: &Transport<H>,
+        issuer: &str,
+    ) -> Result<ServerMetadata, AuthError> {
+        let issuer_url = parse_url(issuer, "the authorization server")?;
+        let urls = server_metadata_urls(&issuer_url);
+        for url in &urls {
+            if let Some(body) = get_json(t, url, AuthStep::ServerMetadata).await? {
+                let server = serde_json::from_str::<ServerMetadata>(&body).map_err(|e| {
+                    AuthError::Request {
+                        step: "authorization server metadata".into(),
+                        detail: format!("{url} is not authorization server metadata: {e}"),
+                    }
+                })?;
+                if server.issuer != issuer {
+                    return Err(AuthError::IssuerMismatch {
+                        expected: issuer.to_owned(),
+                        found: server.issuer,
+                    });
+                }
+                return Ok(server);
+            }
+        }
+        Err(AuthError::Request {
+            step: "authorization server metadata".into(),
+            detail: format!("none found for {issuer} (tried {})", urls.join(", ")),
+        })
+    }
+
+    /// No protected-resource metadata: MCP 2025-03-26's way, the MCP origin's own metadata, or
+    /// its default endpoints.
+    async fn fallback_metadata<H: Http>(
+        &self,
+        t: &Transport<H>,
+        mcp: &Url,
+    ) -> Result<ServerMetadata, AuthError> {
+        let origin = origin_of(mcp);
+        let url = format!("{origin}/.well-known/oauth-authorization-server");
+        match get_json(t, &url, AuthStep::ServerMetadata).await? {
+            Some(body) => serde_json::from_str(&body).map_err(|e| AuthError::Request {
+                step: "authorization server metadata".into(),
+                detail: format!("{url} is not authorization server metadata: {e}"),
+            }),
+            None => Ok(ServerMetadata::defaults_at(&origin)),
+        }
+    }
+
+    /// The 401's scope, else the resource's, else none; on a step-up, also every scope asked
+    /// before. `offline_access` is added where the server offers it.
+    fn scope_to_ask(
+        &self,
+        status: u16,
+        challenge: &Challenge,
+        prm: Option<&ResourceMetadata>,
+        server: &ServerMetadata,
+    ) -> Option<String> {
+        let base = challenge.scope.clone().or_else(|| {
+            prm.and_then(|p| p.scopes_supported.as_ref())
+                .filter(|s| !s.is_empty())
+                .map(|s| s.join(" "))
+        });
+        let mut scopes: Vec<String> = Vec::new();
+        if status == 403
+            && challenge.insufficient_scope()
+            && let Some(before) = &self.state.borrow().scope
+        {
+            scopes.extend(before.split_whitespace().map(str::to_owned));
+        }
+        for s in base.iter().flat_map(|b| b.split_whitespace()) {
+            if !scopes.iter().any(|x| x == s) {
+                scopes.push(s.to_owned());
+            }
+        }
+        if scopes.is_empty() {
+            return None;
+        }
+        if server.offers_scope("offline_access") && !scopes.iter().any(|s| s == "offline_access") {
+            scopes.push("offline_access".to_owned());
+        }
+        Some(scopes.join(" "))
+    }
+
+    /// This client at `server`: known already, pre-registered, its metadata document, or
+    /// registered now.
+    async fn client_at<H: Http>(
+        &self,
+        t: &Transport<H>,
+        server: &ServerMetadata,
+        scope: Option<&str>,
+    ) -> Result<Credentials, AuthError> {
+        let known = self
+            .state
+            .borrow()
+            .registrations
+            .iter()
+            .find(|(issuer, _)| issuer == &server.issuer)
+            .map(|(_, c)| c.clone());
+        let found = known
+            .or_else(|| {
+                self.config
+                    .pre_registered
+                    .as_ref()
+                    .and_then(|p| p.at(server))
+            })
+            .or_else(|| {
+                identity::metadata_document(self.config.metadata_document.as_deref(), server)
+            });
+        let client = match found {
+            Some(client) => client,
+            None => self.register(t, server, scope).await?,
+        };
+        let mut state = self.state.borrow_mut();
+        if !state.registrations.iter().any(|(i, _)| i == &server.issuer) {
+            state
+                .registrations
+                .push((server.issuer.clone(), client.clone()));
+        }
+        Ok(client)
+    }
+
+    async fn register<H: Http>(
+        &self,
+        t: &Transport<H>,
+        server: &ServerMetadata,
+        scope: Option<&str>,
+    ) -> Result<Credentials, AuthError> {
+        let Some(endpoint) = &server.registration_endpoint else {
+            return Err(AuthError::NoRegistration {
+                issuer: server.issuer.clone(),
+            });
+        };
+        let method = identity::method_to_register(server);
+        let body = identity::registration_request(
+            &self.config.client_name,
+            &self.config.redirect_uri,
+            self.config.application_type,
+            method,
+            scope,
+        );
+        let got = fetch(
+            t,
+            HttpRequest {
+                method: "POST",
+                url: endpoint.clone(),
+                headers: vec![
+                    ("Content-Type".into(), "application/json".into()),
+                    ("Accept".into(), "application/json".into()),
+                ],
+                body: Some(body.to_string()),
+            },
+            AuthStep::Registration,
+        )
+        .await?;
+        if !(200..300).contains(&got.status) {
+            return Err(refused("registration", &got));
+        }
+        identity::registered(&got.body, method).map_err(|detail| AuthError::Request {
+            step: "registration".into(),
+            detail,
+        })
+    }
+
+    fn authorization_url(
+        &self,
+        server: &ServerMetadata,
+        client: &Credentials,
+        pkce: &Pkce,
+        state: &str,
+        scope: Option<&str>,
+        resource: Option<&str>,
+    ) -> Result<String, AuthError> {
+        let mut url = parse_url(&server.authorization_endpoint, "the authorization endpoint")?;
+        {
+            let mut q = url.query_pairs_mut();
+            q.append_pair("response_type", "code");
+            q.append_pair("client_id", &client.client_id);
+            q.append_pair("redirect_uri", &self.config.redirect_uri);
+            q.append_pair("code_challenge", &pkce.challenge);
+            q.append_pair("code_challenge_method", "S256");
+            q.append_pair("state", state);
+            if let Some(scope) = scope {
+                q.append_pair("scope", scope);
+            }
+            if let Some(resource) = resource {
+                q.append_pair("resource", resource);
+            }
+        }
+        Ok(url.into())
+    }
+
+    /// The command line's consent: the authorization request over HTTP, its redirect read and
+    /// not followed.
+    async fn follow<H: Http>(&self, t: &Transport<H>, url: &str) -> Result<String, AuthError> {
+        let got = fetch(
+            t,
+            HttpRequest {
+                method: "GET",
+                url: url.to_owned(),
+                headers: Vec::new(),
+                body: None,
+            },
+            AuthStep::Authorization,
+        )
+        .await?;
+        let location = got
+            .headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("location"))
+            .map(|(_, v)| v.clone());
+        match location {
+            Some(location) if (300..400).contains(&got.status) => {
+                let base = parse_url(url, "the authorization request")?;
+                base.join(&location)
+                    .map(|u| u.to_string())
+                    .map_err(|e| AuthError::BadUrl {
+                        what: "the redirect".into(),
+                        url: redact_code(&location),
+                        detail: e.to_string(),
+                    })
+            }
+            _ => Err(AuthError::UserAgent(format!(
+                "the authorization endpoint answered HTTP {} without a redirect: it wants a user \
+                 to log in or consent, which a command line cannot do (a server that approves at \
+                 once, such as weather-server --auth --auth-auto-approve, can be used here)",
+                got.status
+            ))),
+        }
+    }
+
+    async fn redeem<H: Http>(
+        &self,
+        t: &Transport<H>,
+        server: &ServerMetadata,
+        client: &Credentials,
+        grant: &Grant<'_>,
+        resource: Option<&str>,
+        scope: Option<&str>,
+    ) -> Result<Tokens, AuthError> {
+        let (body, headers) = token::request(grant, client, resource);
+        let step = match grant {
+            Grant::Code { .. } => AuthStep::Token,
+            Grant::Refresh { .. } => AuthStep::Refresh,
+        };
+        let got = fetch(
+            t,
+            HttpRequest {
+                method: "POST",
+                url: server.token_endpoint.clone(),
+                headers,
+                body: Some(body),
+            },
+            step,
+        )
+        .await?;
+        let content_type = got
+            .headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+            .map(|(_, v)| essence(v))
+            .unwrap_or_default();
+        token::response(
+            got.status,
+            &content_type,
+            &got.body,
+            scope,
+            t.clock.now_ms(),
+        )
+    }
+}
+
+fn redact_code(url: &str) -> String {
+    super::redact::url(url)
+}
+
+/// Reads the redirect back: the `state` sent, the issuer that sent it (RFC 9207), then the
+/// code or the server's refusal.
+pub(super) fn check_callback(
+    callback: &str,
+    state: &str,
+    server: &ServerMetadata,
+) -> Result<String, AuthError> {
+    let url = parse_url(callback, "the redirect back").map_err(|_| AuthError::BadUrl {
+        what: "the redirect back".into(),
+        url: redact_code(callback),
+        detail: "not a URL".into(),
+    })?;
+    let param = |name: &str| {
+        url.query_pairs()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+    };
+    if param("state").as_deref() != Some(state) {
+        return Err(AuthError::StateMismatch);
+    }
+    match param("iss") {
+        Some(iss) if iss != server.issuer => {
+            return Err(AuthError::IssMismatch {
+                expected: server.issuer.clone(),
+                found: iss,
+            });
+        }
+        None if server.authorization_response_iss_parameter_supported => {
+            return Err(AuthError::IssMissing {
+                issuer: server.issuer.clone(),
+            });
+        }
+        _ => {}
+    }
+    if let Some(error) = param("error") {
+        return Err(AuthError::Denied {
+            error,
+            description: param("error_description"),
+        });
+    }
+    param("code").ok_or_else(|| AuthError::Denied {
+        error: "no code in the redirect back".into(),
+        description: None,
+    })
+}
+
+/// A request of the flow, recorded with its secrets redacted, read whole.
+async fn fetch<H: Http>(
+    t: &Transport<H>,
+    request: HttpRequest,
+    step: AuthStep,
+) -> Result<Fetched, AuthError> {
+    t.fetch(request, step)
+        .await
+        .map_err(|e| AuthError::Request {
+            step: step.describe().into(),
+            detail: e.to_string(),
+        })
+}
+
+/// A metadata document: `Some(body)` for a 200 JSON object, `None` for any other answer (the
+/// next place is tried).
+async fn get_json<H: Http>(
+    t: &Transport<H>,
+    url: &str,
+    step: AuthStep,
+) -> Result<Option<String>, AuthError> {
+    let got = fetch(
+        t,
+        HttpRequest {
+            method: "GET",
+            url: url.to_owned(),
+            headers: vec![("Accept".into(), "application/json".into())],
+            body: None,
+        },
+        step,
+    )
+    .await?;
+    let is_object = serde_json::from_str::<Value>(&got.body).is_ok_and(|v| v.is_object());
+    Ok((got.status == 200 && is_object).then_some(got.body))
+}
+
+/// A non-2xx answer of the flow, with the server's OAuth error if it gave one.
+fn refused(step: &str, got: &Fetched) -> AuthError {
+    let error = serde_json::from_str::<Value>(&got.body).ok().and_then(|v| {
+        v.get("error").and_then(Value::as_str).map(|e| {
+            match v.get("error_description").and_then(Value::as_str) {
+                Some(d) => format!("{e}: {d}"),
+                None => e.to_owned(),
+            }
+        })
+    });
+    AuthError::Request {
+        step: step.into(),
+        detail: format!(
+            "HTTP {}{}",
+            got.status,
+            error.map(|e| format!(" ({e})")).unwrap_or_default()
+        ),
+    }
+}
