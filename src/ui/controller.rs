@@ -399,6 +399,7 @@ impl Controller {
             }
             HostEvent::Approval(request) => this.prompts.dialog.set(request),
             HostEvent::Form(request) => this.prompts.form.set(request),
+            HostEvent::Authorize(prompt) => this.prompts.authorize.set(prompt),
         }));
         let you_turn = self.prompts.you_turn;
         let desk = Desk::new(move |turn| you_turn.set(turn));
@@ -523,10 +524,23 @@ impl Controller {
             .unwrap_or(Era::Modern)
     }
 
-    /// The rows of the diagrams shown.
+    /// Whether the server asked for authorization in the run shown (the Authorization diagram
+    /// is drawn then).
+    pub fn authorized(&self) -> bool {
+        self.run.with(|r| {
+            r.rows
+                .iter()
+                .any(|x| x.id.is_auth() && x.status != RowStatus::Pending)
+        })
+    }
+
+    /// The rows of the diagrams shown (the Authorization diagram's first, when it is drawn).
     pub fn shown_rows(&self) -> Vec<Row> {
-        diagrams_for(self.shown_era())
-            .iter()
+        let auth = self
+            .authorized()
+            .then(crate::diagram::authorization)
+            .into_iter();
+        auth.chain(diagrams_for(self.shown_era()))
             .flat_map(|d| d.rows())
             .collect()
     }

@@ -37,7 +37,7 @@ fn points(row: &RowGeom) -> String {
         .join(" ")
 }
 
-fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
+fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl IntoView {
     let id = row.id;
     let status = move || ctl.run.with(|r| r.status(id));
     let state = move || status().as_str();
@@ -58,7 +58,8 @@ fn row_view(ctl: Controller, row: RowGeom) -> impl IntoView {
         }
         d
     };
-    let head = format!("url(#mf-head-{})", &id.id()[..2]);
+    // The arrowhead of this row's diagram (row ids do not all start with it: `a-1` is in `da`).
+    let head = format!("url(#mf-head-{diagram_id})");
     let dashed = row.kind == ArrowKind::Dashed;
     let badge = row.badge;
     let pts = points(&row);
@@ -155,9 +156,15 @@ fn subtitle(actor: Actor, lang: Lang, original: String, llm: &LlmSettings) -> St
     }
 }
 
+/// [`DiagramView`]'s `index` for the Authorization diagram (0 and 1 are the era's two).
+pub const AUTHORIZATION: usize = 2;
+
 #[component]
 pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
-    let diagram = move || &diagrams_for(ctl.shown_era())[index];
+    let diagram = move || match index {
+        AUTHORIZATION => crate::diagram::authorization(),
+        _ => &diagrams_for(ctl.shown_era())[index],
+    };
     let id = diagram().id;
     // The labels carry the run's real values in place of the tutorial's examples.
     let live = Memo::new(move |_| ctl.run.with(LiveValues::from_run));
@@ -223,7 +230,7 @@ pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
             .rows
             .iter()
             .cloned()
-            .map(|r| row_view(ctl, r))
+            .map(|r| row_view(ctl, r, id))
             .collect_view();
         view! {
             <figure class="mf-figure" id=format!("mf-{id}")>

@@ -36,6 +36,7 @@ messages! {
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
     CouldNotSave, Loaded, FileUnreadable, ModuleNotLoaded, ViewNotLoaded, TryAgain, RecordingBanner,
     DialogTitle, Yes, Decline, Answer,
+    AuthTitle, AuthBody, AuthOpen, AuthCancel,
     Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
     PrimingEvent, Request, Response,
@@ -238,6 +239,12 @@ fn en(msg: Msg) -> &'static str {
             "Recording of a run against {server} ({llm}), exported {created}. Nothing is sent while it is shown; Restart starts a live run."
         }
         DialogTitle => "Execute '{tool}' on Tool Server?",
+        AuthTitle => "The MCP server asks for authorization",
+        AuthBody => {
+            "Open the authorization server's page to log in and consent. It comes back to this page with a code, which MCP Flow redeems for an access token (kept in this page's memory only). The request:"
+        }
+        AuthOpen => "Open the authorization page",
+        AuthCancel => "Cancel",
         Yes => "Yes",
         Decline => "Decline",
         Answer => "Answer",
@@ -453,6 +460,12 @@ fn zh(msg: Msg) -> &'static str {
             "这是针对 {server}（{llm}）的一次运行记录，导出于 {created}。显示记录时不会发送任何请求；点击“重新开始”开始一次真实运行。"
         }
         DialogTitle => "在工具服务器上执行“{tool}”吗？",
+        AuthTitle => "MCP 服务器要求授权",
+        AuthBody => {
+            "打开授权服务器的页面登录并同意。它会带着授权码回到本页面，MCP Flow 用授权码换取访问令牌（只保存在本页面的内存中）。请求："
+        }
+        AuthOpen => "打开授权页面",
+        AuthCancel => "取消",
         Yes => "执行",
         Decline => "拒绝",
         Answer => "回答",

@@ -1,6 +1,7 @@
 //! Leptos components. Thin: the logic lives in `flow`, `mcp`, `llm` and `diagram`.
 
 mod approval;
+mod auth_dialog;
 mod bridge_leg;
 mod compare;
 mod connection;
@@ -33,6 +34,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use approval::ApprovalDialog;
+use auth_dialog::AuthDialog;
 use compare::CompareView;
 use connection::ConnectionPanel;
 pub use controller::{Compared, Controller};
@@ -210,6 +212,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </p>
             </Show>
             <ApprovalDialog ctl=ctl />
+            <AuthDialog ctl=ctl />
             <FormDialog ctl=ctl />
             <YouDialog ctl=ctl />
             <CompareView ctl=ctl />
@@ -225,6 +228,10 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <MessageLog ctl=ctl />
             <div class="mf-stage">
                 <div class="mf-diagrams">
+                    // Drawn once the server asked for authorization in this run.
+                    <Show when=move || ctl.authorized()>
+                        <DiagramView ctl=ctl index=diagram_view::AUTHORIZATION />
+                    </Show>
                     <DiagramView ctl=ctl index=0 />
                     <DiagramView ctl=ctl index=1 />
                 </div>

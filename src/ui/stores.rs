@@ -13,6 +13,7 @@ use crate::llm::choice::LlmSettings;
 use crate::llm::smollm::status::Status as ModelStatus;
 use crate::llm::smollm::worker::ModelWorker;
 use crate::llm::you::Turn;
+use crate::mcp::auth::popup::AuthPrompt;
 use crate::mcp::era::{Era, EraChoice};
 use crate::mcp::log_level::LogLevel;
 use crate::output_check::worker::SchemaWorker;
@@ -79,6 +80,8 @@ pub struct Prompts {
     pub form: RwSignal<Option<FormRequest>>,
     /// The model's turn waiting for the user, when the user is the model.
     pub you_turn: RwSignal<Option<Turn>>,
+    /// The authorization page waiting for the user to open it.
+    pub authorize: RwSignal<Option<AuthPrompt>, LocalStorage>,
 }
 
 impl Prompts {
@@ -87,6 +90,7 @@ impl Prompts {
             dialog: RwSignal::new(None),
             form: RwSignal::new(None),
             you_turn: RwSignal::new(None),
+            authorize: RwSignal::new_local(None),
         }
     }
 
@@ -94,6 +98,7 @@ impl Prompts {
     pub(super) fn clear(&self) {
         self.dialog.set(None);
         self.form.set(None);
+        self.authorize.set(None);
     }
 }
 

@@ -131,6 +131,8 @@ pub enum Live {
     Stateless,
     /// The weather server without this page's origin on its allow-list.
     Foreign,
+    /// The weather server as a protected resource (`--auth --auth-auto-approve`).
+    Auth,
     /// The weather server keeping a journal of what it received, two sessions at most.
     Lifecycle,
     /// The OpenAI-compatible model fixture (`mcp-flow-test-servers llm`).
@@ -162,6 +164,7 @@ impl Live {
             Self::Json => option_env!("MCP_FLOW_TEST_JSON_URL"),
             Self::Stateless => option_env!("MCP_FLOW_TEST_STATELESS_URL"),
             Self::Foreign => option_env!("MCP_FLOW_TEST_FOREIGN_URL"),
+            Self::Auth => option_env!("MCP_FLOW_TEST_AUTH_URL"),
             Self::Lifecycle => option_env!("MCP_FLOW_TEST_LIFECYCLE_URL"),
             Self::Llm => option_env!("MCP_FLOW_TEST_LLM_URL"),
             Self::Faulty => option_env!("MCP_FLOW_TEST_FAULTY_URL"),

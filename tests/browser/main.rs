@@ -7,6 +7,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 mod common;
 
+mod auth;
 mod bench_exchange;
 mod bridge;
 mod client;

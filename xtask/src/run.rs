@@ -4,31 +4,45 @@ use crate::sh::{self, Result};
 use crate::tools::Tools;
 use crate::{server, workspace_root};
 
-const USAGE: &str =
-    "usage: cargo xtask run [--bind ADDR] [--bridge stdio -- CMD ARGS... | --bridge http URL]";
+const USAGE: &str = "usage: cargo xtask run [--bind ADDR] [--auth] [--bridge stdio -- CMD ARGS... \
+                     | --bridge http URL]";
 
-/// `--bind ADDR` and `--bridge MODE ARGS...` (everything after `--bridge` is the bridge's).
-fn parse(args: &[String]) -> Result<(String, Option<Vec<String>>)> {
-    let mut bind = "127.0.0.1:8000".to_owned();
-    let mut bridge: Option<Vec<String>> = None;
+/// What `cargo xtask run` was asked for.
+#[derive(Debug, PartialEq)]
+struct Options {
+    bind: String,
+    /// The weather server as a protected resource with its demo authorization server.
+    auth: bool,
+    bridge: Option<Vec<String>>,
+}
+
+/// `--bind ADDR`, `--auth` and `--bridge MODE ARGS...` (everything after `--bridge` is the
+/// bridge's).
+fn parse(args: &[String]) -> Result<Options> {
+    let mut options = Options {
+        bind: "127.0.0.1:8000".to_owned(),
+        auth: false,
+        bridge: None,
+    };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "--bind" => bind = rest.next().ok_or(USAGE)?.clone(),
-            "--bridge" => bridge = Some(rest.by_ref().cloned().collect()),
+            "--bind" => options.bind = rest.next().ok_or(USAGE)?.clone(),
+            "--auth" => options.auth = true,
+            "--bridge" => options.bridge = Some(rest.by_ref().cloned().collect()),
             _ => return Err(USAGE.into()),
         }
     }
-    if let Some(bridge) = &bridge
+    if let Some(bridge) = &options.bridge
         && !matches!(bridge.first().map(String::as_str), Some("stdio" | "http"))
     {
         return Err(USAGE.into());
     }
-    Ok((bind, bridge))
+    Ok(options)
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let (bind, bridge) = parse(args)?;
+    let Options { bind, auth, bridge } = parse(args)?;
     let root = workspace_root();
     let tools = Tools::locate();
     tools.ensure_app()?;
@@ -46,6 +60,10 @@ pub fn run(args: &[String]) -> Result<()> {
         "--models".to_owned(),
         tools.models_dir().display().to_string(),
     ];
+    let mut args = args;
+    if auth {
+        args.push("--auth".to_owned());
+    }
     sh::step("starting the weather server with the app");
     let server = server::start("weather-server", &binary, &args)?;
     let page = server.url.trim_end_matches("/mcp").to_owned() + "/";
@@ -53,6 +71,13 @@ pub fn run(args: &[String]) -> Result<()> {
         None => {
             println!("\nMCP Flow is running. Open {page}");
             println!("MCP endpoint: {}   (Ctrl-C stops)", server.url);
+            if auth {
+                println!(
+                    "The endpoint is protected: the first request gets 401, the Authorization \
+                     diagram draws the OAuth flow, and the server's consent page asks you to \
+                     approve in a popup."
+                );
+            }
             None
         }
         Some(bridge) => {
@@ -122,7 +147,7 @@ mod tests {
 
     #[test]
     fn the_bridge_takes_everything_after_its_flag() {
-        let (bind, bridge) = parse(&args(&[
+        let options = parse(&args(&[
             "--bind",
             "127.0.0.1:9000",
             "--bridge",
@@ -133,14 +158,16 @@ mod tests {
             "--bind",
         ]))
         .expect("parse");
-        assert_eq!(bind, "127.0.0.1:9000");
+        assert_eq!(options.bind, "127.0.0.1:9000");
+        assert!(!options.auth);
         assert_eq!(
-            bridge.expect("bridge"),
+            options.bridge.expect("bridge"),
             args(&["stdio", "--", "python", "s.py", "--bind"])
         );
-        let (bind, bridge) = parse(&[]).expect("parse");
-        assert_eq!(bind, "127.0.0.1:8000");
-        assert!(bridge.is_none());
+        let options = parse(&[]).expect("parse");
+        assert_eq!(options.bind, "127.0.0.1:8000");
+        assert!(options.bridge.is_none());
+        assert!(parse(&args(&["--auth"])).expect("parse").auth);
         assert!(parse(&args(&["--bridge", "sh", "-c", "x"])).is_err());
         assert!(parse(&args(&["--bridge"])).is_err());
         assert!(parse(&args(&["--bind"])).is_err());

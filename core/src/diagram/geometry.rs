@@ -212,10 +212,11 @@ pub struct Geometry {
     pub font_px: f32,
     /// Line height in px.
     pub line_height: f32,
-    /// Participant boxes at the top, in the tutorial's order.
+    /// Participant boxes at the top, in the diagram's column order.
     pub participants: Vec<ParticipantBox>,
     /// Mirrored boxes at the bottom (empty unless `mirror_participants`).
     pub footer: Vec<ParticipantBox>,
+    /// One per participant, left to right.
     pub lifelines: Vec<Lifeline>,
     /// One per message, in item order.
     pub rows: Vec<RowGeom>,
@@ -231,8 +232,18 @@ impl Geometry {
         self.rows.iter().find(|r| r.id == row)
     }
 
+    /// `actor`'s lifeline, if `actor` is a participant of the diagram laid out.
+    pub fn lifeline(&self, actor: Actor) -> Option<&Lifeline> {
+        self.lifelines.iter().find(|l| l.actor == actor)
+    }
+
     /// The x of `actor`'s lifeline.
+    ///
+    /// # Panics
+    /// If `actor` is not a participant of the diagram laid out.
     pub fn lifeline_x(&self, actor: Actor) -> f32 {
-        self.lifelines[actor.index()].x
+        self.lifeline(actor)
+            .unwrap_or_else(|| panic!("no lifeline for {actor:?}"))
+            .x
     }
 }

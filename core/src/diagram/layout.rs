@@ -70,15 +70,17 @@ pub fn layout_labeled(
 ) -> Geometry {
     let font = opts.font_px;
     let line_h = font * opts.line_height;
-    let width = 2.0 * opts.margin + 4.0 * opts.column_gap + opts.box_width;
+    let columns = diagram.participants.len();
+    let width = 2.0 * opts.margin + (columns - 1) as f32 * opts.column_gap + opts.box_width;
     let frame = Frame {
         left: opts.margin,
         right: width - opts.margin,
         font,
         line_h,
     };
+    // Columns are the diagram's own participants, left to right.
     let lifeline_x =
-        |a: Actor| opts.margin + opts.box_width / 2.0 + a.index() as f32 * opts.column_gap;
+        |a: Actor| opts.margin + opts.box_width / 2.0 + diagram.column(a) as f32 * opts.column_gap;
 
     // Participant boxes: one height for all, fitting the tallest.
     let inner = opts.box_width - 2.0 * opts.padding;
@@ -133,14 +135,14 @@ pub fn layout_labeled(
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     let mut activations = Vec::new();
-    // Open activations per actor: (start y, opening row id).
-    let mut stacks: [Vec<(f32, Row)>; 5] = Default::default();
-    let close_bar = |stacks: &mut [Vec<(f32, Row)>; 5],
+    // Open activations per column: (start y, opening row id).
+    let mut stacks: Vec<Vec<(f32, Row)>> = vec![Vec::new(); columns];
+    let close_bar = |stacks: &mut [Vec<(f32, Row)>],
                      actor: Actor,
                      y_end: f32,
                      closed_by: Option<Row>|
      -> Option<ActivationGeom> {
-        let stack = &mut stacks[actor.index()];
+        let stack = &mut stacks[diagram.column(actor)];
         let (y_start, opened_by) = stack.pop()?;
         let depth = stack.len();
         let x =
@@ -183,7 +185,7 @@ pub fn layout_labeled(
                     activations.push(bar);
                 }
                 if m.activate {
-                    stacks[m.to.index()].push((row.y_end, m.id));
+                    stacks[diagram.column(m.to)].push((row.y_end, m.id));
                 }
                 let bottom = row.bottom;
                 rows.push(row);
@@ -201,7 +203,7 @@ pub fn layout_labeled(
 
     // Close whatever the diagram left open at the end of the rows.
     let rows_end = cursor;
-    for actor in Actor::ALL {
+    for actor in diagram.actors() {
         while let Some(bar) = close_bar(&mut stacks, actor, rows_end, None) {
             activations.push(bar);
         }
@@ -217,9 +219,9 @@ pub fn layout_labeled(
     } else {
         (Vec::new(), footer_top, footer_top + opts.margin)
     };
-    let lifelines = Actor::ALL
-        .iter()
-        .map(|&actor| Lifeline {
+    let lifelines = diagram
+        .actors()
+        .map(|actor| Lifeline {
             actor,
             x: lifeline_x(actor),
             y1: header_bottom,

@@ -1,7 +1,11 @@
-//! The tutorial's two sequence diagrams as data ([`original`]), their vocabulary ([`spec`]), typed row
-//! ids ([`rows`]) and a pure layout ([`layout`]) to plain geometry ([`geometry`]), measuring text
-//! without a DOM ([`text`]). No Leptos: the SVG view draws what [`layout::layout`] returns.
+//! The tutorial's two sequence diagrams as data ([`original`]), redrawn for 2026-07-28
+//! ([`modern`]), the Authorization diagram ([`authorization`]), their vocabulary ([`spec`]), typed
+//! row ids ([`rows`]) and a pure layout ([`layout`]) to plain geometry ([`geometry`]), measuring
+//! text without a DOM ([`text`]). No Leptos: the SVG view draws what [`layout::layout`] returns.
 
+pub mod authorization;
+#[cfg(test)]
+mod authorization_tests;
 pub mod geometry;
 pub mod layout;
 pub mod modern;
@@ -12,13 +16,14 @@ pub mod spec;
 mod tests;
 pub mod text;
 
+pub use authorization::authorization;
 pub use geometry::{
     ActivationGeom, ArrowDir, Badge, Geometry, LayoutOptions, Lifeline, NoteGeom, ParticipantBox,
     Point, Rect, RowGeom, TextLine,
 };
 pub use layout::{layout, layout_labeled};
 pub use modern::modern_diagrams;
-pub use original::{diagram, diagrams, discovery, execution, find_row};
+pub use original::{diagrams, discovery, execution};
 pub use rows::Row;
 
 use crate::mcp::era::Era;
@@ -31,10 +36,14 @@ pub fn diagrams_for(era: Era) -> &'static [Diagram; 2] {
     }
 }
 
-/// Every row of both eras' diagrams, each once, in drawing order (legacy first).
+/// Every row of every diagram, each once: the Authorization diagram's, then both eras' in
+/// drawing order (legacy first), as [`Row::ALL`] lists them.
 pub fn all_rows() -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
-    for d in diagrams().iter().chain(modern_diagrams()) {
+    let every = std::iter::once(authorization())
+        .chain(diagrams())
+        .chain(modern_diagrams());
+    for d in every {
         for row in d.rows() {
             if !rows.contains(&row) {
                 rows.push(row);
@@ -47,3 +56,19 @@ pub use spec::{
     Actor, ArrowKind, Diagram, Item, Lang, Message, Note, NotePlacement, Participant, Text,
 };
 pub use text::{text_width, wrap_text};
+
+/// The tutorial's diagrams and the Authorization diagram, which both eras share.
+fn shared() -> impl Iterator<Item = &'static Diagram> {
+    diagrams().iter().chain([authorization()])
+}
+
+/// The diagram with this id (`"d1"`, `"d2"` as the tutorial drew them, or `"da"`).
+pub fn diagram(id: &str) -> Option<&'static Diagram> {
+    shared().find(|d| d.id == id)
+}
+
+/// The message row `row` and the diagram it belongs to (the tutorial's drawing of a row both
+/// eras have).
+pub fn find_row(row: Row) -> Option<(&'static Diagram, &'static Message)> {
+    shared().find_map(|d| d.message(row).map(|m| (d, m)))
+}

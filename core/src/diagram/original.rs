@@ -199,13 +199,3 @@ pub fn discovery() -> &'static Diagram {
 pub fn execution() -> &'static Diagram {
     &DIAGRAMS[1]
 }
-
-/// The diagram with this id (`"d1"` or `"d2"`).
-pub fn diagram(id: &str) -> Option<&'static Diagram> {
-    DIAGRAMS.iter().find(|d| d.id == id)
-}
-
-/// The message row `row` and the diagram it belongs to.
-pub fn find_row(row: Row) -> Option<(&'static Diagram, &'static Message)> {
-    DIAGRAMS.iter().find_map(|d| d.message(row).map(|m| (d, m)))
-}

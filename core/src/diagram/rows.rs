@@ -35,6 +35,36 @@ macro_rules! rows {
 }
 
 rows! {
+    /// a-1: the server answers 401 (or 403 `insufficient_scope`) with a Bearer challenge.
+    AuthChallenge = "a-1",
+    /// a-2: the client asks for the protected resource's metadata (RFC 9728).
+    AuthResourceMetadata = "a-2",
+    /// a-3: the protected resource's metadata.
+    AuthResourceMetadataResult = "a-3",
+    /// a-4: the client asks for the authorization server's metadata (RFC 8414).
+    AuthServerMetadata = "a-4",
+    /// a-5: the authorization server's metadata.
+    AuthServerMetadataResult = "a-5",
+    /// a-6: dynamic client registration (RFC 7591; optional).
+    AuthRegister = "a-6",
+    /// a-7: the registered client's id.
+    AuthRegistered = "a-7",
+    /// a-8: the host opens the authorization page for the user (PKCE, state, scope, resource).
+    AuthOpen = "a-8",
+    /// a-9: the user logs in and consents at the authorization server.
+    AuthConsent = "a-9",
+    /// a-10: the authorization server redirects back with the code, state and iss.
+    AuthRedirect = "a-10",
+    /// a-11: the code (and the PKCE verifier) for tokens.
+    AuthToken = "a-11",
+    /// a-12: the access token.
+    AuthTokenResult = "a-12",
+    /// a-13: the MCP request again, with the access token.
+    AuthRetry = "a-13",
+    /// a: a refresh token for a new access token (optional, when one ran out).
+    AuthRefresh = "a-refresh",
+    /// a: the new access token.
+    AuthRefreshResult = "a-refresh-result",
     /// d1: the host prepares a client for the server.
     Prepare = "d1-prep",
     /// d1: `server/discover` request (modern era; in `auto` the probe).
@@ -94,6 +124,13 @@ rows! {
     LlmAnswer = "d2-11",
     /// d2-12: the host shows the answer.
     ShowAnswer = "d2-12",
+}
+
+impl Row {
+    /// A row of the Authorization diagram.
+    pub fn is_auth(self) -> bool {
+        self.id().starts_with("a-")
+    }
 }
 
 impl std::fmt::Display for Row {

@@ -5,7 +5,9 @@
 
 use super::rows::Row;
 
-/// One of the five participants of the tutorial's diagrams, in the tutorial's order.
+/// A participant of a diagram: the tutorial's five, and the Authorization diagram's
+/// authorization server. Which actors a diagram has, and in which column, is the diagram's own
+/// ([`Diagram::column`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Actor {
     /// The tutorial's `User`.
@@ -16,32 +18,25 @@ pub enum Actor {
     Llm,
     /// The tutorial's `MCPClient`.
     Client,
-    /// The tutorial's `MCPServer`.
+    /// The tutorial's `MCPServer` (in the Authorization diagram: the protected resource).
     Server,
+    /// The OAuth 2.1 authorization server (the Authorization diagram only).
+    AuthServer,
 }
 
 impl Actor {
-    /// All actors, in the tutorial's participant order (left to right).
-    pub const ALL: [Actor; 5] = [
+    /// Every actor: the tutorial's five in its participant order, then the authorization server.
+    pub const ALL: [Actor; 6] = [
         Actor::User,
         Actor::Host,
         Actor::Llm,
         Actor::Client,
         Actor::Server,
+        Actor::AuthServer,
     ];
 
-    /// Column index, left to right, in the tutorial's participant order.
-    pub const fn index(self) -> usize {
-        match self {
-            Actor::User => 0,
-            Actor::Host => 1,
-            Actor::Llm => 2,
-            Actor::Client => 3,
-            Actor::Server => 4,
-        }
-    }
-
-    /// The participant identifier the tutorial's mermaid source uses.
+    /// The participant identifier the tutorial's mermaid source uses (`AuthServer` for the one
+    /// the tutorial does not have).
     pub const fn mermaid_id(self) -> &'static str {
         match self {
             Actor::User => "User",
@@ -49,6 +44,7 @@ impl Actor {
             Actor::Llm => "LLM",
             Actor::Client => "MCPClient",
             Actor::Server => "MCPServer",
+            Actor::AuthServer => "AuthServer",
         }
     }
 
@@ -60,6 +56,7 @@ impl Actor {
             Actor::Llm => "llm",
             Actor::Client => "client",
             Actor::Server => "server",
+            Actor::AuthServer => "auth",
         }
     }
 
@@ -71,6 +68,7 @@ impl Actor {
             Actor::Llm => "--mf-llm",
             Actor::Client => "--mf-client",
             Actor::Server => "--mf-server",
+            Actor::AuthServer => "--mf-auth",
         }
     }
 }
@@ -172,7 +170,8 @@ pub struct Message {
 impl Message {
     /// A message to oneself (drawn as a loop right of the lifeline).
     pub const fn is_self(&self) -> bool {
-        self.from.index() == self.to.index()
+        // `==` on the enum is not const; the discriminants compare the same.
+        self.from as u8 == self.to as u8
     }
 }
 
@@ -230,10 +229,11 @@ impl Item {
 /// A whole sequence diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagram {
-    /// `"d1"` or `"d2"`.
+    /// `"d1"`, `"d2"`, or `"da"` (Authorization).
     pub id: &'static str,
     pub title: Text,
-    /// In the tutorial's order, i.e. `Actor::ALL` order.
+    /// This diagram's columns, left to right; each actor at most once. Every actor a message or
+    /// note names is one of them.
     pub participants: [Participant; 5],
     pub items: &'static [Item],
 }
@@ -259,8 +259,31 @@ impl Diagram {
         self.messages().map(|m| m.id)
     }
 
+    /// The column of `actor` (0 = leftmost), if it is a participant of this diagram.
+    pub fn column_of(&self, actor: Actor) -> Option<usize> {
+        self.participants.iter().position(|p| p.actor == actor)
+    }
+
+    /// The column of `actor`, left to right.
+    ///
+    /// # Panics
+    /// If `actor` is not a participant of this diagram (the diagrams' tests check that every
+    /// actor their rows name is).
+    pub fn column(&self, actor: Actor) -> usize {
+        self.column_of(actor)
+            .unwrap_or_else(|| panic!("{actor:?} is not a participant of diagram {}", self.id))
+    }
+
+    /// The actors of this diagram, left to right.
+    pub fn actors(&self) -> impl Iterator<Item = Actor> + '_ {
+        self.participants.iter().map(|p| p.actor)
+    }
+
     /// The participant for `actor`.
+    ///
+    /// # Panics
+    /// If `actor` is not a participant of this diagram.
     pub fn participant(&self, actor: Actor) -> &Participant {
-        &self.participants[actor.index()]
+        &self.participants[self.column(actor)]
     }
 }

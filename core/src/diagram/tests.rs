@@ -94,9 +94,9 @@ fn row_ids_are_unique_across_diagrams() {
 
 #[test]
 fn participants_in_tutorial_order() {
-    for d in diagrams() {
+    for d in diagrams().iter().chain(modern_diagrams()) {
         let actors: Vec<Actor> = d.participants.iter().map(|p| p.actor).collect();
-        assert_eq!(actors, Actor::ALL);
+        assert_eq!(actors, Actor::ALL[..5]);
         let names: Vec<&str> = d.participants.iter().map(|p| p.name).collect();
         assert_eq!(
             names,
@@ -130,10 +130,21 @@ fn participants_in_tutorial_order() {
     let mermaid_ids: Vec<&str> = Actor::ALL.iter().map(|a| a.mermaid_id()).collect();
     assert_eq!(
         mermaid_ids,
-        ["User", "ClientApp", "LLM", "MCPClient", "MCPServer"]
+        [
+            "User",
+            "ClientApp",
+            "LLM",
+            "MCPClient",
+            "MCPServer",
+            "AuthServer"
+        ]
     );
-    for (i, a) in Actor::ALL.iter().enumerate() {
-        assert_eq!(a.index(), i);
+    // The tutorial's diagrams keep the tutorial's columns.
+    for d in diagrams().iter().chain(modern_diagrams()) {
+        for (i, a) in Actor::ALL[..5].iter().enumerate() {
+            assert_eq!(d.column(*a), i);
+        }
+        assert_eq!(d.column_of(Actor::AuthServer), None);
     }
 }
 
@@ -214,13 +225,13 @@ fn activation_flags_balance_per_actor() {
         let mut pairs = Vec::new();
         for m in d.messages() {
             if m.deactivate {
-                let opened = stacks[m.from.index()]
+                let opened = stacks[d.column(m.from)]
                     .pop()
                     .unwrap_or_else(|| panic!("{} deactivates an inactive actor", m.id));
                 pairs.push((opened, m.id.id()));
             }
             if m.activate {
-                stacks[m.to.index()].push(m.id.id());
+                stacks[d.column(m.to)].push(m.id.id());
             }
         }
         assert!(stacks.iter().all(Vec::is_empty), "{} unbalanced", d.id);
@@ -353,7 +364,8 @@ fn actor_and_lang_names() {
             "--mf-host",
             "--mf-llm",
             "--mf-client",
-            "--mf-server"
+            "--mf-server",
+            "--mf-auth"
         ]
     );
     for a in Actor::ALL {
@@ -430,7 +442,11 @@ fn wrap_breaks_at_newlines_spaces_and_between_cjk() {
 fn all_layouts() -> Vec<(&'static Diagram, Lang, Geometry)> {
     let opts = LayoutOptions::default();
     let mut out = Vec::new();
-    for d in diagrams().iter().chain(modern_diagrams()) {
+    let every = diagrams()
+        .iter()
+        .chain(modern_diagrams())
+        .chain([authorization()]);
+    for d in every {
         for lang in Lang::ALL {
             out.push((d, lang, layout(d, lang, &opts)));
         }

@@ -2,17 +2,22 @@
 //! followed by the values it really carried, and a note for rows that were skipped or failed.
 
 use super::row_summary;
-use crate::diagram::diagrams_for;
 use crate::diagram::{ArrowKind, Lang};
+use crate::diagram::{authorization, diagrams_for};
 use crate::mcp::era::Era;
 use crate::record::run::{RowStatus, Run};
 
-/// Markdown with both diagrams of `run`, each in its own ```` ```mermaid ```` block (a Mermaid
-/// source holds one diagram), which GitHub and most Markdown viewers render.
+/// Markdown with both diagrams of `run`, and the Authorization diagram first when the run
+/// authorized, each in its own ```` ```mermaid ```` block (a Mermaid source holds one diagram),
+/// which GitHub and most Markdown viewers render. Each lists its own participants.
 pub fn mermaid(run: &Run, lang: Lang) -> String {
     let mut out = String::from("# MCP Flow run\n\n");
     let era = run.era.as_ref().map_or(Era::Legacy, |d| d.era);
-    for diagram in diagrams_for(era) {
+    let authorized = authorization()
+        .rows()
+        .any(|row| run.status(row) != RowStatus::Pending);
+    let auth = authorized.then(authorization);
+    for diagram in auth.into_iter().chain(diagrams_for(era)) {
         out.push_str("```mermaid\nsequenceDiagram\n");
         out.push_str(&format!("    title {}\n", clean(diagram.title.get(lang))));
         for p in &diagram.participants {
@@ -114,6 +119,41 @@ mod tests {
         assert!(text.contains("skipped: approval is off"));
         // Rows that never ran are left out.
         assert!(!text.contains("initialize (Response)"), "d1-2 never ran");
+    }
+
+    #[test]
+    fn an_authorized_run_exports_the_authorization_diagram_with_its_participants() {
+        use crate::diagram::Row;
+        use crate::record::payload::Payload;
+        use crate::record::run::RunEvent;
+        let text = mermaid(&sample_run(), Lang::En);
+        assert!(!text.contains("Authorization (OAuth 2.1)"), "{text}");
+        assert!(!text.contains("participant auth"), "{text}");
+        let mut run = Run::new(crate::diagram::all_rows());
+        run.apply(RunEvent::Done {
+            row: Row::AuthChallenge,
+            at_ms: 1.0,
+            payload: Some(Payload::Auth {
+                detail: "401, scope mcp:basic".into(),
+            }),
+        });
+        let text = mermaid(&run, Lang::En);
+        assert_eq!(text.matches("```mermaid\n").count(), 3, "{text}");
+        let block = text.split("```mermaid\n").nth(1).unwrap();
+        assert!(block.contains("title Authorization (OAuth 2.1)"), "{block}");
+        let participants: Vec<&str> = block
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("participant "))
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        assert_eq!(participants, ["user", "host", "client", "server", "auth"]);
+        assert!(
+            block.contains("    server-->>client: 1. 401 Unauthorized"),
+            "{block}"
+        );
+        let later = text.split("```mermaid\n").nth(2).unwrap();
+        assert!(later.contains("participant llm"), "{later}");
+        assert!(!later.contains("participant auth"), "{later}");
     }
 
     #[test]

@@ -48,7 +48,7 @@ fn fixture(script: Vec<Script>, era: EraChoice, memory: Memory) -> Fixture {
             sink.borrow_mut().apply(event);
         }
         HostEvent::Form(form) => seen.borrow_mut().push(form),
-        HostEvent::Approval(_) => {}
+        HostEvent::Approval(_) | HostEvent::Authorize(_) => {}
     });
     let mcp_emit = emit.clone();
     let client = Rc::new(McpClient::new(

@@ -120,6 +120,24 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         }
     }
 
+    /// Authorizes when the server asks for it, with the flow drawn as the Authorization
+    /// diagram's rows; `consent` opens the page where the user consents (`None`: the
+    /// authorization server's redirect is read over HTTP, as on the command line).
+    pub fn with_authorization(
+        self,
+        config: crate::mcp::auth::AuthConfig,
+        consent: Option<Rc<dyn crate::mcp::auth::Consent>>,
+    ) -> Self {
+        let authorizer = crate::mcp::auth::Authorizer::new(config, consent);
+        authorizer.set_watcher(Some(Rc::new(super::auth_rows::AuthRows {
+            steps: self.steps.clone(),
+        })));
+        self.client
+            .transport
+            .set_authorizer(Some(Rc::new(authorizer)));
+        self
+    }
+
     /// The log level to ask a server that offers logging for (`None`: ask for no log lines).
     pub fn with_log_level(self, level: Option<LogLevel>) -> Self {
         self.log_level.set(level);

@@ -1,6 +1,9 @@
 //! The host flow: runs the two diagrams step by step through a gate, reporting every row to the
 //! run record (`crate::record`).
 
+pub mod auth_rows;
+#[cfg(test)]
+mod auth_tests;
 pub mod connect;
 pub mod engine;
 #[cfg(test)]

@@ -34,6 +34,9 @@ pub enum HostEvent {
     Approval(Option<ApprovalRequest>),
     /// The host waits for the user to answer the server's form (`None`: it no longer waits).
     Form(Option<FormRequest>),
+    /// The server asks for authorization: the page waits for the user to open the
+    /// authorization page (`None`: it no longer waits).
+    Authorize(Option<crate::mcp::auth::popup::AuthPrompt>),
 }
 
 impl From<RunEvent> for HostEvent {

@@ -168,7 +168,11 @@ impl<H: Http> McpClient<H> {
                     Either::Left((Either::Left((result, _)), _)) => break Some(result),
                     // Not before the stream ends (the channel stays open until then).
                     Either::Left((Either::Right(((), _)), _)) => continue,
-                    Either::Right(((), _)) if self.waiting_for_user.get() > 0 => continue,
+                    Either::Right(((), _))
+                        if self.waiting_for_user.get() > 0 || self.transport.authorizing() =>
+                    {
+                        continue;
+                    }
                     Either::Right(((), _)) => break None,
                 }
             }

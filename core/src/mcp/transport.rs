@@ -3,6 +3,7 @@
 //! reported to the record as it happens.
 
 use std::cell::{Cell, RefCell};
+use std::pin::pin;
 use std::rc::Rc;
 
 use rmcp::model::InitializeResultMethod;
@@ -23,6 +24,8 @@ pub const ACCEPT_POST: &str = "application/json, text/event-stream";
 const MAX_RESUMES: u32 = 3;
 /// Wait before resuming when the server sent no `retry`.
 const DEFAULT_RETRY_MS: u64 = 1000;
+/// The longest a request of the authorization flow may take.
+const AUTH_TIMEOUT_MS: u32 = 30_000;
 /// Bodies kept in the record are cut at this size.
 pub const MAX_RECORDED_BODY: usize = 1024 * 1024;
 /// The most this client reads of one response body, or of one SSE event: more would freeze the
@@ -110,6 +113,11 @@ impl<H: Http> Transport<H> {
 
     pub fn authorizer(&self) -> Option<Rc<Authorizer>> {
         self.auth.borrow().clone()
+    }
+
+    /// Whether an authorization is running (its pace is the user's: no request timeout then).
+    pub fn authorizing(&self) -> bool {
+        self.auth.borrow().as_ref().is_some_and(|a| a.busy())
     }
 
     pub fn session_id(&self) -> Option<String> {
@@ -305,14 +313,27 @@ impl<H: Http> Transport<H> {
         step: AuthStep,
     ) -> Result<Fetched, TransportError> {
         self.auth_next.set(Some(step));
-        let (seq, mut response) = self.send(request, None).await?;
-        let body = self.read_text(seq, &mut response.body).await?;
-        self.done(seq);
-        Ok(Fetched {
-            status: response.status,
-            headers: response.headers,
-            body,
-        })
+        let exchange = pin!(async {
+            let (seq, mut response) = self.send(request, None).await?;
+            let body = self.read_text(seq, &mut response.body).await?;
+            self.done(seq);
+            Ok(Fetched {
+                status: response.status,
+                headers: response.headers,
+                body,
+            })
+        });
+        let timer = pin!(self.clock.sleep(AUTH_TIMEOUT_MS));
+        match futures_util::future::select(exchange, timer).await {
+            futures_util::future::Either::Left((result, _)) => result,
+            futures_util::future::Either::Right(((), _)) => {
+                let err = TransportError::Timeout {
+                    ms: AUTH_TIMEOUT_MS,
+                };
+                self.abandon(&err.to_string());
+                Err(err)
+            }
+        }
     }
 
     /// POSTs one JSON-RPC message. Messages that arrive on an SSE answer before the response

@@ -281,6 +281,155 @@ const EXPLANATIONS: &[Entry] = &[
         "客户端以新的请求 ID 再次调用 tools/call，名称和参数不变，回答放在 inputResponses 中（{action}），并原样附上服务器发来的 requestState。",
         "/basic/patterns/mrtr",
     ),
+    (
+        Row::AuthChallenge,
+        None,
+        "The MCP server refused the request: 401 Unauthorized means no valid access token, 403 with error=\"insufficient_scope\" a token that lacks a scope. Its WWW-Authenticate: Bearer challenge says where the server's metadata is (resource_metadata, RFC 9728) and which scopes this request needs (scope, RFC 6750). The request itself belongs to diagram 1 or 2; it goes again at step 13. Here: {detail}.",
+        "MCP服务器拒绝了请求：401 Unauthorized 表示没有有效的访问令牌，403 且 error=\"insufficient_scope\" 表示令牌缺少某个范围。它的 WWW-Authenticate: Bearer 质询给出服务器元数据的位置（resource_metadata，RFC 9728）和此请求需要的范围（scope，RFC 6750）。请求本身属于图1或图2，会在第13步再次发送。本次：{detail}。",
+        "/basic/authorization/authorization-server-discovery#protected-resource-metadata-discovery-requirements",
+    ),
+    (
+        Row::AuthResourceMetadata,
+        None,
+        "The client asks the MCP server who issues its tokens: its Protected Resource Metadata (RFC 9728). It uses the resource_metadata URL of the challenge; without one it tries /.well-known/oauth-protected-resource with the endpoint's path, then at the root. Look at the URL: {detail}.",
+        "客户端询问MCP服务器由谁为它签发令牌：即它的受保护资源元数据（RFC 9728）。客户端使用质询中的 resource_metadata URL；没有时先尝试带端点路径的 /.well-known/oauth-protected-resource，再尝试根路径。看看这个URL：{detail}。",
+        "/basic/authorization/authorization-server-discovery#protected-resource-metadata-discovery-requirements",
+    ),
+    (
+        Row::AuthResourceMetadataResult,
+        None,
+        "The Protected Resource Metadata (RFC 9728) names the resource (it must be this MCP server's URL, or the client stops), the authorization_servers that issue tokens for it, and scopes_supported, the scopes to ask for when the challenge named none. Here: {detail}.",
+        "受保护资源元数据（RFC 9728）给出 resource（必须是这个MCP服务器的URL，否则客户端停止）、为它签发令牌的 authorization_servers，以及 scopes_supported：质询没有给出范围时要申请的范围。本次：{detail}。",
+        "/basic/authorization/authorization-server-discovery#authorization-server-location",
+    ),
+    (
+        Row::AuthServerMetadata,
+        None,
+        "The client fetches the authorization server's metadata: RFC 8414's /.well-known/oauth-authorization-server first, then OpenID Connect Discovery's openid-configuration, with the issuer's path inserted when it has one. MCP clients must support both. Here: {detail}.",
+        "客户端获取授权服务器的元数据：先试 RFC 8414 的 /.well-known/oauth-authorization-server，再试 OpenID Connect Discovery 的 openid-configuration；issuer 带路径时把路径插入其中。MCP客户端必须两种都支持。本次：{detail}。",
+        "/basic/authorization/authorization-server-discovery#authorization-server-metadata-discovery",
+    ),
+    (
+        Row::AuthServerMetadataResult,
+        None,
+        "The authorization server's endpoints and abilities. Its issuer must be exactly the one the metadata URL was built from (RFC 8414), or the metadata is not used; code_challenge_methods_supported must list S256, or there is no PKCE and the client must not go on; a registration_endpoint means dynamic registration is possible. Here: {detail}.",
+        "授权服务器的端点和能力。issuer 必须与构造元数据URL所用的完全一致（RFC 8414），否则不使用这份元数据；code_challenge_methods_supported 必须列出 S256，否则没有PKCE，客户端不能继续；有 registration_endpoint 表示可以动态注册。本次：{detail}。",
+        "/basic/authorization/authorization-server-discovery#authorization-server-metadata-discovery",
+    ),
+    (
+        Row::AuthRegister,
+        None,
+        "Optional: dynamic client registration (RFC 7591) gets a client_id without the user. It comes last: a pre-registered client first, then a client ID metadata document (an HTTPS URL as the client_id). 2026-07-28 deprecates it and requires an application_type (native or web). Here: {detail}.",
+        "可选：动态客户端注册（RFC 7591）无需用户参与即可获得 client_id。它排在最后：先用预注册的客户端，其次是客户端ID元数据文档（以HTTPS URL作为 client_id）。2026-07-28 弃用了它，并要求提供 application_type（native 或 web）。本次：{detail}。",
+        "/basic/authorization/client-registration#dynamic-client-registration",
+    ),
+    (
+        Row::AuthRegistered,
+        None,
+        "Optional: the authorization server registered the client and returns its client_id (RFC 7591; a public client gets no secret). The registration belongs to this authorization server only, known by its issuer. Here: {detail}.",
+        "可选：授权服务器注册了客户端并返回其 client_id（RFC 7591；公开客户端没有密钥）。这个注册只属于这一个授权服务器，以其 issuer 区分。本次：{detail}。",
+        "/basic/authorization/client-registration#dynamic-client-registration",
+    ),
+    (
+        Row::AuthOpen,
+        None,
+        "The host opens the authorization page for the user. The URL carries code_challenge, the S256 hash of a verifier only the client knows (PKCE, required by OAuth 2.1), a random state, the scopes, and resource, the MCP server's canonical URI (RFC 8707). Here: {detail}.",
+        "主机为用户打开授权页面。URL 携带 code_challenge（只有客户端知道的 verifier 的 S256 哈希，即 OAuth 2.1 要求的PKCE）、随机的 state、范围，以及 resource（MCP服务器的规范URI，RFC 8707）。本次：{detail}。",
+        "/basic/authorization/security-considerations#authorization-code-protection",
+    ),
+    (
+        Row::AuthConsent,
+        None,
+        "The user logs in at the authorization server and consents to the scopes for this client (the authorization code grant of OAuth 2.1). It is the only step that needs the user, and the client never sees the user's credentials. Here: {detail}.",
+        "用户在授权服务器登录，并同意为这个客户端授予这些范围（OAuth 2.1 的授权码模式）。这是唯一需要用户参与的步骤，客户端永远看不到用户的凭据。本次：{detail}。",
+        "/basic/authorization#authorization-flow-steps",
+    ),
+    (
+        Row::AuthRedirect,
+        None,
+        "The authorization server sends the browser back to the redirect_uri with a one-time code, the state and iss. Before the code goes anywhere the client checks that state is the one it sent and iss the issuer it recorded (RFC 9207, against mix-up attacks). Here: {detail}.",
+        "授权服务器把浏览器重定向回 redirect_uri，带上一次性的授权码、state 和 iss。在授权码被发往任何地方之前，客户端先检查 state 是否是它发出的、iss 是否是它记下的 issuer（RFC 9207，防止混淆攻击）。本次：{detail}。",
+        "/basic/authorization#authorization-response-validation",
+    ),
+    (
+        Row::AuthToken,
+        None,
+        "The client trades the code for tokens at the token endpoint. code_verifier proves it is the client that started the flow (PKCE); resource, the same as in the authorization request, asks for a token for this MCP server only (RFC 8707). Here: {detail}.",
+        "客户端在令牌端点用授权码换取令牌。code_verifier 证明它就是发起流程的客户端（PKCE）；resource 与授权请求中的相同，只为这个MCP服务器申请令牌（RFC 8707）。本次：{detail}。",
+        "/basic/authorization#resource-parameter-implementation",
+    ),
+    (
+        Row::AuthTokenResult,
+        None,
+        "The access token (Bearer), how long it lasts (expires_in), perhaps a refresh token, and the scopes granted. The token is bound to this MCP server as its audience (RFC 8707): the server must reject tokens issued for anything else, and the client must not send it elsewhere. The record never shows a token. Here: {detail}.",
+        "访问令牌（Bearer）、有效期（expires_in）、可能还有刷新令牌，以及授予的范围。令牌以这个MCP服务器为受众（RFC 8707）：服务器必须拒绝为其他目标签发的令牌，客户端也不能把它发往别处。记录中从不显示令牌。本次：{detail}。",
+        "/basic/authorization/security-considerations#token-audience-binding-and-validation",
+    ),
+    (
+        Row::AuthRetry,
+        None,
+        "The interrupted MCP request goes again with Authorization: Bearer (RFC 6750), as every request does from now on (a token never goes in the URL). If a later request meets 403 insufficient_scope, the client starts again at step 1 asking for the union of the scopes so far and the new ones (step-up), a few times at most. Here: {detail}.",
+        "被中断的MCP请求带着 Authorization: Bearer（RFC 6750）再次发送，之后的每个请求都如此（令牌从不放在URL中）。之后的请求若遇到 403 insufficient_scope，客户端从第1步重新开始，申请至今的范围与新范围的并集（逐步提升授权），最多几次。本次：{detail}。",
+        "/basic/authorization#step-up-authorization-flow",
+    ),
+    (
+        Row::AuthRefresh,
+        None,
+        "Optional: the access token ran out, so the client sends its refresh token (grant_type=refresh_token) with the same resource (RFC 8707) for a new one, without the user. Whether refresh tokens are issued at all is the authorization server's choice. Here: {detail}.",
+        "可选：访问令牌已过期，客户端发送刷新令牌（grant_type=refresh_token）和相同的 resource（RFC 8707）来获取新的令牌，无需用户参与。是否签发刷新令牌由授权服务器决定。本次：{detail}。",
+        "/basic/authorization#refresh-tokens",
+    ),
+    (
+        Row::AuthRefreshResult,
+        None,
+        "Optional: a new access token. For a public client the authorization server must rotate the refresh token (OAuth 2.1): the old one stops working, so a stolen one is worth little. Here: {detail}.",
+        "可选：新的访问令牌。对公开客户端，授权服务器必须轮换刷新令牌（OAuth 2.1）：旧的随即失效，被盗的刷新令牌也就没什么用。本次：{detail}。",
+        "/basic/authorization/security-considerations#token-theft",
+    ),
+];
+
+/// Where the 2025-11-25 spec has the sections above that 2026-07-28 moved: it splits the
+/// authorization page into pages and adds sections (response validation, refresh tokens).
+const LEGACY_PATHS: &[(Row, &str)] = &[
+    (
+        Row::AuthChallenge,
+        "/basic/authorization#protected-resource-metadata-discovery-requirements",
+    ),
+    (
+        Row::AuthResourceMetadata,
+        "/basic/authorization#protected-resource-metadata-discovery-requirements",
+    ),
+    (
+        Row::AuthResourceMetadataResult,
+        "/basic/authorization#authorization-server-location",
+    ),
+    (
+        Row::AuthServerMetadata,
+        "/basic/authorization#authorization-server-metadata-discovery",
+    ),
+    (
+        Row::AuthServerMetadataResult,
+        "/basic/authorization#authorization-server-metadata-discovery",
+    ),
+    (
+        Row::AuthRegister,
+        "/basic/authorization#dynamic-client-registration",
+    ),
+    (
+        Row::AuthRegistered,
+        "/basic/authorization#dynamic-client-registration",
+    ),
+    (
+        Row::AuthOpen,
+        "/basic/authorization#authorization-code-protection",
+    ),
+    (Row::AuthRedirect, "/basic/authorization#open-redirection"),
+    (
+        Row::AuthTokenResult,
+        "/basic/authorization#token-audience-binding-and-validation",
+    ),
+    (Row::AuthRefresh, "/basic/authorization#token-theft"),
+    (Row::AuthRefreshResult, "/basic/authorization#token-theft"),
 ];
 
 /// The row's explanation in `lang` for `era`, with `{field}` filled from what the row carried,
@@ -299,16 +448,26 @@ pub fn explain(row: Row, lang: Lang, era: Era, record: Option<&RowRecord>) -> (S
     (text, format!("{base}{path}"))
 }
 
-/// The template and spec path of `row` in `era` (an era's own entry first).
+/// The template and spec path of `row` in `era` (an era's own entry first; in 2025-11-25 a
+/// section that moved since is linked where that revision has it).
 fn template(row: Row, lang: Lang, era: Era) -> (&'static str, &'static str) {
     let pick = |e: Option<Era>| {
         EXPLANATIONS
             .iter()
             .find(|(r, for_era, ..)| *r == row && *for_era == e)
     };
+    let moved = LEGACY_PATHS
+        .iter()
+        .find(|(r, _)| era == Era::Legacy && *r == row)
+        .map(|(_, path)| *path);
     pick(Some(era))
         .or_else(|| pick(None))
-        .map(|(_, _, en, zh, path)| (if lang == Lang::Zh { *zh } else { *en }, *path))
+        .map(|(_, _, en, zh, path)| {
+            (
+                if lang == Lang::Zh { *zh } else { *en },
+                moved.unwrap_or(path),
+            )
+        })
         .unwrap_or(("", ""))
 }
 
@@ -456,6 +615,23 @@ mod tests {
             Row::CallToolResult | Row::ResultToHost => result,
             Row::LlmAnswer => Payload::Text { text: "t".into() },
             Row::ShowAnswer => Payload::Answer { text: "a".into() },
+            Row::AuthChallenge
+            | Row::AuthResourceMetadata
+            | Row::AuthResourceMetadataResult
+            | Row::AuthServerMetadata
+            | Row::AuthServerMetadataResult
+            | Row::AuthRegister
+            | Row::AuthRegistered
+            | Row::AuthOpen
+            | Row::AuthConsent
+            | Row::AuthRedirect
+            | Row::AuthToken
+            | Row::AuthTokenResult
+            | Row::AuthRetry
+            | Row::AuthRefresh
+            | Row::AuthRefreshResult => Payload::Auth {
+                detail: "GET /.well-known/oauth-protected-resource/mcp".into(),
+            },
             Row::Initialized
             | Row::ListToolsAsk
             | Row::ListTools
@@ -478,10 +654,17 @@ mod tests {
 
     const ERAS: [Era; 2] = [Era::Legacy, Era::Modern];
 
+    /// The diagrams drawn in `era`: its own two and the Authorization diagram.
+    fn diagrams(era: Era) -> impl Iterator<Item = &'static crate::diagram::Diagram> {
+        crate::diagram::diagrams_for(era)
+            .iter()
+            .chain([crate::diagram::authorization()])
+    }
+
     #[test]
     fn every_diagram_row_has_an_explanation_in_both_languages() {
         for era in ERAS {
-            for diagram in crate::diagram::diagrams_for(era) {
+            for diagram in diagrams(era) {
                 for row in diagram.rows() {
                     for lang in Lang::ALL {
                         let (text, link) = explain(row, lang, era, None);
@@ -506,10 +689,7 @@ mod tests {
     #[test]
     fn every_placeholder_is_a_value_its_row_carries() {
         for era in ERAS {
-            for row in crate::diagram::diagrams_for(era)
-                .iter()
-                .flat_map(|d| d.rows())
-            {
+            for row in diagrams(era).flat_map(|d| d.rows()) {
                 let sample = sample(row, era);
                 assert!(fits(row, sample.as_ref()), "sample for {row}");
                 let record = record(row, era);
@@ -530,6 +710,85 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_row_is_explained_in_both_eras() {
+        for &row in Row::ALL {
+            for era in ERAS {
+                for lang in Lang::ALL {
+                    assert!(!template(row, lang, era).0.is_empty(), "{row} {era:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn auth_rows_say_why_and_link_the_authorization_sections() {
+        let auth = crate::diagram::authorization();
+        for row in auth.rows() {
+            let (en, modern_path) = template(row, Lang::En, Era::Modern);
+            let (zh, _) = template(row, Lang::Zh, Era::Modern);
+            assert_eq!(
+                template(row, Lang::En, Era::Legacy).0,
+                en,
+                "one text for both eras"
+            );
+            // What the row carried, summed up by the host.
+            assert!(en.contains("{detail}") && zh.contains("{detail}"), "{row}");
+            assert!(
+                ["RFC ", "OAuth 2.1", "PKCE"].iter().any(|s| en.contains(s)),
+                "{row}: names no standard: {en}"
+            );
+            let optional = auth.message(row).unwrap().optional;
+            assert_eq!(en.starts_with("Optional:"), optional, "{row}");
+            assert_eq!(zh.starts_with("可选："), optional, "{row}");
+            for era in ERAS {
+                let (_, link) = explain(row, Lang::En, era, None);
+                let base = if era == Era::Modern {
+                    SPEC_MODERN
+                } else {
+                    SPEC_LEGACY
+                };
+                let path = link.strip_prefix(base).expect("the era's spec");
+                assert!(path.starts_with("/basic/authorization"), "{row}: {link}");
+                let (page, anchor) = path.split_once('#').expect("a section");
+                assert!(!anchor.is_empty() && !anchor.contains('#'), "{link}");
+                // 2025-11-25 has one authorization page; 2026-07-28 splits it.
+                if era == Era::Legacy {
+                    assert_eq!(page, "/basic/authorization", "{row}: {link}");
+                } else {
+                    assert_eq!(path, modern_path);
+                }
+            }
+        }
+        let link = |row, era| explain(row, Lang::En, era, None).1;
+        assert_eq!(
+            link(Row::AuthRegister, Era::Modern),
+            format!(
+                "{SPEC_MODERN}/basic/authorization/client-registration#dynamic-client-registration"
+            )
+        );
+        assert_eq!(
+            link(Row::AuthRegister, Era::Legacy),
+            format!("{SPEC_LEGACY}/basic/authorization#dynamic-client-registration")
+        );
+        assert_eq!(
+            link(Row::AuthRetry, Era::Legacy),
+            format!("{SPEC_LEGACY}/basic/authorization#step-up-authorization-flow")
+        );
+        // Only rows of the Authorization diagram have moved sections.
+        assert!(LEGACY_PATHS.iter().all(|(row, _)| row.is_auth()));
+        let mut record = record(Row::AuthChallenge, Era::Modern);
+        let (text, _) = explain(Row::AuthChallenge, Lang::En, Era::Modern, Some(&record));
+        assert!(
+            text.ends_with("Here: GET /.well-known/oauth-protected-resource/mcp."),
+            "{text}"
+        );
+        record.status = RowStatus::Skipped;
+        record.payload = None;
+        let (text, _) = explain(Row::AuthRegister, Lang::Zh, Era::Modern, Some(&record));
+        assert!(text.contains("本次：未到达，此步骤被跳过"), "{text}");
     }
 
     #[test]

@@ -96,6 +96,9 @@ pub enum Payload {
     },
     /// The answer shown to the user.
     Answer { text: String },
+    /// A step of the authorization flow: what it asked for or learned, in a line (never a
+    /// token, a code or a secret).
+    Auth { detail: String },
 }
 
 /// `#[serde(with = "by_kind")]` for an `Option<Payload>`: `{"kind": "tool_result", "text": …}`.
@@ -173,10 +176,11 @@ pub enum Field {
     Content,
     State,
     OutputSchema,
+    Detail,
 }
 
 impl Field {
-    pub const ALL: [Field; 28] = [
+    pub const ALL: [Field; 29] = [
         Field::Server,
         Field::Requested,
         Field::Version,
@@ -205,6 +209,7 @@ impl Field {
         Field::Content,
         Field::State,
         Field::OutputSchema,
+        Field::Detail,
     ];
 
     /// The placeholder name in templates and the label in the inspector.
@@ -238,6 +243,7 @@ impl Field {
             Field::Content => "content",
             Field::State => "requestState",
             Field::OutputSchema => "outputSchema",
+            Field::Detail => "detail",
         }
     }
 
@@ -367,6 +373,7 @@ impl Payload {
                 ),
             ],
             Payload::Answer { text: t } => vec![(Field::Answer, text(t))],
+            Payload::Auth { detail } => vec![(Field::Detail, text(detail))],
         }
     }
 
@@ -397,6 +404,9 @@ pub enum SkipReason {
     KnownLegacy,
     /// The server asked no question before the tool completed.
     NoInputNeeded,
+    /// The authorization server knows this client already (pre-registered, a client ID
+    /// metadata document, or registered earlier on this page): no registration.
+    ClientKnown,
     /// The tool list from earlier on this page is still fresh (its `ttlMs` has not passed).
     FreshList { age_ms: u64, ttl_ms: u64 },
 }
@@ -434,6 +444,13 @@ impl SkipReason {
             (SkipReason::KnownLegacy, Zh) => "本页面早先已确认该服务器为旧版：不再探测",
             (SkipReason::NoInputNeeded, En) => "the server asked no question before answering",
             (SkipReason::NoInputNeeded, Zh) => "服务器在回答前没有提出问题",
+            (SkipReason::ClientKnown, En) => {
+                "the authorization server knows this client already (pre-registered, its \
+                 metadata document, or registered earlier): no registration"
+            }
+            (SkipReason::ClientKnown, Zh) => {
+                "授权服务器已经认识这个客户端（预注册、客户端元数据文档或之前已注册）：无需注册"
+            }
         };
         text.to_owned()
     }
@@ -464,6 +481,21 @@ pub fn fits(row: Row, payload: Option<&Payload>) -> bool {
         Row::Confirmed => matches!(payload, Some(P::Decision { .. })),
         Row::CallToolResult | Row::ResultToHost => matches!(payload, Some(P::ToolResult { .. })),
         Row::ShowAnswer => matches!(payload, Some(P::Answer { .. })),
+        Row::AuthChallenge
+        | Row::AuthResourceMetadata
+        | Row::AuthResourceMetadataResult
+        | Row::AuthServerMetadata
+        | Row::AuthServerMetadataResult
+        | Row::AuthRegister
+        | Row::AuthRegistered
+        | Row::AuthOpen
+        | Row::AuthConsent
+        | Row::AuthRedirect
+        | Row::AuthToken
+        | Row::AuthTokenResult
+        | Row::AuthRetry
+        | Row::AuthRefresh
+        | Row::AuthRefreshResult => matches!(payload, Some(P::Auth { .. })),
     }
 }
 

@@ -118,6 +118,10 @@ pub struct Run {
     /// The row that became active last: exchanges made from now on belong to it.
     #[serde(skip)]
     current: Option<Row>,
+    /// The row an authorization interrupted: once the token is in hand (the Authorization
+    /// diagram's last row), the request goes again as part of it.
+    #[serde(skip)]
+    interrupted: Option<Row>,
 }
 
 /// Two records are equal when they hold the same rows and exchanges (the fold's cursor aside).
@@ -247,6 +251,9 @@ impl Run {
                     r.error = None;
                     r.skipped = None;
                 }
+                if row.is_auth() && self.current.is_some_and(|c| !c.is_auth()) {
+                    self.interrupted = self.current;
+                }
                 self.current = Some(row);
             }
             RunEvent::Done {
@@ -258,6 +265,11 @@ impl Run {
                     r.status = RowStatus::Done;
                     r.finished_ms = Some(at_ms);
                     r.payload = payload;
+                }
+                if row == Row::AuthRetry
+                    && let Some(back) = self.interrupted.take()
+                {
+                    self.current = Some(back);
                 }
             }
             RunEvent::Failed { row, at_ms, error } => {

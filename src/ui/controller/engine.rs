@@ -10,6 +10,8 @@ use crate::flow::engine::Engine;
 use crate::flow::gate::Gate;
 use crate::flow::host::{Approval, Emit, Host, HostEvent, Memory};
 use crate::llm::choice::{LlmSettings, Seats};
+use crate::mcp::auth::AuthConfig;
+use crate::mcp::auth::popup::PopupConsent;
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 use crate::mcp::era::EraChoice;
@@ -39,6 +41,13 @@ pub type BuildEngine = fn(EngineParts) -> Rc<dyn Engine>;
 
 fn build(parts: EngineParts) -> Rc<dyn Engine> {
     let clock: SharedClock = Rc::new(BrowserClock);
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let consent_emit = parts.emit.clone();
+    let consent = PopupConsent {
+        show: Rc::new(move |prompt| consent_emit(HostEvent::Authorize(prompt))),
+    };
     let mcp_emit = parts.emit.clone();
     let client = Rc::new(McpClient::new(
         Fetch,
@@ -55,6 +64,7 @@ fn build(parts: EngineParts) -> Rc<dyn Engine> {
             parts.emit,
         )
         .with_era(parts.era, parts.memory)
+        .with_authorization(AuthConfig::page(&origin), Some(Rc::new(consent)))
         .with_headers(&parts.headers)
         .with_log_level(parts.log_level)
         .with_checker(parts.schema.checker()),

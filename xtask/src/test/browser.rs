@@ -57,6 +57,13 @@ pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
         &fixtures,
         vec!["faulty".into()],
     )?;
+    // A protected resource with its demo authorization server, approving at once.
+    ours(
+        "MCP_FLOW_TEST_AUTH_URL",
+        "server-auth",
+        &binary,
+        common(&["--auth", "--auth-auto-approve"]),
+    )?;
     // Started without the test page's origin on its allow-list.
     ours(
         "MCP_FLOW_TEST_FOREIGN_URL",

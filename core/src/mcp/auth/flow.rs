@@ -11,7 +11,7 @@ use super::metadata::{
 };
 use super::pkce::{Pkce, random_text};
 use super::token::{self, Grant, Tokens};
-use super::{AuthStep, Authorizer, Bound, Challenge, MAX_TRIES};
+use super::{AuthStep, Authorizer, Bound, Challenge, MAX_TRIES, Moment};
 use crate::mcp::http::{Http, HttpRequest};
 use crate::mcp::transport::{Fetched, Transport, essence};
 
@@ -27,43 +27,76 @@ impl Authorizer {
         status: u16,
         challenge: &Challenge,
     ) -> Result<(), AuthError> {
+        let _busy = self.mark_busy();
+        self.tell(Moment::Challenge, Ok(challenge_line(status, challenge)));
         let tries = {
             let mut state = self.state.borrow_mut();
             state.tries += 1;
             state.tries
         };
         if tries > MAX_TRIES {
-            return Err(AuthError::ScopeRetryLimit {
+            let err = AuthError::ScopeRetryLimit {
                 scope: challenge.scope.clone().unwrap_or_default(),
                 tries: MAX_TRIES,
-            });
+            };
+            self.tell(Moment::Challenge, Err(err.to_string()));
+            return Err(err);
         }
         let mcp = parse_url(&t.url, "the MCP server's URL")?;
-        let prm = self.resource_metadata(t, &mcp, challenge).await?;
-        let (server, resource) = match &prm {
-            Some(prm) => {
-                if !resource_covers(&prm.resource, &mcp) {
-                    return Err(AuthError::ResourceMismatch {
-                        resource: prm.resource.clone(),
-                        server: t.url.clone(),
-                    });
-                }
-                let issuer = prm
-                    .authorization_servers
+        let asked =
+            resource_metadata_urls(&mcp, challenge.resource_metadata.as_deref()).join(", then ");
+        let prm = self
+            .watched(
+                Moment::ResourceMetadata,
+                format!("GET {asked}"),
+                async {
+                    let prm = self.resource_metadata(t, &mcp, challenge).await?;
+                    if let Some(prm) = &prm
+                        && !resource_covers(&prm.resource, &mcp)
+                    {
+                        return Err(AuthError::ResourceMismatch {
+                            resource: prm.resource.clone(),
+                            server: t.url.clone(),
+                        });
+                    }
+                    Ok(prm)
+                },
+                resource_line,
+            )
+            .await?;
+        let issuer = match &prm {
+            Some(prm) => Some(
+                prm.authorization_servers
                     .first()
-                    .ok_or(AuthError::NoAuthorizationServer)?;
-                (
-                    self.server_metadata(t, issuer).await?,
-                    Some(prm.resource.clone()),
-                )
-            }
-            None => (self.fallback_metadata(t, &mcp).await?, None),
+                    .cloned()
+                    .ok_or(AuthError::NoAuthorizationServer)?,
+            ),
+            None => None,
         };
-        if !server.supports_s256() {
-            return Err(AuthError::NoS256 {
-                issuer: server.issuer,
-            });
-        }
+        let asked = match &issuer {
+            Some(issuer) => format!("the metadata of {issuer}"),
+            None => format!("the metadata at {}", origin_of(&mcp)),
+        };
+        let server = self
+            .watched(
+                Moment::ServerMetadata,
+                asked,
+                async {
+                    let server = match &issuer {
+                        Some(issuer) => self.server_metadata(t, issuer).await?,
+                        None => self.fallback_metadata(t, &mcp).await?,
+                    };
+                    if !server.supports_s256() {
+                        return Err(AuthError::NoS256 {
+                            issuer: server.issuer,
+                        });
+                    }
+                    Ok(server)
+                },
+                server_line,
+            )
+            .await?;
+        let resource = prm.as_ref().map(|p| p.resource.clone());
         let scope = self.scope_to_ask(status, challenge, prm.as_ref(), &server);
         let client = self.client_at(t, &server, scope.as_deref()).await?;
         let pkce = Pkce::new()?;
@@ -76,34 +109,101 @@ impl Authorizer {
             scope.as_deref(),
             resource.as_deref(),
         )?;
-        let callback = match &self.consent {
-            Some(consent) => consent.open(url, self.config.redirect_uri.clone()).await?,
-            None => self.follow(t, &url).await?,
-        };
-        let code = check_callback(&callback, &state, &server)?;
-        let tokens = self
-            .redeem(
-                t,
-                &server,
-                &client,
-                &Grant::Code {
-                    code: &code,
-                    redirect_uri: &self.config.redirect_uri,
-                    verifier: &pkce.verifier,
+        let code = self
+            .watched(
+                Moment::Consent,
+                format!("GET {url}"),
+                async {
+                    let callback = match &self.consent {
+                        Some(consent) => {
+                            consent
+                                .open(url.clone(), self.config.redirect_uri.clone())
+                                .await?
+                        }
+                        None => self.follow(t, &url).await?,
+                    };
+                    check_callback(&callback, &state, &server)
                 },
-                resource.as_deref(),
-                scope.as_deref(),
+                |_| {
+                    format!(
+                        "a code came back to {} with the state sent{}",
+                        self.config.redirect_uri,
+                        if server.authorization_response_iss_parameter_supported {
+                            " and the issuer's iss"
+                        } else {
+                            ""
+                        }
+                    )
+                },
             )
             .await?;
-        let mut s = self.state.borrow_mut();
-        s.tokens = Some(tokens);
-        s.scope = scope;
-        s.bound = Some(Bound {
-            server,
-            client,
-            resource,
-        });
+        let tokens = self
+            .watched(
+                Moment::Token,
+                format!("POST {}", server.token_endpoint),
+                self.redeem(
+                    t,
+                    &server,
+                    &client,
+                    &Grant::Code {
+                        code: &code,
+                        redirect_uri: &self.config.redirect_uri,
+                        verifier: &pkce.verifier,
+                    },
+                    resource.as_deref(),
+                    scope.as_deref(),
+                ),
+                token_line,
+            )
+            .await?;
+        let granted = tokens.scope.clone();
+        {
+            let mut s = self.state.borrow_mut();
+            s.tokens = Some(tokens);
+            s.scope = scope;
+            s.bound = Some(Bound {
+                server,
+                client,
+                resource,
+            });
+        }
+        self.tell(
+            Moment::Retry,
+            Ok(format!(
+                "Authorization: Bearer [redacted]{}",
+                granted.map(|s| format!(" (scope {s})")).unwrap_or_default()
+            )),
+        );
         Ok(())
+    }
+
+    /// Tells the watcher how a moment ended.
+    fn tell(&self, moment: Moment, outcome: Result<String, String>) {
+        if let Some(w) = self.watcher() {
+            w.after(moment, outcome);
+        }
+    }
+
+    /// Runs one moment of the flow between the watcher's `before` and `after`.
+    async fn watched<T>(
+        &self,
+        moment: Moment,
+        asked: String,
+        work: impl std::future::Future<Output = Result<T, AuthError>>,
+        learned: impl FnOnce(&T) -> String,
+    ) -> Result<T, AuthError> {
+        if let Some(w) = self.watcher() {
+            w.before(moment, asked).await;
+        }
+        let outcome = work.await;
+        self.tell(
+            moment,
+            match &outcome {
+                Ok(value) => Ok(learned(value)),
+                Err(e) => Err(e.to_string()),
+            },
+        );
+        outcome
     }
 
     /// Before a request: a token past its end is refreshed when there is a refresh token. A
@@ -130,14 +230,20 @@ impl Authorizer {
         let Some((refresh, bound, scope)) = due else {
             return;
         };
+        let _busy = self.mark_busy();
         let refreshed = self
-            .redeem(
-                t,
-                &bound.server,
-                &bound.client,
-                &Grant::Refresh { token: &refresh },
-                bound.resource.as_deref(),
-                scope.as_deref(),
+            .watched(
+                Moment::Refresh,
+                format!("POST {}", bound.server.token_endpoint),
+                self.redeem(
+                    t,
+                    &bound.server,
+                    &bound.client,
+                    &Grant::Refresh { token: &refresh },
+                    bound.resource.as_deref(),
+                    scope.as_deref(),
+                ),
+                token_line,
             )
             .await;
         let mut state = self.state.borrow_mut();
@@ -282,8 +388,31 @@ impl Authorizer {
                 identity::metadata_document(self.config.metadata_document.as_deref(), server)
             });
         let client = match found {
-            Some(client) => client,
-            None => self.register(t, server, scope).await?,
+            Some(client) => {
+                if let Some(w) = self.watcher() {
+                    w.not_needed(Moment::Registration);
+                }
+                client
+            }
+            None => {
+                let asked = format!(
+                    "POST {}",
+                    server.registration_endpoint.as_deref().unwrap_or("(none)")
+                );
+                self.watched(
+                    Moment::Registration,
+                    asked,
+                    self.register(t, server, scope),
+                    |c: &Credentials| {
+                        format!(
+                            "client_id {} (token endpoint authentication: {})",
+                            c.client_id,
+                            c.method.id()
+                        )
+                    },
+                )
+                .await?
+            }
         };
         let mut state = self.state.borrow_mut();
         if !state.registrations.iter().any(|(i, _)| i == &server.issuer) {
@@ -548,4 +677,76 @@ fn refused(step: &str, got: &Fetched) -> AuthError {
             error.map(|e| format!(" ({e})")).unwrap_or_default()
         ),
     }
+}
+
+fn challenge_line(status: u16, c: &Challenge) -> String {
+    let mut parts = vec![format!("HTTP {status}")];
+    if let Some(e) = &c.error {
+        parts.push(format!("error {e}"));
+    }
+    if let Some(s) = &c.scope {
+        parts.push(format!("scope {s}"));
+    }
+    if let Some(m) = &c.resource_metadata {
+        parts.push(format!("resource_metadata {m}"));
+    }
+    parts.join("; ")
+}
+
+fn resource_line(prm: &Option<ResourceMetadata>) -> String {
+    match prm {
+        Some(p) => format!(
+            "resource {}; authorization servers {}; scopes {}",
+            p.resource,
+            p.authorization_servers.join(", "),
+            p.scopes_supported
+                .as_ref()
+                .map(|s| s.join(" "))
+                .unwrap_or_else(|| "(not listed)".to_owned())
+        ),
+        None => "none published: as in MCP 2025-03-26, the MCP server's origin is taken as the \
+                 authorization server"
+            .to_owned(),
+    }
+}
+
+fn server_line(s: &ServerMetadata) -> String {
+    format!(
+        "issuer {}; PKCE S256; iss in redirects: {}; registration: {}; client ID metadata \
+         documents: {}",
+        s.issuer,
+        if s.authorization_response_iss_parameter_supported {
+            "yes"
+        } else {
+            "no"
+        },
+        if s.registration_endpoint.is_some() {
+            "yes"
+        } else {
+            "no"
+        },
+        if s.client_id_metadata_document_supported {
+            "yes"
+        } else {
+            "no"
+        },
+    )
+}
+
+fn token_line(t: &Tokens) -> String {
+    format!(
+        "a Bearer token{}{}{}",
+        t.scope
+            .as_ref()
+            .map(|s| format!(" for {s}"))
+            .unwrap_or_default(),
+        t.lifetime_ms
+            .map(|ms| format!(", good for {:.0} s", ms / 1000.0))
+            .unwrap_or_default(),
+        if t.refresh.is_some() {
+            ", with a refresh token"
+        } else {
+            ""
+        }
+    )
 }

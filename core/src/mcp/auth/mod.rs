@@ -11,6 +11,7 @@ mod flow;
 pub mod identity;
 pub mod metadata;
 pub mod pkce;
+pub mod popup;
 pub mod redact;
 #[cfg(test)]
 mod tests;
@@ -37,6 +38,33 @@ pub trait Consent {
         authorization_url: String,
         redirect_uri: String,
     ) -> LocalBoxFuture<'static, Result<String, AuthError>>;
+}
+
+/// A moment of the flow the host shows as a row of the Authorization diagram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    /// The 401 or 403 that started it (already received).
+    Challenge,
+    ResourceMetadata,
+    ServerMetadata,
+    Registration,
+    /// The user's consent: the authorization page and the redirect back.
+    Consent,
+    Token,
+    /// The MCP request goes again, with the token.
+    Retry,
+    Refresh,
+}
+
+/// What the host sees of the flow: each moment before it happens (where Step mode waits) and
+/// how it ended, in a line that holds no secret.
+pub trait Watcher {
+    /// Before the moment; `asked` says what goes out.
+    fn before(&self, moment: Moment, asked: String) -> LocalBoxFuture<'static, ()>;
+    /// The moment ended: what was learned, or why it failed.
+    fn after(&self, moment: Moment, outcome: Result<String, String>);
+    /// The moment was not needed (a client the server already knows needs no registration).
+    fn not_needed(&self, moment: Moment);
 }
 
 /// What this client says about itself to authorization servers.
@@ -97,6 +125,19 @@ impl AuthStep {
     }
 }
 
+impl AuthConfig {
+    /// The page's identity: a web client whose redirect URI is on the page's own origin.
+    pub fn page(origin: &str) -> Self {
+        Self {
+            client_name: "MCP Flow".to_owned(),
+            redirect_uri: format!("{origin}/oauth-callback.html"),
+            application_type: "web",
+            metadata_document: None,
+            pre_registered: None,
+        }
+    }
+}
+
 /// Authorizations since the last request the server accepted, at most: one, and two step-ups.
 pub const MAX_TRIES: u32 = 3;
 
@@ -125,7 +166,27 @@ pub struct Authorizer {
     config: AuthConfig,
     /// `None`: the authorization request is sent over HTTP and its redirect read (command line).
     consent: Option<Rc<dyn Consent>>,
+    watcher: RefCell<Option<Rc<dyn Watcher>>>,
     state: RefCell<State>,
+    /// Set while a flow runs: the user sets its pace (Step mode, the consent), so the MCP
+    /// request's own timeout waits; each request of the flow has a timeout of its own.
+    busy: std::cell::Cell<bool>,
+}
+
+/// Marks an [`Authorizer`] busy until dropped.
+pub(crate) struct Busy<'a>(&'a std::cell::Cell<bool>);
+
+impl<'a> Busy<'a> {
+    fn new(flag: &'a std::cell::Cell<bool>) -> Self {
+        flag.set(true);
+        Self(flag)
+    }
+}
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
 }
 
 impl Authorizer {
@@ -133,8 +194,28 @@ impl Authorizer {
         Self {
             config,
             consent,
+            watcher: RefCell::new(None),
             state: RefCell::new(State::default()),
+            busy: std::cell::Cell::new(false),
         }
+    }
+
+    /// Whether a flow is running now.
+    pub fn busy(&self) -> bool {
+        self.busy.get()
+    }
+
+    pub(crate) fn mark_busy(&self) -> Busy<'_> {
+        Busy::new(&self.busy)
+    }
+
+    /// Shows the flow to `watcher` (the host's rows).
+    pub fn set_watcher(&self, watcher: Option<Rc<dyn Watcher>>) {
+        *self.watcher.borrow_mut() = watcher;
+    }
+
+    fn watcher(&self) -> Option<Rc<dyn Watcher>> {
+        self.watcher.borrow().clone()
     }
 
     /// The `Authorization` header value for the next request, if there is a token.

@@ -541,6 +541,11 @@ fn bad_answers_are_errors_at_their_step() {
             "token request",
         ),
         (
+            "silent",
+            flow_to_token(Script::Hang),
+            "no response within 30000 ms",
+        ),
+        (
             "no S256",
             vec![
                 unauthorized(&www),

@@ -1,0 +1,81 @@
+//! The authorization flow as rows of the Authorization diagram: the host watches the client's
+//! [`Authorizer`](crate::mcp::auth::Authorizer), passes the gate before each request (Step mode
+//! waits there too) and records how each ended.
+
+use std::rc::Rc;
+
+use futures_util::future::LocalBoxFuture;
+
+use super::steps::Steps;
+use crate::diagram::Row;
+use crate::mcp::auth::{Moment, Watcher};
+use crate::record::payload::{Payload, SkipReason};
+
+/// The rows of a moment: the one that goes out first, then the ones its answer finishes.
+fn rows(moment: Moment) -> &'static [Row] {
+    match moment {
+        Moment::Challenge => &[Row::AuthChallenge],
+        Moment::ResourceMetadata => &[Row::AuthResourceMetadata, Row::AuthResourceMetadataResult],
+        Moment::ServerMetadata => &[Row::AuthServerMetadata, Row::AuthServerMetadataResult],
+        Moment::Registration => &[Row::AuthRegister, Row::AuthRegistered],
+        Moment::Consent => &[Row::AuthOpen, Row::AuthConsent, Row::AuthRedirect],
+        Moment::Token => &[Row::AuthToken, Row::AuthTokenResult],
+        Moment::Retry => &[Row::AuthRetry],
+        Moment::Refresh => &[Row::AuthRefresh, Row::AuthRefreshResult],
+    }
+}
+
+/// The host's side of the flow.
+pub struct AuthRows {
+    pub steps: Rc<Steps>,
+}
+
+impl Watcher for AuthRows {
+    fn before(&self, moment: Moment, asked: String) -> LocalBoxFuture<'static, ()> {
+        let steps = self.steps.clone();
+        Box::pin(async move {
+            let [first, ..] = rows(moment) else {
+                return;
+            };
+            steps.begin(*first).await;
+            // The request row is done as it goes; its answer finishes the rest.
+            if rows(moment).len() > 1 {
+                steps.done(*first, Some(Payload::Auth { detail: asked }));
+            }
+            // The user's turn: consenting at the authorization server (the request that
+            // carries it, on the command line, is this row's).
+            if moment == Moment::Consent {
+                steps.activate(Row::AuthConsent);
+            }
+        })
+    }
+
+    fn after(&self, moment: Moment, outcome: Result<String, String>) {
+        let rows = rows(moment);
+        match outcome {
+            Ok(detail) => {
+                let last = rows.len() - 1;
+                for (i, row) in rows.iter().enumerate() {
+                    // The request row is already done; a one-row moment is done here.
+                    if i == 0 && last > 0 {
+                        continue;
+                    }
+                    self.steps.done(
+                        *row,
+                        Some(Payload::Auth {
+                            detail: detail.clone(),
+                        }),
+                    );
+                }
+            }
+            Err(error) => {
+                let row = rows.get(1).unwrap_or(&rows[0]);
+                let _ = self.steps.fail(*row, error);
+            }
+        }
+    }
+
+    fn not_needed(&self, moment: Moment) {
+        self.steps.skip(rows(moment), SkipReason::ClientKnown);
+    }
+}
