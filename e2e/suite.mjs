@@ -1,8 +1,11 @@
 // End-to-end tests of the shipped build: the release app served by `weather-server --static`,
 // driven in Debian's headless Chromium through playwright-core (no browser download).
 //
-//   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--faulty URL] [--only NAME]
+//   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--faulty URL] [--auth-base URL]
+//                      [--only NAME]
 //
+// --auth-base is the same app served by `weather-server --auth` (a protected resource with its
+// demo authorization server and consent page); the authorization scenario needs it.
 // --faulty is the base URL of `mcp-flow-test-servers faulty` (a server that breaks the protocol
 // on purpose); the scenarios that need it fail without it.
 //
@@ -22,6 +25,7 @@ const { values: opt } = parseArgs({
     out: { type: 'string' },
     only: { type: 'string' },
     faulty: { type: 'string' },
+    'auth-base': { type: 'string' },
   },
 });
 if (!opt.base || !opt.out) {
@@ -171,7 +175,48 @@ const chromeText = (page) =>
       .map((sel) => document.querySelector(sel)?.innerText ?? '')
       .join('\n'));
 
+/** A Tokyo run against the protected server in `era`: two authorizations (the first request's
+ * 401, then get_weather's 403 step-up), each approved on the server's consent page in a popup. */
+async function authorizedTokyo(page, era) {
+  check(opt['auth-base'], 'no --auth-base: the protected server was not started');
+  await page.goto(`${opt['auth-base']}/?speed=instant&approve=auto&era=${era}`);
+  await page.click('#mf-play');
+  for (const round of [1, 2]) {
+    await page.waitForSelector('#mf-auth-open', { timeout: 20_000 });
+    const request = await page.textContent('.mf-auth-url');
+    check(/code_challenge_method=S256/.test(request) && /[?&]state=/.test(request),
+      `round ${round}: the authorization request lacks PKCE or state: ${request}`);
+    check(round === 1 ? /scope=mcp%3Abasic(&|$)/.test(request) : /scope=mcp%3Abasic\+weather%3Aread/.test(request),
+      `round ${round}: scope in ${request}`);
+    // The user's click opens the popup; the user approves on the server's own page.
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.click('#mf-auth-open')]);
+    await popup.waitForSelector('button[value=approve]', { timeout: 20_000 });
+    if (round === 1 && era === 'modern') await popup.screenshot({ path: join(opt.out, 'consent.png') });
+    await popup.click('button[value=approve]');
+    // Back on the page's origin with the code, the page reads it and closes the popup.
+    await popup.waitForEvent('close', { timeout: 20_000 });
+    await page.waitForSelector('#mf-auth-open', { state: 'detached', timeout: 20_000 });
+  }
+  await finished(page);
+  check(/sunny/i.test(await answer(page)), `${era}: ${await answer(page)}`);
+  const states = await rows(page);
+  for (const row of ['a-1', 'a-2', 'a-3', 'a-4', 'a-5', 'a-8', 'a-9', 'a-10', 'a-11', 'a-12', 'a-13']) {
+    check(states[row] === 'done', `${era}: ${row} is ${states[row]}`);
+  }
+  // The second pass knew the client: no second registration.
+  check(states['a-6'] === 'skipped', `${era}: a-6 is ${states['a-6']}`);
+  const caption = await page.textContent('#mf-da figcaption');
+  check(/Authorization/.test(caption), `the third diagram's title: ${caption}`);
+}
+
 const scenarios = {
+  async 'Authorization: the Tokyo run against a protected server, consent in a popup and a step-up, both eras'(page) {
+    await authorizedTokyo(page, 'legacy');
+    await page.goto('about:blank');
+    await authorizedTokyo(page, 'modern');
+    await page.locator('#mf-da').screenshot({ path: join(opt.out, 'authorization.png') });
+  },
+
   async 'SmolLM2 in the page: a real model makes the Tokyo run in a worker, then from the cache'(page) {
     // Counts the model's workers the page starts and ends (not the output-schema checker's).
     await page.addInitScript(() => {

@@ -98,8 +98,8 @@ pub const GROUPS: &[Group] = &[
     },
     Group {
         name: "ui_compare",
-        when: "the comparison of the eras is shown",
-        holds: "the comparison's view",
+        when: "the comparison of the eras is asked for, or shown",
+        holds: "the comparison's runs and its view",
     },
     Group {
         name: "ui_you",

@@ -16,11 +16,11 @@ fn auth_dialog(ctl: Controller) -> impl IntoView {
         <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-auth-title">
             <h2 id="mf-auth-title">{tr(ctl.settings.lang, Msg::AuthTitle)}</h2>
             <p>{tr(ctl.settings.lang, Msg::AuthBody)}</p>
-            <pre class="mf-auth-url">{move || prompt.with(|p| p.as_ref().map(|p| p.url.clone()).unwrap_or_default())}</pre>
-            <button id="mf-auth-open" on:click=move |_| prompt.with_untracked(|p| if let Some(p) = p { p.open() })>
+            <pre class="mf-auth-url">{move || prompt.get().unwrap_or_default()}</pre>
+            <button id="mf-auth-open" on:click=move |_| ctl.authorize(true)>
                 {tr(ctl.settings.lang, Msg::AuthOpen)}
             </button>
-            <button id="mf-auth-cancel" on:click=move |_| prompt.with_untracked(|p| if let Some(p) = p { p.cancel() })>
+            <button id="mf-auth-cancel" on:click=move |_| ctl.authorize(false)>
                 {tr(ctl.settings.lang, Msg::AuthCancel)}
             </button>
         </div>

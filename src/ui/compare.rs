@@ -28,11 +28,15 @@ fn column(f: &EraFigures) -> [String; 5] {
 }
 
 fn compare_view(ctl: Controller) -> impl IntoView {
+    // The module is in now: a comparison that could not start without it starts.
+    if ctl.comparison.compared.get_untracked() == Some(Compared::NotStarted) {
+        ctl.compare();
+    }
     move || {
         let lang = ctl.settings.lang.get();
         let t = move |m: Msg| text(m, lang);
         let body = match ctl.comparison.compared.get()? {
-            Compared::Running => view! { <p class="mf-hint">{t(Msg::CompareRunning)}</p> }.into_any(),
+            Compared::Running | Compared::NotStarted => view! { <p class="mf-hint">{t(Msg::CompareRunning)}</p> }.into_any(),
             Compared::Failed(era, error) => view! {
                 <p class="mf-error-line">{fill(t(Msg::CompareFailed), &[("era", era_name(era, lang)), ("error", &error)])}</p>
             }

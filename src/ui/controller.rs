@@ -16,13 +16,13 @@ use crate::llm::choice::Seats;
 use crate::llm::you::Desk;
 use crate::mcp::era::{Era, EraChoice};
 use crate::on_demand::call_on_demand;
-use crate::record::compare::EraFigures;
 use crate::record::run::{RowStatus, Run, RunEvent};
 use crate::ui::history::{self, Cursor, Next};
 pub use crate::ui::stores::{
     Compared, Comparison, Past, PastRun, Prompts, Settings, Stores, Workers,
 };
 
+mod compare;
 mod engine;
 mod replay;
 mod you;
@@ -206,42 +206,10 @@ impl Controller {
         self.comparison.compared.set(Some(Compared::Running));
         let this = *self;
         leptos::task::spawn_local(async move {
-            let clock = BrowserClock;
-            let mut figures = Vec::new();
-            for era in [Era::Legacy, Era::Modern] {
-                let choice = if era == Era::Legacy {
-                    EraChoice::Legacy
-                } else {
-                    EraChoice::Modern
-                };
-                this.begin_as(Mode::Play, true, choice, Approval::Auto, None);
-                let mut waited = 0;
-                while this.running.get_untracked() && waited < COMPARE_WAIT_MS {
-                    clock.sleep(50).await;
-                    waited += 50;
-                }
-                if this.comparison.generation.get_untracked() != generation {
-                    return;
-                }
-                let run = this.run.get_untracked();
-                if run.answer().is_none() {
-                    let error = run
-                        .first_error()
-                        .map(|(row, e)| format!("{row}: {e}"))
-                        .unwrap_or_else(|| format!("no answer within {COMPARE_WAIT_MS} ms"));
-                    this.end_run(None);
-                    this.comparison
-                        .compared
-                        .set(Some(Compared::Failed(era, error)));
-                    return;
-                }
-                figures.push(EraFigures::of(era, &run));
-            }
-            if let [legacy, modern] = figures.as_slice() {
-                this.comparison.compared.set(Some(Compared::Done(Box::new([
-                    legacy.clone(),
-                    modern.clone(),
-                ]))));
+            match call_on_demand!(compare::runner()) {
+                Ok(run) => run(this, generation).await,
+                // Its view comes from the same module: said there, with Try again.
+                Err(_) => this.comparison.compared.set(Some(Compared::NotStarted)),
             }
         });
     }
@@ -536,12 +504,11 @@ impl Controller {
 
     /// The rows of the diagrams shown (the Authorization diagram's first, when it is drawn).
     pub fn shown_rows(&self) -> Vec<Row> {
-        let auth = self
-            .authorized()
-            .then(crate::diagram::authorization)
-            .into_iter();
-        auth.chain(diagrams_for(self.shown_era()))
-            .flat_map(|d| d.rows())
+        let auth = Row::ALL
+            .iter()
+            .copied()
+            .filter(|r| r.is_auth() && self.authorized());
+        auth.chain(diagrams_for(self.shown_era()).iter().flat_map(|d| d.rows()))
             .collect()
     }
 
@@ -549,6 +516,14 @@ impl Controller {
     pub fn decide(&self, yes: bool) {
         if let Some(engine) = self.engine() {
             engine.decide(yes);
+        }
+    }
+
+    /// The user's answer to "open the authorization page?" (called in the click, so the page
+    /// may open a popup).
+    pub fn authorize(&self, open: bool) {
+        if let Some(engine) = self.engine() {
+            engine.authorize(open);
         }
     }
 

@@ -4,13 +4,16 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{self, Msg, fill, text};
-use crate::diagram::Row;
+use super::lazy_view::ViewFn;
 use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams_for,
     layout_labeled,
 };
+use crate::diagram::{Diagram, Row};
 use crate::llm::choice::{LlmSettings, Provider};
 use crate::llm::smollm::status::stream_tail;
+use crate::mcp::era::Era;
+use crate::on_demand::{OnDemandError, on_demand};
 use crate::record::live::LiveValues;
 
 /// The most of the model's text shown on its row while it writes.
@@ -156,15 +159,35 @@ fn subtitle(actor: Actor, lang: Lang, original: String, llm: &LlmSettings) -> St
     }
 }
 
-/// [`DiagramView`]'s `index` for the Authorization diagram (0 and 1 are the era's two).
-pub const AUTHORIZATION: usize = 2;
+/// Which diagram a [`DiagramView`] draws, for the era shown.
+pub type Pick = fn(Era) -> &'static Diagram;
+
+/// The era's discovery diagram.
+pub fn first(era: Era) -> &'static Diagram {
+    &diagrams_for(era)[0]
+}
+
+/// The era's execution diagram.
+pub fn second(era: Era) -> &'static Diagram {
+    &diagrams_for(era)[1]
+}
+
+/// The Authorization diagram, drawn once a run was asked to authorize: it comes with the run's
+/// module, so its texts are not in the first load.
+fn authorization_view(ctl: Controller) -> impl IntoView {
+    view! { <DiagramView ctl=ctl pick=|_| crate::diagram::authorization() /> }
+}
+
+on_demand!(
+    run,
+    pub fn authorization_view_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| authorization_view(ctl).into_any())
+    }
+);
 
 #[component]
-pub fn DiagramView(ctl: Controller, index: usize) -> impl IntoView {
-    let diagram = move || match index {
-        AUTHORIZATION => crate::diagram::authorization(),
-        _ => &diagrams_for(ctl.shown_era())[index],
-    };
+pub fn DiagramView(ctl: Controller, pick: Pick) -> impl IntoView {
+    let diagram = move || pick(ctl.shown_era());
     let id = diagram().id;
     // The labels carry the run's real values in place of the tutorial's examples.
     let live = Memo::new(move |_| ctl.run.with(LiveValues::from_run));

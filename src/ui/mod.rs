@@ -33,6 +33,8 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::on_demand::call_on_demand;
+
 use approval::ApprovalDialog;
 use auth_dialog::AuthDialog;
 use compare::CompareView;
@@ -229,11 +231,13 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <div class="mf-stage">
                 <div class="mf-diagrams">
                     // Drawn once the server asked for authorization in this run.
-                    <Show when=move || ctl.authorized()>
-                        <DiagramView ctl=ctl index=diagram_view::AUTHORIZATION />
-                    </Show>
-                    <DiagramView ctl=ctl index=0 />
-                    <DiagramView ctl=ctl index=1 />
+                    {lazy_view::lazy_view(
+                        ctl,
+                        move || ctl.authorized(),
+                        || async { call_on_demand!(diagram_view::authorization_view_fn()) },
+                    )}
+                    <DiagramView ctl=ctl pick=diagram_view::first />
+                    <DiagramView ctl=ctl pick=diagram_view::second />
                 </div>
                 <Inspector ctl=ctl />
             </div>

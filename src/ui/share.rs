@@ -59,26 +59,46 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     web_sys::Url::revoke_object_url(&url)
 }
 
-// The recording's JSON, HAR and Mermaid writers and its reader run only when the user exports or
-// imports, so the release build fetches them on first use (`crate::on_demand`).
-on_demand!(
-    export,
-    fn json_text(rec: Recording) -> Result<String, OnDemandError> {
-        Ok(rec.to_json())
-    }
-);
+/// What an export writes.
+#[derive(Clone, Copy)]
+enum Kind {
+    Json,
+    Har,
+    Mermaid,
+}
 
-on_demand!(
-    export,
-    fn har_text(rec: Recording) -> Result<String, OnDemandError> {
-        Ok(serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default())
+impl Kind {
+    /// The file's name and type.
+    fn file(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Json => ("mcp-flow-run.json", "application/json"),
+            Kind::Har => ("mcp-flow-run.har", "application/json"),
+            Kind::Mermaid => ("mcp-flow-run.md", "text/markdown"),
+        }
     }
-);
+}
 
+// Exporting (the recording, its JSON, HAR and Mermaid writers, the download) and the reader run
+// only when the user exports or imports, so the release build fetches them on first use
+// (`crate::on_demand`).
 on_demand!(
     export,
-    fn mermaid_text(rec: Recording, lang: Lang) -> Result<String, OnDemandError> {
-        Ok(mermaid::mermaid(&rec.run, lang))
+    fn export_run(ctl: Controller, kind: Kind) -> Result<String, OnDemandError> {
+        let rec = recording(ctl);
+        let lang = ctl.settings.lang.get_untracked();
+        let body = match kind {
+            Kind::Json => rec.to_json(),
+            Kind::Har => serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default(),
+            Kind::Mermaid => mermaid::mermaid(&rec.run, lang),
+        };
+        let (name, mime) = kind.file();
+        Ok(match download(name, mime, &body) {
+            Ok(()) => fill(text(Msg::Saved, lang), &[("name", name)]),
+            Err(e) => fill(
+                text(Msg::CouldNotSave, lang),
+                &[("name", name), ("error", &format!("{e:?}"))],
+            ),
+        })
     }
 );
 
@@ -100,37 +120,13 @@ fn failure(error: OnDemandError, lang: Lang, name: &str) -> String {
 #[component]
 pub fn Share(ctl: Controller) -> impl IntoView {
     let message = RwSignal::new(String::new());
-    let save = move |kind: &'static str| {
+    let save = move |kind: Kind| {
         move |_| {
-            let rec = recording(ctl);
             let lang = ctl.settings.lang.get_untracked();
             leptos::task::spawn_local(async move {
-                let (name, mime, body) = match kind {
-                    "har" => (
-                        "mcp-flow-run.har",
-                        "application/json",
-                        call_on_demand!(har_text(rec)),
-                    ),
-                    "mermaid" => (
-                        "mcp-flow-run.md",
-                        "text/markdown",
-                        call_on_demand!(mermaid_text(rec, lang)),
-                    ),
-                    _ => (
-                        "mcp-flow-run.json",
-                        "application/json",
-                        call_on_demand!(json_text(rec)),
-                    ),
-                };
-                message.set(match body {
-                    Err(e) => failure(e, lang, name),
-                    Ok(body) => match download(name, mime, &body) {
-                        Ok(()) => fill(text(Msg::Saved, lang), &[("name", name)]),
-                        Err(e) => fill(
-                            text(Msg::CouldNotSave, lang),
-                            &[("name", name), ("error", &format!("{e:?}"))],
-                        ),
-                    },
+                message.set(match call_on_demand!(export_run(ctl, kind)) {
+                    Ok(said) => said,
+                    Err(e) => failure(e, lang, kind.file().0),
                 });
             });
         }
@@ -168,9 +164,9 @@ pub fn Share(ctl: Controller) -> impl IntoView {
     };
     view! {
         <div class="mf-share" role="group" aria-label=tr(ctl.settings.lang, Msg::ExportImport)>
-            <button id="mf-export-json" on:click=save("json") title=tr(ctl.settings.lang, Msg::ExportJsonHint)>{tr(ctl.settings.lang, Msg::ExportJson)}</button>
-            <button id="mf-export-har" on:click=save("har") title=tr(ctl.settings.lang, Msg::HarHint)>"HAR"</button>
-            <button id="mf-export-mermaid" on:click=save("mermaid") title=tr(ctl.settings.lang, Msg::MermaidHint)>"Mermaid"</button>
+            <button id="mf-export-json" on:click=save(Kind::Json) title=tr(ctl.settings.lang, Msg::ExportJsonHint)>{tr(ctl.settings.lang, Msg::ExportJson)}</button>
+            <button id="mf-export-har" on:click=save(Kind::Har) title=tr(ctl.settings.lang, Msg::HarHint)>"HAR"</button>
+            <button id="mf-export-mermaid" on:click=save(Kind::Mermaid) title=tr(ctl.settings.lang, Msg::MermaidHint)>"Mermaid"</button>
             <label class="mf-import">
                 {tr(ctl.settings.lang, Msg::ImportRecording)}
                 " "

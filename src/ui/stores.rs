@@ -13,7 +13,6 @@ use crate::llm::choice::LlmSettings;
 use crate::llm::smollm::status::Status as ModelStatus;
 use crate::llm::smollm::worker::ModelWorker;
 use crate::llm::you::Turn;
-use crate::mcp::auth::popup::AuthPrompt;
 use crate::mcp::era::{Era, EraChoice};
 use crate::mcp::log_level::LogLevel;
 use crate::output_check::worker::SchemaWorker;
@@ -80,8 +79,8 @@ pub struct Prompts {
     pub form: RwSignal<Option<FormRequest>>,
     /// The model's turn waiting for the user, when the user is the model.
     pub you_turn: RwSignal<Option<Turn>>,
-    /// The authorization page waiting for the user to open it.
-    pub authorize: RwSignal<Option<AuthPrompt>, LocalStorage>,
+    /// The authorization request waiting for the user to open it.
+    pub authorize: RwSignal<Option<String>>,
 }
 
 impl Prompts {
@@ -90,7 +89,7 @@ impl Prompts {
             dialog: RwSignal::new(None),
             form: RwSignal::new(None),
             you_turn: RwSignal::new(None),
-            authorize: RwSignal::new_local(None),
+            authorize: RwSignal::new(None),
         }
     }
 
@@ -201,6 +200,8 @@ pub enum Compared {
     Done(Box<[EraFigures; 2]>),
     /// This era's run did not answer: why.
     Failed(Era, String),
+    /// The comparison's module could not be fetched: it starts once its view is in.
+    NotStarted,
 }
 
 /// The last comparison of the eras, or the one in progress.

@@ -75,11 +75,7 @@ async fn cancelled(era: EraChoice, first: Row) {
         assert_eq!(statuses(Row::AuthRegister), [Some(201)], "{era:?}");
     });
     // The request the dialog offers: PKCE with S256, state, the 401's scope, this resource.
-    let url = ctl
-        .prompts
-        .authorize
-        .with_untracked(|p| p.as_ref().map(|p| p.url.clone()))
-        .expect("a prompt");
+    let url = ctl.prompts.authorize.get_untracked().expect("a prompt");
     assert_eq!(text(&root, ".mf-auth-url"), url);
     assert_eq!(
         query(&url, "code_challenge_method").as_deref(),

@@ -796,6 +796,12 @@ async fn the_consent_page_approves_and_denies_by_form_post() {
         .unwrap_or_default()
         .to_owned();
     assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    // A browser posts the consent form with its Origin only if the page lets it (under
+    // no-referrer it sends `Origin: null`, which the decision refuses).
+    assert_eq!(
+        header(page.headers(), "referrer-policy"),
+        Some("same-origin")
+    );
     assert!(
         csp.contains("form-action 'self' http://127.0.0.1:3000"),
         "{csp}"

@@ -33,6 +33,8 @@ pub trait Engine {
     fn decide(&self, yes: bool);
     /// The user's answer to the server's form.
     fn answer_form(&self, answer: ElicitResult);
+    /// The user's answer to "open the authorization page?" (in the user's click).
+    fn authorize(&self, open: bool);
     /// Closes the session (DELETE), if there is one.
     fn close(self: Rc<Self>) -> LocalBoxFuture<'static, Result<(), McpError>>;
     /// The DELETE that would close the session, for a page that is going away.
@@ -80,6 +82,10 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
 
     fn answer_form(&self, answer: ElicitResult) {
         Host::answer_form(self, answer);
+    }
+
+    fn authorize(&self, open: bool) {
+        Host::authorize(self, open);
     }
 
     fn close(self: Rc<Self>) -> LocalBoxFuture<'static, Result<(), McpError>> {

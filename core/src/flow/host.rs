@@ -76,6 +76,8 @@ pub struct Host<H: Http, L: Llm> {
     /// Why the user's request headers cannot be sent, if they cannot: the run fails at its first
     /// row with it, before any request.
     pub(super) headers_problem: RefCell<Option<String>>,
+    /// Where the user opens the authorization page, when the page asks first.
+    consent: RefCell<Option<Rc<dyn crate::mcp::auth::Consent>>>,
     /// Checks results against their tool's `outputSchema`; `None`: results are not checked.
     checker: RefCell<Option<Checker>>,
     /// Each listed tool's `outputSchema`, by tool name.
@@ -114,6 +116,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             memory: Memory::default(),
             tools: RefCell::new(Vec::new()),
             headers_problem: RefCell::new(None),
+            consent: RefCell::new(None),
             checker: RefCell::new(None),
             output_schemas: RefCell::default(),
             log_level: Cell::new(Some(LogLevel::ASKED_BY_DEFAULT)),
@@ -128,6 +131,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         config: crate::mcp::auth::AuthConfig,
         consent: Option<Rc<dyn crate::mcp::auth::Consent>>,
     ) -> Self {
+        *self.consent.borrow_mut() = consent.clone();
         let authorizer = crate::mcp::auth::Authorizer::new(config, consent);
         authorizer.set_watcher(Some(Rc::new(super::auth_rows::AuthRows {
             steps: self.steps.clone(),
@@ -136,6 +140,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             .transport
             .set_authorizer(Some(Rc::new(authorizer)));
         self
+    }
+
+    /// The user's answer to "open the authorization page?".
+    pub fn authorize(&self, open: bool) {
+        let consent = self.consent.borrow().clone();
+        if let Some(consent) = consent {
+            consent.answer(open);
+        }
     }
 
     /// The log level to ask a server that offers logging for (`None`: ask for no log lines).

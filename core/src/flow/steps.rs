@@ -35,8 +35,8 @@ pub enum HostEvent {
     /// The host waits for the user to answer the server's form (`None`: it no longer waits).
     Form(Option<FormRequest>),
     /// The server asks for authorization: the page waits for the user to open the
-    /// authorization page (`None`: it no longer waits).
-    Authorize(Option<crate::mcp::auth::popup::AuthPrompt>),
+    /// authorization page, whose request this is (`None`: it no longer waits).
+    Authorize(Option<String>),
 }
 
 impl From<RunEvent> for HostEvent {

@@ -45,9 +45,7 @@ fn build(parts: EngineParts) -> Rc<dyn Engine> {
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
     let consent_emit = parts.emit.clone();
-    let consent = PopupConsent {
-        show: Rc::new(move |prompt| consent_emit(HostEvent::Authorize(prompt))),
-    };
+    let consent = PopupConsent::new(Rc::new(move |url| consent_emit(HostEvent::Authorize(url))));
     let mcp_emit = parts.emit.clone();
     let client = Rc::new(McpClient::new(
         Fetch,

@@ -122,7 +122,9 @@ pub fn page_headers(form_target: Option<&str>) -> [(header::HeaderName, String);
         (header::CONTENT_TYPE, "text/html; charset=utf-8".to_owned()),
         (header::CACHE_CONTROL, "no-store".to_owned()),
         (header::X_FRAME_OPTIONS, "DENY".to_owned()),
-        (header::REFERRER_POLICY, "no-referrer".to_owned()),
+        // Not no-referrer: under it browsers send `Origin: null` with the consent form, which
+        // the decision endpoint must refuse.
+        (header::REFERRER_POLICY, "same-origin".to_owned()),
         (
             header::CONTENT_SECURITY_POLICY,
             format!(

@@ -386,6 +386,19 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
         ],
     )?;
     let page = site.url.trim_end_matches("/mcp").to_owned();
+    // The same app served by a protected weather server (its consent page shown, not skipped).
+    let protected = server::start(
+        "server-e2e-auth",
+        &binary,
+        &[
+            "--bind".into(),
+            "127.0.0.1:0".into(),
+            "--static".into(),
+            crate::site::dist().display().to_string(),
+            "--auth".into(),
+        ],
+    )?;
+    let auth_page = protected.url.trim_end_matches("/mcp").to_owned();
     // The server that breaks the protocol on purpose (a result against its own outputSchema).
     let faulty = server::start("server-faulty-e2e", &fixtures, &["faulty".into()])?;
     let shots = crate::target_dir().join("e2e");
@@ -396,6 +409,7 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             .env("MCP_FLOW_TOOLS", &ctx.tools.root)
             .arg("e2e/suite.mjs")
             .args(["--base", &page])
+            .args(["--auth-base", &auth_page])
             .args(["--faulty", faulty.url.trim_end_matches('/')])
             .arg("--out")
             .arg(&shots),

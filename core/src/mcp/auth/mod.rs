@@ -38,6 +38,10 @@ pub trait Consent {
         authorization_url: String,
         redirect_uri: String,
     ) -> LocalBoxFuture<'static, Result<String, AuthError>>;
+
+    /// The user's answer where the page asks first: open the authorization page (in the
+    /// user's click), or not.
+    fn answer(&self, _open: bool) {}
 }
 
 /// A moment of the flow the host shows as a row of the Authorization diagram.

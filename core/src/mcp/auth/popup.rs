@@ -21,10 +21,10 @@ type Reply = Rc<RefCell<Option<oneshot::Sender<Result<String, AuthError>>>>>;
 
 /// The authorization page, waiting for the user to open it.
 #[derive(Clone)]
-pub struct AuthPrompt {
+struct AuthPrompt {
     /// The authorization request (no secret in it: the code challenge, not the verifier).
-    pub url: String,
-    pub redirect_uri: String,
+    url: String,
+    redirect_uri: String,
     reply: Reply,
 }
 
@@ -50,7 +50,7 @@ impl AuthPrompt {
     }
 
     /// The user said no.
-    pub fn cancel(&self) {
+    fn cancel(&self) {
         self.answer(Err(AuthError::UserAgent(
             "you cancelled the authorization: no token, so the server's request stays refused"
                 .into(),
@@ -58,7 +58,7 @@ impl AuthPrompt {
     }
 
     /// Opens the authorization page in a popup (call it in the user's click) and watches it.
-    pub fn open(&self) {
+    fn open(&self) {
         let Some(window) = web_sys::window() else {
             return self.answer(Err(AuthError::UserAgent("no browser window".into())));
         };
@@ -115,9 +115,20 @@ impl AuthPrompt {
 }
 
 /// The page's [`Consent`]: each authorization is put to the user through `show` (the page's
-/// dialog), which is given `None` again once it is answered.
+/// dialog gets the authorization request's URL, and `None` again once it is answered); the
+/// dialog's buttons come back through [`Consent::answer`].
 pub struct PopupConsent {
-    pub show: Rc<dyn Fn(Option<AuthPrompt>)>,
+    pub show: Rc<dyn Fn(Option<String>)>,
+    pending: Rc<RefCell<Option<AuthPrompt>>>,
+}
+
+impl PopupConsent {
+    pub fn new(show: Rc<dyn Fn(Option<String>)>) -> Self {
+        Self {
+            show,
+            pending: Rc::default(),
+        }
+    }
 }
 
 impl Consent for PopupConsent {
@@ -128,20 +139,33 @@ impl Consent for PopupConsent {
     ) -> LocalBoxFuture<'static, Result<String, AuthError>> {
         let (tx, rx) = oneshot::channel();
         let prompt = AuthPrompt {
-            url: authorization_url,
+            url: authorization_url.clone(),
             redirect_uri,
             reply: Rc::new(RefCell::new(Some(tx))),
         };
-        let show = self.show.clone();
-        show(Some(prompt));
+        *self.pending.borrow_mut() = Some(prompt);
+        let (show, pending) = (self.show.clone(), self.pending.clone());
+        show(Some(authorization_url));
         Box::pin(async move {
             let outcome = rx.await.unwrap_or_else(|_| {
                 Err(AuthError::UserAgent(
                     "the authorization was abandoned".into(),
                 ))
             });
+            pending.borrow_mut().take();
             show(None);
             outcome
         })
+    }
+
+    fn answer(&self, open: bool) {
+        let prompt = self.pending.borrow().clone();
+        if let Some(prompt) = prompt {
+            if open {
+                prompt.open();
+            } else {
+                prompt.cancel();
+            }
+        }
     }
 }
