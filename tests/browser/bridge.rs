@@ -17,11 +17,7 @@ async fn tokyo_through_the_bridge(era: EraChoice) {
     let ctl = playing(server, "What's the weather in Tokyo?", era);
     let (root, _handle) = mount(ctl);
     assert!(
-        until(10_000, || ctl
-            .settings
-            .bridge
-            .with_untracked(Option::is_some))
-        .await,
+        until_some(10_000, ctl.settings.bridge).await,
         "the page reads what the bridge runs"
     );
     sleep(30).await;
@@ -98,23 +94,13 @@ async fn a_reference_server_through_the_bridge(
     let ctl = playing(url.to_owned(), question, EraChoice::Auto);
     ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
-    assert!(
-        until(10_000, || ctl
-            .settings
-            .bridge
-            .with_untracked(Option::is_some))
-        .await
-    );
+    assert!(until_some(10_000, ctl.settings.bridge).await);
     sleep(30).await;
     let server_box = text(&root, "g.mf-participant[data-actor='Server']");
     assert!(server_box.contains(command), "{server_box}");
     ctl.play();
     assert!(
-        until(30_000, || ctl
-            .prompts
-            .you_turn
-            .with_untracked(Option::is_some))
-        .await,
+        until_some(30_000, ctl.prompts.you_turn).await,
         "the tools reached the user: {}",
         text(&root, "#mf-error")
     );
@@ -212,13 +198,7 @@ async fn a_server_that_refuses_the_pages_origin_runs_through_bridge_http() {
     // Through `mcp-flow-bridge http`, the same server gives the whole Tokyo run.
     let ctl = playing(bridged, "What's the weather in Tokyo?", EraChoice::Auto);
     let (root, _handle) = mount(ctl);
-    assert!(
-        until(10_000, || ctl
-            .settings
-            .bridge
-            .with_untracked(Option::is_some))
-        .await
-    );
+    assert!(until_some(10_000, ctl.settings.bridge).await);
     ctl.play();
     assert!(
         until(30_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await,

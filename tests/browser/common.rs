@@ -43,6 +43,11 @@ pub async fn until(ms: u32, mut done: impl FnMut() -> bool) -> bool {
     done()
 }
 
+/// Waits until `signal` holds something, up to `ms`.
+pub async fn until_some<T: Send + Sync + 'static>(ms: u32, signal: RwSignal<Option<T>>) -> bool {
+    until(ms, || signal.with_untracked(Option::is_some)).await
+}
+
 pub fn state(root: &HtmlElement, row: &str) -> String {
     root.query_selector(&format!("[data-row='{row}']"))
         .unwrap()

@@ -114,13 +114,7 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
     let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Ask);
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(
-        until(10_000, || ctl
-            .prompts
-            .dialog
-            .with_untracked(Option::is_some))
-        .await
-    );
+    assert!(until_some(10_000, ctl.prompts.dialog).await);
     // The dialog's view is built once its module is there (in place in this unsplit build).
     assert!(until(5_000, || !text(&root, "[role=dialog]").is_empty()).await);
     assert!(text(&root, "[role=dialog]").contains("Execute 'get_weather' on Tool Server?"));

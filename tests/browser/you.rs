@@ -20,11 +20,7 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until(15_000, || ctl
-            .prompts
-            .you_turn
-            .with_untracked(Option::is_some))
-        .await,
+        until_some(15_000, ctl.prompts.you_turn).await,
         "the page asks the user: {}",
         text(&root, "#mf-error")
     );
@@ -102,13 +98,7 @@ async fn restart_while_the_user_is_asked_closes_the_dialog() {
     ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(
-        until(15_000, || ctl
-            .prompts
-            .you_turn
-            .with_untracked(Option::is_some))
-        .await
-    );
+    assert!(until_some(15_000, ctl.prompts.you_turn).await);
     ctl.end_run(Some("restarted"));
     sleep(30).await;
     assert!(ctl.prompts.you_turn.with_untracked(Option::is_none));
@@ -130,11 +120,7 @@ async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until(15_000, || ctl
-            .prompts
-            .you_turn
-            .with_untracked(Option::is_some))
-        .await,
+        until_some(15_000, ctl.prompts.you_turn).await,
         "the page asks the user: {}",
         text(&root, "#mf-error")
     );
@@ -178,13 +164,7 @@ async fn an_enum_is_a_choice_in_the_form_and_goes_out_as_chosen() {
     ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(
-        until(15_000, || ctl
-            .prompts
-            .you_turn
-            .with_untracked(Option::is_some))
-        .await
-    );
+    assert!(until_some(15_000, ctl.prompts.you_turn).await);
     sleep(30).await;
     type_into(&root, "#mf-you-location", "Tokyo");
     choose_option(&root, "#mf-you-units", "fahrenheit");
@@ -227,11 +207,7 @@ async fn a_schema_a_form_cannot_express_gives_way_to_json_and_says_why() {
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until(15_000, || ctl
-            .prompts
-            .you_turn
-            .with_untracked(Option::is_some))
-        .await,
+        until_some(15_000, ctl.prompts.you_turn).await,
         "{}",
         text(&root, "#mf-error")
     );

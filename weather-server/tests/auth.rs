@@ -5,7 +5,7 @@
 //! rotation, audience checks, client ID metadata documents from a loopback server, and the
 //! limits that stay in force.
 
-use std::{collections::HashMap, net::SocketAddr, time::Duration};
+use std::{collections::HashMap, time::Duration};
 
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use reqwest::{StatusCode, header::HeaderMap};
@@ -14,10 +14,10 @@ use sha2::{Digest as _, Sha256};
 use tokio::{
     io::{AsyncReadExt as _, AsyncWriteExt as _},
     net::TcpListener,
-    sync::oneshot,
-    task::JoinHandle,
 };
-use weather_server::{Config, serve};
+
+mod support;
+use support::TestServer;
 
 const DEMO: &str = "mcp-flow-demo";
 const REDIRECT: &str = "http://127.0.0.1:3000/callback";
@@ -26,37 +26,29 @@ const LEGACY: &str = "2025-11-25";
 
 // --- the server and the client ------------------------------------------------------------------
 
-struct Server {
-    addr: SocketAddr,
-    shutdown: Option<oneshot::Sender<()>>,
-    task: JoinHandle<std::io::Result<()>>,
-}
+/// The shared test server, started with `--auth`.
+struct Server(TestServer);
 
 impl Server {
     /// A server with `--auth` and `flags`, on 127.0.0.1:0.
     async fn start(flags: &[&str]) -> Self {
-        let args = std::iter::once("--auth").chain(flags.iter().copied());
-        let config = Config::try_from_args(args).expect("valid flags");
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(serve(config, listener, async move {
-            let _ = rx.await;
-        }));
-        Self {
-            addr,
-            shutdown: Some(tx),
-            task,
-        }
+        let all: Vec<&str> = std::iter::once("--auth")
+            .chain(flags.iter().copied())
+            .collect();
+        Self(TestServer::start(&all).await)
     }
 
     async fn auto() -> Self {
         Self::start(&["--auth-auto-approve"]).await
     }
 
+    fn port(&self) -> u16 {
+        self.0.addr.port()
+    }
+
     /// The issuer (and origin) as reached at 127.0.0.1.
     fn issuer(&self) -> String {
-        format!("http://{}", self.addr)
+        self.0.origin()
     }
 
     fn url(&self, path: &str) -> String {
@@ -71,16 +63,15 @@ impl Server {
         self.url("/.well-known/oauth-protected-resource/mcp")
     }
 
-    async fn stop(mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        tokio::time::timeout(Duration::from_secs(10), &mut self.task)
-            .await
-            .expect("stops within 10 s")
-            .expect("no panic")
-            .expect("clean shutdown");
+    async fn stop(self) {
+        self.0.stop().await.expect("clean shutdown");
     }
+}
+
+/// An OAuth error answer (RFC 6749 §5.2): its status and `error`.
+#[track_caller]
+fn assert_refused(status: StatusCode, body: &Value, expected: StatusCode, error: &str) {
+    assert_eq!((status, body["error"].as_str()), (expected, Some(error)));
 }
 
 /// A client that shows redirects instead of following them.
@@ -177,20 +168,33 @@ async fn token_request(server: &Server, form: &[(&str, &str)]) -> (StatusCode, H
     (status, headers, body)
 }
 
+/// The demo client's code grant (`code`, its `verifier`, the usual redirect), with `extra`.
+async fn redeem(
+    server: &Server,
+    code: &str,
+    verifier: &str,
+    extra: &[(&str, &str)],
+) -> (StatusCode, HeaderMap, Value) {
+    let mut form = vec![
+        ("grant_type", "authorization_code"),
+        ("code", code),
+        ("redirect_uri", REDIRECT),
+        ("code_verifier", verifier),
+        ("client_id", DEMO),
+    ];
+    form.extend_from_slice(extra);
+    token_request(server, &form).await
+}
+
 /// The demo client's token response for `scope` (auto-approve server).
 async fn tokens(server: &Server, scope: &str) -> Value {
     let pkce = pkce();
     let code = code(server, &pkce, &[("scope", scope)]).await;
-    let (status, _, body) = token_request(
+    let (status, _, body) = redeem(
         server,
-        &[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", REDIRECT),
-            ("code_verifier", &pkce.verifier),
-            ("client_id", DEMO),
-            ("resource", &server.resource()),
-        ],
+        &code,
+        &pkce.verifier,
+        &[("resource", &server.resource())],
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -336,7 +340,7 @@ async fn mcp_without_a_token_is_401_naming_the_resource_metadata() {
     );
 
     // Reached as localhost, the challenge names localhost.
-    let port = server.addr.port();
+    let port = server.port();
     let response = http()
         .post(server.resource())
         .header("host", format!("localhost:{port}"))
@@ -435,7 +439,7 @@ async fn metadata_documents_name_this_origin() {
         );
     }
     // The same documents through localhost name localhost.
-    let port = server.addr.port();
+    let port = server.port();
     let prm: Value = http()
         .get(server.prm_url())
         .header("host", format!("localhost:{port}"))
@@ -637,19 +641,7 @@ async fn code_flow_with_pkce_state_and_iss() {
     let code = code(&server, &pkce, &[]).await;
     let exchange = |code: String, verifier: String| {
         let server = &server;
-        async move {
-            token_request(
-                server,
-                &[
-                    ("grant_type", "authorization_code"),
-                    ("code", &code),
-                    ("redirect_uri", REDIRECT),
-                    ("code_verifier", &verifier),
-                    ("client_id", DEMO),
-                ],
-            )
-            .await
-        }
+        async move { redeem(server, &code, &verifier, &[]).await }
     };
     let (status, headers, body) = exchange(code.clone(), pkce.verifier.clone()).await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -663,18 +655,12 @@ async fn code_flow_with_pkce_state_and_iss() {
 
     // A code is single-use.
     let (status, _, body) = exchange(code, pkce.verifier.clone()).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("invalid_grant"))
-    );
+    assert_refused(status, &body, StatusCode::BAD_REQUEST, "invalid_grant");
 
     // The wrong verifier.
     let other = self::code(&server, &pkce, &[]).await;
     let (status, headers, body) = exchange(other, self::pkce().verifier).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("invalid_grant"))
-    );
+    assert_refused(status, &body, StatusCode::BAD_REQUEST, "invalid_grant");
     assert_eq!(header(&headers, "cache-control"), Some("no-store"));
 
     // Another redirect_uri than the authorization request's.
@@ -690,26 +676,22 @@ async fn code_flow_with_pkce_state_and_iss() {
         ],
     )
     .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("invalid_grant"))
-    );
+    assert_refused(status, &body, StatusCode::BAD_REQUEST, "invalid_grant");
 
     // Unknown grant types and missing parameters.
     let (status, _, body) = token_request(&server, &[("grant_type", "password")]).await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("unsupported_grant_type"))
+    assert_refused(
+        status,
+        &body,
+        StatusCode::BAD_REQUEST,
+        "unsupported_grant_type",
     );
     let (status, _, body) = token_request(
         &server,
         &[("grant_type", "authorization_code"), ("client_id", DEMO)],
     )
     .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("invalid_request"))
-    );
+    assert_refused(status, &body, StatusCode::BAD_REQUEST, "invalid_request");
     server.stop().await;
 }
 
@@ -923,10 +905,7 @@ async fn confidential_clients_authenticate_by_their_method() {
         let (status, _, body) = attempt(secret.clone(), right_way).await;
         assert_eq!(status, StatusCode::OK, "{method}: {body}");
         let (status, challenge, body) = attempt("wrong".into(), right_way).await;
-        assert_eq!(
-            (status, body["error"].as_str()),
-            (StatusCode::UNAUTHORIZED, Some("invalid_client"))
-        );
+        assert_refused(status, &body, StatusCode::UNAUTHORIZED, "invalid_client");
         assert_eq!(
             challenge.is_some(),
             right_way,
@@ -934,10 +913,7 @@ async fn confidential_clients_authenticate_by_their_method() {
         );
         // The other method is refused.
         let (status, _, body) = attempt(secret, !right_way).await;
-        assert_eq!(
-            (status, body["error"].as_str()),
-            (StatusCode::UNAUTHORIZED, Some("invalid_client"))
-        );
+        assert_refused(status, &body, StatusCode::UNAUTHORIZED, "invalid_client");
     }
     server.stop().await;
 }
@@ -1101,10 +1077,7 @@ async fn refresh_after_a_short_lived_token_expires() {
         ],
     )
     .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("invalid_grant"))
-    );
+    assert_refused(status, &body, StatusCode::BAD_REQUEST, "invalid_grant");
     let (status, _, body) = token_request(
         &server,
         &[
@@ -1115,10 +1088,7 @@ async fn refresh_after_a_short_lived_token_expires() {
         ],
     )
     .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("invalid_target"))
-    );
+    assert_refused(status, &body, StatusCode::BAD_REQUEST, "invalid_target");
     let (status, _, third) = token_request(
         &server,
         &[
@@ -1137,23 +1107,12 @@ async fn refresh_after_a_short_lived_token_expires() {
 #[tokio::test]
 async fn a_token_for_another_resource_is_refused() {
     let server = Server::auto().await;
-    let port = server.addr.port();
+    let port = server.port();
     // Issued for http://localhost:PORT/mcp, presented at http://127.0.0.1:PORT/mcp.
     let pkce = pkce();
     let other = format!("http://localhost:{port}/mcp");
     let code = code(&server, &pkce, &[("resource", &other)]).await;
-    let (status, _, body) = token_request(
-        &server,
-        &[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", REDIRECT),
-            ("code_verifier", &pkce.verifier),
-            ("client_id", DEMO),
-            ("resource", &other),
-        ],
-    )
-    .await;
+    let (status, _, body) = redeem(&server, &code, &pkce.verifier, &[("resource", &other)]).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let token = body["access_token"].as_str().expect("access");
     let list = modern_body(1, "tools/list", json!({}));
@@ -1180,22 +1139,8 @@ async fn a_token_for_another_resource_is_refused() {
 
     // A token request naming another resource than the code's.
     let code = self::code(&server, &pkce, &[]).await;
-    let (status, _, body) = token_request(
-        &server,
-        &[
-            ("grant_type", "authorization_code"),
-            ("code", &code),
-            ("redirect_uri", REDIRECT),
-            ("code_verifier", &pkce.verifier),
-            ("client_id", DEMO),
-            ("resource", &other),
-        ],
-    )
-    .await;
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (StatusCode::BAD_REQUEST, Some("invalid_target"))
-    );
+    let (status, _, body) = redeem(&server, &code, &pkce.verifier, &[("resource", &other)]).await;
+    assert_refused(status, &body, StatusCode::BAD_REQUEST, "invalid_target");
     server.stop().await;
 }
 

@@ -13,7 +13,6 @@ use super::host::{Approval, Emit, Host, HostEvent, Memory};
 use crate::diagram::{Row, all_rows};
 use crate::llm::offline::OfflineModel;
 use crate::mcp::auth::AuthConfig;
-use crate::mcp::client::McpClient;
 use crate::mcp::era::EraChoice;
 use crate::mcp::http::HttpRequest;
 use crate::mcp::scripted::*;
@@ -98,13 +97,7 @@ fn the_authorization_rows_are_done_in_order_and_the_interrupted_request_goes_aga
             sink.borrow_mut().apply(event);
         }
     });
-    let mcp_emit = emit.clone();
-    let client = Rc::new(McpClient::new(
-        http.clone(),
-        http.clone(),
-        "http://127.0.0.1:8000/mcp",
-        Rc::new(move |u| mcp_emit(RunEvent::Mcp(u).into())),
-    ));
+    let client = super::tests::scripted_client(&http, &emit);
     let host = Host::new(
         client,
         OfflineModel::new(http.clone()),
@@ -117,24 +110,13 @@ fn the_authorization_rows_are_done_in_order_and_the_interrupted_request_goes_aga
     block_on(host.discover()).expect("connects after authorizing");
     let order = order.borrow();
     let auth: Vec<Row> = order.iter().copied().filter(|r| r.is_auth()).collect();
-    assert_eq!(
-        auth,
-        [
-            Row::AuthChallenge,
-            Row::AuthResourceMetadata,
-            Row::AuthResourceMetadataResult,
-            Row::AuthServerMetadata,
-            Row::AuthServerMetadataResult,
-            Row::AuthRegister,
-            Row::AuthRegistered,
-            Row::AuthOpen,
-            Row::AuthConsent,
-            Row::AuthRedirect,
-            Row::AuthToken,
-            Row::AuthTokenResult,
-            Row::AuthRetry,
-        ]
-    );
+    // Every row of the Authorization diagram but the refresh's, in the diagram's order.
+    let drawn: Vec<Row> = crate::diagram::authorization()
+        .rows()
+        .filter(|r| !matches!(r, Row::AuthRefresh | Row::AuthRefreshResult))
+        .collect();
+    assert_eq!(auth, drawn);
+    assert_eq!(auth.len(), 13);
     let run = run.borrow();
     let exchanges = |row: Row| -> Vec<(String, Option<u16>)> {
         run.row(row)

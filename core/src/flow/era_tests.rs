@@ -15,7 +15,6 @@ use super::gate::{Gate, Mode};
 use super::host::{Approval, Emit, FormRequest, Host, HostEvent, Memory, Stopped};
 use crate::diagram::Row;
 use crate::llm::offline::OfflineModel;
-use crate::mcp::client::McpClient;
 use crate::mcp::era::{Era, EraChoice, Why};
 use crate::mcp::http::HttpRequest;
 use crate::mcp::scripted::*;
@@ -50,13 +49,7 @@ fn fixture(script: Vec<Script>, era: EraChoice, memory: Memory) -> Fixture {
         HostEvent::Form(form) => seen.borrow_mut().push(form),
         HostEvent::Approval(_) | HostEvent::Authorize(_) => {}
     });
-    let mcp_emit = emit.clone();
-    let client = Rc::new(McpClient::new(
-        http.clone(),
-        http.clone(),
-        "http://127.0.0.1:8000/mcp",
-        Rc::new(move |u| mcp_emit(RunEvent::Mcp(u).into())),
-    ));
+    let client = super::tests::scripted_client(&http, &emit);
     let gate = Rc::new(Gate::new(Mode::Play, None));
     let model = OfflineModel::new(http.clone());
     let host = Rc::new(Host::new(client, model, gate, Approval::Auto, emit).with_era(era, memory));

@@ -40,6 +40,17 @@ pub(super) fn weather_server_script() -> Vec<Script> {
 
 type TestHost = Host<Rc<Scripted>, OfflineModel>;
 
+/// A client of the scripted server at the weather server's usual address, its record to `emit`.
+pub(super) fn scripted_client(http: &Rc<Scripted>, emit: &Emit) -> Rc<McpClient<Rc<Scripted>>> {
+    let mcp_emit = emit.clone();
+    Rc::new(McpClient::new(
+        http.clone(),
+        http.clone(),
+        "http://127.0.0.1:8000/mcp",
+        Rc::new(move |u| mcp_emit(RunEvent::Mcp(u).into())),
+    ))
+}
+
 thread_local! {
     /// The approval the host asked for last (the page's dialog).
     static DIALOG: RefCell<Option<ApprovalRequest>> = const { RefCell::new(None) };
@@ -91,13 +102,7 @@ fn host_with<L: Llm>(
     let run = Rc::new(RefCell::new(Run::new(rows())));
     let sink = run.clone();
     let emit = recorder(sink);
-    let mcp_emit = emit.clone();
-    let client = Rc::new(McpClient::new(
-        http.clone(),
-        http.clone(),
-        "http://127.0.0.1:8000/mcp",
-        Rc::new(move |u| mcp_emit(RunEvent::Mcp(u).into())),
-    ));
+    let client = scripted_client(&http, &emit);
     let gate = Rc::new(Gate::new(mode, None));
     // These tests script a legacy server; the eras have their own tests (flow/era_tests.rs).
     let h = Rc::new(
