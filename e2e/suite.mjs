@@ -179,6 +179,18 @@ const chromeText = (page) =>
  * 401, then get_weather's 403 step-up), each approved on the server's consent page in a popup. */
 async function authorizedTokyo(page, era) {
   check(opt['auth-base'], 'no --auth-base: the protected server was not started');
+  // Every secret the authorization server hands out, read off the wire, to look for later.
+  const secrets = [];
+  page.context().on('response', async (response) => {
+    if (!response.url().includes('/oauth/')) return;
+    const location = response.headers().location ?? '';
+    const code = /[?&]code=([^&]+)/.exec(location);
+    if (code) secrets.push(decodeURIComponent(code[1]));
+    if (response.url().includes('/oauth/token')) {
+      const body = await response.json().catch(() => ({}));
+      for (const key of ['access_token', 'refresh_token']) if (body[key]) secrets.push(body[key]);
+    }
+  });
   await page.goto(`${opt['auth-base']}/?speed=instant&approve=auto&era=${era}`);
   await page.click('#mf-play');
   for (const round of [1, 2]) {
@@ -207,6 +219,22 @@ async function authorizedTokyo(page, era) {
   check(states['a-6'] === 'skipped', `${era}: a-6 is ${states['a-6']}`);
   const caption = await page.textContent('#mf-da figcaption');
   check(/Authorization/.test(caption), `the third diagram's title: ${caption}`);
+  // No token or code in the exports, the page's storage or its address.
+  check(secrets.length >= 4, `${era}: the secrets seen on the wire: ${secrets.length}`);
+  const saved = [];
+  for (const button of ['#mf-export-json', '#mf-export-har', '#mf-export-mermaid']) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+    const path = join(opt.out, `auth-${era}-${download.suggestedFilename()}`);
+    await download.saveAs(path);
+    saved.push([button, readFileSync(path, 'utf8')]);
+  }
+  saved.push(['localStorage', await page.evaluate(() => JSON.stringify({ ...localStorage }))]);
+  saved.push(['sessionStorage', await page.evaluate(() => JSON.stringify({ ...sessionStorage }))]);
+  saved.push(['the address', page.url()]);
+  saved.push(['the page', await page.content()]);
+  for (const [where, text] of saved) {
+    for (const secret of secrets) check(!text.includes(secret), `${era}: a token or code in ${where}`);
+  }
 }
 
 const scenarios = {
