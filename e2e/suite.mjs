@@ -243,6 +243,20 @@ const scenarios = {
     await page.goto('about:blank');
     await authorizedTokyo(page, 'modern');
     await page.locator('#mf-da').screenshot({ path: join(opt.out, 'authorization.png') });
+    // The server gives 4 s tokens: once this one has run out, Ask again refreshes it first,
+    // with no consent, and the question goes through.
+    let refreshes = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/oauth/token') && /grant_type=refresh_token/.test(request.postData() ?? '')) refreshes++;
+    });
+    await page.waitForTimeout(4_500);
+    await page.click('#mf-ask');
+    await page.waitForFunction(() => document.querySelector("g[data-row='a-refresh-result']")?.dataset.state === 'done',
+      null, { timeout: 20_000 });
+    await finished(page);
+    check(/sunny/i.test(await answer(page)), `after the refresh: ${await answer(page)}`);
+    check((await page.$('#mf-auth-open')) === null, 'a refresh asked the user to consent');
+    check(refreshes === 1, `refresh requests after Ask: ${refreshes}`);
   },
 
   async 'SmolLM2 in the page: a real model makes the Tokyo run in a worker, then from the cache'(page) {

@@ -396,6 +396,9 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             "--static".into(),
             crate::site::dist().display().to_string(),
             "--auth".into(),
+            // Short-lived tokens, so the suite also sees a refresh.
+            "--auth-token-secs".into(),
+            "4".into(),
         ],
     )?;
     let auth_page = protected.url.trim_end_matches("/mcp").to_owned();
