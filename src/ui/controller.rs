@@ -392,6 +392,7 @@ impl Controller {
             memory: self.memory.get_value(),
             headers: self.settings.headers.get_untracked(),
             log_level: self.settings.log_level.get_untracked(),
+            client: self.pre_registered(),
             schema: self.workers.schema(),
         };
         let slot = Rc::new(OnceCell::new());
@@ -490,6 +491,18 @@ impl Controller {
             .with(|r| r.era.as_ref().map(|d| d.era))
             .or(self.settings.era.get().forced())
             .unwrap_or(Era::Modern)
+    }
+
+    /// The pre-registered client the settings name, if any (bound to no issuer: the user named
+    /// it for this server).
+    fn pre_registered(&self) -> Option<crate::mcp::auth::PreRegistered> {
+        let id = self.settings.client_id.get_untracked().trim().to_owned();
+        let secret = self.settings.client_secret.get_untracked();
+        (!id.is_empty()).then(|| crate::mcp::auth::PreRegistered {
+            client_id: id,
+            secret: (!secret.is_empty()).then_some(secret),
+            issuer: None,
+        })
     }
 
     /// Whether the server asked for authorization in the run shown (the Authorization diagram

@@ -36,7 +36,7 @@ messages! {
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
     CouldNotSave, Loaded, FileUnreadable, ModuleNotLoaded, ViewNotLoaded, TryAgain, RecordingBanner,
     DialogTitle, Yes, Decline, Answer,
-    AuthTitle, AuthBody, AuthOpen, AuthCancel,
+    AuthTitle, AuthBody, AuthOpen, AuthCancel, ClientId, ClientSecret, ClientNote,
     Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
     PrimingEvent, Request, Response,
@@ -245,6 +245,11 @@ fn en(msg: Msg) -> &'static str {
         }
         AuthOpen => "Open the authorization page",
         AuthCancel => "Cancel",
+        ClientId => "Pre-registered client ID (authorization)",
+        ClientSecret => "Its client secret, if any",
+        ClientNote => {
+            "Used instead of registering when the server asks for authorization; kept in this page's memory only"
+        }
         Yes => "Yes",
         Decline => "Decline",
         Answer => "Answer",
@@ -466,6 +471,9 @@ fn zh(msg: Msg) -> &'static str {
         }
         AuthOpen => "打开授权页面",
         AuthCancel => "取消",
+        ClientId => "预注册的客户端 ID（授权）",
+        ClientSecret => "其客户端密钥（如有）",
+        ClientNote => "服务器要求授权时代替注册使用；只保存在本页面的内存中",
         Yes => "执行",
         Decline => "拒绝",
         Answer => "回答",

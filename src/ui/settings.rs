@@ -106,6 +106,20 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                         on:input=move |ev| ctl.settings.headers.set(event_target_value(&ev))></textarea>
                     <small>{tr(ctl.settings.lang, Msg::RequestHeadersNote)}</small>
                 </label>
+                <label>
+                    {tr(ctl.settings.lang, Msg::ClientId)}
+                    <input id="mf-client-id" type="text" spellcheck="false" autocomplete="off"
+                        placeholder="mcp-flow-demo"
+                        prop:value=move || ctl.settings.client_id.get()
+                        on:input=move |ev| ctl.settings.client_id.set(event_target_value(&ev)) />
+                </label>
+                <label>
+                    {tr(ctl.settings.lang, Msg::ClientSecret)}
+                    <input id="mf-client-secret" type="password" autocomplete="off"
+                        prop:value=move || ctl.settings.client_secret.get()
+                        on:input=move |ev| ctl.settings.client_secret.set(event_target_value(&ev)) />
+                    <small>{tr(ctl.settings.lang, Msg::ClientNote)}</small>
+                </label>
                 <label class="mf-wide">
                     {tr(ctl.settings.lang, Msg::Question)}
                     <input id="mf-question" type="text" prop:value=move || ctl.settings.question.get()

@@ -35,6 +35,11 @@ pub struct Settings {
     pub headers: RwSignal<String>,
     /// The log level the next run asks the server for (`None`: no log lines).
     pub log_level: RwSignal<Option<LogLevel>>,
+    /// A client registered ahead of time at the server's authorization server, used instead of
+    /// registering when the server asks for authorization (empty: none). Its secret stays in
+    /// this page's memory: never saved, put in a link, recorded or exported.
+    pub client_id: RwSignal<String>,
+    pub client_secret: RwSignal<String>,
     /// How long the MCP client waits for each response; see
     /// [`Controller::set_request_timeout_ms`](super::controller::Controller::set_request_timeout_ms).
     pub(super) timeout_ms: RwSignal<u32>,
@@ -62,6 +67,8 @@ impl Settings {
             llm: RwSignal::new(LlmSettings::default()),
             headers: RwSignal::new(String::new()),
             log_level: RwSignal::new(Some(LogLevel::ASKED_BY_DEFAULT)),
+            client_id: RwSignal::new(String::new()),
+            client_secret: RwSignal::new(String::new()),
             timeout_ms: RwSignal::new(crate::mcp::client::DEFAULT_TIMEOUT_MS),
             wire_detail: RwSignal::new(false),
             bridge: RwSignal::new(None),

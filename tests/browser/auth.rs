@@ -112,3 +112,34 @@ async fn a_protected_server_draws_the_authorization_and_a_cancel_ends_it_at_its_
 async fn a_protected_server_draws_the_authorization_and_a_cancel_ends_it_at_its_row_2025_11_25() {
     cancelled(EraChoice::Legacy, Row::Initialize).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_pre_registered_client_from_the_settings_is_used_instead_of_registering() {
+    let ctl = playing(
+        Live::Auth.url().to_owned(),
+        "What's the weather in Tokyo?",
+        EraChoice::Modern,
+    );
+    ctl.settings.client_id.set("mcp-flow-demo".into());
+    ctl.settings
+        .client_secret
+        .set("s3cret-kept-in-memory".into());
+    let (root, _handle) = mount(ctl);
+    ctl.start(Mode::Play);
+    assert!(
+        until_some(20_000, ctl.prompts.authorize).await,
+        "no authorization asked: {}",
+        text(&root, "#mf-error")
+    );
+    let url = ctl.prompts.authorize.get_untracked().expect("a prompt");
+    assert_eq!(query(&url, "client_id").as_deref(), Some("mcp-flow-demo"));
+    assert_eq!(state(&root, "a-6"), "skipped", "no registration");
+    ctl.run.with_untracked(|r| {
+        assert!(r.row(Row::AuthRegister).is_some_and(|x| x.mcp.is_empty()));
+        let recorded = serde_json::to_string(r).expect("serializes");
+        assert!(!recorded.contains("s3cret-kept-in-memory"));
+    });
+    click(&root, "#mf-auth-cancel");
+    assert!(until(10_000, || !ctl.running.get_untracked()).await);
+    ctl.end_run(None);
+}

@@ -10,8 +10,8 @@ use crate::flow::engine::Engine;
 use crate::flow::gate::Gate;
 use crate::flow::host::{Approval, Emit, Host, HostEvent, Memory};
 use crate::llm::choice::{LlmSettings, Seats};
-use crate::mcp::auth::AuthConfig;
 use crate::mcp::auth::popup::PopupConsent;
+use crate::mcp::auth::{AuthConfig, PreRegistered};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 use crate::mcp::era::EraChoice;
@@ -32,6 +32,8 @@ pub struct EngineParts {
     pub memory: Memory,
     pub headers: String,
     pub log_level: Option<LogLevel>,
+    /// The pre-registered client from the settings, if one is named.
+    pub client: Option<PreRegistered>,
     /// The output-schema checker's worker, kept by the page across runs.
     pub schema: Rc<SchemaWorker>,
 }
@@ -62,7 +64,13 @@ fn build(parts: EngineParts) -> Rc<dyn Engine> {
             parts.emit,
         )
         .with_era(parts.era, parts.memory)
-        .with_authorization(AuthConfig::page(&origin), Some(Rc::new(consent)))
+        .with_authorization(
+            AuthConfig {
+                pre_registered: parts.client,
+                ..AuthConfig::page(&origin)
+            },
+            Some(Rc::new(consent)),
+        )
         .with_headers(&parts.headers)
         .with_log_level(parts.log_level)
         .with_checker(parts.schema.checker()),
