@@ -126,8 +126,9 @@ async fn a_pre_registered_client_from_the_settings_is_used_instead_of_registerin
         .set("s3cret-kept-in-memory".into());
     let (root, _handle) = mount(ctl);
     ctl.start(Mode::Play);
+    let asked = until_some(20_000, ctl.prompts.authorize).await;
     assert!(
-        until_some(20_000, ctl.prompts.authorize).await,
+        asked,
         "no authorization asked: {}",
         text(&root, "#mf-error")
     );
