@@ -68,9 +68,12 @@ pub fn mermaid(run: &Run, lang: Lang) -> String {
     out
 }
 
-/// Text that cannot break the Mermaid line: no newlines, and `;`/`#` escaped as entities.
+/// Text that cannot break the Mermaid line: no line breaks of any kind (`\n`, `\r\n`, a lone `\r`,
+/// U+2028/U+2029, which some renderers also end lines at), and `;`/`#` escaped as entities.
 fn clean(text: &str) -> String {
-    text.replace('\n', "<br/>")
+    text.replace("\r\n", "\n")
+        .replace(['\r', '\u{2028}', '\u{2029}'], "\n")
+        .replace('\n', "<br/>")
         .replace('#', "#35;")
         .replace(';', "#59;")
         .replace("#35#59;", "#35;")
@@ -159,5 +162,10 @@ mod tests {
     #[test]
     fn text_cannot_break_the_syntax() {
         assert_eq!(clean("a;b\nc#d"), "a#59;b<br/>c#35;d");
+        // A server's text with other line breaks cannot start a Mermaid statement of its own.
+        assert_eq!(
+            clean("Sunny\rNote over A: x\r\ny\u{2028}z\u{2029}w"),
+            "Sunny<br/>Note over A: x<br/>y<br/>z<br/>w"
+        );
     }
 }
