@@ -146,7 +146,15 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
                 (journal.clone(), config.max_body()),
                 journal::record,
             ))
-            .route("/journal", get(journal::read).with_state(journal));
+            .route(
+                "/journal",
+                get(journal::read)
+                    .with_state(journal)
+                    .layer(middleware::from_fn_with_state(
+                        Arc::new(crate::auth::site::Gate::of(config, local_addr)),
+                        crate::auth::site::guard,
+                    )),
+            );
     }
     let cors = match &auth {
         // A browser client must read the 401's and 403's challenge.

@@ -28,7 +28,7 @@ mod records;
 mod redirects;
 mod register;
 mod reply;
-mod site;
+pub(crate) mod site;
 mod store;
 mod token;
 mod types;
@@ -77,10 +77,7 @@ impl Auth {
             store: Arc::new(store::Store::new(Duration::from_secs(
                 config.auth_token_secs,
             ))),
-            gate: Arc::new(site::Gate {
-                hosts: config.allowed_hosts(local_addr),
-                origins: config.allowed_origins(local_addr.port()),
-            }),
+            gate: Arc::new(site::Gate::of(config, local_addr)),
             max_body: config.max_body(),
             auto_approve: config.auth_auto_approve,
         }

@@ -155,6 +155,32 @@ pub async fn screen(State(auth): State<Auth>, mut request: Request, next: Next) 
     next.run(request).await
 }
 
+impl Gate {
+    /// The lists of `/mcp` for a server bound at `local_addr`.
+    pub fn of(config: &crate::config::Config, local_addr: std::net::SocketAddr) -> Self {
+        Self {
+            hosts: config.allowed_hosts(local_addr),
+            origins: config.allowed_origins(local_addr.port()),
+        }
+    }
+}
+
+/// Middleware for a route beside the MCP endpoints that must refuse what `/mcp` refuses, a
+/// foreign Host (DNS rebinding) or Origin: the journal, with or without `--auth`.
+pub async fn guard(
+    State(gate): State<std::sync::Arc<Gate>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let checked = gate
+        .site(request.headers(), request.uri())
+        .and_then(|site| gate.check_origin(request.headers(), &site));
+    match checked {
+        Ok(()) => next.run(request).await,
+        Err(refused) => refused.into_response(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
