@@ -136,7 +136,7 @@ fn both_eras_authorize_step_up_for_get_weather_and_record_no_secret() {
                 step(200, "ResourceMetadata"),
                 step(200, "ServerMetadata"),
                 step(201, "Registration"),
-                step(302, "Authorization"),
+                step(302, "Consent"),
                 step(200, "Token"),
                 step(200, first),
             ],
@@ -153,7 +153,7 @@ fn both_eras_authorize_step_up_for_get_weather_and_record_no_secret() {
             [
                 step(200, "ResourceMetadata"),
                 step(200, "ServerMetadata"),
-                step(302, "Authorization"),
+                step(302, "Consent"),
                 step(200, "Token"),
                 step(200, "tools/call"),
             ],
@@ -163,7 +163,7 @@ fn both_eras_authorize_step_up_for_get_weather_and_record_no_secret() {
         let authorize = log
             .exchanges
             .iter()
-            .rfind(|x| x.auth == Some(AuthStep::Authorization))
+            .rfind(|x| x.auth == Some(AuthStep::Consent))
             .expect("an authorization request");
         assert!(
             authorize.url.contains("scope=mcp%3Abasic+weather%3Aread"),

@@ -8,20 +8,20 @@ use futures_util::future::LocalBoxFuture;
 
 use super::steps::Steps;
 use crate::diagram::Row;
-use crate::mcp::auth::{Moment, Watcher};
+use crate::mcp::auth::{AuthStep, Watcher};
 use crate::record::payload::{Payload, SkipReason};
 
-/// The rows of a moment: the one that goes out first, then the ones its answer finishes.
-fn rows(moment: Moment) -> &'static [Row] {
-    match moment {
-        Moment::Challenge => &[Row::AuthChallenge],
-        Moment::ResourceMetadata => &[Row::AuthResourceMetadata, Row::AuthResourceMetadataResult],
-        Moment::ServerMetadata => &[Row::AuthServerMetadata, Row::AuthServerMetadataResult],
-        Moment::Registration => &[Row::AuthRegister, Row::AuthRegistered],
-        Moment::Consent => &[Row::AuthOpen, Row::AuthConsent, Row::AuthRedirect],
-        Moment::Token => &[Row::AuthToken, Row::AuthTokenResult],
-        Moment::Retry => &[Row::AuthRetry],
-        Moment::Refresh => &[Row::AuthRefresh, Row::AuthRefreshResult],
+/// The rows of a step: the one that goes out first, then the ones its answer finishes.
+fn rows(step: AuthStep) -> &'static [Row] {
+    match step {
+        AuthStep::Challenge => &[Row::AuthChallenge],
+        AuthStep::ResourceMetadata => &[Row::AuthResourceMetadata, Row::AuthResourceMetadataResult],
+        AuthStep::ServerMetadata => &[Row::AuthServerMetadata, Row::AuthServerMetadataResult],
+        AuthStep::Registration => &[Row::AuthRegister, Row::AuthRegistered],
+        AuthStep::Consent => &[Row::AuthOpen, Row::AuthConsent, Row::AuthRedirect],
+        AuthStep::Token => &[Row::AuthToken, Row::AuthTokenResult],
+        AuthStep::Retry => &[Row::AuthRetry],
+        AuthStep::Refresh => &[Row::AuthRefresh, Row::AuthRefreshResult],
     }
 }
 
@@ -31,32 +31,32 @@ pub struct AuthRows {
 }
 
 impl Watcher for AuthRows {
-    fn before(&self, moment: Moment, asked: String) -> LocalBoxFuture<'static, ()> {
+    fn before(&self, step: AuthStep, asked: String) -> LocalBoxFuture<'static, ()> {
         let steps = self.steps.clone();
         Box::pin(async move {
-            let [first, ..] = rows(moment) else {
+            let [first, ..] = rows(step) else {
                 return;
             };
             steps.begin(*first).await;
             // The request row is done as it goes; its answer finishes the rest.
-            if rows(moment).len() > 1 {
+            if rows(step).len() > 1 {
                 steps.done(*first, Some(Payload::Auth { detail: asked }));
             }
             // The user's turn: consenting at the authorization server (the request that
             // carries it, on the command line, is this row's).
-            if moment == Moment::Consent {
+            if step == AuthStep::Consent {
                 steps.activate(Row::AuthConsent);
             }
         })
     }
 
-    fn after(&self, moment: Moment, outcome: Result<String, String>) {
-        let rows = rows(moment);
+    fn after(&self, step: AuthStep, outcome: Result<String, String>) {
+        let rows = rows(step);
         match outcome {
             Ok(detail) => {
                 let last = rows.len() - 1;
                 for (i, row) in rows.iter().enumerate() {
-                    // The request row is already done; a one-row moment is done here.
+                    // The request row is already done; a one-row step is done here.
                     if i == 0 && last > 0 {
                         continue;
                     }
@@ -75,7 +75,7 @@ impl Watcher for AuthRows {
         }
     }
 
-    fn not_needed(&self, moment: Moment) {
-        self.steps.skip(rows(moment), SkipReason::ClientKnown);
+    fn not_needed(&self, step: AuthStep) {
+        self.steps.skip(rows(step), SkipReason::ClientKnown);
     }
 }

@@ -11,7 +11,7 @@ use super::metadata::{
 };
 use super::pkce::{Pkce, random_text};
 use super::token::{self, Grant, Tokens};
-use super::{AuthStep, Authorizer, Bound, Challenge, MAX_TRIES, Moment};
+use super::{AuthStep, Authorizer, Bound, Challenge, MAX_TRIES};
 use crate::mcp::http::{Http, HttpRequest};
 use crate::mcp::transport::{Fetched, Transport, essence};
 
@@ -28,7 +28,7 @@ impl Authorizer {
         challenge: &Challenge,
     ) -> Result<(), AuthError> {
         let _busy = self.mark_busy();
-        self.tell(Moment::Challenge, Ok(challenge_line(status, challenge)));
+        self.tell(AuthStep::Challenge, Ok(challenge_line(status, challenge)));
         let tries = {
             let mut state = self.state.borrow_mut();
             state.tries += 1;
@@ -39,7 +39,7 @@ impl Authorizer {
                 scope: challenge.scope.clone().unwrap_or_default(),
                 tries: MAX_TRIES,
             };
-            self.tell(Moment::Challenge, Err(err.to_string()));
+            self.tell(AuthStep::Challenge, Err(err.to_string()));
             return Err(err);
         }
         let mcp = parse_url(&t.url, "the MCP server's URL")?;
@@ -47,7 +47,7 @@ impl Authorizer {
             resource_metadata_urls(&mcp, challenge.resource_metadata.as_deref()).join(", then ");
         let prm = self
             .watched(
-                Moment::ResourceMetadata,
+                AuthStep::ResourceMetadata,
                 format!("GET {asked}"),
                 async {
                     let prm = self.resource_metadata(t, &mcp, challenge).await?;
@@ -79,7 +79,7 @@ impl Authorizer {
         };
         let server = self
             .watched(
-                Moment::ServerMetadata,
+                AuthStep::ServerMetadata,
                 asked,
                 async {
                     let server = match &issuer {
@@ -111,7 +111,7 @@ impl Authorizer {
         )?;
         let code = self
             .watched(
-                Moment::Consent,
+                AuthStep::Consent,
                 format!("GET {url}"),
                 async {
                     let callback = match &self.consent {
@@ -139,7 +139,7 @@ impl Authorizer {
             .await?;
         let tokens = self
             .watched(
-                Moment::Token,
+                AuthStep::Token,
                 format!("POST {}", server.token_endpoint),
                 self.redeem(
                     t,
@@ -168,7 +168,7 @@ impl Authorizer {
             });
         }
         self.tell(
-            Moment::Retry,
+            AuthStep::Retry,
             Ok(format!(
                 "Authorization: Bearer [redacted]{}",
                 granted.map(|s| format!(" (scope {s})")).unwrap_or_default()
@@ -177,27 +177,27 @@ impl Authorizer {
         Ok(())
     }
 
-    /// Tells the watcher how a moment ended.
-    fn tell(&self, moment: Moment, outcome: Result<String, String>) {
+    /// Tells the watcher how a step ended.
+    fn tell(&self, step: AuthStep, outcome: Result<String, String>) {
         if let Some(w) = self.watcher() {
-            w.after(moment, outcome);
+            w.after(step, outcome);
         }
     }
 
-    /// Runs one moment of the flow between the watcher's `before` and `after`.
+    /// Runs one step of the flow between the watcher's `before` and `after`.
     async fn watched<T>(
         &self,
-        moment: Moment,
+        step: AuthStep,
         asked: String,
         work: impl std::future::Future<Output = Result<T, AuthError>>,
         learned: impl FnOnce(&T) -> String,
     ) -> Result<T, AuthError> {
         if let Some(w) = self.watcher() {
-            w.before(moment, asked).await;
+            w.before(step, asked).await;
         }
         let outcome = work.await;
         self.tell(
-            moment,
+            step,
             match &outcome {
                 Ok(value) => Ok(learned(value)),
                 Err(e) => Err(e.to_string()),
@@ -233,7 +233,7 @@ impl Authorizer {
         let _busy = self.mark_busy();
         let refreshed = self
             .watched(
-                Moment::Refresh,
+                AuthStep::Refresh,
                 format!("POST {}", bound.server.token_endpoint),
                 self.redeem(
                     t,
@@ -390,7 +390,7 @@ impl Authorizer {
         let client = match found {
             Some(client) => {
                 if let Some(w) = self.watcher() {
-                    w.not_needed(Moment::Registration);
+                    w.not_needed(AuthStep::Registration);
                 }
                 client
             }
@@ -400,7 +400,7 @@ impl Authorizer {
                     server.registration_endpoint.as_deref().unwrap_or("(none)")
                 );
                 self.watched(
-                    Moment::Registration,
+                    AuthStep::Registration,
                     asked,
                     self.register(t, server, scope),
                     |c: &Credentials| {
@@ -504,7 +504,7 @@ impl Authorizer {
                 headers: Vec::new(),
                 body: None,
             },
-            AuthStep::Authorization,
+            AuthStep::Consent,
         )
         .await?;
         let location = got
@@ -519,7 +519,7 @@ impl Authorizer {
                     .map(|u| u.to_string())
                     .map_err(|e| AuthError::BadUrl {
                         what: "the redirect".into(),
-                        url: redact_code(&location),
+                        url: super::redact::url(&location),
                         detail: e.to_string(),
                     })
             }
@@ -573,10 +573,6 @@ impl Authorizer {
     }
 }
 
-fn redact_code(url: &str) -> String {
-    super::redact::url(url)
-}
-
 /// Reads the redirect back: the `state` sent, the issuer that sent it (RFC 9207), then the
 /// code or the server's refusal.
 pub(super) fn check_callback(
@@ -586,7 +582,7 @@ pub(super) fn check_callback(
 ) -> Result<String, AuthError> {
     let url = parse_url(callback, "the redirect back").map_err(|_| AuthError::BadUrl {
         what: "the redirect back".into(),
-        url: redact_code(callback),
+        url: super::redact::url(callback),
         detail: "not a URL".into(),
     })?;
     let param = |name: &str| {

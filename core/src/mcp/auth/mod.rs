@@ -44,31 +44,15 @@ pub trait Consent {
     fn answer(&self, _open: bool) {}
 }
 
-/// A moment of the flow the host shows as a row of the Authorization diagram.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Moment {
-    /// The 401 or 403 that started it (already received).
-    Challenge,
-    ResourceMetadata,
-    ServerMetadata,
-    Registration,
-    /// The user's consent: the authorization page and the redirect back.
-    Consent,
-    Token,
-    /// The MCP request goes again, with the token.
-    Retry,
-    Refresh,
-}
-
-/// What the host sees of the flow: each moment before it happens (where Step mode waits) and
+/// What the host sees of the flow: each step before it happens (where Step mode waits) and
 /// how it ended, in a line that holds no secret.
 pub trait Watcher {
-    /// Before the moment; `asked` says what goes out.
-    fn before(&self, moment: Moment, asked: String) -> LocalBoxFuture<'static, ()>;
-    /// The moment ended: what was learned, or why it failed.
-    fn after(&self, moment: Moment, outcome: Result<String, String>);
-    /// The moment was not needed (a client the server already knows needs no registration).
-    fn not_needed(&self, moment: Moment);
+    /// Before the step; `asked` says what goes out.
+    fn before(&self, step: AuthStep, asked: String) -> LocalBoxFuture<'static, ()>;
+    /// The step ended: what was learned, or why it failed.
+    fn after(&self, step: AuthStep, outcome: Result<String, String>);
+    /// The step was not needed (a client the server already knows needs no registration).
+    fn not_needed(&self, step: AuthStep);
 }
 
 /// What this client says about itself to authorization servers.
@@ -98,20 +82,26 @@ impl AuthConfig {
     }
 }
 
-/// A request of the authorization flow, as the record names it.
+/// A step of the authorization flow: the tag of its exchanges in the record, and what the host
+/// shows as rows of the Authorization diagram.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AuthStep {
+    /// The 401 or 403 that started it (already received; no request of its own).
+    Challenge,
     /// The protected resource's metadata (RFC 9728).
     ResourceMetadata,
     /// The authorization server's metadata (RFC 8414, OpenID Discovery).
     ServerMetadata,
     /// Dynamic client registration (RFC 7591).
     Registration,
-    /// The authorization request, sent over HTTP (the command line's consent).
-    Authorization,
+    /// The user's consent: the authorization request (in the page a popup; on the command line
+    /// sent over HTTP) and the redirect back.
+    Consent,
     /// The code redeemed for tokens.
     Token,
+    /// The MCP request goes again, with the token (its exchange is the MCP request's own).
+    Retry,
     /// A refresh token redeemed.
     Refresh,
 }
@@ -119,11 +109,13 @@ pub enum AuthStep {
 impl AuthStep {
     pub fn describe(self) -> &'static str {
         match self {
+            Self::Challenge => "challenge",
             Self::ResourceMetadata => "protected-resource metadata",
             Self::ServerMetadata => "authorization server metadata",
             Self::Registration => "client registration",
-            Self::Authorization => "authorization request",
+            Self::Consent => "authorization request",
             Self::Token => "token request",
+            Self::Retry => "retry with the token",
             Self::Refresh => "token refresh",
         }
     }
@@ -243,10 +235,5 @@ impl Authorizer {
     /// The server accepted a request: the step-up count starts again.
     pub fn accepted(&self) {
         self.state.borrow_mut().tries = 0;
-    }
-
-    /// Forgets the tokens and the client identities (a new connection).
-    pub fn forget(&self) {
-        *self.state.borrow_mut() = State::default();
     }
 }

@@ -234,7 +234,7 @@ fn a_401_runs_the_whole_flow_and_the_request_goes_again_with_the_token() {
             Some(AuthStep::ResourceMetadata),
             Some(AuthStep::ServerMetadata),
             Some(AuthStep::Registration),
-            Some(AuthStep::Authorization),
+            Some(AuthStep::Consent),
             Some(AuthStep::Token),
             None,
         ]
