@@ -89,6 +89,13 @@ pub struct Config {
     #[arg(long, requires = "auth")]
     pub auth_auto_approve: bool,
 
+    /// With --auth: tokens come from this other authorization server (its issuer URL, on a
+    /// loopback host) instead of the built-in one: its JWT access tokens are checked against
+    /// the keys its metadata names, and the built-in `/oauth/*` endpoints are not served.
+    #[arg(long, value_name = "URL", requires = "auth", conflicts_with = "auth_auto_approve",
+          value_parser = crate::auth::issuer::check_url)]
+    pub auth_issuer: Option<String>,
+
     /// Keep a journal of every request received (method, path, session, JSON-RPC method) and
     /// serve it at `GET /journal`. For tests that check what a client really sent.
     #[arg(long)]
@@ -259,6 +266,32 @@ mod tests {
         assert!(
             Config::try_parse_from(["weather-server", "--auth", "--auth-token-secs", "0"]).is_err()
         );
+    }
+
+    #[test]
+    fn another_issuer_is_a_loopback_url() {
+        let config = Config::parse_from([
+            "weather-server",
+            "--auth",
+            "--auth-issuer",
+            "http://127.0.0.1:9000/",
+        ]);
+        assert_eq!(config.auth_issuer.as_deref(), Some("http://127.0.0.1:9000"));
+        for refused in [
+            &["--auth-issuer", "http://127.0.0.1:9000"][..],
+            &["--auth", "--auth-issuer", "https://issuer.example"],
+            &["--auth", "--auth-issuer", "http://127.0.0.1:9000/?x=1"],
+            &["--auth", "--auth-issuer", "not a url"],
+            &[
+                "--auth",
+                "--auth-auto-approve",
+                "--auth-issuer",
+                "http://127.0.0.1:9",
+            ],
+        ] {
+            let args = std::iter::once("weather-server").chain(refused.iter().copied());
+            assert!(Config::try_parse_from(args).is_err(), "{refused:?}");
+        }
     }
 
     #[test]

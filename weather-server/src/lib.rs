@@ -63,7 +63,12 @@ where
         origins = %config.allowed_origins(local_addr.port()).join(", "),
         "allowed origins"
     );
-    if config.auth {
+    if let Some(issuer) = config.auth_issuer.as_deref().filter(|_| config.auth) {
+        tracing::info!(
+            issuer,
+            "/mcp needs an OAuth access token (a JWT) from another authorization server"
+        );
+    } else if config.auth {
         tracing::info!(
             token_secs = config.auth_token_secs,
             auto_approve = config.auth_auto_approve,

@@ -14,7 +14,9 @@ use serde_json::{Value, json};
 
 use super::{
     Auth,
+    issuer::Refused,
     params::read_body,
+    records::Access,
     site::Site,
     types::{MCP_BASIC, Scopes, WEATHER_READ},
 };
@@ -54,21 +56,16 @@ pub async fn require_token(State(auth): State<Auth>, request: Request, next: Nex
                 "malformed Authorization header",
             );
         }
-        Credential::Bearer(token) => match auth.store.access(token) {
-            Some(access) if access.resource == site.resource() => access,
-            Some(_) => {
-                return challenge(
-                    &site,
-                    Some("invalid_token"),
-                    "the access token was issued for another resource",
-                );
-            }
-            None => {
-                return challenge(
-                    &site,
-                    Some("invalid_token"),
-                    "the access token is unknown or expired",
-                );
+        Credential::Bearer(token) => match auth.access(token, &site).await {
+            Ok(access) => access,
+            Err(Refused::Token(why)) => return challenge(&site, Some("invalid_token"), &why),
+            Err(Refused::Unavailable(why)) => {
+                tracing::warn!("cannot check tokens: {why}");
+                return (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("the authorization server's keys cannot be had: {why}"),
+                )
+                    .into_response();
             }
         },
     };
@@ -97,6 +94,31 @@ pub async fn require_token(State(auth): State<Auth>, request: Request, next: Nex
         return insufficient(&site, &required);
     }
     next.run(request).await
+}
+
+impl Auth {
+    /// What `token` grants at this site's resource: the built-in store's record, or the other
+    /// issuer's JWT checked.
+    async fn access(&self, token: &str, site: &Site) -> Result<Access, Refused> {
+        let resource = site.resource();
+        if let Some(issuer) = &self.issuer {
+            let granted = issuer.verify(token, &resource).await?;
+            return Ok(Access {
+                client: granted.client,
+                scope: granted.scope,
+                resource,
+            });
+        }
+        match self.store.access(token) {
+            Some(access) if access.resource == resource => Ok(access),
+            Some(_) => Err(Refused::Token(
+                "the access token was issued for another resource".to_owned(),
+            )),
+            None => Err(Refused::Token(
+                "the access token is unknown or expired".to_owned(),
+            )),
+        }
+    }
 }
 
 fn credential(headers: &HeaderMap) -> Credential<'_> {

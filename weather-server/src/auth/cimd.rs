@@ -3,21 +3,16 @@
 //! them only from loopback hosts: it must send no traffic elsewhere, and a server that fetches
 //! URLs a stranger names is an SSRF tool. No proxy, no redirects, 5 s, at most 64 KB.
 
-use std::{net::SocketAddr, time::Duration};
-
-use reqwest::{Url, header, redirect};
+use reqwest::Url;
 use serde::Deserialize;
 
 use super::{
-    redirects::{check_redirect_uri, is_loopback_host},
+    fetch::{check_loopback, get},
+    redirects::check_redirect_uri,
     store::{Client, ClientAuth, Redirects},
     types::ClientId,
 };
 
-/// The largest document read.
-pub const MAX_DOCUMENT_BYTES: usize = 64 * 1024;
-/// The longest the fetch may take.
-pub const FETCH_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest client name kept for the consent page.
 const MAX_NAME_CHARS: usize = 200;
 
@@ -35,13 +30,7 @@ struct Document {
 pub async fn fetch(client_id: &str) -> Result<Client, String> {
     let url = Url::parse(client_id)
         .map_err(|error| format!("client_id {client_id:?} is not a valid URL: {error}"))?;
-    if !is_loopback_host(&url) {
-        return Err(format!(
-            "this demo server fetches client metadata documents only from loopback hosts \
-             (127.0.0.1, localhost, [::1]); {} is not one",
-            url.host_str().unwrap_or("(no host)")
-        ));
-    }
+    check_loopback(&url, "client metadata documents")?;
     if url.fragment().is_some() || !url.username().is_empty() || url.password().is_some() {
         return Err("a client_id URL may have neither a fragment nor credentials".to_owned());
     }
@@ -62,42 +51,6 @@ pub async fn fetch(client_id: &str) -> Result<Client, String> {
         )
     })?;
     client_from(client_id, document)
-}
-
-/// GET `url` (loopback only, checked by the caller) and read at most [`MAX_DOCUMENT_BYTES`].
-async fn get(url: &Url) -> Result<Vec<u8>, String> {
-    let mut builder = reqwest::Client::builder()
-        .no_proxy()
-        .redirect(redirect::Policy::none())
-        .timeout(FETCH_TIMEOUT);
-    if url.host_str() == Some("localhost") {
-        // Never ask a resolver what "localhost" is: it is 127.0.0.1 here.
-        builder = builder.resolve("localhost", SocketAddr::from(([127, 0, 0, 1], 0)));
-    }
-    let http = builder.build().map_err(|e| e.to_string())?;
-    let mut response = http
-        .get(url.clone())
-        .header(header::ACCEPT, "application/json")
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    if response.status() != reqwest::StatusCode::OK {
-        return Err(format!("HTTP {} (expected 200)", response.status()));
-    }
-    if response
-        .content_length()
-        .is_some_and(|length| length > MAX_DOCUMENT_BYTES as u64)
-    {
-        return Err(format!("larger than {MAX_DOCUMENT_BYTES} bytes"));
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| e.to_string())? {
-        if body.len() + chunk.len() > MAX_DOCUMENT_BYTES {
-            return Err(format!("larger than {MAX_DOCUMENT_BYTES} bytes"));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }
 
 fn client_from(client_id: &str, document: Document) -> Result<Client, String> {

@@ -1,21 +1,25 @@
-//! The two discovery documents: the protected resource's (RFC 9728), naming this origin as its
-//! authorization server, and the authorization server's (RFC 8414), both built from the
+//! The two discovery documents: the protected resource's (RFC 9728), naming this origin (or
+//! `--auth-issuer`) as its authorization server, and the authorization server's (RFC 8414), both built from the
 //! request's Host.
 
 use axum::{
     Extension, Json,
+    extract::State,
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
 use serde_json::{Value, json};
 
-use super::{AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH, site::Site, types::SUPPORTED_SCOPES};
+use super::{AUTHORIZE_PATH, Auth, REGISTER_PATH, TOKEN_PATH, site::Site, types::SUPPORTED_SCOPES};
 
 /// `GET /.well-known/oauth-protected-resource/mcp`.
-pub async fn protected_resource(Extension(site): Extension<Site>) -> Json<Value> {
+pub async fn protected_resource(
+    State(auth): State<Auth>,
+    Extension(site): Extension<Site>,
+) -> Json<Value> {
     Json(json!({
         "resource": site.resource(),
-        "authorization_servers": [site.issuer()],
+        "authorization_servers": [auth.issuer_of(&site)],
         "scopes_supported": SUPPORTED_SCOPES,
         "bearer_methods_supported": ["header"],
         "resource_name": "MCP Flow weather server",

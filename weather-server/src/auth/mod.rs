@@ -15,6 +15,10 @@
 //!
 //! Everything lives in memory ([`store`]); secrets are kept as SHA-256 fingerprints and never
 //! logged.
+//!
+//! With `--auth-issuer URL` another authorization server issues the tokens: the metadata names
+//! it, the built-in endpoints are not served, and its JWT access tokens are checked in
+//! [`issuer`].
 
 mod authorize;
 mod bearer;
@@ -22,6 +26,8 @@ mod cimd;
 mod client_auth;
 mod clients;
 mod consent;
+mod fetch;
+pub mod issuer;
 mod metadata;
 mod params;
 mod records;
@@ -67,6 +73,8 @@ pub struct Auth {
     gate: Arc<site::Gate>,
     max_body: usize,
     auto_approve: bool,
+    /// `--auth-issuer`: the authorization server whose tokens are taken instead.
+    issuer: Option<Arc<issuer::Issuer>>,
 }
 
 impl Auth {
@@ -80,24 +88,40 @@ impl Auth {
             gate: Arc::new(site::Gate::of(config, local_addr)),
             max_body: config.max_body(),
             auto_approve: config.auth_auto_approve,
+            issuer: config
+                .auth_issuer
+                .clone()
+                .map(|url| Arc::new(issuer::Issuer::new(url))),
+        }
+    }
+
+    /// The authorization server the metadata names: the other issuer, or this origin.
+    fn issuer_of(&self, site: &site::Site) -> String {
+        match &self.issuer {
+            Some(issuer) => issuer.url().to_owned(),
+            None => site.issuer(),
         }
     }
 
     /// The discovery documents and the authorization server's endpoints, behind the Host and
     /// Origin checks, with CORS for the allowed origins.
     pub fn routes(&self) -> Router {
-        Router::new()
+        let mut router = Router::new()
             .route(PRM_PATH, get(metadata::protected_resource))
-            .route(AS_METADATA_PATH, get(metadata::authorization_server))
-            .route(
-                OPENID_CONFIGURATION_PATH,
-                get(metadata::authorization_server),
-            )
-            .route("/.well-known/{*rest}", get(metadata::not_found))
-            .route(AUTHORIZE_PATH, get(authorize::authorize))
-            .route(DECISION_PATH, post(authorize::decide))
-            .route(TOKEN_PATH, post(token::token))
-            .route(REGISTER_PATH, post(register::register))
+            .route("/.well-known/{*rest}", get(metadata::not_found));
+        if self.issuer.is_none() {
+            router = router
+                .route(AS_METADATA_PATH, get(metadata::authorization_server))
+                .route(
+                    OPENID_CONFIGURATION_PATH,
+                    get(metadata::authorization_server),
+                )
+                .route(AUTHORIZE_PATH, get(authorize::authorize))
+                .route(DECISION_PATH, post(authorize::decide))
+                .route(TOKEN_PATH, post(token::token))
+                .route(REGISTER_PATH, post(register::register));
+        }
+        router
             .layer(middleware::from_fn_with_state(self.clone(), site::screen))
             .layer(self.cors())
             .with_state(self.clone())

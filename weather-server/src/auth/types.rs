@@ -47,6 +47,16 @@ impl Scopes {
         Ok(Self(set))
     }
 
+    /// The scopes of `text` this server knows; others (such as `openid`) are left out.
+    pub fn known(text: &str) -> Self {
+        Self(
+            text.split(' ')
+                .filter(|scope| SUPPORTED_SCOPES.contains(scope))
+                .map(str::to_owned)
+                .collect(),
+        )
+    }
+
     pub fn of(scopes: &[&str]) -> Self {
         Self(scopes.iter().map(|s| s.to_string()).collect())
     }
