@@ -2,10 +2,12 @@
 // driven in Debian's headless Chromium through playwright-core (no browser download).
 //
 //   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--faulty URL] [--auth-base URL]
-//                      [--only NAME]
+//                      [--oidc-base URL --oidc-client ID] [--only NAME]
 //
 // --auth-base is the same app served by `weather-server --auth` (a protected resource with its
 // demo authorization server and consent page); the authorization scenario needs it.
+// --oidc-base is the app served by `weather-server --auth --auth-issuer` in front of
+// oidc-provider (e2e/oidc-provider.mjs), where ID is the client pre-registered there.
 // --faulty is the base URL of `mcp-flow-test-servers faulty` (a server that breaks the protocol
 // on purpose); the scenarios that need it fail without it.
 //
@@ -26,6 +28,8 @@ const { values: opt } = parseArgs({
     only: { type: 'string' },
     faulty: { type: 'string' },
     'auth-base': { type: 'string' },
+    'oidc-base': { type: 'string' },
+    'oidc-client': { type: 'string' },
   },
 });
 if (!opt.base || !opt.out) {
@@ -175,38 +179,76 @@ const chromeText = (page) =>
       .map((sel) => document.querySelector(sel)?.innerText ?? '')
       .join('\n'));
 
-/** A Tokyo run against the protected server in `era`: two authorizations (the first request's
- * 401, then get_weather's 403 step-up), each approved on the server's consent page in a popup. */
-async function authorizedTokyo(page, era) {
-  check(opt['auth-base'], 'no --auth-base: the protected server was not started');
+/** How the user approves in the popup, per authorization server. */
+const approvers = {
+  /** weather-server's own consent page. */
+  async builtin(popup, shot) {
+    await popup.waitForSelector('button[value=approve]', { timeout: 20_000 });
+    if (shot) await popup.screenshot({ path: join(opt.out, 'consent.png') });
+    await popup.click('button[value=approve]');
+  },
+  /** oidc-provider's own pages: a login (any name and password) the first time, then consent;
+   * where its grant already covers the request it asks nothing and the popup comes back. */
+  async oidc(popup, shot, closed) {
+    const page = { state: 'attached', timeout: 20_000 };
+    const asked = await Promise.race([closed.then(() => false),
+      popup.waitForSelector('input[name=prompt]', page).then(() => true)]);
+    if (!asked) return;
+    if (await popup.$('input[name=login]')) {
+      await popup.fill('input[name=login]', 'ada');
+      await popup.fill('input[name=password]', 'any');
+      await popup.click('button[type=submit]');
+    }
+    await popup.waitForSelector('input[name=prompt][value=consent]', page);
+    if (shot) await popup.screenshot({ path: join(opt.out, 'consent-oidc.png') });
+    await popup.click('button[type=submit]');
+  },
+};
+
+/** A Tokyo run against a protected server in `era`: two authorizations (the first request's
+ * 401, then get_weather's 403 step-up), each approved in a popup on the authorization server's
+ * pages. `server` is `builtin` (weather-server --auth) or `oidc` (oidc-provider in front). */
+async function authorizedTokyo(page, era, server = 'builtin') {
+  const base = server === 'oidc' ? opt['oidc-base'] : opt['auth-base'];
+  check(base, `no --${server === 'oidc' ? 'oidc' : 'auth'}-base: the protected server was not started`);
   // Every secret the authorization server hands out, read off the wire, to look for later.
   const secrets = [];
   page.context().on('response', async (response) => {
-    if (!response.url().includes('/oauth/')) return;
     const location = response.headers().location ?? '';
     const code = /[?&]code=([^&]+)/.exec(location);
     if (code) secrets.push(decodeURIComponent(code[1]));
-    if (response.url().includes('/oauth/token')) {
+    if (/\/token$/.test(new URL(response.url()).pathname) && response.request().method() === 'POST') {
       const body = await response.json().catch(() => ({}));
       for (const key of ['access_token', 'refresh_token']) if (body[key]) secrets.push(body[key]);
     }
   });
-  await page.goto(`${opt['auth-base']}/?speed=instant&approve=auto&era=${era}`);
+  await page.goto(`${base}/?speed=instant&approve=auto&era=${era}`);
+  if (server === 'oidc') {
+    // oidc-provider takes no registration from a page: the client pre-registered there.
+    if (!(await page.isVisible('#mf-client-id'))) await page.click('#mf-settings-panel > summary');
+    await page.fill('#mf-client-id', opt['oidc-client']);
+  }
   await page.click('#mf-play');
   for (const round of [1, 2]) {
     await page.waitForSelector('#mf-auth-open', { timeout: 20_000 });
     const request = await page.textContent('.mf-auth-url');
     check(/code_challenge_method=S256/.test(request) && /[?&]state=/.test(request),
       `round ${round}: the authorization request lacks PKCE or state: ${request}`);
-    check(round === 1 ? /scope=mcp%3Abasic(&|$)/.test(request) : /scope=mcp%3Abasic\+weather%3Aread/.test(request),
-      `round ${round}: scope in ${request}`);
-    // The user's click opens the popup; the user approves on the server's own page.
+    check(/[?&]resource=/.test(request), `round ${round}: no resource indicator in ${request}`);
+    // The scope the server named (offline_access joins it where the server lists it).
+    const scope = (new URL(request).searchParams.get('scope') ?? '').split(' ')
+      .filter((name) => name !== 'offline_access').sort().join(' ');
+    check(scope === (round === 1 ? 'mcp:basic' : 'mcp:basic weather:read'), `round ${round}: scope in ${request}`);
+    check(server === 'oidc' || !request.includes('offline_access'), `round ${round}: offline_access in ${request}`);
+    if (server === 'oidc') {
+      check(request.includes(`client_id=${opt['oidc-client']}`), `round ${round}: client in ${request}`);
+    }
+    // The user's click opens the popup; the user approves on the authorization server's pages.
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.click('#mf-auth-open')]);
-    await popup.waitForSelector('button[value=approve]', { timeout: 20_000 });
-    if (round === 1 && era === 'modern') await popup.screenshot({ path: join(opt.out, 'consent.png') });
-    await popup.click('button[value=approve]');
+    const closed = popup.waitForEvent('close', { timeout: 30_000 });
+    await approvers[server](popup, round === 1 && era === 'modern', closed);
     // Back on the page's origin with the code, the page reads it and closes the popup.
-    await popup.waitForEvent('close', { timeout: 20_000 });
+    await closed;
     await page.waitForSelector('#mf-auth-open', { state: 'detached', timeout: 20_000 });
   }
   await finished(page);
@@ -224,7 +266,7 @@ async function authorizedTokyo(page, era) {
   const saved = [];
   for (const button of ['#mf-export-json', '#mf-export-har', '#mf-export-mermaid']) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
-    const path = join(opt.out, `auth-${era}-${download.suggestedFilename()}`);
+    const path = join(opt.out, `auth-${server}-${era}-${download.suggestedFilename()}`);
     await download.saveAs(path);
     saved.push([button, readFileSync(path, 'utf8')]);
   }
@@ -257,6 +299,13 @@ const scenarios = {
     check(/sunny/i.test(await answer(page)), `after the refresh: ${await answer(page)}`);
     check((await page.$('#mf-auth-open')) === null, 'a refresh asked the user to consent');
     check(refreshes === 1, `refresh requests after Ask: ${refreshes}`);
+  },
+
+  async 'Authorization by a third party: oidc-provider issues the tokens, both eras'(page) {
+    await authorizedTokyo(page, 'legacy', 'oidc');
+    await page.goto('about:blank');
+    await authorizedTokyo(page, 'modern', 'oidc');
+    await page.locator('#mf-da').screenshot({ path: join(opt.out, 'authorization-oidc.png') });
   },
 
   async 'SmolLM2 in the page: a real model makes the Tokyo run in a worker, then from the cache'(page) {

@@ -15,6 +15,9 @@ pub const CONFORMANCE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.1.16"
 /// The prerelease with the 2026-07-28 scenarios, installed beside 0.1.16 in its own folder
 /// (`npm-conformance-next`) so the two versions never share a `node_modules`.
 pub const CONFORMANCE_NEXT_PACKAGE: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
+/// A certified OpenID provider: the third-party authorization server of the end-to-end suite
+/// (`e2e/oidc-provider.mjs`), in its own folder.
+pub const OIDC_PROVIDER_PACKAGE: &str = "oidc-provider@9.13.3";
 /// Drives Debian's Chromium for the end-to-end test (never downloads a browser).
 pub const PLAYWRIGHT_PACKAGE: &str = "playwright-core@1.65.1";
 
@@ -68,6 +71,12 @@ impl Tools {
     /// The folder of the prerelease conformance suite ([`CONFORMANCE_NEXT_PACKAGE`]).
     pub fn conformance_next_dir(&self) -> PathBuf {
         self.root.join("npm-conformance-next")
+    }
+
+    /// The folder of [`OIDC_PROVIDER_PACKAGE`]; its script runs from there, where Node finds the
+    /// package.
+    pub fn oidc_dir(&self) -> PathBuf {
+        self.root.join("npm-oidc")
     }
 
     /// Its `conformance` command (run it with [`Tools::node22_path_env`]).
@@ -162,6 +171,12 @@ impl Tools {
         self.ensure_npm(&[PLAYWRIGHT_PACKAGE], "playwright-core", |dir| {
             dir.join("node_modules/playwright-core/package.json")
         })?;
+        self.ensure_npm_in(
+            &self.oidc_dir(),
+            &[OIDC_PROVIDER_PACKAGE],
+            "oidc-provider",
+            |dir| dir.join("node_modules/oidc-provider/package.json"),
+        )?;
         let node = self.node22_bin().join("node");
         if !node.exists() {
             return Err(

@@ -402,6 +402,10 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
         ],
     )?;
     let auth_page = protected.url.trim_end_matches("/mcp").to_owned();
+    // The app served by a weather server whose tokens come from a third-party authorization
+    // server (oidc-provider); the page uses the client pre-registered there.
+    let (_oidc, oidc_site) = oidc_site(ctx, &binary)?;
+    let oidc_page = oidc_site.url.trim_end_matches("/mcp").to_owned();
     // The server that breaks the protocol on purpose (a result against its own outputSchema).
     let faulty = server::start("server-faulty-e2e", &fixtures, &["faulty".into()])?;
     let shots = crate::target_dir().join("e2e");
@@ -413,11 +417,61 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             .arg("e2e/suite.mjs")
             .args(["--base", &page])
             .args(["--auth-base", &auth_page])
+            .args(["--oidc-base", &oidc_page, "--oidc-client", OIDC_CLIENT])
             .args(["--faulty", faulty.url.trim_end_matches('/')])
             .arg("--out")
             .arg(&shots),
         counts,
     )
+}
+
+/// The client the page uses at oidc-provider (pre-registered there, public, PKCE).
+const OIDC_CLIENT: &str = "mcp-flow-page";
+
+/// oidc-provider on 127.0.0.1, and a weather server (`--auth-issuer`) serving the app, whose
+/// `/mcp` is the provider's one resource. The server's port is chosen first, since each names
+/// the other.
+fn oidc_site(ctx: &Ctx, binary: &std::path::Path) -> Result<(server::Server, server::Server)> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let origin = format!("http://127.0.0.1:{port}");
+    let dir = ctx.tools.oidc_dir();
+    std::fs::copy(
+        workspace_root().join("e2e/oidc-provider.mjs"),
+        dir.join("oidc-provider.mjs"),
+    )?;
+    let mut node = Command::new("node");
+    node.env("PATH", ctx.tools.node22_path_env())
+        .current_dir(&dir)
+        .arg("oidc-provider.mjs");
+    let oidc = server::start_command(
+        "oidc-provider",
+        &mut node,
+        &[
+            "--resource".into(),
+            format!("{origin}/mcp"),
+            "--redirect".into(),
+            format!("{origin}/oauth-callback.html"),
+            "--client-id".into(),
+            OIDC_CLIENT.into(),
+        ],
+        true,
+    )?;
+    let site = server::start(
+        "server-e2e-oidc",
+        binary,
+        &[
+            "--bind".into(),
+            format!("127.0.0.1:{port}"),
+            "--static".into(),
+            crate::site::dist().display().to_string(),
+            "--auth".into(),
+            "--auth-issuer".into(),
+            oidc.url.clone(),
+        ],
+    )?;
+    Ok((oidc, site))
 }
 
 fn interop(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
