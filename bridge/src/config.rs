@@ -56,7 +56,7 @@ pub struct Options {
 
     /// Also allow browser requests from this Origin (repeatable), e.g. the app's
     /// `http://127.0.0.1:8000`. Always allowed: the bridge's own origin.
-    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = parse_origin)]
     pub allow_origins: Vec<String>,
 
     /// Refuse new sessions (HTTP 503) while this many are open.
@@ -149,6 +149,24 @@ fn parse_upstream(value: &str) -> Result<reqwest::Url, String> {
     }
 }
 
+/// An origin as browsers send it: `http(s)://host[:port]`, nothing else (not `null`, not `*`,
+/// no path, query or credentials).
+fn parse_origin(value: &str) -> Result<String, String> {
+    let expected = "expected scheme://host[:port], e.g. http://127.0.0.1:8000";
+    let url = reqwest::Url::parse(value.trim()).map_err(|error| format!("{error} ({expected})"))?;
+    let bare = matches!(url.scheme(), "http" | "https")
+        && url.host_str().is_some()
+        && url.path() == "/"
+        && url.query().is_none()
+        && url.fragment().is_none()
+        && url.username().is_empty()
+        && url.password().is_none();
+    if !bare {
+        return Err(format!("{value:?} is not an origin ({expected})"));
+    }
+    Ok(url.origin().ascii_serialization())
+}
+
 fn parse_loopback(value: &str) -> Result<SocketAddr, String> {
     let addr: SocketAddr = value
         .parse()
@@ -211,6 +229,28 @@ mod tests {
         assert!(error.contains("loopback only"), "{error}");
         assert!(parse(&["stdio", "--bind", "192.168.1.2:8001", "--", "x"]).is_err());
         assert!(parse(&["stdio", "--bind", "[::1]:8001", "--", "x"]).is_ok());
+    }
+
+    #[test]
+    fn an_allowed_origin_is_an_origin() {
+        for refused in [
+            "null",
+            "*",
+            "127.0.0.1:8000",
+            "http://127.0.0.1:8000/app",
+            "http://127.0.0.1:8000/?x",
+            "http://user@127.0.0.1:8000",
+            "file:///tmp",
+            "",
+        ] {
+            assert!(
+                parse(&["stdio", "--allow-origin", refused, "--", "x"]).is_err(),
+                "{refused:?}"
+            );
+        }
+        let cli = parse(&["stdio", "--allow-origin", "HTTP://LocalHost:80/", "--", "x"])
+            .expect("an origin");
+        assert_eq!(cli.mode.options().allow_origins, ["http://localhost"]);
     }
 
     #[test]

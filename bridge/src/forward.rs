@@ -72,8 +72,9 @@ fn forwards_request_header(name: &HeaderName) -> bool {
         || name.starts_with("access-control-"))
 }
 
-/// Response headers not passed back: hop-by-hop ones, the length (the body streams), and the
-/// upstream's CORS fields (the bridge grants CORS itself, to its allowed origins).
+/// Response headers not passed back: hop-by-hop ones, the length (the body streams), the
+/// upstream's cookies (they would land in the page's origin) and its CORS fields (the bridge
+/// grants CORS itself, to its allowed origins).
 fn forwards_response_header(name: &HeaderName) -> bool {
     let name = name.as_str();
     !(matches!(
@@ -85,13 +86,17 @@ fn forwards_response_header(name: &HeaderName) -> bool {
             | "trailer"
             | "transfer-encoding"
             | "upgrade"
+            | "set-cookie"
     ) || name.starts_with("proxy-")
         || name.starts_with("access-control-"))
 }
 
 /// A header as recorded: credentials replaced.
 fn recorded(name: &HeaderName, value: &axum::http::HeaderValue) -> (String, String) {
-    let shown = if matches!(name.as_str(), "authorization" | "proxy-authorization") {
+    let shown = if matches!(
+        name.as_str(),
+        "authorization" | "proxy-authorization" | "cookie" | "set-cookie"
+    ) {
         "[redacted]".to_owned()
     } else {
         String::from_utf8_lossy(value.as_bytes()).into_owned()

@@ -128,12 +128,15 @@ impl Bridge {
             Target::Stdio(app) => (stdio_routes(&secret, Arc::clone(&app)), Some(app)),
             Target::Http(forward) => (http_routes(&secret, forward), None),
         };
-        let router = routes
-            .layer(middleware::from_fn_with_state(
-                Arc::clone(&self.locks),
-                guard::guard,
-            ))
-            .layer(guard::cors(&self.locks.origins));
+        // The guard is outermost: a preflight too must pass the Host, secret and Origin checks
+        // before CORS answers it.
+        let router =
+            routes
+                .layer(guard::cors(&self.locks.origins))
+                .layer(middleware::from_fn_with_state(
+                    Arc::clone(&self.locks),
+                    guard::guard,
+                ));
 
         let reaper = app.clone().map(|app| {
             tokio::spawn(async move {

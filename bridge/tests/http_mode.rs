@@ -55,6 +55,7 @@ async fn answer(seen: &Seen, headers: HeaderMap, body: &str) -> Response {
                 ("content-type", "application/json"),
                 ("mcp-session-id", "up-1"),
                 ("access-control-allow-origin", "*"),
+                ("set-cookie", "upstream-session=c00k1e; HttpOnly"),
             ],
             json!({"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": "2025-11-25",
                 "capabilities": {}, "serverInfo": {"name": "upstream", "version": "1"}}})
@@ -129,6 +130,10 @@ async fn a_page_reaches_an_upstream_that_refuses_its_origin() {
         "0",
         "the answer names its recorded exchange"
     );
+    assert!(
+        response.headers().get("set-cookie").is_none(),
+        "the upstream's cookie does not reach the page"
+    );
     let answer: Value = response.json().await.expect("json");
     assert_eq!(answer["result"]["serverInfo"]["name"], "upstream");
     {
@@ -185,6 +190,10 @@ async fn a_page_reaches_an_upstream_that_refuses_its_origin() {
         .find(|pair| pair[0] == "authorization")
         .expect("recorded");
     assert_eq!(authorization[1], "[redacted]");
+    assert!(
+        !legs.to_string().contains("c00k1e"),
+        "the upstream's cookie is not in the record either"
+    );
     assert!(
         first["request_body"]
             .as_str()

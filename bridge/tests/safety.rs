@@ -53,6 +53,22 @@ async fn without_the_secret_every_request_gets_403() {
         assert_eq!(response.status(), 403, "{url}");
         let legs = bridge.client.get(&url).send().await.expect("GET");
         assert_eq!(legs.status(), 403, "{url}");
+        // A preflight from the bridge's own origin is no way around the secret.
+        let preflight = bridge
+            .client
+            .request(reqwest::Method::OPTIONS, &url)
+            .header("origin", &root)
+            .header("access-control-request-method", "POST")
+            .send()
+            .await
+            .expect("OPTIONS");
+        assert_eq!(preflight.status(), 403, "preflight {url}");
+        assert!(
+            preflight
+                .headers()
+                .get("access-control-allow-origin")
+                .is_none()
+        );
     }
     let listed: Value = bridge.record("").await;
     assert_eq!(
@@ -160,6 +176,16 @@ async fn a_foreign_host_gets_403() {
             .await
             .expect("POST");
         assert_eq!(response.status(), 403, "Host {host}");
+        let preflight = bridge
+            .client
+            .request(reqwest::Method::OPTIONS, &bridge.url)
+            .header("host", host)
+            .header("origin", format!("http://127.0.0.1:{}", bridge.port))
+            .header("access-control-request-method", "POST")
+            .send()
+            .await
+            .expect("OPTIONS");
+        assert_eq!(preflight.status(), 403, "preflight with Host {host}");
     }
     let localhost = bridge
         .post(None, &initialize(1))
