@@ -282,6 +282,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Row::ResultToHost,
                         Row::ResultToLlm,
                         Row::LlmAnswer,
+                        Row::Elicit,
+                        Row::ElicitAsk,
+                        Row::ElicitAnswer,
+                        Row::ElicitReply,
                     ],
                     SkipReason::NoToolCall,
                 );
@@ -317,6 +321,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Row::Execute,
                         Row::CallToolResult,
                         Row::ResultToHost,
+                        Row::Elicit,
+                        Row::ElicitAsk,
+                        Row::ElicitAnswer,
+                        Row::ElicitReply,
                     ],
                     SkipReason::Declined,
                 );

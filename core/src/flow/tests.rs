@@ -307,6 +307,7 @@ fn declining_the_tool_call_skips_the_call_and_the_model_says_so() {
         Some(&Payload::Decision { approved: false })
     );
     assert_eq!(http.sent.borrow().len(), 4, "no tools/call went out");
+    assert_eq!(pending_in_diagram_two(&run), Vec::<String>::new());
 }
 
 #[test]
@@ -649,4 +650,31 @@ fn a_result_is_checked_against_the_output_schema_its_tool_declared() {
 fn a_tool_without_an_output_schema_is_not_checked() {
     let (found, _) = checked(weather_server_script());
     assert_eq!(found, None);
+}
+
+/// The execution diagram's rows still pending in `run`.
+fn pending_in_diagram_two(run: &Run) -> Vec<String> {
+    rows()
+        .map(|row| row.to_string())
+        .filter(|id| id.starts_with("d2-"))
+        .filter(|id| {
+            rows().any(|row| row.to_string() == *id && run.status(row) == RowStatus::Pending)
+        })
+        .collect()
+}
+
+#[test]
+fn a_question_no_tool_fits_leaves_no_row_of_diagram_two_pending() {
+    let script: Vec<Script> = weather_server_script().into_iter().take(4).collect();
+    let (h, http, run) = host(script, Mode::Play, Approval::Auto);
+    let answer = block_on(async {
+        h.discover().await.expect("discover");
+        h.ask("Tell me a joke").await
+    })
+    .expect("answered");
+    assert!(!answer.is_empty());
+    assert_eq!(http.sent.borrow().len(), 4, "no tools/call went out");
+    let run = run.borrow();
+    assert_eq!(pending_in_diagram_two(&run), Vec::<String>::new());
+    assert_eq!(run.status(Row::Elicit), RowStatus::Skipped);
 }
