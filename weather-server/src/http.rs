@@ -170,10 +170,16 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
         Some(auth) => mcp.merge(auth.routes()),
         None => mcp,
     };
-    let mcp = match &config.models_dir {
-        Some(dir) => mcp.nest_service(MODELS_PATH, model_files(dir)),
-        None => mcp,
-    };
+    let mcp =
+        match &config.models_dir {
+            Some(dir) => mcp.nest(
+                MODELS_PATH,
+                Router::new().fallback_service(model_files(dir)).layer(
+                    middleware::from_fn_with_state(Arc::new(dir.to_path_buf()), plain_files_only),
+                ),
+            ),
+            None => mcp,
+        };
     match &config.static_dir {
         Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
         None => mcp,
@@ -195,6 +201,31 @@ fn model_files(dir: &Path) -> SetResponseHeader<ServeDir, HeaderValue> {
         header::CACHE_CONTROL,
         HeaderValue::from_static(MODELS_CACHE_CONTROL),
     )
+}
+
+/// In front of the model files: a path with a hidden segment (`.name`) or through a symbolic
+/// link inside the folder is 404, so only the folder's own plain files are served.
+async fn plain_files_only(
+    State(root): State<Arc<std::path::PathBuf>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let decoded = percent_encoding::percent_decode_str(request.uri().path()).decode_utf8_lossy();
+    let segments: Vec<&str> = decoded.split('/').filter(|s| !s.is_empty()).collect();
+    let mut path = root.as_ref().clone();
+    for segment in &segments {
+        if segment.starts_with('.') || segment.contains('\\') {
+            return StatusCode::NOT_FOUND.into_response();
+        }
+        path.push(segment);
+        let link = tokio::fs::symlink_metadata(&path)
+            .await
+            .is_ok_and(|meta| meta.file_type().is_symlink());
+        if link {
+            return StatusCode::NOT_FOUND.into_response();
+        }
+    }
+    next.run(request).await
 }
 
 /// One MCP endpoint at `path`, with its own sessions and guard; `new` makes the handler for

@@ -57,3 +57,35 @@ async fn without_the_flag_there_are_no_models() {
     assert_eq!(response.status(), 404);
     server.stop().await.expect("clean shutdown");
 }
+
+#[tokio::test]
+async fn hidden_files_and_symbolic_links_are_not_served() {
+    let secret = TempDir::with_files("models-outside", &[("secret.txt", b"not a model")]);
+    let dir = TempDir::with_files(
+        "models-plain",
+        &[("model.gguf", b"weights"), (".env", b"API_KEY=x")],
+    );
+    let root = std::path::Path::new(dir.arg());
+    std::fs::create_dir_all(root.join(".git")).expect("hidden folder");
+    std::fs::write(root.join(".git/config"), b"[core]").expect("hidden file");
+    std::os::unix::fs::symlink(
+        std::path::Path::new(secret.arg()).join("secret.txt"),
+        root.join("linked.gguf"),
+    )
+    .expect("file link");
+    std::os::unix::fs::symlink(secret.arg(), root.join("outside")).expect("folder link");
+    let server = TestServer::start(&["--models", dir.arg()]).await;
+
+    let plain = server.get("/models/model.gguf").send().await.expect("GET");
+    assert_eq!(plain.status(), 200);
+    for path in [
+        "/models/.env",
+        "/models/%2eenv",
+        "/models/.git/config",
+        "/models/linked.gguf",
+        "/models/outside/secret.txt",
+    ] {
+        let response = server.get(path).send().await.expect("GET");
+        assert_eq!(response.status(), 404, "{path}");
+    }
+}
