@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn a_round_trip_through_the_sealed_state() {
-        let sealer = Sealer::random();
+        let sealer = Sealer::random().expect("OS randomness");
         let bound = binding("Springfield", Units::Celsius);
         let asked = ask(&sealer, "Springfield", &springfields(), &bound).expect("ask");
         let state = asked.request_state.clone().expect("state");

@@ -121,11 +121,16 @@ fn extra(_config: &Config) -> Option<Arc<dyn crate::tool::Extra>> {
 /// at `/`.
 ///
 /// `local_addr` is the address actually bound (its port joins the Origin and
-/// Host allow-lists); cancelling `cancel` ends every session and SSE stream.
-pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken) -> Router {
+/// Host allow-lists); cancelling `cancel` ends every session and SSE stream. `Err` when the OS
+/// gives no randomness for the requestState key.
+pub fn router(
+    config: &Config,
+    local_addr: SocketAddr,
+    cancel: CancellationToken,
+) -> std::io::Result<Router> {
     let shared = Shared {
         era: config.era,
-        sealer: Arc::new(Sealer::random()),
+        sealer: Arc::new(Sealer::random().map_err(std::io::Error::other)?),
         extra: extra(config),
     };
     let era = config.era;
@@ -180,10 +185,10 @@ pub fn router(config: &Config, local_addr: SocketAddr, cancel: CancellationToken
             ),
             None => mcp,
         };
-    match &config.static_dir {
+    Ok(match &config.static_dir {
         Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
         None => mcp,
-    }
+    })
 }
 
 /// Where `--models DIR` is served.

@@ -51,7 +51,7 @@ where
 {
     let local_addr = listener.local_addr()?;
     let cancel = CancellationToken::new();
-    let app = router(&config, local_addr, cancel.clone());
+    let app = router(&config, local_addr, cancel.clone())?;
 
     tracing::info!(address = %endpoint_url(local_addr), "weather-server starting");
     tracing::info!(mode = config.mode(), era = config.era.name(), "transport");

@@ -5,11 +5,7 @@
 //!
 //! The key is random per process: a state survives neither a restart nor another instance.
 
-use std::{
-    collections::hash_map::RandomState,
-    hash::{BuildHasher, Hasher},
-    time::Duration,
-};
+use std::time::Duration;
 
 use rmcp::model::{RequestStateCodec, SealOptions};
 use serde::{Serialize, de::DeserializeOwned};
@@ -33,24 +29,22 @@ impl std::fmt::Debug for Sealer {
 }
 
 impl Sealer {
-    /// A sealer with a fresh random key.
-    pub fn random() -> Self {
+    /// A sealer with a fresh key from the OS's randomness; `Err` when the OS gives none (the
+    /// server then refuses to start: a guessable key would let clients forge states).
+    pub fn random() -> Result<Self, String> {
+        Self::keyed_from(getrandom::fill)
+    }
+
+    /// A sealer keyed by `fill`, which fills the 32-byte key.
+    fn keyed_from<E: std::fmt::Display>(
+        fill: impl FnOnce(&mut [u8]) -> Result<(), E>,
+    ) -> Result<Self, String> {
         let mut key = [0u8; 32];
-        if let Err(error) = getrandom::fill(&mut key) {
-            // The OS could not give randomness; std's hasher keys come from it too, once per
-            // thread, and still differ per process.
-            tracing::warn!(%error, "no OS randomness for the requestState key; using hasher keys");
-            for (i, chunk) in key.chunks_mut(8).enumerate() {
-                let mut hasher = RandomState::new().build_hasher();
-                hasher.write_usize(i);
-                hasher.write_u128(std::process::id() as u128);
-                chunk.copy_from_slice(&hasher.finish().to_le_bytes());
-            }
-        }
-        // 32 bytes is the codec's minimum, so `try_new` accepts it.
-        let codec = RequestStateCodec::try_new(key.to_vec())
-            .unwrap_or_else(|_| RequestStateCodec::new_unchecked(key.to_vec()));
-        Self { codec }
+        fill(&mut key).map_err(|error| {
+            format!("no randomness from the OS for the requestState key: {error}")
+        })?;
+        let codec = RequestStateCodec::try_new(key.to_vec()).map_err(|error| error.to_string())?;
+        Ok(Self { codec })
     }
 
     /// Seals `payload`, bound to `binding` (what the request was, e.g. `tools/call` plus tool
@@ -78,11 +72,18 @@ impl Sealer {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn without_os_randomness_there_is_no_sealer() {
+        let refused = super::Sealer::keyed_from(|_: &mut [u8]| Err("entropy source unavailable"));
+        let error = refused.expect_err("no key, no sealer");
+        assert!(error.contains("entropy source unavailable"), "{error}");
+    }
+
     use super::*;
 
     #[test]
     fn a_sealed_state_opens_only_unchanged_and_for_its_request() {
-        let sealer = Sealer::random();
+        let sealer = Sealer::random().expect("OS randomness");
         let sealed = sealer
             .seal(&vec!["a".to_owned()], "tools/call get_weather")
             .expect("seal");
@@ -102,6 +103,7 @@ mod tests {
         );
         assert!(
             Sealer::random()
+                .expect("OS randomness")
                 .open::<Vec<String>>(&sealed, "tools/call get_weather")
                 .is_err(),
             "another key"

@@ -225,7 +225,7 @@ impl Default for Shared {
     fn default() -> Self {
         Self {
             era: Era::default(),
-            sealer: Arc::new(Sealer::random()),
+            sealer: Arc::new(Sealer::random().expect("OS randomness")),
             extra: None,
         }
     }

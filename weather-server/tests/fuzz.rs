@@ -1077,7 +1077,7 @@ impl Server {
         let cancel = CancellationToken::new();
         let local_addr: SocketAddr = LOCAL_ADDR.parse().expect("address");
         Self {
-            router: router(&mode.config(), local_addr, cancel.clone()),
+            router: router(&mode.config(), local_addr, cancel.clone()).expect("router"),
             cancel,
             fillers: HashMap::new(),
         }
