@@ -2,6 +2,7 @@
 // OpenID provider, pinned in xtask/src/tools.rs) in front of `weather-server --auth-issuer`.
 //
 //   node oidc-provider.mjs --port P --resource http://127.0.0.1:Q/mcp --client-id ID --redirect URI
+//                          [--access-token-ttl SECONDS]
 //
 // It knows one resource server (the weather server's /mcp, with the scopes mcp:basic and
 // weather:read) and one pre-registered public client (the page, PKCE, no secret; its token
@@ -19,10 +20,13 @@ const { values: opt } = parseArgs({
     resource: { type: 'string' },
     'client-id': { type: 'string', default: 'mcp-flow-page' },
     redirect: { type: 'string', multiple: true },
+    // Short lifetimes let a test see the client refresh its token.
+    'access-token-ttl': { type: 'string', default: '600' },
   },
 });
-if (!opt.resource || !opt.redirect?.length) {
-  console.error('usage: oidc-provider.mjs --port P --resource URL --redirect URI [--redirect URI] [--client-id ID]');
+const accessTokenTTL = Number(opt['access-token-ttl']);
+if (!opt.resource || !opt.redirect?.length || !(accessTokenTTL > 0)) {
+  console.error('usage: oidc-provider.mjs --port P --resource URL --redirect URI [--redirect URI] [--client-id ID] [--access-token-ttl S]');
   process.exit(2);
 }
 
@@ -56,7 +60,7 @@ function configuration() {
           return {
             scope: RESOURCE_SCOPES,
             audience: opt.resource,
-            accessTokenTTL: 600,
+            accessTokenTTL,
             accessTokenFormat: 'jwt',
             jwt: { sign: { alg: 'ES256' } },
           };

@@ -396,9 +396,8 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             "--static".into(),
             crate::site::dist().display().to_string(),
             "--auth".into(),
-            // Short-lived tokens, so the suite also sees a refresh.
             "--auth-token-secs".into(),
-            "4".into(),
+            TOKEN_SECS.into(),
         ],
     )?;
     let auth_page = protected.url.trim_end_matches("/mcp").to_owned();
@@ -418,6 +417,7 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             .args(["--base", &page])
             .args(["--auth-base", &auth_page])
             .args(["--oidc-base", &oidc_page, "--oidc-client", OIDC_CLIENT])
+            .args(["--token-secs", TOKEN_SECS])
             .args(["--faulty", faulty.url.trim_end_matches('/')])
             .arg("--out")
             .arg(&shots),
@@ -427,6 +427,10 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
 
 /// The client the page uses at oidc-provider (pre-registered there, public, PKCE).
 const OIDC_CLIENT: &str = "mcp-flow-page";
+
+/// Access-token lifetime of both protected servers: short, so the suite waits one out and sees
+/// the page refresh its token.
+const TOKEN_SECS: &str = "4";
 
 /// oidc-provider on 127.0.0.1, and a weather server (`--auth-issuer`) serving the app, whose
 /// `/mcp` is the provider's one resource. The server's port is chosen first, since each names
@@ -455,6 +459,8 @@ fn oidc_site(ctx: &Ctx, binary: &std::path::Path) -> Result<(server::Server, ser
             format!("{origin}/oauth-callback.html"),
             "--client-id".into(),
             OIDC_CLIENT.into(),
+            "--access-token-ttl".into(),
+            TOKEN_SECS.into(),
         ],
         true,
     )?;
