@@ -1,6 +1,8 @@
 //! The values a run really carried, put in place of the tutorial's examples in the diagram labels
 //! ("get_weather", `{"location": "Tokyo"}`, "Sunny", the question and the answer), so a run
-//! against another server or question reads true on the arrows themselves.
+//! against another server or question reads true on the arrows themselves. Once a run has
+//! started, a value it has not carried (yet) reads as a neutral [`PLACEHOLDER`], never as the
+//! tutorial's example; before any run the diagram is the tutorial's, examples and all.
 
 use super::payload::Payload;
 use super::run::Run;
@@ -9,8 +11,13 @@ use crate::diagram::Row;
 /// Longest value shown in a label; the inspector has the whole.
 const MAX_CHARS: usize = 60;
 
+/// What a started run shows where its value is not known (yet).
+pub const PLACEHOLDER: &str = "…";
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LiveValues {
+    /// A row of the run has moved: examples give way to placeholders.
+    started: bool,
     question: Option<String>,
     tools: Vec<String>,
     tool: Option<String>,
@@ -28,7 +35,13 @@ fn clip(s: &str) -> String {
 impl LiveValues {
     /// The values of the rows that finished.
     pub fn from_run(run: &Run) -> Self {
-        let mut live = Self::default();
+        let mut live = Self {
+            started: run
+                .rows
+                .iter()
+                .any(|r| r.status != super::run::RowStatus::Pending),
+            ..Self::default()
+        };
         if let Some(Payload::Question { text }) = run.payload(Row::Question) {
             live.question = Some(clip(text));
         }
@@ -55,29 +68,35 @@ impl LiveValues {
     /// The label of `row` with the tutorial's example values replaced by these.
     pub fn label(&self, row: Row, original: &str) -> String {
         let mut text = original.to_owned();
-        let mut swap = |from: &str, to: &Option<String>| {
-            if let Some(to) = to {
-                text = text.replace(from, to);
-            }
-        };
         match row {
-            Row::ListToolsResult if !self.tools.is_empty() => {
-                let list = self
-                    .tools
-                    .iter()
-                    .map(|t| format!("{{\"name\": \"{t}\", …}}"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                text = text.replace(
-                    r#"{"name": "get_weather", "description": "...", "inputSchema": {...}}"#,
-                    &list,
-                );
+            Row::ListToolsResult => {
+                let list = if self.tools.is_empty() {
+                    self.started.then(|| PLACEHOLDER.to_owned())
+                } else {
+                    Some(
+                        self.tools
+                            .iter()
+                            .map(|t| format!("{{\"name\": \"{t}\", …}}"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    )
+                };
+                if let Some(list) = list {
+                    text = text.replace(
+                        r#"{"name": "get_weather", "description": "...", "inputSchema": {...}}"#,
+                        &list,
+                    );
+                }
             }
-            Row::ToolsToHost if !self.tools.is_empty() => {
-                swap(
-                    "'get_weather'",
-                    &Some(format!("'{}'", self.tools.join("', '"))),
-                );
+            Row::ToolsToHost => {
+                let names = if self.tools.is_empty() {
+                    self.started.then(|| PLACEHOLDER.to_owned())
+                } else {
+                    Some(self.tools.join("', '"))
+                };
+                if let Some(names) = names {
+                    text = text.replace("'get_weather'", &format!("'{names}'"));
+                }
             }
             Row::CallToolResult if self.result_is_error => {
                 text = self.execution_label(&text);
@@ -94,25 +113,34 @@ impl LiveValues {
         text
     }
 
+    /// The run's value, or once the run started and has none, the placeholder.
+    fn shown(&self, value: &Option<String>, placeholder: &str) -> Option<String> {
+        value
+            .clone()
+            .or_else(|| self.started.then(|| placeholder.to_owned()))
+    }
+
     /// A label of the execution diagram with the tutorial's example values replaced.
     fn execution_label(&self, original: &str) -> String {
         let mut text = original.to_owned();
-        let mut swap = |from: &str, to: &Option<String>| {
+        let mut swap = |from: &str, to: Option<String>| {
             if let Some(to) = to {
-                text = text.replace(from, to);
+                text = text.replace(from, &to);
             }
         };
-        swap("What's the weather in Tokyo?", &self.question);
-        swap("东京的天气怎么样？", &self.question);
-        swap(r#"{"location": "Tokyo"}"#, &self.arguments);
-        swap("get_weather", &self.tool);
-        let quoted =
-            |open: &str, close: &str| self.result.as_ref().map(|r| format!("{open}{r}{close}"));
-        swap("\"Sunny\"", &quoted("\"", "\""));
-        swap("“Sunny”", &quoted("“", "”"));
-        swap("'Sunny'", &quoted("'", "'"));
-        swap("The weather in Tokyo is Sunny.", &self.answer);
-        swap("东京的天气是晴天。", &self.answer);
+        let question = self.shown(&self.question, PLACEHOLDER);
+        swap("What's the weather in Tokyo?", question.clone());
+        swap("东京的天气怎么样？", question);
+        swap(r#"{"location": "Tokyo"}"#, self.shown(&self.arguments, "{…}"));
+        swap("get_weather", self.shown(&self.tool, PLACEHOLDER));
+        let result = self.shown(&self.result, PLACEHOLDER);
+        let quoted = |open: &str, close: &str| result.as_ref().map(|r| format!("{open}{r}{close}"));
+        swap("\"Sunny\"", quoted("\"", "\""));
+        swap("“Sunny”", quoted("“", "”"));
+        swap("'Sunny'", quoted("'", "'"));
+        let answer = self.shown(&self.answer, PLACEHOLDER);
+        swap("The weather in Tokyo is Sunny.", answer.clone());
+        swap("东京的天气是晴天。", answer);
         text
     }
 }
@@ -204,6 +232,49 @@ mod tests {
         );
         assert!(label(Row::ToolsToHost, Lang::En).contains("'add', 'multiply'"));
         assert!(!label(Row::CallToolAsk, Lang::En).contains("get_weather"));
+    }
+
+    #[test]
+    fn a_started_run_shows_placeholders_not_the_tutorials_examples() {
+        let mut run = Run::new(Row::ALL.iter().copied());
+        done(
+            &mut run,
+            Row::Question,
+            Payload::Question {
+                text: "Is it raining in Paris?".into(),
+            },
+        );
+        let live = LiveValues::from_run(&run);
+        let all = crate::diagram::diagrams()
+            .iter()
+            .chain(crate::diagram::modern_diagrams().iter());
+        let mut swapped = 0;
+        for diagram in all {
+            for m in diagram.messages() {
+                for lang in [Lang::En, Lang::Zh] {
+                    let original = m.label.get(lang);
+                    let label = live.label(m.id, original);
+                    for example in ["Tokyo", "Sunny", "东京", "晴天", "get_weather"] {
+                        assert!(!label.contains(example), "{:?} {lang:?}: {label}", m.id);
+                    }
+                    if label != original {
+                        swapped += 1;
+                        assert!(label.contains("Paris") || label.contains(PLACEHOLDER), "{label}");
+                    }
+                }
+            }
+        }
+        // Question, tools list and host, choice, ask, confirm, execute, call, result, result
+        // to host and to the model, answer: 12 rows, 2 eras, 2 languages (or near it).
+        assert!(swapped >= 40, "{swapped} labels changed");
+        assert_eq!(
+            live.label(Row::LlmAnswer, original(Row::LlmAnswer, Lang::En)),
+            "Generate final response (as text)\n\"…\""
+        );
+        assert_eq!(
+            live.label(Row::Question, original(Row::Question, Lang::Zh)),
+            "“Is it raining in Paris?”"
+        );
     }
 
     #[test]
