@@ -281,6 +281,15 @@ async function authorizedTokyo(page, era, server = 'builtin') {
   }
 }
 
+/** A link's approve=auto for a server other than the page's own: the first tool call still
+ * asks, says why, and the user's yes lets the page's later calls to it go without asking. */
+async function confirmLinkOnce(page) {
+  await page.waitForSelector('#mf-link-auto', { timeout: 20_000 });
+  const said = await page.textContent('#mf-link-auto');
+  check(/without asking/.test(said), `the dialog does not say what the link asked: ${said}`);
+  await page.click('#mf-yes');
+}
+
 /** Once the run's access token has run out (the servers give short-lived ones), Ask again
  * refreshes it at `tokenPath` first, with no consent, and the question goes through. */
 async function refreshedAsk(page, tokenPath) {
@@ -772,6 +781,7 @@ const scenarios = {
     // A server whose result breaks its own schema: said on the row and in the inspector.
     const server = `${opt.faulty}/fault/output-mismatch/mcp`;
     await page.goto(`${opt.base}/?server=${encodeURIComponent(server)}&${instant}#d2-8`);
+    await confirmLinkOnce(page);
     await finished(page);
     shown = await inspector('does not match');
     check(
@@ -780,11 +790,24 @@ const scenarios = {
     );
     check(shown.includes('"hot"'), `the violation names the value: ${shown}`);
     check(await page.$('g[data-row="d2-8"].mf-output-mismatch'), 'the row does not show the mismatch');
-    // The first load did not fetch the checker before it was needed.
-    await page.goto(`${opt.base}/?speed=instant`);
-    await page.waitForSelector('g[data-row="d2-8"]');
+    // The user's one yes holds for this page: Ask again calls the tool with no dialog.
+    // (The first run's d2-4 was done, the user's yes; the second's is skipped, no dialog.)
+    check(await page.$('g[data-row="d2-4"][data-state="done"]'), 'the first call did not ask');
+    await page.click('#mf-ask');
+    await page.waitForSelector('g[data-row="d2-4"][data-state="skipped"]', { timeout: 20_000 });
+    await page.waitForFunction(() => ['done', 'failed'].includes(document.querySelector('g[data-row="d2-8"]')?.dataset.state),
+      null, { timeout: 20_000 });
+    // A run does not fetch the checker before it is needed: none while the run waits for
+    // the user's yes (d2-4), before any result; one once the result is in.
+    await page.goto(`${opt.base}/?speed=instant&era=legacy`);
+    await page.click('#mf-play');
+    await page.waitForSelector('#mf-yes', { timeout: 20_000 });
     workers = await page.evaluate(() => window.__workers);
     check(workers.length === 0, `a worker started before any result: ${workers}`);
+    await page.click('#mf-yes');
+    await finished(page);
+    workers = await page.evaluate(() => window.__workers);
+    check(workers.some((u) => u.includes('schema-worker')), `no checker after the result: ${workers}`);
   },
 
   async "a result's content blocks, each by its kind"(page) {
@@ -796,6 +819,7 @@ const scenarios = {
     });
     const server = `${opt.faulty}/fault/content-kinds/mcp`;
     await page.goto(`${opt.base}/?server=${encodeURIComponent(server)}&${instant}#d2-8`);
+    await confirmLinkOnce(page);
     await finished(page);
     await page.waitForSelector('.mf-content .mf-block', { timeout: 20_000 });
     const kinds = await page.$$eval('.mf-content .mf-block', (bs) => bs.map((b) => b.dataset.kind));

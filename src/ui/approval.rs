@@ -13,6 +13,9 @@ fn approval_dialog(ctl: Controller) -> impl IntoView {
     view! {
         <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
             <h2 id="mf-dialog-title">{move || ctl.prompts.dialog.with(|d| d.as_ref().map(|d| fill(t(Msg::DialogTitle), &[("tool", &d.tool)])).unwrap_or_default())}</h2>
+            <Show when=move || ctl.settings.link_auto.with(Option::is_some)>
+                <p id="mf-link-auto">{tr(ctl.settings.lang, Msg::LinkAutoAsk)}</p>
+            </Show>
             <pre>{move || ctl.prompts.dialog.with(|d| d.as_ref().map(|d| serde_json::to_string_pretty(&d.arguments).unwrap_or_default()).unwrap_or_default())}</pre>
             <button id="mf-yes" on:click=move |_| ctl.decide(true)>{tr(ctl.settings.lang, Msg::Yes)}</button>
             <button id="mf-no" on:click=move |_| ctl.decide(false)>{tr(ctl.settings.lang, Msg::Decline)}</button>

@@ -527,7 +527,19 @@ impl Controller {
 
     /// The user's answer to the approval dialog.
     pub fn decide(&self, yes: bool) {
+        // A link's approve=auto for another server holds from the user's first yes on.
+        let asked = self.settings.link_auto.get_untracked();
+        if asked.is_some() {
+            self.settings.link_auto.set(None);
+        }
+        let granted = yes && asked.as_deref() == Some(&*self.settings.server.get_untracked());
+        if granted {
+            self.settings.approval.set(Approval::Auto);
+        }
         if let Some(engine) = self.engine() {
+            if granted {
+                engine.set_approval(Approval::Auto);
+            }
             engine.decide(yes);
         }
     }

@@ -35,7 +35,7 @@ messages! {
     RowsDone, Follow, FollowHint,
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
     CouldNotSave, Loaded, FileUnreadable, ModuleNotLoaded, ViewNotLoaded, TryAgain, RecordingBanner,
-    DialogTitle, Yes, Decline, Answer,
+    DialogTitle, LinkAutoAsk, Yes, Decline, Answer,
     AuthTitle, AuthBody, AuthOpen, AuthCancel, ClientId, ClientSecret, ClientNote,
     Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
@@ -51,7 +51,7 @@ messages! {
     Connection, ConnServer, ConnVersion, ConnSession, ConnClosed, ConnStateless, ConnNoSession,
     ConnVersions, ConnFresh, ConnInstructions, ConnServerCaps, ConnClientCaps, ConnNothing,
     Logs, LogLevel, LogsNone, LogAsk, LogAskOff, LogAskHint, BridgeLeg, BridgeLegNone, ViaBridge,
-    RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, RemoveServer,
+    RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
     TimeoutMs, MessageLog, LogAll, LogToolErrors, LogErrors, LogPending,
     LogBothWays, LogSent, LogReceived, LogLlm, Replay, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
 }
@@ -155,6 +155,9 @@ fn en(msg: Msg) -> &'static str {
         SavedServers => "Saved servers",
         SaveAs => "Name",
         SaveServer => "Save server",
+        SaveSecretWarning => {
+            "This URL carries a secret (a bridge's secret path or query values), and saved servers are kept in this browser's storage as they are. Press Save server again to save it anyway."
+        }
         RemoveServer => "Remove",
         TimeoutMs => "Timeout per request (ms)",
         MessageLog => "Message log: every exchange of this page, across runs and eras",
@@ -239,6 +242,9 @@ fn en(msg: Msg) -> &'static str {
             "Recording of a run against {server} ({llm}), exported {created}. Nothing is sent while it is shown; Restart starts a live run."
         }
         DialogTitle => "Execute '{tool}' on Tool Server?",
+        LinkAutoAsk => {
+            "The link you opened asked to run this server's tools without asking. It is not the server that serves this page, so you decide: Yes here also lets the rest of this page's tool calls to this server go without asking."
+        }
         AuthTitle => "The MCP server asks for authorization",
         AuthBody => {
             "Open the authorization server's page to log in and consent. It comes back to this page with a code, which MCP Flow redeems for an access token (kept in this page's memory only). The request:"
@@ -389,6 +395,9 @@ fn zh(msg: Msg) -> &'static str {
         SavedServers => "已保存的服务器",
         SaveAs => "名称",
         SaveServer => "保存服务器",
+        SaveSecretWarning => {
+            "此 URL 含有机密（桥接的机密路径或查询参数值），而保存的服务器会原样存放在此浏览器的存储中。再次点击“保存服务器”仍将保存。"
+        }
         RemoveServer => "删除",
         TimeoutMs => "每个请求的超时（毫秒）",
         MessageLog => "消息日志：本页面的每次交换，跨运行和协议时代",
@@ -465,6 +474,9 @@ fn zh(msg: Msg) -> &'static str {
             "这是针对 {server}（{llm}）的一次运行记录，导出于 {created}。显示记录时不会发送任何请求；点击“重新开始”开始一次真实运行。"
         }
         DialogTitle => "在工具服务器上执行“{tool}”吗？",
+        LinkAutoAsk => {
+            "你打开的链接要求不经询问就运行此服务器的工具。它不是提供本页面的服务器，所以由你决定：在此点“是”，本页面之后对此服务器的工具调用也将不再询问。"
+        }
         AuthTitle => "MCP 服务器要求授权",
         AuthBody => {
             "打开授权服务器的页面登录并同意。它会带着授权码回到本页面，MCP Flow 用授权码换取访问令牌（只保存在本页面的内存中）。请求："

@@ -73,11 +73,14 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
         _ => Mode::Play,
     };
     let speed = params::speed(query);
-    let approval = match params::query_param(query, "approve").as_deref() {
-        Some("auto") => Approval::Auto,
+    let link = params::approval(query, &server, origin);
+    let approval = match link {
+        params::LinkApproval::Auto => Approval::Auto,
         _ => Approval::Ask,
     };
+    let asked_for = (link == params::LinkApproval::AutoOnceConfirmed).then(|| server.clone());
     let ctl = Controller::new(server, question, lang, mode, speed, approval);
+    ctl.settings.link_auto.set(asked_for);
     ctl.settings.era.set(params::era(query));
     if let Some(asked) = params::query_param(query, "log") {
         ctl.settings

@@ -47,7 +47,6 @@ pub fn speed(query: &str) -> Option<f64> {
     }
 }
 
-/// Whether a flag such as `?autoplay` or `?autoplay=1` is on.
 /// `era=auto|modern|legacy` (default auto).
 pub fn era(query: &str) -> crate::mcp::era::EraChoice {
     query_param(query, "era")
@@ -65,6 +64,36 @@ pub fn llm(query: &str) -> Option<crate::llm::choice::Provider> {
         .find(|p| p.id() == id)
 }
 
+/// What a link's `approve=` may decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkApproval {
+    /// The approval dialog before each tool call.
+    Ask,
+    /// No dialog: `approve=auto` for the page's own server.
+    Auto,
+    /// `approve=auto` for another server: the user confirms the first call, then no dialog.
+    AutoOnceConfirmed,
+}
+
+/// `approve=auto` runs tools with no dialog only on the server that serves this page; a link
+/// cannot make the page call another server's tools without the user's yes.
+pub fn approval(query: &str, server: &str, origin: &str) -> LinkApproval {
+    if query_param(query, "approve").as_deref() != Some("auto") {
+        return LinkApproval::Ask;
+    }
+    let origin_of = |u: &str| {
+        url::Url::parse(u)
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+            .map(|u| crate::mcp::auth::metadata::origin_of(&u))
+    };
+    match (origin_of(server), origin_of(origin)) {
+        (Some(a), Some(b)) if a == b => LinkApproval::Auto,
+        _ => LinkApproval::AutoOnceConfirmed,
+    }
+}
+
+/// Whether a flag such as `?autoplay` or `?autoplay=1` is on.
 pub fn flag(query: &str, name: &str) -> bool {
     matches!(
         query_param(query, name).as_deref(),
@@ -229,6 +258,37 @@ mod tests {
         assert_eq!(llm("?llm=anthropic"), None);
         assert_eq!(llm("?q=x"), None);
         assert_eq!(llm("?llm=nonsense"), None);
+    }
+
+    #[test]
+    fn a_link_skips_the_dialog_only_for_the_pages_own_server() {
+        let page = "http://127.0.0.1:18700";
+        let own = "http://127.0.0.1:18700/mcp";
+        assert_eq!(approval("?approve=auto", own, page), LinkApproval::Auto);
+        assert_eq!(approval("?autoplay", own, page), LinkApproval::Ask);
+        for other in [
+            "http://127.0.0.1:9000/mcp",
+            "http://127.0.0.1:18700.evil.example/mcp",
+            "http://127.0.0.1:18700@evil.example/mcp",
+            "https://127.0.0.1:18700/mcp",
+            "not a url",
+        ] {
+            assert_eq!(
+                approval("?approve=auto&autoplay", other, page),
+                LinkApproval::AutoOnceConfirmed,
+                "{other}"
+            );
+            assert_eq!(approval("?approve=ask", other, page), LinkApproval::Ask);
+        }
+        // Under `trunk serve` the default server is on another port: the user confirms once.
+        assert_eq!(
+            approval("?approve=auto", DEFAULT_SERVER, "http://127.0.0.1:8080"),
+            LinkApproval::AutoOnceConfirmed
+        );
+        assert_eq!(
+            approval("?approve=auto", own, "null"),
+            LinkApproval::AutoOnceConfirmed
+        );
     }
 
     #[test]

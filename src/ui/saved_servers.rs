@@ -5,8 +5,9 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, tr};
+use super::i18n::{Msg, text, tr};
 use super::storage;
+use crate::mcp::record::url_has_secrets;
 use crate::mcp::saved::SavedServer;
 
 #[component]
@@ -14,6 +15,8 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
     let servers = RwSignal::new(storage::load_servers());
     let name = RwSignal::new(String::new());
     let problem = RwSignal::new(String::new());
+    // A URL with a secret in it (a bridge path, query values) is saved on the second press.
+    let warned = RwSignal::new(None::<String>);
     let pick = move |ev| {
         let picked = event_target_value(&ev);
         let Some(server) = servers.with_untracked(|s| s.get(&picked).cloned()) else {
@@ -31,7 +34,15 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
         ctl.settings.era.get_untracked(),
         ctl.request_timeout_ms(),
     ) {
+        Ok(server)
+            if url_has_secrets(&server.url)
+                && warned.get_untracked().as_ref() != Some(&server.url) =>
+        {
+            warned.set(Some(server.url));
+            problem.set(text(Msg::SaveSecretWarning, ctl.settings.lang.get_untracked()).into());
+        }
         Ok(server) => {
+            warned.set(None);
             servers.update(|s| s.put(server));
             servers.with_untracked(storage::save_servers);
             problem.set(String::new());

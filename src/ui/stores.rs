@@ -27,6 +27,9 @@ pub struct Settings {
     /// The protocol era setting.
     pub era: RwSignal<EraChoice>,
     pub approval: RwSignal<Approval>,
+    /// The link asked to run this server's tools with no dialog, and the server is not the
+    /// page's own: the user's first yes grants it.
+    pub link_auto: RwSignal<Option<String>>,
     pub speed: RwSignal<Option<f64>>,
     /// The LLM participant; its key stays in this page's memory.
     pub llm: RwSignal<LlmSettings>,
@@ -63,6 +66,7 @@ impl Settings {
             question: RwSignal::new(question),
             era: RwSignal::new(EraChoice::Auto),
             approval: RwSignal::new(approval),
+            link_auto: RwSignal::new(None),
             speed: RwSignal::new(speed),
             llm: RwSignal::new(LlmSettings::default()),
             headers: RwSignal::new(String::new()),

@@ -150,3 +150,35 @@ async fn a_bearer_header_is_sent_but_never_recorded_exported_or_copied() {
         exports[3]
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_url_with_a_bridge_secret_is_saved_only_on_the_second_press() {
+    let _ = storage().remove_item("mcp-flow.servers");
+    let url = "http://127.0.0.1:3998/s/b1dge5ecret/mcp";
+    let ctl = playing(url.into(), "What's the weather in Tokyo?", EraChoice::Auto);
+    let (root, _handle) = mount(ctl);
+    let name: HtmlInputElement = element(&root, "#mf-saved-name");
+    name.set_value("bridge");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    name.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+    element::<HtmlElement>(&root, "#mf-save-server").click();
+    sleep(30).await;
+    let stored = storage().get_item("mcp-flow.servers").unwrap();
+    assert!(
+        stored.is_none_or(|s| !s.contains("b1dge5ecret")),
+        "saved at once"
+    );
+    let warning = text(&root, "#mf-saved-problem");
+    assert!(warning.contains("secret"), "{warning}");
+    element::<HtmlElement>(&root, "#mf-save-server").click();
+    sleep(30).await;
+    let stored = storage().get_item("mcp-flow.servers").unwrap();
+    assert!(
+        stored.is_some_and(|s| s.contains(url)),
+        "the second press saves"
+    );
+    assert!(text(&root, "#mf-saved-problem").is_empty());
+    let _ = storage().remove_item("mcp-flow.servers");
+}

@@ -157,7 +157,36 @@ fn mcp_entry(x: &Exchange, origin: f64, iso: &dyn Fn(f64) -> String) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::recording::tests::sample;
+    use crate::export::recording::tests::{sample, sample_run};
+
+    #[test]
+    fn a_bridge_secret_and_query_values_stay_out_of_the_json_and_har() {
+        let secret_url = "http://127.0.0.1:8001/s/b1dge5ecret/mcp?token=q5ecret";
+        let mut run = sample_run();
+        run.mcp.exchanges[0].url = secret_url.into();
+        run.llm[0].url = "https://llm.example/v1/x?key=k5ecret".into();
+        let rec = crate::export::recording::Recording::new(
+            &run,
+            crate::export::recording::Context {
+                created: String::new(),
+                time_origin_ms: 0.0,
+                server: secret_url,
+                question: "q",
+                lang: "en",
+                llm: "m",
+            },
+        );
+        let har = har(&rec, &|_| String::new()).to_string();
+        for text in [rec.to_json(), har] {
+            for secret in ["b1dge5ecret", "q5ecret", "k5ecret"] {
+                assert!(!text.contains(secret), "{secret} in {text}");
+            }
+            assert!(
+                text.contains("/s/[redacted]/mcp?token=[redacted]"),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn every_exchange_becomes_an_entry_with_the_wire_bytes() {

@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::mcp::record::redact;
+use crate::mcp::record::{redact, redact_url};
 use crate::record::run::Run;
 
 pub const FORMAT: &str = "mcp-flow-recording";
@@ -51,18 +51,23 @@ pub struct Context<'a> {
 }
 
 impl Recording {
-    /// A recording of `run`, with credential headers redacted.
+    /// A recording of `run`, with credential headers, a bridge's secret path and query values
+    /// redacted.
     pub fn new(run: &Run, context: Context<'_>) -> Self {
         let mut run = run.clone();
         for x in &mut run.mcp.exchanges {
             x.request_headers = redact(&x.request_headers);
+            x.url = redact_url(&x.url);
+        }
+        for x in &mut run.llm {
+            x.url = redact_url(&x.url);
         }
         Self {
             format: FORMAT.into(),
             version: VERSION,
             created: context.created,
             time_origin_ms: context.time_origin_ms,
-            server: context.server.into(),
+            server: redact_url(context.server),
             question: context.question.into(),
             lang: context.lang.into(),
             llm: context.llm.into(),

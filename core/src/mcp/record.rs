@@ -282,9 +282,80 @@ pub fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `url` as an export may show it: a bridge's secret path segment (`…/s/SECRET/…`), query
+/// values and user info replaced by a marker, the rest as it was. What does not parse as a URL
+/// is kept whole only when it has no query.
+pub fn redact_url(url: &str) -> String {
+    const MARK: &str = "[redacted]";
+    let Ok(parsed) = url::Url::parse(url) else {
+        return match url.split_once('?') {
+            Some((head, _)) => format!("{head}?{MARK}"),
+            None => url.to_owned(),
+        };
+    };
+    if parsed.cannot_be_a_base() {
+        return url.to_owned();
+    }
+    let mut segments: Vec<&str> = parsed.path().split('/').collect();
+    for i in 1..segments.len().saturating_sub(1) {
+        if segments[i - 1] == "s" && !segments[i].is_empty() {
+            segments[i] = MARK;
+        }
+    }
+    let mut out = format!(
+        "{}{}",
+        crate::mcp::auth::metadata::origin_of(&parsed),
+        segments.join("/")
+    );
+    if let Some(query) = parsed.query() {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((name, _)) => format!("{name}={MARK}"),
+                None => pair.to_owned(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&pairs.join("&"));
+    }
+    out
+}
+
+/// Whether an export would show `url` otherwise than it is: it carries a secret path, query
+/// values or user info.
+pub fn url_has_secrets(url: &str) -> bool {
+    redact_url(url) != url
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn urls_lose_bridge_secrets_query_values_and_user_info() {
+        assert_eq!(
+            redact_url("http://127.0.0.1:8001/s/abc123/mcp"),
+            "http://127.0.0.1:8001/s/[redacted]/mcp"
+        );
+        assert_eq!(
+            redact_url("http://127.0.0.1:8001/s/abc123/legs?since=4"),
+            "http://127.0.0.1:8001/s/[redacted]/legs?since=[redacted]"
+        );
+        assert_eq!(
+            redact_url("https://u:p@api.example/v1/models/x:generate?key=K&alt=sse&flag"),
+            "https://api.example/v1/models/x:generate?key=[redacted]&alt=[redacted]&flag"
+        );
+        for plain in [
+            "http://127.0.0.1:8000/mcp",
+            "http://127.0.0.1:8000/s",
+            "http://h/s/",
+        ] {
+            assert_eq!(redact_url(plain), plain);
+            assert!(!url_has_secrets(plain));
+        }
+        assert!(url_has_secrets("http://127.0.0.1:8001/s/abc123/mcp"));
+        assert_eq!(redact_url("not a url?token=x"), "not a url?[redacted]");
+    }
 
     #[test]
     fn a_tool_error_is_told_from_success_in_json_and_sse_answers() {

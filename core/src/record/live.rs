@@ -131,7 +131,10 @@ impl LiveValues {
         let question = self.shown(&self.question, PLACEHOLDER);
         swap("What's the weather in Tokyo?", question.clone());
         swap("东京的天气怎么样？", question);
-        swap(r#"{"location": "Tokyo"}"#, self.shown(&self.arguments, "{…}"));
+        swap(
+            r#"{"location": "Tokyo"}"#,
+            self.shown(&self.arguments, "{…}"),
+        );
         swap("get_weather", self.shown(&self.tool, PLACEHOLDER));
         let result = self.shown(&self.result, PLACEHOLDER);
         let quoted = |open: &str, close: &str| result.as_ref().map(|r| format!("{open}{r}{close}"));
@@ -259,7 +262,10 @@ mod tests {
                     }
                     if label != original {
                         swapped += 1;
-                        assert!(label.contains("Paris") || label.contains(PLACEHOLDER), "{label}");
+                        assert!(
+                            label.contains("Paris") || label.contains(PLACEHOLDER),
+                            "{label}"
+                        );
                     }
                 }
             }
