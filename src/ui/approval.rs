@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, fill, text, tr};
+use super::i18n::{Msg, fill, in_lang, text, tr};
 use super::lazy_view::{ViewFn, lazy_view};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
@@ -13,8 +13,9 @@ fn approval_dialog(ctl: Controller) -> impl IntoView {
     view! {
         <div class="mf-dialog" role="dialog" aria-modal="true" aria-labelledby="mf-dialog-title">
             <h2 id="mf-dialog-title">{move || ctl.prompts.dialog.with(|d| d.as_ref().map(|d| fill(t(Msg::DialogTitle), &[("tool", &d.tool)])).unwrap_or_default())}</h2>
+            // Why the dialog shows though the link said approve=auto.
             <Show when=move || ctl.settings.link_auto.with(Option::is_some)>
-                <p id="mf-link-auto">{tr(ctl.settings.lang, Msg::LinkAutoAsk)}</p>
+                <p id="mf-link-auto">{in_lang(ctl.settings.lang, "The link you opened asked to run tools without asking, for a server other than the one that serves this page. Yes here also lets this page's later calls to this server go without asking.", "你打开的链接要求不经询问就运行工具，而此服务器不是提供本页面的服务器。在此点“是”，本页面之后对此服务器的调用也将不再询问。")}</p>
             </Show>
             <pre>{move || ctl.prompts.dialog.with(|d| d.as_ref().map(|d| serde_json::to_string_pretty(&d.arguments).unwrap_or_default()).unwrap_or_default())}</pre>
             <button id="mf-yes" on:click=move |_| ctl.decide(true)>{tr(ctl.settings.lang, Msg::Yes)}</button>

@@ -29,14 +29,14 @@ messages! {
     Settings, McpServer, McpServerUrl, Question, AskBeforeTool, ApprovalAsk, ApprovalAuto,
     PresetWeather, PresetCalculator, PresetOther, PresetBridge, BridgeHint,
     Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini, ProviderYou, ProviderSmolLm,
-    OfflineShort, OfflineNote, SmolLmNote, SmolLmWriting, Temperature, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
+    OfflineShort, OfflineNote, Temperature, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
     ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
     Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
     RowsDone, Follow, FollowHint,
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
     CouldNotSave, Loaded, FileUnreadable, ModuleNotLoaded, ViewNotLoaded, TryAgain, RecordingBanner,
-    DialogTitle, LinkAutoAsk, Yes, Decline, Answer,
-    AuthTitle, AuthBody, AuthOpen, AuthCancel, ClientId, ClientSecret, ClientNote,
+    DialogTitle, Yes, Decline, Answer,
+    ClientId, ClientSecret, ClientNote,
     Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
     PrimingEvent, Request, Response,
@@ -68,6 +68,18 @@ pub fn text(msg: Msg, lang: Lang) -> &'static str {
 /// closure type, so the view code behind it is compiled once, not once per message.
 pub fn tr(lang: RwSignal<Lang>, msg: Msg) -> impl Fn() -> &'static str + Copy + Send + Sync {
     move || text(msg, lang.get())
+}
+
+/// A text only an on-demand view shows, kept with that view (out of the first load's table).
+pub fn in_lang(
+    lang: RwSignal<Lang>,
+    en: &'static str,
+    zh: &'static str,
+) -> impl Fn() -> &'static str + Copy + Send + Sync {
+    move || match lang.get() {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
 }
 
 /// `template` with each `{name}` replaced by its value.
@@ -156,7 +168,7 @@ fn en(msg: Msg) -> &'static str {
         SaveAs => "Name",
         SaveServer => "Save server",
         SaveSecretWarning => {
-            "This URL carries a secret (a bridge's secret path or query values), and saved servers are kept in this browser's storage as they are. Press Save server again to save it anyway."
+            "This URL holds a secret (a bridge path or query values) and is saved as it is. Press again to save anyway."
         }
         RemoveServer => "Remove",
         TimeoutMs => "Timeout per request (ms)",
@@ -182,10 +194,6 @@ fn en(msg: Msg) -> &'static str {
             "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted])."
         }
         OfflineShort => "built-in offline model",
-        SmolLmNote => {
-            "A real language model, SmolLM2-135M-Instruct (Apache-2.0), runs in a Web Worker in this tab: no key, nothing leaves this machine. Its tool choice is decoding constrained by each tool's inputSchema; the inspector on d2-3 shows the probability it gave each tool."
-        }
-        SmolLmWriting => "The model is writing: ",
         Temperature => {
             "Temperature (0 to 2; 0 always takes the likeliest token; the seed is fixed, so a run repeats)"
         }
@@ -242,15 +250,6 @@ fn en(msg: Msg) -> &'static str {
             "Recording of a run against {server} ({llm}), exported {created}. Nothing is sent while it is shown; Restart starts a live run."
         }
         DialogTitle => "Execute '{tool}' on Tool Server?",
-        LinkAutoAsk => {
-            "The link you opened asked to run this server's tools without asking. It is not the server that serves this page, so you decide: Yes here also lets the rest of this page's tool calls to this server go without asking."
-        }
-        AuthTitle => "The MCP server asks for authorization",
-        AuthBody => {
-            "Open the authorization server's page to log in and consent. It comes back to this page with a code, which MCP Flow redeems for an access token (kept in this page's memory only). The request:"
-        }
-        AuthOpen => "Open the authorization page",
-        AuthCancel => "Cancel",
         ClientId => "Pre-registered client ID (authorization)",
         ClientSecret => "Its client secret, if any",
         ClientNote => {
@@ -396,7 +395,7 @@ fn zh(msg: Msg) -> &'static str {
         SaveAs => "名称",
         SaveServer => "保存服务器",
         SaveSecretWarning => {
-            "此 URL 含有机密（桥接的机密路径或查询参数值），而保存的服务器会原样存放在此浏览器的存储中。再次点击“保存服务器”仍将保存。"
+            "此 URL 含有机密（桥接路径或查询参数值），将原样保存。再按一次仍将保存。"
         }
         RemoveServer => "删除",
         TimeoutMs => "每个请求的超时（毫秒）",
@@ -421,10 +420,6 @@ fn zh(msg: Msg) -> &'static str {
         }
         OfflineShort => "内置离线模型",
         OfflineNote => "内置离线模型代替真实的 LLM：结果确定，在本页面内运行，不访问网络。",
-        SmolLmNote => {
-            "真实的语言模型 SmolLM2-135M-Instruct（Apache-2.0）在本标签页的 Web Worker 中运行：无需密钥，数据不离开本机。它选择工具时，解码受每个工具的 inputSchema 约束；d2-3 的检查器显示它给每个工具的概率。"
-        }
-        SmolLmWriting => "模型正在写：",
         Temperature => "温度（0 到 2；0 总是选最可能的词元；随机种子固定，同一运行结果相同）",
         BaseUrl => "基础地址",
         ModelName => "模型名称",
@@ -474,15 +469,6 @@ fn zh(msg: Msg) -> &'static str {
             "这是针对 {server}（{llm}）的一次运行记录，导出于 {created}。显示记录时不会发送任何请求；点击“重新开始”开始一次真实运行。"
         }
         DialogTitle => "在工具服务器上执行“{tool}”吗？",
-        LinkAutoAsk => {
-            "你打开的链接要求不经询问就运行此服务器的工具。它不是提供本页面的服务器，所以由你决定：在此点“是”，本页面之后对此服务器的工具调用也将不再询问。"
-        }
-        AuthTitle => "MCP 服务器要求授权",
-        AuthBody => {
-            "打开授权服务器的页面登录并同意。它会带着授权码回到本页面，MCP Flow 用授权码换取访问令牌（只保存在本页面的内存中）。请求："
-        }
-        AuthOpen => "打开授权页面",
-        AuthCancel => "取消",
         ClientId => "预注册的客户端 ID（授权）",
         ClientSecret => "其客户端密钥（如有）",
         ClientNote => "服务器要求授权时代替注册使用；只保存在本页面的内存中",

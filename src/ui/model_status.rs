@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, tr};
+use super::i18n::in_lang;
 use super::lazy_view::{ViewFn, lazy_view};
 use crate::llm::choice::Provider;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
@@ -36,7 +36,7 @@ on_demand!(
         Ok(|ctl| {
             view! {
                 <div id="mf-smollm" class="mf-smollm">
-                    <p class="mf-llm-note">{tr(ctl.settings.lang, Msg::SmolLmNote)}</p>
+                    <p class="mf-llm-note">{in_lang(ctl.settings.lang, "A real language model, SmolLM2-135M-Instruct (Apache-2.0), runs in a Web Worker in this tab: no key, nothing leaves this machine. Its tool choice is decoding constrained by each tool's inputSchema; the inspector on d2-3 shows the probability it gave each tool.", "真实的语言模型 SmolLM2-135M-Instruct（Apache-2.0）在本标签页的 Web Worker 中运行：无需密钥，数据不离开本机。它选择工具时，解码受每个工具的 inputSchema 约束；d2-3 的检查器显示它给每个工具的概率。")}</p>
                     {progress(ctl)}
                 </div>
             }
@@ -54,7 +54,7 @@ on_demand!(
                     {progress(ctl)}
                     <Show when=move || ctl.workers.model_text.with(|t| !t.is_empty())>
                         <p class="mf-smollm-text">
-                            {tr(ctl.settings.lang, Msg::SmolLmWriting)}
+                            {in_lang(ctl.settings.lang, "The model is writing: ", "模型正在写：")}
                             <code id="mf-smollm-text">{move || ctl.workers.model_text.get()}</code>
                         </p>
                     </Show>

@@ -81,15 +81,16 @@ pub fn approval(query: &str, server: &str, origin: &str) -> LinkApproval {
     if query_param(query, "approve").as_deref() != Some("auto") {
         return LinkApproval::Ask;
     }
-    let origin_of = |u: &str| {
-        url::Url::parse(u)
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https"))
-            .map(|u| crate::mcp::auth::metadata::origin_of(&u))
-    };
-    match (origin_of(server), origin_of(origin)) {
-        (Some(a), Some(b)) if a == b => LinkApproval::Auto,
-        _ => LinkApproval::AutoOnceConfirmed,
+    // The same origin spelled the way the browser spells the page's: anything else (another
+    // port, user info, a longer host) is another server and asks once.
+    let own = origin.starts_with("http")
+        && server
+            .strip_prefix(origin)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?', '#']));
+    if own {
+        LinkApproval::Auto
+    } else {
+        LinkApproval::AutoOnceConfirmed
     }
 }
 

@@ -283,31 +283,32 @@ pub fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
 }
 
 /// `url` as an export may show it: a bridge's secret path segment (`…/s/SECRET/…`), query
-/// values and user info replaced by a marker, the rest as it was. What does not parse as a URL
-/// is kept whole only when it has no query.
+/// values and user info replaced by a marker, the rest as it was. Plain string work: this runs
+/// in the first load, which a URL parser's Unicode tables would outgrow.
 pub fn redact_url(url: &str) -> String {
     const MARK: &str = "[redacted]";
-    let Ok(parsed) = url::Url::parse(url) else {
-        return match url.split_once('?') {
-            Some((head, _)) => format!("{head}?{MARK}"),
-            None => url.to_owned(),
-        };
+    let (head, query) = match url.split_once('?') {
+        Some((head, query)) => (head, Some(query)),
+        None => (url, None),
     };
-    if parsed.cannot_be_a_base() {
-        return url.to_owned();
-    }
-    let mut segments: Vec<&str> = parsed.path().split('/').collect();
-    for i in 1..segments.len().saturating_sub(1) {
-        if segments[i - 1] == "s" && !segments[i].is_empty() {
-            segments[i] = MARK;
+    let mut out = match head.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+            let host = authority
+                .rsplit_once('@')
+                .map_or(authority, |(_, host)| host);
+            let mut segments: Vec<&str> = path.split('/').collect();
+            for i in 1..segments.len().saturating_sub(1) {
+                if segments[i - 1] == "s" && !segments[i].is_empty() {
+                    segments[i] = MARK;
+                }
+            }
+            let slash = if rest.contains('/') { "/" } else { "" };
+            format!("{scheme}://{host}{slash}{}", segments.join("/"))
         }
-    }
-    let mut out = format!(
-        "{}{}",
-        crate::mcp::auth::metadata::origin_of(&parsed),
-        segments.join("/")
-    );
-    if let Some(query) = parsed.query() {
+        None => head.to_owned(),
+    };
+    if let Some(query) = query {
         let pairs: Vec<String> = query
             .split('&')
             .map(|pair| match pair.split_once('=') {
@@ -321,10 +322,13 @@ pub fn redact_url(url: &str) -> String {
     out
 }
 
-/// Whether an export would show `url` otherwise than it is: it carries a secret path, query
-/// values or user info.
+/// Whether an export would show `url` otherwise than it is ([`redact_url`]): it has a query,
+/// user info or a bridge's `/s/` path. A quick look, small enough for the first load.
 pub fn url_has_secrets(url: &str) -> bool {
-    redact_url(url) != url
+    let authority = url.split_once("://").map_or("", |(_, rest)| {
+        rest.split(['/', '?', '#']).next().unwrap_or("")
+    });
+    url.contains('?') || url.contains("/s/") || authority.contains('@')
 }
 
 #[cfg(test)]
@@ -351,10 +355,25 @@ mod tests {
             "http://h/s/",
         ] {
             assert_eq!(redact_url(plain), plain);
-            assert!(!url_has_secrets(plain));
         }
-        assert!(url_has_secrets("http://127.0.0.1:8001/s/abc123/mcp"));
-        assert_eq!(redact_url("not a url?token=x"), "not a url?[redacted]");
+        // The quick look may warn where nothing is redacted ("/s/" alone), never the reverse.
+        assert!(!url_has_secrets("http://127.0.0.1:8000/mcp"));
+        for secret in [
+            "http://127.0.0.1:8001/s/abc123/mcp",
+            "http://127.0.0.1:8000/mcp?token=x",
+            "http://u:p@127.0.0.1:8000/mcp",
+        ] {
+            assert!(url_has_secrets(secret), "{secret}");
+            assert_ne!(redact_url(secret), secret);
+        }
+        assert_eq!(
+            redact_url("not a url?token=x"),
+            "not a url?token=[redacted]"
+        );
+        assert_eq!(
+            redact_url("http://u@127.0.0.1:8001/s/x/mcp#frag"),
+            "http://127.0.0.1:8001/s/[redacted]/mcp#frag"
+        );
     }
 
     #[test]
