@@ -6,8 +6,8 @@ use clap::Parser;
 
 use crate::era::Era;
 
-/// Origins a browser may call the server from unless more are added.
-pub const DEFAULT_ALLOWED_ORIGINS: &[&str] = &["http://127.0.0.1:8080", "http://localhost:8080"];
+/// The origins of `trunk serve` (the dev setup), allowed with `--dev-origins` only.
+pub const DEV_ORIGINS: &[&str] = &["http://127.0.0.1:8080", "http://localhost:8080"];
 
 /// Demo MCP server with one tool, `get_weather`, over Streamable HTTP at `/mcp`.
 #[derive(Debug, Clone, Parser)]
@@ -30,10 +30,14 @@ pub struct Config {
     pub json_response: bool,
 
     /// Also allow browser requests from this Origin (repeatable), e.g.
-    /// `--allow-origin http://localhost:5173`. Always allowed:
-    /// http://127.0.0.1:8080, http://localhost:8080 and the server's own origin.
+    /// `--allow-origin http://localhost:5173`. Always allowed: the server's own origin.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allow_origins: Vec<String>,
+
+    /// Also allow the dev setup's pages: `trunk serve` at http://127.0.0.1:8080 and
+    /// http://localhost:8080.
+    #[arg(long)]
+    pub dev_origins: bool,
 
     /// Serve a built web app from this directory at `/` (index.html for
     /// unknown paths), on the same port as `/mcp`.
@@ -49,6 +53,17 @@ pub struct Config {
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_sessions: u32,
+
+    /// Refuse a POST or GET on an endpoint (HTTP 503) while this many of its response streams
+    /// are open (an SSE answer or GET stream holds one until it ends).
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_streams: u32,
+
+    /// Refuse a POST or GET of one session (HTTP 503) while it has this many streams open.
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_session_streams: u32,
 
     /// Close a session after this many seconds without any request.
     #[arg(long, value_name = "SECS", default_value_t = 300,
@@ -145,8 +160,8 @@ impl Config {
         usize::try_from(self.max_body_bytes).unwrap_or(usize::MAX)
     }
 
-    /// The Origin allow-list: defaults, the server's own loopback origins on
-    /// the bound port, then `--allow-origin` values, without duplicates.
+    /// The Origin allow-list: the dev origins (with `--dev-origins`), the server's own
+    /// loopback origins on the bound port, then `--allow-origin` values, without duplicates.
     pub fn allowed_origins(&self, bound_port: u16) -> Vec<String> {
         let own = [
             format!("http://127.0.0.1:{bound_port}"),
@@ -154,7 +169,8 @@ impl Config {
             format!("http://[::1]:{bound_port}"),
         ];
         let mut origins: Vec<String> = Vec::new();
-        let candidates = DEFAULT_ALLOWED_ORIGINS
+        let dev: &[&str] = if self.dev_origins { DEV_ORIGINS } else { &[] };
+        let candidates = dev
             .iter()
             .map(|s| s.to_string())
             .chain(own)
@@ -200,6 +216,7 @@ mod tests {
         assert_eq!(config.bind, "127.0.0.1:8000".parse().expect("addr"));
         assert!(config.sessions_enabled());
         assert_eq!(config.max_sessions, 100);
+        assert_eq!((config.max_streams, config.max_session_streams), (256, 16));
         assert_eq!(config.session_idle_secs, 300);
         assert_eq!(config.max_body_bytes, 1024 * 1024);
         assert!(config.static_dir.is_none());
@@ -241,12 +258,23 @@ mod tests {
             origins,
             vec![
                 "http://127.0.0.1:8080",
-                "http://localhost:8080",
                 "http://127.0.0.1:9000",
                 "http://localhost:9000",
                 "http://[::1]:9000",
                 "http://localhost:5173",
             ]
+        );
+        // The dev setup's origins come only when asked for.
+        let dev = Config::parse_from(["weather-server", "--dev-origins"]).allowed_origins(9000);
+        assert_eq!(
+            &dev[..2],
+            ["http://127.0.0.1:8080", "http://localhost:8080"]
+        );
+        assert!(
+            !Config::default()
+                .allowed_origins(9000)
+                .iter()
+                .any(|o| o.ends_with(":8080"))
         );
     }
 

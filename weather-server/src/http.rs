@@ -1,6 +1,6 @@
 //! The HTTP side: the `/mcp` endpoint with CORS, request guards (body limit,
-//! session cap, JSON-RPC parse errors, the era rules of [`crate::modern`]) and the optional
-//! static web app.
+//! session cap, JSON-RPC parse errors, the era rules of [`crate::modern`]), the cap on open
+//! streams ([`crate::stream_cap`]) and the optional static web app.
 
 use std::{net::SocketAddr, path::Path, sync::Arc};
 
@@ -51,6 +51,7 @@ use crate::{
     journal::{self, Journal},
     modern,
     sealed::Sealer,
+    stream_cap::{self, StreamCap},
     streams::RoutingSessionManager,
     tool::{Shared, WeatherServer},
 };
@@ -274,8 +275,13 @@ where
         allowed_origins: Arc::new(origins),
         initialize_lock: Arc::new(tokio::sync::Mutex::new(())),
     };
+    let cap = StreamCap::new(
+        usize::try_from(config.max_streams).unwrap_or(usize::MAX),
+        usize::try_from(config.max_session_streams).unwrap_or(usize::MAX),
+    );
     Router::new()
         .route_service(path, service)
+        .layer(middleware::from_fn_with_state(cap, stream_cap::cap_streams))
         .layer(middleware::from_fn_with_state(guard, guard_requests))
 }
 

@@ -17,6 +17,7 @@ pub mod journal;
 pub mod jsonrpc;
 pub mod modern;
 pub mod sealed;
+pub mod stream_cap;
 pub mod streams;
 pub mod tool;
 pub mod units;

@@ -473,7 +473,7 @@ async fn metadata_documents_name_this_origin() {
 
 #[tokio::test]
 async fn cors_for_allowed_origins_on_the_new_endpoints_and_the_challenge() {
-    let server = Server::auto().await;
+    let server = Server::start(&["--auth-auto-approve", "--dev-origins"]).await;
     let origin = "http://localhost:8080";
     for (path, method) in [
         ("/oauth/token", "POST"),

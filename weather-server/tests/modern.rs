@@ -563,7 +563,7 @@ async fn log_notifications_only_when_the_request_asks() {
 
 #[tokio::test]
 async fn cors_preflight_allows_the_modern_headers_and_mcp_param_units() {
-    let server = TestServer::start(&[]).await;
+    let server = TestServer::start(&["--dev-origins"]).await;
     let origin = "http://localhost:8080";
     let asked = "content-type,mcp-method,mcp-name,mcp-param-units,mcp-protocol-version";
     let preflight = server.preflight(origin, Some(asked)).await;

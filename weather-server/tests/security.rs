@@ -19,15 +19,18 @@ const OWN: &str = "own origin";
 async fn origin_and_host_decide_whether_a_request_is_served() {
     let extra = ["--allow-origin", "http://localhost:5173"];
     // The server's flags, the header an initialize carries, and the status it gets.
-    let cases: [(&[&str], _, _, _); 8] = [
+    let dev = ["--dev-origins"];
+    let cases: [(&[&str], _, _, _); 9] = [
         (&[], "origin", "http://evil.example.com", 403),
         (&[], "host", "evil.example.com", 403),
-        (&[], "origin", "http://127.0.0.1:8080", 200),
-        (&[], "origin", "http://localhost:8080", 200),
+        // `trunk serve`'s origins only with the dev setup's flag.
+        (&[], "origin", "http://127.0.0.1:8080", 403),
+        (&dev, "origin", "http://127.0.0.1:8080", 200),
+        (&dev, "origin", "http://localhost:8080", 200),
         (&[], "origin", OWN, 200),
         // `--allow-origin` extends the list.
         (&extra, "origin", "http://localhost:5173", 200),
-        (&extra, "origin", "http://127.0.0.1:8080", 200),
+        (&extra, "origin", "http://localhost:8080", 403),
         (&extra, "origin", "http://localhost:5174", 403),
     ];
     for (flags, name, value, status) in cases {
@@ -61,7 +64,7 @@ async fn a_foreign_origin_can_read_why_it_was_refused() {
 
 #[tokio::test]
 async fn cors_preflight_and_exposed_headers_for_allowed_origin() {
-    let server = TestServer::start(&[]).await;
+    let server = TestServer::start(&["--dev-origins"]).await;
     let origin = "http://localhost:8080";
     let asked = "content-type, mcp-session-id, mcp-protocol-version";
     let preflight = server.preflight(origin, Some(asked)).await;
@@ -179,5 +182,57 @@ async fn idle_sessions_expire() {
     // And it no longer counts against the cap.
     let again = server.open_session().await;
     assert_ne!(again, session);
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn open_streams_are_capped_per_session_and_per_endpoint() {
+    let server = TestServer::start(&["--max-session-streams", "1", "--max-streams", "2"]).await;
+    let get_stream = |session: &str| {
+        server
+            .client
+            .get(&server.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", PROTOCOL)
+            .send()
+    };
+    let list = |id| request(id, "tools/list", json!({}));
+    let session = server.open_session().await;
+    let stream = get_stream(&session).await.expect("GET stream");
+    assert_eq!(stream.status(), 200);
+    // The session's GET stream is open: its next request would be a second stream.
+    let refused = server.send(Some(&session), &list(2)).await;
+    assert_eq!(refused.status(), 503);
+    assert_eq!(header(&refused, "retry-after"), Some("1"));
+    let why = refused.text().await.expect("body");
+    assert!(why.contains("this session has 1 open streams"), "{why}");
+    // Another session streams too, which fills the endpoint: then even a new session waits.
+    let other = server.open_session().await;
+    let second = get_stream(&other).await.expect("second GET stream");
+    assert_eq!(second.status(), 200);
+    let full = server.send(None, &initialize_request(3)).await;
+    assert_eq!(full.status(), 503);
+    let why = full.text().await.expect("body");
+    assert!(why.contains("the server has 2 open streams"), "{why}");
+    // Ending the first session ends its stream, and its slot comes back.
+    let deleted = server.delete(&session).send().await.expect("DELETE");
+    assert!(deleted.status().is_success());
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(5), stream.text()).await;
+    assert!(ended.is_ok(), "the GET stream did not end with its session");
+    let mut status = 0;
+    for _ in 0..100 {
+        status = server
+            .send(None, &initialize_request(4))
+            .await
+            .status()
+            .as_u16();
+        if status != 503 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(status, 200, "no slot came back after the stream ended");
+    drop(second);
     server.stop().await.expect("clean shutdown");
 }
