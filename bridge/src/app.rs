@@ -10,16 +10,21 @@ use std::{
 use axum::http::StatusCode;
 
 use crate::{
-    config::Options, jsonrpc::Failure, param_headers::ParamHeaders, secret::random_hex,
-    session::Session,
+    child::ChildEnv,
+    config::Options,
+    jsonrpc::Failure,
+    param_headers::ParamHeaders,
+    record::{ALL_TEXT_KEPT_BYTES, Budget},
+    secret::random_hex,
+    session::{Launch, Session},
 };
 
 /// Ended sessions whose records stay readable on the legs endpoint.
 const ENDED_KEPT: usize = 32;
 
 pub struct App {
-    /// The server's command, fixed at start.
-    pub command: Vec<String>,
+    /// The server's command and what it gets of the environment, fixed at start.
+    pub launch: Launch,
     pub options: Options,
     open: Mutex<HashMap<String, Arc<Session>>>,
     ended: Mutex<VecDeque<Arc<Session>>>,
@@ -33,9 +38,13 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(command: Vec<String>, options: Options) -> Self {
+    pub fn new(command: Vec<String>, env: ChildEnv, options: Options) -> Self {
         Self {
-            command,
+            launch: Launch {
+                command,
+                env,
+                budget: Budget::new(ALL_TEXT_KEPT_BYTES),
+            },
             options,
             open: Mutex::default(),
             ended: Mutex::default(),
@@ -100,12 +109,12 @@ impl App {
                 format!("No random source for a session id: {error}"),
             )
         })?;
-        let session = Session::start(id.clone(), &self.command, sessionless).map_err(|error| {
+        let session = Session::start(id.clone(), &self.launch, sessionless).map_err(|error| {
             Failure::new(
                 StatusCode::BAD_GATEWAY,
                 "stdio",
                 "spawn-failed",
-                format!("Cannot start `{}`: {error}", self.command.join(" ")),
+                format!("Cannot start `{}`: {error}", self.launch.command.join(" ")),
             )
         })?;
         self.open().insert(id, Arc::clone(&session));

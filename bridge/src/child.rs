@@ -58,6 +58,41 @@ pub enum Output {
     Exited(Exit),
 }
 
+/// What the child gets of the bridge's environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChildEnv {
+    /// [`DEFAULT_ENV`] and these names.
+    Only(Vec<String>),
+    /// All of it.
+    Inherit,
+}
+
+/// The variables a child gets unless told otherwise: what a program needs to run, none of the
+/// secrets a shell may hold (the official SDKs' stdio clients pass the same on POSIX).
+pub const DEFAULT_ENV: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/// Child output not yet routed: past it the reader waits, and so does the child's next write.
+const OUTPUT_CAPACITY: usize = 64;
+
+impl ChildEnv {
+    /// The variables to set, from `vars` (the bridge's environment); `None`: inherit all.
+    fn pick(
+        &self,
+        vars: impl Iterator<Item = (std::ffi::OsString, std::ffi::OsString)>,
+    ) -> Option<Vec<(std::ffi::OsString, std::ffi::OsString)>> {
+        match self {
+            Self::Inherit => None,
+            Self::Only(names) => Some(
+                vars.filter(|(name, _)| {
+                    let name = name.to_string_lossy();
+                    DEFAULT_ENV.contains(&name.as_ref()) || names.iter().any(|n| *n == name)
+                })
+                .collect(),
+            ),
+        }
+    }
+}
+
 /// A running child. Dropping it kills the process group.
 pub struct Child {
     pub pid: u32,
@@ -69,12 +104,13 @@ pub struct Child {
 }
 
 impl Child {
-    /// Starts `command` (program and arguments) with the bridge's environment and working
-    /// folder; its stdout arrives on the returned channel.
+    /// Starts `command` (program and arguments) with the bridge's working folder and `env` of
+    /// its environment; its stdout arrives on the returned channel.
     pub fn spawn(
         command: &[String],
+        env: &ChildEnv,
         record: Arc<Record>,
-    ) -> std::io::Result<(Arc<Self>, mpsc::UnboundedReceiver<Output>)> {
+    ) -> std::io::Result<(Arc<Self>, mpsc::Receiver<Output>)> {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| std::io::Error::other("no command given"))?;
@@ -84,6 +120,9 @@ impl Child {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
+        if let Some(vars) = env.pick(std::env::vars_os()) {
+            cmd.env_clear().envs(vars);
+        }
         #[cfg(unix)]
         {
             // Its own process group, so the bridge can end the child and everything it started.
@@ -112,7 +151,7 @@ impl Child {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(OUTPUT_CAPACITY);
         let (exit_tx, exit_rx) = watch::channel(None);
         let kill = CancellationToken::new();
 
@@ -125,7 +164,7 @@ impl Child {
                         Line::Full(bytes) => Output::Line(bytes),
                         Line::TooLong(length) => Output::TooLong(length),
                     };
-                    if tx.send(output).is_err() {
+                    if tx.send(output).await.is_err() {
                         break;
                     }
                 }
@@ -182,7 +221,7 @@ impl Child {
                 at_ms: now_ms(),
             };
             record.push(Leg::Bridge, format!("process {pid} {exit}"), None);
-            let _ = tx.send(Output::Exited(exit.clone()));
+            let _ = tx.send(Output::Exited(exit.clone())).await;
             let _ = exit_tx.send(Some(exit));
         });
         Ok((this, rx))

@@ -17,10 +17,19 @@ pub struct Cli {
 pub enum Mode {
     /// Start `CMD ARGS…` for each MCP session and relay its stdin and stdout as Streamable
     /// HTTP. The command is fixed here; it never comes from a request. The child gets the
-    /// bridge's environment and working folder.
+    /// bridge's working folder and, of its environment, only HOME, LOGNAME, PATH, SHELL, TERM
+    /// and USER (as the official SDKs' stdio clients do), plus each `--pass-env` variable;
+    /// `--inherit-env` passes the whole environment.
     Stdio {
         #[command(flatten)]
         options: Options,
+        /// Also pass this variable of the bridge's environment to the child (repeatable),
+        /// e.g. an API key the server reads.
+        #[arg(long = "pass-env", value_name = "NAME", conflicts_with = "inherit_env")]
+        pass_env: Vec<String>,
+        /// Pass the bridge's whole environment to the child.
+        #[arg(long)]
+        inherit_env: bool,
         /// The server's command and its arguments, after `--`.
         #[arg(last = true, required = true, value_name = "CMD")]
         command: Vec<String>,
@@ -200,13 +209,28 @@ mod tests {
             "s.py",
         ])
         .expect("parse");
-        let Mode::Stdio { options, command } = cli.mode else {
+        let Mode::Stdio {
+            options,
+            command,
+            pass_env,
+            inherit_env,
+        } = cli.mode
+        else {
             panic!("stdio mode");
         };
         assert_eq!(command, ["python3", "-u", "s.py"]);
+        assert!(
+            pass_env.is_empty() && !inherit_env,
+            "a few named variables by default"
+        );
         assert_eq!(options.bind.port(), 0);
         assert_eq!(options.max_body(), 4 * 1024 * 1024);
         assert!(parse(&["stdio"]).is_err(), "a command is required");
+        let both = ["stdio", "--pass-env", "KEY", "--inherit-env", "--", "x"];
+        assert!(
+            parse(&both).is_err(),
+            "--pass-env names what --inherit-env would not"
+        );
     }
 
     #[test]

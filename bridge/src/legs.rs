@@ -30,7 +30,7 @@ pub async fn legs(State(app): State<Arc<App>>, Query(query): Query<LegsQuery>) -
             .collect();
         return Json(json!({
             "mode": "stdio",
-            "command": app.command,
+            "command": app.launch.command,
             "sessions": sessions,
         }))
         .into_response();
@@ -56,7 +56,7 @@ fn summary(app: &App, session: &Session) -> Value {
         "open": app.session(&session.id).is_some(),
         "sessionless": session.sessionless,
         "pid": session.child.pid,
-        "command": app.command,
+        "command": app.launch.command,
         "started_at_ms": session.started_at_ms,
         "exit": session.child.exit(),
         "next": session.record.len(),

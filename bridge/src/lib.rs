@@ -34,7 +34,7 @@ use axum::{
 };
 use tokio::net::TcpListener;
 
-use crate::{app::App, config::Mode, forward::Forward, guard::Locks};
+use crate::{app::App, child::ChildEnv, config::Mode, forward::Forward, guard::Locks};
 
 /// How long the bridge waits, once stopping, for its connections to close.
 const STOP_WAIT: Duration = Duration::from_secs(3);
@@ -71,7 +71,19 @@ impl Bridge {
             .map_err(|error| format!("cannot read the bound address: {error}"))?;
         let locks = Arc::new(Locks::new(&options, addr.port())?);
         let target = match mode {
-            Mode::Stdio { options, command } => Target::Stdio(Arc::new(App::new(command, options))),
+            Mode::Stdio {
+                options,
+                command,
+                pass_env,
+                inherit_env,
+            } => {
+                let env = if inherit_env {
+                    ChildEnv::Inherit
+                } else {
+                    ChildEnv::Only(pass_env)
+                };
+                Target::Stdio(Arc::new(App::new(command, env, options)))
+            }
             Mode::Http { options, url } => Target::Http(Arc::new(Forward::new(url, options)?)),
         };
         Ok(Self {
@@ -112,7 +124,10 @@ impl Bridge {
     pub fn describe(&self) -> String {
         match &self.target {
             Target::Stdio(app) => {
-                format!("`{}` (one process per MCP session)", app.command.join(" "))
+                format!(
+                    "`{}` (one process per MCP session)",
+                    app.launch.command.join(" ")
+                )
             }
             Target::Http(forward) => format!("the upstream {}", forward.upstream),
         }

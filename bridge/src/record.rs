@@ -3,7 +3,10 @@
 
 use std::{
     collections::VecDeque,
-    sync::Mutex,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
     time::{SystemTime, UNIX_EPOCH},
 };
 
@@ -15,6 +18,9 @@ pub const STDERR_KEPT_BYTES: usize = 1024 * 1024;
 /// Stdin and stdout text kept per session; past it, entries are still recorded (time, leg,
 /// note) but their text is replaced by its length, so a long session cannot exhaust memory.
 pub const TEXT_KEPT_BYTES: usize = 64 * 1024 * 1024;
+/// Text kept by all the bridge's records together (open sessions and the ended ones still
+/// readable): a session's limits times the sessions would be gigabytes.
+pub const ALL_TEXT_KEPT_BYTES: usize = 256 * 1024 * 1024;
 /// Stderr lines kept for error messages ("the last lines the server wrote to stderr").
 pub const STDERR_TAIL_LINES: usize = 20;
 
@@ -56,10 +62,55 @@ struct Inner {
     stderr_tail: VecDeque<String>,
 }
 
+/// Bytes the records of one bridge may still keep; a record gives its bytes back when it goes.
+#[derive(Debug)]
+pub struct Budget {
+    left: AtomicUsize,
+}
+
+impl Budget {
+    pub fn new(bytes: usize) -> Arc<Self> {
+        Arc::new(Self {
+            left: AtomicUsize::new(bytes),
+        })
+    }
+
+    /// Takes `n` bytes if that many are left.
+    fn take(&self, n: usize) -> bool {
+        self.left
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |left| {
+                left.checked_sub(n)
+            })
+            .is_ok()
+    }
+
+    fn give(&self, n: usize) {
+        self.left.fetch_add(n, Ordering::AcqRel);
+    }
+
+    pub fn left(&self) -> usize {
+        self.left.load(Ordering::Acquire)
+    }
+}
+
 /// A session's record, shared by the tasks that read and write the child.
-#[derive(Default)]
 pub struct Record {
     inner: Mutex<Inner>,
+    budget: Arc<Budget>,
+}
+
+/// A record with a budget of its own.
+impl Default for Record {
+    fn default() -> Self {
+        Self::new(Budget::new(ALL_TEXT_KEPT_BYTES))
+    }
+}
+
+impl Drop for Record {
+    fn drop(&mut self) {
+        let inner = self.lock();
+        self.budget.give(inner.text_bytes + inner.stderr_bytes);
+    }
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -70,6 +121,14 @@ pub fn now_ms() -> f64 {
 }
 
 impl Record {
+    /// An empty record whose text counts against `budget`.
+    pub fn new(budget: Arc<Budget>) -> Self {
+        Self {
+            inner: Mutex::default(),
+            budget,
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A panic while holding the lock leaves plain data behind: keep using it.
         self.inner
@@ -83,11 +142,19 @@ impl Record {
         let mut note = note;
         let mut inner = self.lock();
         if matches!(leg, Leg::Stdin | Leg::Stdout) {
-            if inner.text_bytes + text.len() > TEXT_KEPT_BYTES {
-                let dropped = format!(
-                    "text of {} bytes not kept: the session's record passed {TEXT_KEPT_BYTES} bytes",
-                    text.len()
-                );
+            let full = if inner.text_bytes + text.len() > TEXT_KEPT_BYTES {
+                Some(format!(
+                    "the session's record passed {TEXT_KEPT_BYTES} bytes"
+                ))
+            } else if !self.budget.take(text.len()) {
+                Some(format!(
+                    "the bridge's records passed {ALL_TEXT_KEPT_BYTES} bytes together"
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = full {
+                let dropped = format!("text of {} bytes not kept: {why}", text.len());
                 note = Some(match note {
                     Some(note) => format!("{note}; {dropped}"),
                     None => dropped,
@@ -103,7 +170,10 @@ impl Record {
                 inner.stderr_tail.pop_front();
             }
             // Once over, every later stderr line is dropped: the kept ones have no holes.
-            if inner.stderr_dropped > 0 || inner.stderr_bytes + text.len() > STDERR_KEPT_BYTES {
+            if inner.stderr_dropped > 0
+                || inner.stderr_bytes + text.len() > STDERR_KEPT_BYTES
+                || !self.budget.take(text.len())
+            {
                 inner.stderr_dropped += 1;
                 return u64::MAX;
             }
@@ -169,6 +239,28 @@ mod tests {
             note.starts_with("answers POST ping (id 1); text of"),
             "{note}"
         );
+    }
+
+    #[test]
+    fn the_records_of_one_bridge_share_a_budget_given_back_when_they_go() {
+        let budget = Budget::new(10);
+        let a = Record::new(Arc::clone(&budget));
+        let b = Record::new(Arc::clone(&budget));
+        a.push(Leg::Stdout, "123456", None);
+        b.push(Leg::Stdin, "123456", None);
+        b.push(Leg::Stderr, "1234", None);
+        let kept = b.entries_since(0);
+        assert!(kept[0].text.is_empty(), "over the shared budget");
+        let note = kept[0].note.as_deref().expect("note");
+        assert!(note.contains("the bridge's records passed"), "{note}");
+        assert_eq!(kept[1].text, "1234");
+        assert_eq!(budget.left(), 0);
+        drop(a);
+        assert_eq!(budget.left(), 6);
+        b.push(Leg::Stdin, "abc", None);
+        assert_eq!(b.entries_since(2)[0].text, "abc");
+        drop(b);
+        assert_eq!(budget.left(), 10);
     }
 
     #[test]

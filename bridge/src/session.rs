@@ -13,9 +13,9 @@ use axum::http::StatusCode;
 use tokio::sync::mpsc;
 
 use crate::{
-    child::{Child, Exit, Output},
+    child::{Child, ChildEnv, Exit, Output},
     jsonrpc::{Failure, Kind, NotAMessage, classify},
-    record::{Leg, Record, now_ms},
+    record::{Budget, Leg, Record, now_ms},
 };
 
 /// Messages from the child kept for a GET stream that is not open yet.
@@ -87,11 +87,20 @@ impl Drop for OpenRequest {
     }
 }
 
+/// How each session's child is started, fixed when the bridge starts.
+pub struct Launch {
+    /// The server's command.
+    pub command: Vec<String>,
+    pub env: ChildEnv,
+    /// What every session's record may keep, together.
+    pub budget: Arc<Budget>,
+}
+
 impl Session {
     /// Starts the child for a new session.
-    pub fn start(id: String, command: &[String], sessionless: bool) -> std::io::Result<Arc<Self>> {
-        let record = Arc::new(Record::default());
-        let (child, output) = Child::spawn(command, Arc::clone(&record))?;
+    pub fn start(id: String, launch: &Launch, sessionless: bool) -> std::io::Result<Arc<Self>> {
+        let record = Arc::new(Record::new(Arc::clone(&launch.budget)));
+        let (child, output) = Child::spawn(&launch.command, &launch.env, Arc::clone(&record))?;
         let routes = SharedRoutes::default();
         tokio::spawn(route_output(
             output,
@@ -190,7 +199,7 @@ impl Session {
 
 /// Routes the child's stdout until it exits.
 async fn route_output(
-    mut output: mpsc::UnboundedReceiver<Output>,
+    mut output: mpsc::Receiver<Output>,
     routes: SharedRoutes,
     record: Arc<Record>,
 ) {

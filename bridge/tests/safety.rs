@@ -282,3 +282,41 @@ async fn a_second_bridge_on_the_same_port_says_so() {
     );
     assert!(stderr.contains("another bridge"), "{stderr}");
 }
+
+#[tokio::test]
+async fn the_child_gets_a_few_named_variables_unless_told_to_inherit_all() {
+    let env = [("MF_TEST_SECRET", "s3cret"), ("MF_TEST_PASSED", "yes")];
+    let names = |answer: &[Value]| -> Vec<String> {
+        answer
+            .iter()
+            .find_map(|m| m["result"]["names"].as_array().cloned())
+            .expect("test/env's answer")
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect()
+    };
+    let args = |flags: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = ["stdio", "--bind", "127.0.0.1:0"]
+            .iter()
+            .chain(flags)
+            .map(|a| (*a).to_owned())
+            .collect();
+        args.push("--".into());
+        args.extend(scripted());
+        args
+    };
+    // By default: HOME, LOGNAME, PATH, SHELL, TERM and USER (where set), and what --pass-env names.
+    let bridge = Bridge::start_args_env(&args(&["--pass-env", "MF_TEST_PASSED"]), &env).await;
+    let session = bridge.initialize().await;
+    let (status, answer) = bridge.call(&session, 2, "test/env", json!({})).await;
+    assert_eq!(status, 200);
+    let seen = names(&answer);
+    assert!(seen.iter().any(|n| n == "MF_TEST_PASSED"), "{seen:?}");
+    assert!(seen.iter().any(|n| n == "PATH"), "{seen:?}");
+    assert!(!seen.iter().any(|n| n == "MF_TEST_SECRET"), "{seen:?}");
+    // With --inherit-env, everything.
+    let bridge = Bridge::start_args_env(&args(&["--inherit-env"]), &env).await;
+    let session = bridge.initialize().await;
+    let (_, answer) = bridge.call(&session, 2, "test/env", json!({})).await;
+    assert!(names(&answer).iter().any(|n| n == "MF_TEST_SECRET"));
+}

@@ -12,6 +12,7 @@
 - test/silent: never answers.
 - test/progress-then-silent: sends a progress notification, then never answers.
 - test/flood: writes 3 MB to stderr in 1 KB lines, then answers.
+- test/env: returns the names of its environment variables.
 - test/exit: exits with code 7 after writing "fatal: asked to exit" to stderr.
 Notifications are ignored; everything read is echoed nowhere but stderr's "got METHOD" lines.
 """
@@ -90,6 +91,8 @@ def main():
         elif method == "test/garbage":
             sys.stdout.write("Server ready (this line is not JSON)\n")
             sys.stdout.flush()
+        elif method == "test/env":
+            result(msg_id, {"names": sorted(os.environ)})
         elif method == "test/silent":
             pass
         elif method == "test/progress-then-silent":

@@ -79,8 +79,14 @@ impl Bridge {
 
     /// Starts the bridge with these arguments and reads its endpoint line.
     pub async fn start_args(args: &[String]) -> Self {
+        Self::start_args_env(args, &[]).await
+    }
+
+    /// The same, with these variables added to the bridge's environment.
+    pub async fn start_args_env(args: &[String], env: &[(&str, &str)]) -> Self {
         let mut process = Command::new(env!("CARGO_BIN_EXE_mcp-flow-bridge"))
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .kill_on_drop(true)
