@@ -12,6 +12,8 @@
 
 mod answer;
 mod args;
+#[cfg(test)]
+mod held_out;
 mod pick;
 mod place;
 #[cfg(test)]

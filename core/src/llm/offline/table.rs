@@ -10,14 +10,14 @@ use super::{Decision, choose};
 use crate::llm::ToolSpec;
 
 #[derive(Debug, Clone, Copy)]
-enum Tools {
+pub(super) enum Tools {
     Weather,
     Calc,
     Both,
     None,
 }
 
-enum Expect {
+pub(super) enum Expect {
     /// Call this tool with exactly these arguments.
     Call(&'static str, Value),
     /// Ask for this argument of the best tool.
@@ -30,15 +30,15 @@ enum Expect {
     TooMany,
 }
 
-use Expect::{Ask, Call, NoTool, Tie, TooMany};
-use Tools::{Both, Calc, Weather};
+pub(super) use Expect::{Ask, Call, NoTool, Tie, TooMany};
+pub(super) use Tools::{Both, Calc, Weather};
 
-fn weather(location: &str) -> Expect {
+pub(super) fn weather(location: &str) -> Expect {
     Call("get_weather", json!({ "location": location }))
 }
 
 /// The calculator computes `a <op> b` (`subtract` is a − b, `divide` is a ÷ b).
-fn calc(tool: &'static str, a: f64, b: f64) -> Expect {
+pub(super) fn calc(tool: &'static str, a: f64, b: f64) -> Expect {
     Call(tool, json!({"a": a, "b": b}))
 }
 
@@ -165,7 +165,7 @@ fn table() -> Vec<(&'static str, Tools, Expect)> {
     ]
 }
 
-fn tools(which: Tools) -> Vec<ToolSpec> {
+pub(super) fn tools(which: Tools) -> Vec<ToolSpec> {
     match which {
         Tools::Weather => weather_tools(),
         Tools::Calc => calc_tools(),
@@ -174,7 +174,7 @@ fn tools(which: Tools) -> Vec<ToolSpec> {
     }
 }
 
-fn matches(expect: &Expect, got: &Decision) -> bool {
+pub(super) fn matches(expect: &Expect, got: &Decision) -> bool {
     match (expect, got) {
         (Call(name, args), Decision::Call(call)) => call.name == *name && call.arguments == *args,
         (Ask(argument), Decision::Missing { argument: a, .. }) => a == argument,
