@@ -422,7 +422,7 @@ const scenarios = {
     await finished(page);
     check((await era(page)) === 'modern', `data-era: ${await era(page)}`);
     await allDone(page, ['d2-4', 'd2-5']);
-    check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer: ${await answer(page)}`);
+    check((await answer(page)) === 'The weather in Tokyo is sunny, 22 °C.', `answer: ${await answer(page)}`);
     check(!(await page.$('g[data-row="d1-1"]')), 'an initialize row in the 2026-07-28 diagram');
     const line = await page.textContent('#mf-era-line');
     check(line.includes('MCP 2026-07-28') && line.includes('server/discover'), `era line: ${line}`);
@@ -491,7 +491,7 @@ const scenarios = {
     await page.goto(`${opt.base}/?${instant}#d2-8`);
     await finished(page);
     await allDone(page, ['d2-4', 'd2-5']);
-    check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer: ${await answer(page)}`);
+    check((await answer(page)) === 'The weather in Tokyo is sunny, 22 °C.', `answer: ${await answer(page)}`);
     // The deep-linked row stays selected: its result is in the inspector, the row in view.
     const selected = await page.getAttribute('g[data-row="d2-8"]', 'class');
     check(selected?.includes('selected'), `d2-8 is not selected: ${selected}`);
@@ -650,7 +650,7 @@ const scenarios = {
     check(s['d2-3'] === 'done', `stepping did not reach d2-3: ${s['d2-3']}`);
     check(s['d2-7'] === 'pending', `tools/call ran before its row: d2-7 ${s['d2-7']}`);
     await stepUntil(page, async () => (await answer(page)).length > 0);
-    check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer: ${await answer(page)}`);
+    check((await answer(page)) === 'The weather in Tokyo is sunny, 22 °C.', `answer: ${await answer(page)}`);
   },
 
   async 'declining the tool call'(page) {
@@ -670,7 +670,7 @@ const scenarios = {
     await page.goto(`${opt.base}/?lang=zh&${instant}`);
     await finished(page);
     await allDone(page, ['d2-4', 'd2-5']);
-    check((await answer(page)) === '东京的天气是晴天。', `answer: ${await answer(page)}`);
+    check((await answer(page)) === '东京的天气是晴天，22 °C。', `answer: ${await answer(page)}`);
     check((await page.textContent('figure')).includes('内置离线模型'), 'the LLM subtitle is not Chinese');
   },
 
@@ -927,7 +927,7 @@ const scenarios = {
     await fresh.setInputFiles('#mf-import', json.path);
     await fresh.waitForSelector('#mf-recording');
     check(freshFetched.some((n) => n.startsWith('split_import_recording')), `the reader's module was not fetched: ${freshFetched.join(', ')}`);
-    check((await answer(fresh)) === 'The weather in Tokyo is sunny.', `imported answer: ${await answer(fresh)}`);
+    check((await answer(fresh)) === 'The weather in Tokyo is sunny, 22 °C.', `imported answer: ${await answer(fresh)}`);
     check(JSON.stringify(await rows(fresh)) === JSON.stringify(await rows(page)), 'imported rows differ');
     check(sent.length === 0, `the recording sent requests: ${sent.join(', ')}`);
     await fresh.close();
@@ -952,7 +952,7 @@ const scenarios = {
     await page.waitForFunction(() => (document.querySelector('#mf-answer')?.textContent.trim().length ?? 0) > 0
       && document.querySelector('g[data-row="d2-8"]')?.dataset.state === 'done');
     check(calls.length === 1, `the run after the failure sent ${calls.length} tools/call requests`);
-    check((await answer(page)) === 'The weather in Tokyo is sunny.', `answer after the failure: ${await answer(page)}`);
+    check((await answer(page)) === 'The weather in Tokyo is sunny, 22 °C.', `answer after the failure: ${await answer(page)}`);
     // The server is back: the same button fetches the module and saves the file.
     await page.unroute(/\/split_export[^/]*\.wasm$/);
     const [har] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-har')]);
@@ -979,7 +979,7 @@ const scenarios = {
     await idle.unrouteAll();
     await idle.click('#mf-restart');
     await idle.waitForFunction(() => document.querySelector('g[data-row="d2-8"]')?.dataset.state === 'done', null, { timeout: 20_000 });
-    check((await answer(idle)) === 'The weather in Tokyo is sunny.', `after the engine came: ${await answer(idle)}`);
+    check((await answer(idle)) === 'The weather in Tokyo is sunny, 22 °C.', `after the engine came: ${await answer(idle)}`);
     await idle.close();
 
     // In the middle of a run: the reader of the server's questions cannot be fetched. The row of

@@ -1,5 +1,7 @@
-//! Filling a tool's required arguments from the question, by the tool's input schema: numbers
-//! for `number` and `integer` parameters, the place for a string parameter that names a place.
+//! Filling a tool's arguments from the question, by the tool's input schema: numbers for
+//! `number` and `integer` parameters, the place for a string parameter that names a place, and
+//! an optional parameter with a list of values (`enum`) when the question names one ("in
+//! fahrenheit").
 
 use serde_json::{Map, Value, json};
 
@@ -98,6 +100,28 @@ pub fn arguments(question: &Question, tool: &ToolSpec, anchors: &[usize]) -> Res
         };
         args.insert(name.to_owned(), value);
     }
+    // Optional choices the question names, word for word.
+    let words: Vec<String> = question.tokens().iter().filter_map(Token::word).collect();
+    let optional = properties
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(name, _)| !args.contains_key(*name));
+    let mut named = Vec::new();
+    for (name, property) in optional {
+        let choices = property.get("enum").and_then(Value::as_array);
+        let choice = choices.into_iter().flatten().find_map(|v| {
+            let value = v.as_str()?;
+            words
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(value))
+                .then(|| value.to_owned())
+        });
+        if let Some(choice) = choice {
+            named.push((name.clone(), Value::from(choice)));
+        }
+    }
+    args.extend(named);
     let taken = given.len() - numbers.len();
     if taken > 0 && numbers.len() > 0 {
         return Err(Gap::ExtraNumbers {
@@ -118,6 +142,45 @@ mod tests {
         assert_eq!(operands(&Question::new("take 3 away from 10")), [10.0, 3.0]);
         assert_eq!(operands(&Question::new("What is 10 minus 4?")), [10.0, 4.0]);
         assert_eq!(operands(&Question::new("5-3")), [5.0, 3.0]);
+    }
+
+    #[test]
+    fn an_optional_choice_the_question_names_is_passed_and_no_other() {
+        let tool = ToolSpec {
+            name: "get_weather".into(),
+            description: "Get the current weather for a city".into(),
+            input_schema: json!({
+                "type": "object",
+                "properties": {
+                    "location": {"type": "string"},
+                    "units": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                    "style": {"type": "string"}
+                },
+                "required": ["location"]
+            }),
+            badges: Vec::new(),
+        };
+        let args = |q: &str| {
+            let question = Question::new(q);
+            let anchors: Vec<usize> = question
+                .tokens()
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.word().as_deref() == Some("weather"))
+                .map(|(i, _)| i)
+                .collect();
+            arguments(&question, &tool, &anchors).expect("arguments")
+        };
+        assert_eq!(
+            args("Weather in Oslo in Fahrenheit?"),
+            json!({"location": "Oslo", "units": "fahrenheit"})
+        );
+        assert_eq!(args("Oslo weather"), json!({"location": "Oslo"}));
+        assert_eq!(
+            args("Oslo weather, celsiusly"),
+            json!({"location": "Oslo"}),
+            "whole words only"
+        );
     }
 
     #[test]

@@ -126,6 +126,9 @@ const CJK_OPENERS: &[&str] = &[
     "明日は",
     "今日",
     "明日",
+    "오늘",
+    "내일",
+    "지금",
 ];
 
 /// What follows the place in a CJK question: "X的天气", "X今天…", "X会下雨吗", "Xの天気",
@@ -156,6 +159,13 @@ const CJK_MARKERS: &[&str] = &[
     "で",
     "今日",
     "明日",
+    "의 날씨",
+    "날씨",
+    "의 기온",
+    "기온",
+    "오늘",
+    "내일",
+    "지금",
 ];
 
 /// Where `question` asks about; `anchors` are the word tokens that chose the tool ("weather"),
@@ -165,7 +175,7 @@ pub fn place(question: &Question, anchors: &[usize]) -> Option<String> {
     let text = &question.text;
     let cjk = match question.lang {
         Lang::En => None,
-        Lang::Zh | Lang::Ja => cjk_place(text),
+        Lang::Zh | Lang::Ja | Lang::Ko => cjk_place(text),
     };
     cjk.or_else(|| after_preposition(text, &tokens))
         .or_else(|| {
@@ -192,7 +202,7 @@ fn cjk_place(text: &str) -> Option<String> {
         .next()
         .unwrap_or_default()
         .trim()
-        .trim_end_matches(['的', 'の'])
+        .trim_end_matches(['的', 'の', '의'])
         .trim();
     (!segment.is_empty()).then(|| segment.to_owned())
 }

@@ -112,6 +112,26 @@ fn table() -> Vec<(&'static str, Tools, Expect)> {
         ("今日の京都の天気は？", Weather, weather("京都")),
         ("ロンドンの天気はどうですか？", Both, weather("ロンドン")),
         ("明日、札幌は雪が降りますか？", Weather, weather("札幌")),
+        // Weather, Korean (Hangul: a CJK script, particles joined to the place).
+        ("대구의 날씨는 어때요?", Weather, weather("대구")),
+        ("도쿄 기온은?", Both, weather("도쿄")),
+        // The conditions the server reports, and what it measures.
+        ("Is it foggy in London?", Weather, weather("London")),
+        (
+            "What's the humidity in Singapore?",
+            Weather,
+            weather("Singapore"),
+        ),
+        ("Is it snowy in Oslo?", Both, weather("Oslo")),
+        // An optional choice the question names.
+        (
+            "What's the weather in Tokyo in fahrenheit?",
+            Weather,
+            Call(
+                "get_weather",
+                json!({"location": "Tokyo", "units": "fahrenheit"}),
+            ),
+        ),
         // Calculator, English.
         ("What is 3 times 111?", Calc, calc("multiply", 3.0, 111.0)),
         ("What is 3 times 111?", Both, calc("multiply", 3.0, 111.0)),
@@ -162,6 +182,7 @@ fn table() -> Vec<(&'static str, Tools, Expect)> {
         ("谢谢！", Both, NoTool),
         ("东京的人口是多少？", Both, NoTool),
         ("こんにちは、何ができますか？", Both, NoTool),
+        ("안녕하세요", Both, NoTool),
     ]
 }
 

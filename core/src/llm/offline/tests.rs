@@ -138,6 +138,37 @@ fn the_answer_names_the_place_as_the_call_did_or_as_the_structured_result_does()
 }
 
 #[test]
+fn the_answer_gives_the_temperature_the_result_carries_in_its_units() {
+    let tools = weather_tools();
+    let report = |units: &str, temperature: f64| {
+        json!({"location": "Tokyo", "condition": "Sunny", "temperature": temperature,
+            "units": units, "temperature_c": 22.0, "humidity_pct": 55, "wind_kph": 12.0})
+    };
+    let ask = |q: &str, r: Value| converse_with(q, &tools, "Sunny", Some(r), false);
+    let (args, answer) = ask("What's the weather in Tokyo?", report("celsius", 22.0));
+    assert_eq!(args, json!({"location": "Tokyo"}));
+    assert_eq!(answer, "The weather in Tokyo is sunny, 22 °C.");
+    let (args, answer) = ask(
+        "What's the weather in Tokyo in fahrenheit?",
+        report("fahrenheit", 71.6),
+    );
+    assert_eq!(args, json!({"location": "Tokyo", "units": "fahrenheit"}));
+    assert_eq!(answer, "The weather in Tokyo is sunny, 71.6 °F.");
+    assert_eq!(
+        ask("东京的天气怎么样？", report("celsius", 22.0)).1,
+        "东京的天气是晴天，22 °C。"
+    );
+    assert_eq!(
+        ask("東京の天気は？", report("celsius", 22.0)).1,
+        "東京の天気は晴れ、22 °Cです。"
+    );
+    assert_eq!(
+        ask("도쿄의 날씨는 어때요?", report("celsius", 22.0)).1,
+        "도쿄의 날씨는 맑음, 22 °C입니다."
+    );
+}
+
+#[test]
 fn an_unknown_city_reaches_the_server_and_its_error_is_reported() {
     let message =
         "No weather data for \"Atlantis\". This demo knows 37 cities, for example: Tokyo.";

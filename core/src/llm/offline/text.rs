@@ -7,6 +7,7 @@ pub enum Lang {
     En,
     Zh,
     Ja,
+    Ko,
 }
 
 /// Hiragana, katakana (with its phonetic extensions) and half-width katakana.
@@ -22,16 +23,26 @@ pub fn is_han(c: char) -> bool {
             | '\u{20000}'..='\u{2ffff}' | '々')
 }
 
+/// Hangul syllables and jamo (Korean).
+pub fn is_hangul(c: char) -> bool {
+    matches!(c,
+        '\u{ac00}'..='\u{d7af}' | '\u{1100}'..='\u{11ff}' | '\u{3130}'..='\u{318f}')
+}
+
+/// The scripts written without spaces between a word and what follows it (Korean spaces
+/// phrases, but particles join the word: "부산의"), so terms and places match as written.
 pub fn is_cjk(c: char) -> bool {
-    is_han(c) || is_kana(c)
+    is_han(c) || is_kana(c) || is_hangul(c)
 }
 
 impl Lang {
-    /// Japanese when the text has kana, Chinese when it has Han characters but no kana,
-    /// English otherwise.
+    /// Japanese when the text has kana, Korean when it has Hangul, Chinese when it has Han
+    /// characters but neither, English otherwise.
     pub fn of(text: &str) -> Self {
         if text.chars().any(is_kana) {
             Self::Ja
+        } else if text.chars().any(is_hangul) {
+            Self::Ko
         } else if text.chars().any(is_han) {
             Self::Zh
         } else {
@@ -92,13 +103,13 @@ fn normalize(raw: &str) -> String {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind {
-    /// A run of letters outside the CJK scripts ("Tokyo", "São", "서울").
+    /// A run of letters outside the CJK scripts ("Tokyo", "São").
     Word,
     /// "3", "2.5", "-4" (a minus sign is a sign unless a number comes before it).
     Number(f64),
     /// `+ - * / × ÷`.
     Op(char),
-    /// One Han or kana character.
+    /// One Han, kana or Hangul character.
     Cjk,
     /// Anything else that is not white space.
     Punct(char),
@@ -201,6 +212,7 @@ mod tests {
         assert_eq!(Lang::of("东京的天气怎么样？"), Lang::Zh);
         assert_eq!(Lang::of("東京の天気は？"), Lang::Ja);
         assert_eq!(Lang::of("トウキョウ"), Lang::Ja);
+        assert_eq!(Lang::of("서울 날씨 어때요?"), Lang::Ko);
     }
 
     #[test]
