@@ -64,7 +64,7 @@ async fn an_instant_play_run_completes_both_diagrams() {
         );
     }
     let answer = text(&root, "#mf-answer");
-    assert_eq!(answer, "The weather in Tokyo is sunny.");
+    assert_eq!(answer, "The weather in Tokyo is sunny, 22 °C.");
     // The tools/call row holds the real exchange, and its SSE stream carried the server's log.
     ctl.run.with_untracked(|r| {
         let call = &r.mcp.exchanges[r.row(Row::CallTool).unwrap().mcp[0]];
@@ -465,7 +465,7 @@ async fn connect_then_ask_twice_on_one_connection() {
     ctl.ask(Mode::Play);
     assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     assert!(until(2_000, || !ctl.running.get_untracked()).await);
-    assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny.");
+    assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny, 22 °C.");
 
     ctl.settings
         .question
