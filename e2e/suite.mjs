@@ -742,8 +742,15 @@ const scenarios = {
     await page.click('g[data-row="d2-7"]');
     const call = await page.textContent('.mf-inspector');
     check(call.includes('kelvin'), 'the tools/call sent anyway does not carry kelvin');
+    // The server judged it: a tool error (isError) naming the arguments, on d2-8, which is done
+    // and drawn as a failed tool.
+    await page.waitForSelector('g[data-row="d2-8"][data-state="done"]', { timeout: 20_000 });
     const states = await rows(page);
-    console.log(`     sent anyway: d2-7 ${states['d2-7']}, d2-8 ${states['d2-8']}`);
+    check(states['d2-7'] === 'done', `sent anyway: d2-7 is ${states['d2-7']}`);
+    await page.click('g[data-row="d2-8"]');
+    const answered = await page.textContent('.mf-inspector');
+    check(answered.includes('isError') && answered.includes('Invalid arguments for get_weather'),
+      `the server's answer to kelvin: ${answered.slice(0, 400)}`);
   },
 
   async "a result is checked against its tool's outputSchema, in a worker started then"(page) {
