@@ -46,9 +46,7 @@ messages! {
     Compare, CompareHint, CompareTitle, CompareRunning, CompareEra, CompareRequests,
     CompareMethods, CompareSent, CompareReceived, CompareTime, CompareChanges, CompareChangelog,
     CompareFailed,
-    YouNote, YouTitle, YouAsked, YouTool, YouCall, YouCallAnyway, YouJson, YouJsonWhy, YouNoTool, YouSendAnswer,
-    YouResult, YouResultError, YouWrite,
-    Connection, ConnServer, ConnVersion, ConnSession, ConnClosed, ConnStateless, ConnNoSession,
+    YouNote, Connection, ConnServer, ConnVersion, ConnSession, ConnClosed, ConnStateless, ConnNoSession,
     ConnVersions, ConnFresh, ConnInstructions, ConnServerCaps, ConnClientCaps, ConnNothing,
     Logs, LogLevel, LogsNone, LogAsk, LogAskOff, LogAskHint, BridgeLeg, BridgeLegNone, ViaBridge,
     RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
@@ -70,16 +68,21 @@ pub fn tr(lang: RwSignal<Lang>, msg: Msg) -> impl Fn() -> &'static str + Copy + 
     move || text(msg, lang.get())
 }
 
+/// `en` or `zh`, for a text kept with the on-demand view that shows it.
+pub fn by_lang(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
+}
+
 /// A text only an on-demand view shows, kept with that view (out of the first load's table).
 pub fn in_lang(
     lang: RwSignal<Lang>,
     en: &'static str,
     zh: &'static str,
 ) -> impl Fn() -> &'static str + Copy + Send + Sync {
-    move || match lang.get() {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
+    move || by_lang(lang.get(), en, zh)
 }
 
 /// `template` with each `{name}` replaced by its value.
@@ -127,18 +130,6 @@ fn en(msg: Msg) -> &'static str {
         YouNote => {
             "You take the model's place: at its turns the page asks you which tool to call, with a form built from the tool's input schema, and what to answer."
         }
-        YouTitle => "You are the model",
-        YouAsked => "The user asked: {question}",
-        YouTool => "Tool",
-        YouCall => "Call the tool",
-        YouCallAnyway => "Call anyway (see how the server answers)",
-        YouJson => "Arguments as JSON",
-        YouJsonWhy => "A form cannot show this schema ({why}): type the arguments as JSON.",
-        YouNoTool => "Or answer without a tool",
-        YouSendAnswer => "Send the answer",
-        YouResult => "{tool} returned:",
-        YouResultError => "{tool} failed (isError: true):",
-        YouWrite => "The answer the user will see",
         Connection => "Connection: the server, its era, capabilities and logs",
         ConnServer => "Server",
         ConnVersion => "Protocol version",
@@ -354,18 +345,6 @@ fn zh(msg: Msg) -> &'static str {
         YouNote => {
             "由你代替模型：轮到模型时，页面会问你调用哪个工具（表单按工具的输入 schema 生成）以及如何回答。"
         }
-        YouTitle => "你就是模型",
-        YouAsked => "用户提问：{question}",
-        YouTool => "工具",
-        YouCall => "调用工具",
-        YouCallAnyway => "仍然调用（看服务器如何回应）",
-        YouJson => "以 JSON 填写参数",
-        YouJsonWhy => "表单无法表示这个 schema（{why}）：请以 JSON 填写参数。",
-        YouNoTool => "或者不用工具直接回答",
-        YouSendAnswer => "发送回答",
-        YouResult => "{tool} 返回：",
-        YouResultError => "{tool} 失败（isError: true）：",
-        YouWrite => "用户将看到的回答",
         Connection => "连接：服务器、协议时代、能力和日志",
         ConnServer => "服务器",
         ConnVersion => "协议版本",

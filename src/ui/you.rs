@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::controller::Controller;
 use super::form::field_view;
-use super::i18n::{Msg, fill, text, tr};
+use super::i18n::{by_lang, fill};
 use super::lazy_view::{ViewFn, lazy_view};
 use crate::flow::form_fields::fields;
 use crate::llm::you::{ArgumentsCheck, Turn, form_arguments, json_arguments, why_json};
@@ -15,6 +15,59 @@ use crate::llm::{LlmReply, ToolCall, ToolSpec};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// The tool picker, its form or JSON box, and the call button.
+/// The dialog's texts, kept with its on-demand view (out of the first load's table).
+#[derive(Clone, Copy)]
+enum YouText {
+    Tool,
+    Json,
+    JsonWhy,
+    Call,
+    CallAnyway,
+    Write,
+    ResultError,
+    Result,
+    Title,
+    Asked,
+    NoTool,
+    SendAnswer,
+}
+
+impl YouText {
+    fn get(self, lang: crate::diagram::Lang) -> &'static str {
+        match self {
+            Self::Tool => by_lang(lang, "Tool", "工具"),
+            Self::Json => by_lang(lang, "Arguments as JSON", "以 JSON 填写参数"),
+            Self::JsonWhy => by_lang(
+                lang,
+                "A form cannot show this schema ({why}): type the arguments as JSON.",
+                "表单无法表示这个 schema（{why}）：请以 JSON 填写参数。",
+            ),
+            Self::Call => by_lang(lang, "Call the tool", "调用工具"),
+            Self::CallAnyway => by_lang(
+                lang,
+                "Call anyway (see how the server answers)",
+                "仍然调用（看服务器如何回应）",
+            ),
+            Self::Write => by_lang(lang, "The answer the user will see", "用户将看到的回答"),
+            Self::ResultError => by_lang(
+                lang,
+                "{tool} failed (isError: true):",
+                "{tool} 失败（isError: true）：",
+            ),
+            Self::Result => by_lang(lang, "{tool} returned:", "{tool} 返回："),
+            Self::Title => by_lang(lang, "You are the model", "你就是模型"),
+            Self::Asked => by_lang(lang, "The user asked: {question}", "用户提问：{question}"),
+            Self::NoTool => by_lang(lang, "Or answer without a tool", "或者不用工具直接回答"),
+            Self::SendAnswer => by_lang(lang, "Send the answer", "发送回答"),
+        }
+    }
+
+    /// The text in the page's language, as the page's language changes.
+    fn shown(self, ctl: Controller) -> impl Fn() -> &'static str + Copy {
+        move || self.get(ctl.settings.lang.get())
+    }
+}
+
 fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>) -> impl IntoView {
     let chosen = RwSignal::new(0usize);
     let entries = RwSignal::new(Map::<String, Value>::new());
@@ -76,7 +129,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
     };
     view! {
         <label>
-            {tr(ctl.settings.lang, Msg::YouTool)}
+            {YouText::Tool.shown(ctl)}
             <select id="mf-you-tool" on:change=move |ev| {
                 chosen.set(event_target_value(&ev).parse().unwrap_or(0));
                 entries.set(Map::new());
@@ -106,7 +159,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                         <input id="mf-you-json-toggle" type="checkbox"
                             prop:checked=move || json_mode.get()
                             on:change=move |ev| json_mode.set(event_target_checked(&ev)) />
-                        {tr(ctl.settings.lang, Msg::YouJson)}
+                        {YouText::Json.shown(ctl)}
                     </label>
                 }
             });
@@ -114,7 +167,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                 {description}
                 {badges}
                 {why.map(|why| view! {
-                    <p id="mf-you-why" class="mf-note-line">{move || fill(text(Msg::YouJsonWhy, ctl.settings.lang.get()), &[("why", &why)])}</p>
+                    <p id="mf-you-why" class="mf-note-line">{move || fill(YouText::JsonWhy.get(ctl.settings.lang.get()), &[("why", &why)])}</p>
                 })}
                 {form}
                 <textarea id="mf-you-json" rows="4" class:mf-hidden=move || !forced && !json_mode.get()
@@ -125,9 +178,9 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                     }></textarea>
             }
         })}
-        <button id="mf-you-call" on:click=call prop:disabled=move || checking.get()>{tr(ctl.settings.lang, Msg::YouCall)}</button>
+        <button id="mf-you-call" on:click=call prop:disabled=move || checking.get()>{YouText::Call.shown(ctl)}</button>
         <button id="mf-you-call-anyway" on:click=call_anyway
-            class:mf-hidden=move || anyway.with(Option::is_none)>{tr(ctl.settings.lang, Msg::YouCallAnyway)}</button>
+            class:mf-hidden=move || anyway.with(Option::is_none)>{YouText::CallAnyway.shown(ctl)}</button>
     }
 }
 
@@ -143,7 +196,11 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
         let send_answer = move |_| {
             let text = answer.get_untracked();
             if text.trim().is_empty() {
-                problem.set(text_of(ctl, Msg::YouWrite).to_owned());
+                problem.set(
+                    YouText::Write
+                        .get(ctl.settings.lang.get_untracked())
+                        .to_owned(),
+                );
             } else {
                 ctl.you_reply(LlmReply::Text(text));
             }
@@ -159,15 +216,15 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
             } => {
                 let (tool, result, is_error) = (tool.clone(), result.clone(), *is_error);
                 let msg = if is_error {
-                    Msg::YouResultError
+                    YouText::ResultError
                 } else {
-                    Msg::YouResult
+                    YouText::Result
                 };
                 (
                     question.clone(),
                     Some(view! {
                         <p class="mf-you-result-title" class:mf-error-line=is_error>
-                            {move || fill(text(msg, ctl.settings.lang.get()), &[("tool", &tool)])}
+                            {move || fill(msg.get(ctl.settings.lang.get()), &[("tool", &tool)])}
                         </p>
                         <pre id="mf-you-result" class="mf-json">{result}</pre>
                     }),
@@ -178,25 +235,21 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
         let tools = turn.tools().to_vec();
         Some(view! {
             <div id="mf-you" class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-you-title">
-                <h2 id="mf-you-title">{tr(ctl.settings.lang, Msg::YouTitle)}</h2>
-                <p class="mf-form-message">{move || fill(text(Msg::YouAsked, ctl.settings.lang.get()), &[("question", &question)])}</p>
+                <h2 id="mf-you-title">{YouText::Title.shown(ctl)}</h2>
+                <p class="mf-form-message">{move || fill(YouText::Asked.get(ctl.settings.lang.get()), &[("question", &question)])}</p>
                 {head}
                 {(choosing && !tools.is_empty()).then(|| tool_picker(ctl, tools, problem))}
                 <details class="mf-you-answer" open=!choosing>
-                    <summary>{tr(ctl.settings.lang, if choosing { Msg::YouNoTool } else { Msg::YouWrite })}</summary>
+                    <summary>{(if choosing { YouText::NoTool } else { YouText::Write }).shown(ctl)}</summary>
                     <textarea id="mf-you-text" rows="3"
                         prop:value=move || answer.get()
                         on:input=move |ev| answer.set(event_target_value(&ev))></textarea>
-                    <button id="mf-you-answer" on:click=send_answer>{tr(ctl.settings.lang, Msg::YouSendAnswer)}</button>
+                    <button id="mf-you-answer" on:click=send_answer>{YouText::SendAnswer.shown(ctl)}</button>
                 </details>
                 <p id="mf-you-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
             </div>
         })
     }
-}
-
-fn text_of(ctl: Controller, msg: Msg) -> &'static str {
-    text(msg, ctl.settings.lang.get_untracked())
 }
 
 on_demand!(

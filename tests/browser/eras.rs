@@ -47,7 +47,10 @@ async fn auto_finds_the_modern_era_and_draws_its_diagrams() {
         text(&root, "#mf-error")
     );
     sleep(50).await;
-    assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny, 22 °C.");
+    assert_eq!(
+        text(&root, "#mf-answer"),
+        "The weather in Tokyo is sunny, 22 °C."
+    );
     assert_eq!(root_era().as_deref(), Some("modern"));
     ctl.run.with_untracked(|r| {
         let era = r.era.clone().expect("era");

@@ -187,7 +187,10 @@ async fn restart_during_a_pending_approval_closes_the_dialog_and_the_new_run_ask
     assert!(until_some(20_000, ctl.prompts.dialog).await);
     ctl.decide(true);
     assert!(until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
-    assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny, 22 °C.");
+    assert_eq!(
+        text(&root, "#mf-answer"),
+        "The weather in Tokyo is sunny, 22 °C."
+    );
     assert_closed_and_quiet(&session, sent).await;
     ctl.end_run(None);
 }

@@ -465,7 +465,10 @@ async fn connect_then_ask_twice_on_one_connection() {
     ctl.ask(Mode::Play);
     assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     assert!(until(2_000, || !ctl.running.get_untracked()).await);
-    assert_eq!(text(&root, "#mf-answer"), "The weather in Tokyo is sunny, 22 °C.");
+    assert_eq!(
+        text(&root, "#mf-answer"),
+        "The weather in Tokyo is sunny, 22 °C."
+    );
 
     ctl.settings
         .question

@@ -53,13 +53,8 @@ pub fn condition_in(lang: Lang, condition: &str) -> Option<&'static str> {
 }
 
 /// The weather sentence: "The weather in Tokyo is sunny." / "东京的天气是晴天。" /
-/// "東京の天気は晴れです。" A condition the model does not know is quoted as the tool wrote it.
-pub fn weather(lang: Lang, place: &str, condition: &str) -> String {
-    weather_with(lang, place, condition, None)
-}
-
-/// The weather sentence with the temperature when the result carries one ("22 °C"): "The
-/// weather in Tokyo is sunny, 22 °C."
+/// "東京の天気は晴れです。", with the temperature when the result carries one ("The weather in
+/// Tokyo is sunny, 22 °C."). A condition the model does not know is quoted as the tool wrote it.
 pub fn weather_with(lang: Lang, place: &str, condition: &str, degrees: Option<&str>) -> String {
     let (en, cjk) = match degrees {
         Some(d) => (format!(", {d}"), format!("，{d}")),

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::answer::{CONDITIONS, condition_in, weather};
+use super::answer::{CONDITIONS, condition_in, weather_with};
 use super::text::Lang;
 use super::{Decision, choose, decide};
 use crate::llm::{ChatMessage, LlmReply, ToolCall, ToolSpec};
@@ -246,14 +246,14 @@ fn every_server_condition_is_answered_in_chinese_and_japanese() {
             (Lang::Zh, "东京", "东京的天气是", "。"),
             (Lang::Ja, "東京", "東京の天気は", "です。"),
         ] {
-            let answer = weather(lang, place, condition);
+            let answer = weather_with(lang, place, condition, None);
             let translated = condition_in(lang, condition)
                 .unwrap_or_else(|| panic!("{condition} has no {lang:?} name"));
             assert_eq!(answer, format!("{opening}{translated}{closing}"));
             assert!(!latin(&answer), "{lang:?} {condition}: {answer}");
         }
         assert_eq!(
-            weather(Lang::En, "Tokyo", condition),
+            weather_with(Lang::En, "Tokyo", condition, None),
             format!("The weather in Tokyo is {}.", condition.to_lowercase())
         );
     }
@@ -262,11 +262,11 @@ fn every_server_condition_is_answered_in_chinese_and_japanese() {
 #[test]
 fn an_unknown_condition_is_quoted_as_the_tool_wrote_it() {
     assert_eq!(
-        weather(Lang::Zh, "东京", "Volcanic ash"),
+        weather_with(Lang::Zh, "东京", "Volcanic ash", None),
         "东京的天气是“Volcanic ash”。"
     );
     assert_eq!(
-        weather(Lang::Ja, "東京", "Volcanic ash"),
+        weather_with(Lang::Ja, "東京", "Volcanic ash", None),
         "東京の天気は「Volcanic ash」です。"
     );
 }
