@@ -227,7 +227,11 @@ async function authorizedTokyo(page, era, server = 'builtin') {
   await page.goto(`${base}/?speed=instant&approve=auto&era=${era}`);
   if (server === 'oidc') {
     // oidc-provider takes no registration from a page: the client pre-registered there.
-    if (!(await page.isVisible('#mf-client-id'))) await page.click('#mf-settings-panel > summary');
+    // In the settings (open on a wide screen), under "Request headers and authorization".
+    if (!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open))) {
+      await page.click('#mf-settings-panel > summary');
+    }
+    if (!(await page.isVisible('#mf-client-id'))) await page.click('#mf-advanced > summary');
     await page.fill('#mf-client-id', opt['oidc-client']);
   }
   await page.click('#mf-play');
@@ -643,8 +647,15 @@ const scenarios = {
     check(l.overflow <= 0, `390: the page scrolls sideways by ${l.overflow}px`);
     check(l.inspector.top >= l.diagrams.bottom - 1, '390: the inspector is not below the diagrams');
     check(!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open)), '390: settings open');
-    const at = await placement(page, '.mf-row[data-row="d1-3"]');
+    // (The row's arrow: the row itself spans the whole diagram, wider than a phone.)
+    const at = await placement(page, '.mf-row[data-row="d1-3"] .mf-arrow');
     check(at.inView, `390: the linked row is out of view: ${JSON.stringify(at)}`);
+    // The diagrams are drawn at their own scale (labels readable) and scroll sideways in their
+    // column, not shrunk to the phone's width.
+    const scale = await page.$eval('.mf-diagram', (svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width);
+    check(scale > 0.95, `390: the diagram is drawn at ${scale.toFixed(2)} of its size`);
+    const column = await page.$eval('.mf-diagrams', (d) => ({ scroll: d.scrollWidth, width: d.clientWidth }));
+    check(column.scroll > column.width, `390: the diagrams' column does not scroll: ${JSON.stringify(column)}`);
     await page.screenshot({ path: join(opt.out, 'player-390.png') });
   },
 

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::controller::{Compared, Controller};
-use super::i18n::{Msg, fill, text, tr};
+use super::i18n::{Msg, by_lang, fill, in_lang, text};
 use super::lazy_view::{ViewFn, lazy_view};
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
@@ -34,48 +34,47 @@ fn compare_view(ctl: Controller) -> impl IntoView {
     }
     move || {
         let lang = ctl.settings.lang.get();
-        let t = move |m: Msg| text(m, lang);
         let body = match ctl.comparison.compared.get()? {
-            Compared::Running | Compared::NotStarted => view! { <p class="mf-hint">{t(Msg::CompareRunning)}</p> }.into_any(),
+            Compared::Running | Compared::NotStarted => view! { <p class="mf-hint">{by_lang(lang, "Running the question in both eras…", "正在用两个版本运行这个问题…")}</p> }.into_any(),
             Compared::Failed(era, error) => view! {
-                <p class="mf-error-line">{fill(t(Msg::CompareFailed), &[("era", era_name(era, lang)), ("error", &error)])}</p>
+                <p class="mf-error-line">{fill(by_lang(lang, "The {era} run did not finish: {error}", "{era} 的运行没有完成：{error}"), &[("era", era_name(era, lang)), ("error", &error)])}</p>
             }
             .into_any(),
             Compared::Done(both) => {
                 let [legacy, modern] = *both;
                 let labels = [
-                    Msg::CompareRequests,
-                    Msg::CompareMethods,
-                    Msg::CompareSent,
-                    Msg::CompareReceived,
-                    Msg::CompareTime,
+                    by_lang(lang, "HTTP requests", "HTTP 请求数"),
+                    by_lang(lang, "What was sent", "发送了什么"),
+                    by_lang(lang, "Bytes sent", "发送字节数"),
+                    by_lang(lang, "Bytes received", "接收字节数"),
+                    by_lang(lang, "Time", "耗时"),
                 ];
                 let (l, m) = (column(&legacy), column(&modern));
                 view! {
                     <table id="mf-compare-table" class="mf-compare-table">
                         <thead><tr>
-                            <th>{t(Msg::CompareEra)}</th>
+                            <th>{by_lang(lang, "Era", "版本")}</th>
                             <th data-era="legacy">{era_name(Era::Legacy, lang)}</th>
                             <th data-era="modern">{era_name(Era::Modern, lang)}</th>
                         </tr></thead>
                         <tbody>
                             {labels.iter().enumerate().map(|(i, label)| view! {
-                                <tr><th>{t(*label)}</th><td>{l[i].clone()}</td><td>{m[i].clone()}</td></tr>
+                                <tr><th>{*label}</th><td>{l[i].clone()}</td><td>{m[i].clone()}</td></tr>
                             }).collect_view()}
                         </tbody>
                     </table>
-                    <h3>{t(Msg::CompareChanges)}</h3>
+                    <h3>{by_lang(lang, "What changed, and why", "变了什么，为什么")}</h3>
                     <ul class="mf-changes">
                         {(0..CHANGES.len()).map(|i| view! { <li>{change(i, lang)}</li> }).collect_view()}
                     </ul>
-                    <p><a href=CHANGELOG target="_blank" rel="noopener noreferrer">{t(Msg::CompareChangelog)}</a></p>
+                    <p><a href=CHANGELOG target="_blank" rel="noopener noreferrer">{by_lang(lang, "The 2026-07-28 changelog", "2026-07-28 变更日志")}</a></p>
                 }
                 .into_any()
             }
         };
         Some(view! {
             <section id="mf-compare" class="mf-compare" aria-labelledby="mf-compare-title">
-                <h2 id="mf-compare-title">{tr(ctl.settings.lang, Msg::CompareTitle)}</h2>
+                <h2 id="mf-compare-title">{in_lang(ctl.settings.lang, "The same question in both eras", "同一个问题，两个协议版本")}</h2>
                 {body}
             </section>
         })

@@ -4,12 +4,83 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, text, tr};
+use super::i18n::{Msg, by_lang, tr};
 use super::lazy_view::{ViewFn, lazy_view};
 use crate::mcp::era::Era;
 use crate::mcp::log_level::{self, LogLevel};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::facts::{Facts, log_lines};
+
+/// The panel body's texts, kept with its on-demand view (out of the first load's table).
+#[derive(Clone, Copy)]
+enum ConnText {
+    ConnServer,
+    ConnVersion,
+    ConnSession,
+    ConnClosed,
+    ConnStateless,
+    ConnNoSession,
+    ConnVersions,
+    ConnFresh,
+    ConnInstructions,
+    ConnServerCaps,
+    ConnClientCaps,
+    ConnNothing,
+    Logs,
+    LogsNone,
+    LogAsk,
+    LogAskOff,
+    LogAskHint,
+    LogLevel,
+}
+
+impl ConnText {
+    fn get(self, lang: crate::diagram::Lang) -> &'static str {
+        match self {
+            Self::ConnServer => by_lang(lang, "Server", "服务器"),
+            Self::ConnVersion => by_lang(lang, "Protocol version", "协议版本"),
+            Self::ConnSession => by_lang(lang, "Session", "会话"),
+            Self::ConnClosed => by_lang(lang, "closed with DELETE", "已用 DELETE 关闭"),
+            Self::ConnStateless => by_lang(lang, "none (a stateless server)", "无（无状态服务器）"),
+            Self::ConnNoSession => by_lang(
+                lang,
+                "none: 2026-07-28 has no sessions",
+                "无：2026-07-28 没有会话",
+            ),
+            Self::ConnVersions => by_lang(lang, "Versions the server supports", "服务器支持的版本"),
+            Self::ConnFresh => by_lang(lang, "Discovery stays fresh for", "发现结果的有效期"),
+            Self::ConnInstructions => by_lang(lang, "Instructions", "说明"),
+            Self::ConnServerCaps => by_lang(lang, "Server capabilities", "服务器能力"),
+            Self::ConnClientCaps => {
+                by_lang(lang, "Client capabilities (sent)", "客户端能力（已发送）")
+            }
+            Self::ConnNothing => by_lang(
+                lang,
+                "Nothing known yet: start a run.",
+                "尚无信息：请开始一次运行。",
+            ),
+            Self::Logs => by_lang(
+                lang,
+                "Server logs (notifications/message)",
+                "服务器日志（notifications/message）",
+            ),
+            Self::LogsNone => by_lang(lang, "No log lines at this level.", "此级别没有日志。"),
+            Self::LogAsk => by_lang(lang, "Ask the server for", "向服务器请求的级别"),
+            Self::LogAskOff => by_lang(lang, "no log lines", "不要日志"),
+            Self::LogAskHint => by_lang(
+                lang,
+                "From the next run: logging/setLevel after initialize (2025-11-25), or the level in each request's _meta (2026-07-28). Below, filter what came.",
+                "从下一次运行起生效：initialize 之后发送 logging/setLevel（2025-11-25），或在每个请求的 _meta 中携带级别（2026-07-28）。下面筛选已收到的日志。",
+            ),
+            Self::LogLevel => by_lang(lang, "At least", "最低级别"),
+        }
+    }
+
+    /// The text in the page's language, as the page's language changes.
+    fn shown(self, ctl: Controller) -> impl Fn() -> &'static str + Copy {
+        move || self.get(ctl.settings.lang.get())
+    }
+}
 
 fn pretty(v: &serde_json::Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
@@ -20,16 +91,16 @@ fn connection_body(ctl: Controller) -> impl IntoView {
     let facts = Memo::new(move |_| ctl.run.with(Facts::of));
     let rows = move || {
         let lang = ctl.settings.lang.get();
-        let t = move |m: Msg| text(m, lang);
+        let t = move |m: ConnText| m.get(lang);
         let f = facts.get();
-        let mut out: Vec<(Msg, String, bool)> = Vec::new();
-        let mut add = |m: Msg, v: Option<String>, code: bool| {
+        let mut out: Vec<(ConnText, String, bool)> = Vec::new();
+        let mut add = |m: ConnText, v: Option<String>, code: bool| {
             if let Some(v) = v {
                 out.push((m, v, code));
             }
         };
         add(
-            Msg::ConnServer,
+            ConnText::ConnServer,
             f.server.clone().map(|s| match &f.server_title {
                 Some(title) => format!("{s} ({title})"),
                 None => s,
@@ -37,7 +108,7 @@ fn connection_body(ctl: Controller) -> impl IntoView {
             false,
         );
         add(
-            Msg::ConnVersion,
+            ConnText::ConnVersion,
             f.version.clone().map(|v| match f.era {
                 Some(Era::Modern) => format!("{v} (2026-07-28 era)"),
                 Some(Era::Legacy) => format!("{v} (2025-11-25 era)"),
@@ -46,44 +117,44 @@ fn connection_body(ctl: Controller) -> impl IntoView {
             false,
         );
         add(
-            Msg::ConnSession,
+            ConnText::ConnSession,
             match f.era {
                 Some(Era::Legacy) => Some(match &f.session {
-                    Some(id) if f.session_closed => format!("{id} ({})", t(Msg::ConnClosed)),
+                    Some(id) if f.session_closed => format!("{id} ({})", t(ConnText::ConnClosed)),
                     Some(id) => id.clone(),
-                    None => t(Msg::ConnStateless).to_owned(),
+                    None => t(ConnText::ConnStateless).to_owned(),
                 }),
-                Some(Era::Modern) => Some(t(Msg::ConnNoSession).to_owned()),
+                Some(Era::Modern) => Some(t(ConnText::ConnNoSession).to_owned()),
                 None => None,
             },
             false,
         );
         add(
-            Msg::ConnVersions,
+            ConnText::ConnVersions,
             (!f.supported_versions.is_empty()).then(|| f.supported_versions.join(", ")),
             false,
         );
         add(
-            Msg::ConnFresh,
+            ConnText::ConnFresh,
             f.ttl_ms.map(|ms| match &f.cache_scope {
                 Some(scope) => format!("{ms} ms, {scope}"),
                 None => format!("{ms} ms"),
             }),
             false,
         );
-        add(Msg::ConnInstructions, f.instructions.clone(), false);
+        add(ConnText::ConnInstructions, f.instructions.clone(), false);
         add(
-            Msg::ConnServerCaps,
+            ConnText::ConnServerCaps,
             f.server_capabilities.as_ref().map(pretty),
             true,
         );
         add(
-            Msg::ConnClientCaps,
+            ConnText::ConnClientCaps,
             f.client_capabilities.as_ref().map(pretty),
             true,
         );
         if out.is_empty() {
-            return view! { <p class="mf-hint">{t(Msg::ConnNothing)}</p> }.into_any();
+            return view! { <p class="mf-hint">{t(ConnText::ConnNothing)}</p> }.into_any();
         }
         view! {
             <dl class="mf-values">
@@ -98,8 +169,7 @@ fn connection_body(ctl: Controller) -> impl IntoView {
     let logs = move || {
         let lines = ctl.run.with(|r| log_lines(r, level.get()));
         if lines.is_empty() {
-            return view! { <p class="mf-hint">{tr(ctl.settings.lang, Msg::LogsNone)}</p> }
-                .into_any();
+            return view! { <p class="mf-hint">{ConnText::LogsNone.shown(ctl)}</p> }.into_any();
         }
         view! {
             <ol id="mf-logs" class="mf-logs">
@@ -116,15 +186,15 @@ fn connection_body(ctl: Controller) -> impl IntoView {
     };
     view! {
             <div id="mf-connection-facts">{rows}</div>
-            <h3>{tr(ctl.settings.lang, Msg::Logs)}</h3>
+            <h3>{ConnText::Logs.shown(ctl)}</h3>
             <label>
-                {tr(ctl.settings.lang, Msg::LogAsk)}
+                {ConnText::LogAsk.shown(ctl)}
                 <select
                     id="mf-log-ask"
                     on:change=move |ev| ctl.settings.log_level.set(log_level::asked_from_str(&event_target_value(&ev)))
                 >
                     <option value="off" selected=move || ctl.settings.log_level.get().is_none()>
-                        {tr(ctl.settings.lang, Msg::LogAskOff)}
+                        {ConnText::LogAskOff.shown(ctl)}
                     </option>
                     {LogLevel::ALL.into_iter().map(|l| view! {
                         <option value=l.as_str() selected=move || ctl.settings.log_level.get() == Some(l)>
@@ -133,9 +203,9 @@ fn connection_body(ctl: Controller) -> impl IntoView {
                     }).collect_view()}
                 </select>
             </label>
-            <p class="mf-hint">{tr(ctl.settings.lang, Msg::LogAskHint)}</p>
+            <p class="mf-hint">{ConnText::LogAskHint.shown(ctl)}</p>
             <label>
-                {tr(ctl.settings.lang, Msg::LogLevel)}
+                {ConnText::LogLevel.shown(ctl)}
                 <select
                     id="mf-log-level"
                     on:change=move |ev| level.set(LogLevel::parse(&event_target_value(&ev)).unwrap_or(LogLevel::Debug))

@@ -156,6 +156,25 @@ fn scroll_to(reveal: Reveal) {
             });
             window().scroll_by_with_scroll_to_options(&options);
         }
+        // Sideways too, where the diagrams scroll in their column (a phone): the row's arrow
+        // comes into the column's view.
+        let arrow = el.query_selector(".mf-arrow").ok().flatten();
+        let column = el.closest(".mf-diagrams").ok().flatten();
+        if let (Some(arrow), Some(column)) = (arrow, column) {
+            let (a, c) = (
+                arrow.get_bounding_client_rect(),
+                column.get_bounding_client_rect(),
+            );
+            let along = |left: f64, right: f64| Span {
+                top: left,
+                bottom: right,
+            };
+            if let Some(dx) = scroll_delta(along(a.left(), a.right()), along(c.left(), c.right())) {
+                let options = web_sys::ScrollToOptions::new();
+                options.set_left(dx);
+                column.scroll_by_with_scroll_to_options(&options);
+            }
+        }
     });
 }
 

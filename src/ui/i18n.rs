@@ -43,15 +43,9 @@ messages! {
     StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
     Era, EraAuto, EraModern, EraLegacy, EraInUse, EraNotYet, EraModernName, EraLegacyName,
     FormTitle, FormSend, FormDecline, FormCancel, FormRequired,
-    Compare, CompareHint, CompareTitle, CompareRunning, CompareEra, CompareRequests,
-    CompareMethods, CompareSent, CompareReceived, CompareTime, CompareChanges, CompareChangelog,
-    CompareFailed,
-    YouNote, Connection, ConnServer, ConnVersion, ConnSession, ConnClosed, ConnStateless, ConnNoSession,
-    ConnVersions, ConnFresh, ConnInstructions, ConnServerCaps, ConnClientCaps, ConnNothing,
-    Logs, LogLevel, LogsNone, LogAsk, LogAskOff, LogAskHint, BridgeLeg, BridgeLegNone, ViaBridge,
-    RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
-    TimeoutMs, MessageLog, LogAll, LogToolErrors, LogErrors, LogPending,
-    LogBothWays, LogSent, LogReceived, LogLlm, Replay, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
+    Compare, CompareHint, YouNote, Connection, BridgeLeg, BridgeLegNone, ViaBridge,
+    AdvancedSettings, RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
+    TimeoutMs, MessageLog, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
 }
 
 /// `msg` in `lang`.
@@ -131,29 +125,10 @@ fn en(msg: Msg) -> &'static str {
             "You take the model's place: at its turns the page asks you which tool to call, with a form built from the tool's input schema, and what to answer."
         }
         Connection => "Connection: the server, its era, capabilities and logs",
-        ConnServer => "Server",
-        ConnVersion => "Protocol version",
-        ConnSession => "Session",
-        ConnClosed => "closed with DELETE",
-        ConnStateless => "none (a stateless server)",
-        ConnNoSession => "none: 2026-07-28 has no sessions",
-        ConnVersions => "Versions the server supports",
-        ConnFresh => "Discovery stays fresh for",
-        ConnInstructions => "Instructions",
-        ConnServerCaps => "Server capabilities",
-        ConnClientCaps => "Client capabilities (sent)",
-        ConnNothing => "Nothing known yet: start a run.",
-        Logs => "Server logs (notifications/message)",
-        LogLevel => "At least",
-        LogsNone => "No log lines at this level.",
-        LogAsk => "Ask the server for",
-        LogAskOff => "no log lines",
-        LogAskHint => {
-            "From the next run: logging/setLevel after initialize (2025-11-25), or the level in each request's _meta (2026-07-28). Below, filter what came."
-        }
         BridgeLeg => "What the server behind the bridge got and wrote",
         BridgeLegNone => "The bridge's record has no line for this message.",
         ViaBridge => "via the bridge: {what}",
+        AdvancedSettings => "Request headers and authorization",
         RequestHeadersSetting => "Request headers (one per line, Name: value)",
         SavedServers => "Saved servers",
         SaveAs => "Name",
@@ -164,15 +139,6 @@ fn en(msg: Msg) -> &'static str {
         RemoveServer => "Remove",
         TimeoutMs => "Timeout per request (ms)",
         MessageLog => "Message log: every exchange of this page, across runs and eras",
-        LogAll => "all",
-        LogToolErrors => "tool errors",
-        LogErrors => "errors",
-        LogPending => "waiting",
-        LogBothWays => "both ways",
-        LogSent => "→ to the server",
-        LogReceived => "← from the server",
-        LogLlm => "model calls too",
-        Replay => "replay…",
         ReplayTitle => {
             "Replay of run {run} #{seq}: edit the body, then send it through the live connection"
         }
@@ -295,17 +261,6 @@ fn en(msg: Msg) -> &'static str {
         CompareHint => {
             "Run the question in 2025-11-25, then in 2026-07-28, and compare what went over the wire"
         }
-        CompareTitle => "The same question in both eras",
-        CompareRunning => "Running the question in both eras…",
-        CompareEra => "Era",
-        CompareRequests => "HTTP requests",
-        CompareMethods => "What was sent",
-        CompareSent => "Bytes sent",
-        CompareReceived => "Bytes received",
-        CompareTime => "Time",
-        CompareChanges => "What changed, and why",
-        CompareChangelog => "The 2026-07-28 changelog",
-        CompareFailed => "The {era} run did not finish: {error}",
     }
 }
 
@@ -346,29 +301,10 @@ fn zh(msg: Msg) -> &'static str {
             "由你代替模型：轮到模型时，页面会问你调用哪个工具（表单按工具的输入 schema 生成）以及如何回答。"
         }
         Connection => "连接：服务器、协议时代、能力和日志",
-        ConnServer => "服务器",
-        ConnVersion => "协议版本",
-        ConnSession => "会话",
-        ConnClosed => "已用 DELETE 关闭",
-        ConnStateless => "无（无状态服务器）",
-        ConnNoSession => "无：2026-07-28 没有会话",
-        ConnVersions => "服务器支持的版本",
-        ConnFresh => "发现结果的有效期",
-        ConnInstructions => "说明",
-        ConnServerCaps => "服务器能力",
-        ConnClientCaps => "客户端能力（已发送）",
-        ConnNothing => "尚无信息：请开始一次运行。",
-        Logs => "服务器日志（notifications/message）",
-        LogLevel => "最低级别",
-        LogsNone => "此级别没有日志。",
-        LogAsk => "向服务器请求的级别",
-        LogAskOff => "不要日志",
-        LogAskHint => {
-            "从下一次运行起生效：initialize 之后发送 logging/setLevel（2025-11-25），或在每个请求的 _meta 中携带级别（2026-07-28）。下面筛选已收到的日志。"
-        }
         BridgeLeg => "桥后面的服务器实际收到和写出的内容",
         BridgeLegNone => "桥的记录中没有这条消息的行。",
         ViaBridge => "经由桥：{what}",
+        AdvancedSettings => "请求头与授权",
         RequestHeadersSetting => "请求头（每行一个，名称: 值）",
         SavedServers => "已保存的服务器",
         SaveAs => "名称",
@@ -379,15 +315,6 @@ fn zh(msg: Msg) -> &'static str {
         RemoveServer => "删除",
         TimeoutMs => "每个请求的超时（毫秒）",
         MessageLog => "消息日志：本页面的每次交换，跨运行和协议时代",
-        LogAll => "全部",
-        LogToolErrors => "工具错误",
-        LogErrors => "错误",
-        LogPending => "等待中",
-        LogBothWays => "双向",
-        LogSent => "→ 发往服务器",
-        LogReceived => "← 来自服务器",
-        LogLlm => "也显示模型调用",
-        Replay => "重放…",
         ReplayTitle => "重放第 {run} 次运行的 #{seq}：编辑请求体，然后通过当前连接发送",
         ReplaySend => "发送",
         ReplayClose => "关闭",
@@ -496,17 +423,6 @@ fn zh(msg: Msg) -> &'static str {
         FormRequired => "必填",
         Compare => "比较两个版本",
         CompareHint => "先用 2025-11-25、再用 2026-07-28 运行同一个问题，比较线上传输的内容",
-        CompareTitle => "同一个问题，两个协议版本",
-        CompareRunning => "正在用两个版本运行这个问题…",
-        CompareEra => "版本",
-        CompareRequests => "HTTP 请求数",
-        CompareMethods => "发送了什么",
-        CompareSent => "发送字节数",
-        CompareReceived => "接收字节数",
-        CompareTime => "耗时",
-        CompareChanges => "变了什么，为什么",
-        CompareChangelog => "2026-07-28 变更日志",
-        CompareFailed => "{era} 的运行没有完成：{error}",
     }
 }
 

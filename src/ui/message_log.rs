@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::controller::NO_CONNECTION;
-use super::i18n::{Msg, tr};
+use super::i18n::{Msg, in_lang, tr};
 use super::lazy_view::{ViewFn, lazy_view};
 use super::replay::{ReplayPanel, shown_body};
 use crate::mcp::era::Era;
@@ -99,7 +99,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         title=move || (!ctl.can_replay()).then_some(NO_CONNECTION)
                         on:click=move |_| open_replay(line)
                     >
-                        {tr(ctl.settings.lang, Msg::Replay)}
+                        {in_lang(ctl.settings.lang, "replay…", "重放…")}
                     </button>
                 });
                 let state = match r.outcome.kind() {
@@ -154,9 +154,9 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         _ => None,
                     })
                 >
-                    <option value="both">{tr(ctl.settings.lang, Msg::LogBothWays)}</option>
-                    <option value="sent">{tr(ctl.settings.lang, Msg::LogSent)}</option>
-                    <option value="received">{tr(ctl.settings.lang, Msg::LogReceived)}</option>
+                    <option value="both">{in_lang(ctl.settings.lang, "both ways", "双向")}</option>
+                    <option value="sent">{in_lang(ctl.settings.lang, "→ to the server", "→ 发往服务器")}</option>
+                    <option value="received">{in_lang(ctl.settings.lang, "← from the server", "← 来自服务器")}</option>
                 </select>
                 <label>
                     <input
@@ -165,14 +165,14 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         prop:checked=move || with_llm.get()
                         on:change=move |ev| with_llm.set(event_target_checked(&ev))
                     />
-                    {tr(ctl.settings.lang, Msg::LogLlm)}
+                    {in_lang(ctl.settings.lang, "model calls too", "也显示模型调用")}
                 </label>
                 <select id="mf-log-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                    <option value="all">{tr(ctl.settings.lang, Msg::LogAll)}</option>
+                    <option value="all">{in_lang(ctl.settings.lang, "all", "全部")}</option>
                     <option value="ok">"ok"</option>
-                    <option value="tool">{tr(ctl.settings.lang, Msg::LogToolErrors)}</option>
-                    <option value="error">{tr(ctl.settings.lang, Msg::LogErrors)}</option>
-                    <option value="pending">{tr(ctl.settings.lang, Msg::LogPending)}</option>
+                    <option value="tool">{in_lang(ctl.settings.lang, "tool errors", "工具错误")}</option>
+                    <option value="error">{in_lang(ctl.settings.lang, "errors", "错误")}</option>
+                    <option value="pending">{in_lang(ctl.settings.lang, "waiting", "等待中")}</option>
                 </select>
             </div>
             <table class="mf-log-table">

@@ -54,7 +54,7 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
         servers.with_untracked(storage::save_servers);
     };
     view! {
-        <div class="mf-saved mf-wide">
+        <div class="mf-saved">
             <label>
                 {tr(ctl.settings.lang, Msg::SavedServers)}
                 <select id="mf-saved" on:change=pick>

@@ -97,34 +97,6 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                         </small>
                     </Show>
                 </label>
-                <SavedServersView ctl=ctl />
-                <label class="mf-wide">
-                    {tr(ctl.settings.lang, Msg::RequestHeadersSetting)}
-                    <textarea id="mf-headers" rows="2" spellcheck="false" autocomplete="off"
-                        placeholder="Authorization: Bearer …"
-                        prop:value=move || ctl.settings.headers.get()
-                        on:input=move |ev| ctl.settings.headers.set(event_target_value(&ev))></textarea>
-                    <small>{tr(ctl.settings.lang, Msg::RequestHeadersNote)}</small>
-                </label>
-                <label>
-                    {tr(ctl.settings.lang, Msg::ClientId)}
-                    <input id="mf-client-id" type="text" spellcheck="false" autocomplete="off"
-                        placeholder="mcp-flow-demo"
-                        prop:value=move || ctl.settings.client_id.get()
-                        on:input=move |ev| ctl.settings.client_id.set(event_target_value(&ev)) />
-                </label>
-                <label>
-                    {tr(ctl.settings.lang, Msg::ClientSecret)}
-                    <input id="mf-client-secret" type="password" autocomplete="off"
-                        prop:value=move || ctl.settings.client_secret.get()
-                        on:input=move |ev| ctl.settings.client_secret.set(event_target_value(&ev)) />
-                    <small>{tr(ctl.settings.lang, Msg::ClientNote)}</small>
-                </label>
-                <label class="mf-wide">
-                    {tr(ctl.settings.lang, Msg::Question)}
-                    <input id="mf-question" type="text" prop:value=move || ctl.settings.question.get()
-                        on:input=move |ev| ctl.settings.question.set(event_target_value(&ev)) />
-                </label>
                 <label>
                     {tr(ctl.settings.lang, Msg::Era)}
                     <select id="mf-era" on:change=move |ev| {
@@ -150,7 +122,40 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                         on:change=move |ev| ctl.settings.approval.set(if event_target_checked(&ev) { Approval::Ask } else { Approval::Auto }) />
                     {tr(ctl.settings.lang, Msg::AskBeforeTool)}
                 </label>
+                <SavedServersView ctl=ctl />
+                <details id="mf-advanced" class="mf-advanced">
+                    <summary>{tr(ctl.settings.lang, Msg::AdvancedSettings)}</summary>
+                    <div class="mf-advanced-body">
+                    <label class="mf-wide">
+                        {tr(ctl.settings.lang, Msg::RequestHeadersSetting)}
+                        <textarea id="mf-headers" rows="2" spellcheck="false" autocomplete="off"
+                            placeholder="Authorization: Bearer …"
+                            prop:value=move || ctl.settings.headers.get()
+                            on:input=move |ev| ctl.settings.headers.set(event_target_value(&ev))></textarea>
+                        <small>{tr(ctl.settings.lang, Msg::RequestHeadersNote)}</small>
+                    </label>
+                    <label>
+                        {tr(ctl.settings.lang, Msg::ClientId)}
+                        <input id="mf-client-id" type="text" spellcheck="false" autocomplete="off"
+                            placeholder="mcp-flow-demo"
+                            prop:value=move || ctl.settings.client_id.get()
+                            on:input=move |ev| ctl.settings.client_id.set(event_target_value(&ev)) />
+                    </label>
+                    <label>
+                        {tr(ctl.settings.lang, Msg::ClientSecret)}
+                        <input id="mf-client-secret" type="password" autocomplete="off"
+                            prop:value=move || ctl.settings.client_secret.get()
+                            on:input=move |ev| ctl.settings.client_secret.set(event_target_value(&ev)) />
+                        <small>{tr(ctl.settings.lang, Msg::ClientNote)}</small>
+                    </label>
+                    </div>
+                </details>
                 <LlmSettingsView />
+                <label class="mf-wide">
+                    {tr(ctl.settings.lang, Msg::Question)}
+                    <input id="mf-question" type="text" prop:value=move || ctl.settings.question.get()
+                        on:input=move |ev| ctl.settings.question.set(event_target_value(&ev)) />
+                </label>
             </section>
         </details>
     }
