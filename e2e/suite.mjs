@@ -17,6 +17,7 @@
 // Exits 1 if any scenario fails. playwright-core is resolved normally, else from the project's
 // tools folder ($MCP_FLOW_TOOLS, default ~/.cache/mcp-flow) where `cargo xtask test` installs it.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium } from './browser.mjs';
@@ -294,6 +295,16 @@ async function confirmLinkOnce(page) {
   await page.click('#mf-yes');
 }
 
+/** axe-core (pinned, installed with the test tools) run on the page as it is: its violations. */
+async function axe(page) {
+  const tools = process.env.MCP_FLOW_TOOLS ?? join(homedir(), '.cache/mcp-flow');
+  const source = readFileSync(join(tools, 'npm/node_modules/axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the browser's protocol, so the page's Content-Security-Policy lets it in.
+  await page.evaluate(source);
+  return page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, first: v.nodes.map((n) => n.target.join(' ')).slice(0, 12).join(', ') })));
+}
+
 /** Once the run's access token has run out (the servers give short-lived ones), Ask again
  * refreshes it at `tokenPath` first, with no consent, and the question goes through. */
 async function refreshedAsk(page, tokenPath) {
@@ -425,6 +436,53 @@ const scenarios = {
     check(workersAfter.ended === workersBefore.ended + 1 && workersAfter.made === workersBefore.made + 1,
       `workers before ${JSON.stringify(workersBefore)}, after ${JSON.stringify(workersAfter)}`);
     check(/rain/i.test(await answer(page)), `after the restart: ${await answer(page)}`);
+  },
+
+  async 'accessibility: axe-core finds no serious or critical violation on the page, mid-run, in the inspector and each dialog, light and dark'(page) {
+    const report = [];
+    const serious = [];
+    const audit = async (where) => {
+      const found = await axe(page);
+      const counts = {};
+      for (const v of found) counts[v.impact] = (counts[v.impact] ?? 0) + 1;
+      report.push(`${where}: ${found.length} violations ${JSON.stringify(counts)}`);
+      for (const v of found.filter((x) => ['serious', 'critical'].includes(x.impact))) {
+        serious.push(`${where}: ${v.impact} ${v.id} on ${v.nodes} element(s), first ${v.first}`);
+      }
+    };
+    await page.goto(`${opt.base}/?speed=instant`);
+    await page.waitForSelector('g[data-row]');
+    await audit('first load, light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${opt.base}/?speed=instant`);
+    await page.waitForSelector('g[data-row]');
+    await audit('first load, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Mid-run: step mode, a few rows done, one waiting.
+    await page.goto(`${opt.base}/?mode=step&era=legacy&speed=instant`);
+    await page.waitForSelector('g[data-row="d1-1"]');
+    for (let i = 0; i < 4; i++) await page.click('#mf-next');
+    await page.waitForSelector('g[data-row][data-state="done"]');
+    await audit('mid-run (step mode)');
+    // The inspector with an exchange open.
+    await page.click('g[data-row="d1-1"]');
+    await page.waitForSelector('.mf-inspector details');
+    await page.$$eval('.mf-inspector details', (ds) => ds.forEach((d) => { d.open = true; }));
+    await audit('the inspector, an exchange open');
+    // The dialogs: approval, the server's question, the user in the model's place.
+    await page.goto(`${opt.base}/?speed=instant&era=legacy`);
+    await page.click('#mf-play');
+    await page.waitForSelector('#mf-yes', { timeout: 20_000 });
+    await audit('the approval dialog');
+    const q = encodeURIComponent("What's the weather in Springfield?");
+    await page.goto(`${opt.base}/?era=legacy&q=${q}&speed=instant&approve=auto&autoplay`);
+    await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
+    await audit("the server's question form");
+    await page.goto(`${opt.base}/?llm=you&speed=instant&approve=auto&autoplay&era=legacy`);
+    await page.waitForSelector('#mf-you', { timeout: 20_000 });
+    await audit('the "you are the model" dialog');
+    console.log(`     axe-core: ${report.join('; ')}`);
+    check(serious.length === 0, `serious or critical:\n${serious.join('\n')}`);
   },
 
   async 'a full run in 2026-07-28, the era a new server speaks'(page) {

