@@ -453,10 +453,15 @@ const scenarios = {
     await page.goto(`${opt.base}/?speed=instant`);
     await page.waitForSelector('g[data-row]');
     await audit('first load, light');
+    // The first screen at 1280x800, light and dark: the settings in order and the diagram below.
+    await page.screenshot({ path: join(opt.out, 'first-load-1280-light.png') });
+    const diagramTop = await page.$eval('.mf-diagrams', (d) => d.getBoundingClientRect().top);
+    check(diagramTop < 700, `the diagram starts at ${diagramTop}px on a 1280x800 first load`);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`${opt.base}/?speed=instant`);
     await page.waitForSelector('g[data-row]');
     await audit('first load, dark');
+    await page.screenshot({ path: join(opt.out, 'first-load-1280-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
     // Mid-run: step mode, a few rows done, one waiting.
     await page.goto(`${opt.base}/?mode=step&era=legacy&speed=instant`);
