@@ -257,11 +257,11 @@ mod tests {
         assert_eq!(
             origins,
             vec![
-                "http://127.0.0.1:8080",
                 "http://127.0.0.1:9000",
                 "http://localhost:9000",
                 "http://[::1]:9000",
                 "http://localhost:5173",
+                "http://127.0.0.1:8080",
             ]
         );
         // The dev setup's origins come only when asked for.
