@@ -295,18 +295,8 @@ async fn the_child_gets_a_few_named_variables_unless_told_to_inherit_all() {
             .filter_map(|n| n.as_str().map(str::to_owned))
             .collect()
     };
-    let args = |flags: &[&str]| -> Vec<String> {
-        let mut args: Vec<String> = ["stdio", "--bind", "127.0.0.1:0"]
-            .iter()
-            .chain(flags)
-            .map(|a| (*a).to_owned())
-            .collect();
-        args.push("--".into());
-        args.extend(scripted());
-        args
-    };
     // By default: HOME, LOGNAME, PATH, SHELL, TERM and USER (where set), and what --pass-env names.
-    let bridge = Bridge::start_args_env(&args(&["--pass-env", "MF_TEST_PASSED"]), &env).await;
+    let bridge = Bridge::start_env(&["--pass-env", "MF_TEST_PASSED"], &scripted(), &env).await;
     let session = bridge.initialize().await;
     let (status, answer) = bridge.call(&session, 2, "test/env", json!({})).await;
     assert_eq!(status, 200);
@@ -315,7 +305,7 @@ async fn the_child_gets_a_few_named_variables_unless_told_to_inherit_all() {
     assert!(seen.iter().any(|n| n == "PATH"), "{seen:?}");
     assert!(!seen.iter().any(|n| n == "MF_TEST_SECRET"), "{seen:?}");
     // With --inherit-env, everything.
-    let bridge = Bridge::start_args_env(&args(&["--inherit-env"]), &env).await;
+    let bridge = Bridge::start_env(&["--inherit-env"], &scripted(), &env).await;
     let session = bridge.initialize().await;
     let (_, answer) = bridge.call(&session, 2, "test/env", json!({})).await;
     assert!(names(&answer).iter().any(|n| n == "MF_TEST_SECRET"));

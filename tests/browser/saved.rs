@@ -21,6 +21,16 @@ fn element<T: JsCast>(root: &HtmlElement, selector: &str) -> T {
         .unchecked_into()
 }
 
+/// Types `value` into the "Save as" name field, as the user would.
+fn name_server(root: &HtmlElement, value: &str) {
+    let name: HtmlInputElement = element(root, "#mf-saved-name");
+    name.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    name.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+}
+
 #[wasm_bindgen_test]
 async fn a_saved_server_survives_a_reload_without_its_headers() {
     let _ = storage().remove_item("mcp-flow.servers");
@@ -34,12 +44,7 @@ async fn a_saved_server_survives_a_reload_without_its_headers() {
         .set("Authorization: Bearer never-saved-zzz".into());
     ctl.set_request_timeout_ms(7000);
     let (root, handle) = mount(ctl);
-    let name: HtmlInputElement = element(&root, "#mf-saved-name");
-    name.set_value("my server");
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    name.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
-        .unwrap();
+    name_server(&root, "my server");
     element::<HtmlElement>(&root, "#mf-save-server").click();
     sleep(30).await;
     let stored = storage()
@@ -86,10 +91,7 @@ async fn a_saved_server_survives_a_reload_without_its_headers() {
     assert!(ctl.settings.headers.get_untracked().is_empty());
 
     // A name is needed.
-    let name: HtmlInputElement = element(&root, "#mf-saved-name");
-    name.set_value(" ");
-    name.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
-        .unwrap();
+    name_server(&root, " ");
     element::<HtmlElement>(&root, "#mf-save-server").click();
     sleep(30).await;
     assert!(text(&root, "#mf-saved-problem").contains("name"));
@@ -157,12 +159,7 @@ async fn a_url_with_a_bridge_secret_is_saved_only_on_the_second_press() {
     let url = "http://127.0.0.1:3998/s/b1dge5ecret/mcp";
     let ctl = playing(url.into(), "What's the weather in Tokyo?", EraChoice::Auto);
     let (root, _handle) = mount(ctl);
-    let name: HtmlInputElement = element(&root, "#mf-saved-name");
-    name.set_value("bridge");
-    let init = web_sys::EventInit::new();
-    init.set_bubbles(true);
-    name.dispatch_event(&web_sys::Event::new_with_event_init_dict("input", &init).unwrap())
-        .unwrap();
+    name_server(&root, "bridge");
     element::<HtmlElement>(&root, "#mf-save-server").click();
     sleep(30).await;
     let stored = storage().get_item("mcp-flow.servers").unwrap();

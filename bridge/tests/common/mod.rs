@@ -56,6 +56,11 @@ impl Bridge {
     /// Starts `mcp-flow-bridge stdio --bind 127.0.0.1:0 FLAGS -- COMMAND` and reads its
     /// endpoint line.
     pub async fn start(flags: &[&str], command: &[String]) -> Self {
+        Self::start_env(flags, command, &[]).await
+    }
+
+    /// The same, with these variables added to the bridge's environment.
+    pub async fn start_env(flags: &[&str], command: &[String], env: &[(&str, &str)]) -> Self {
         let mut args: Vec<String> = ["stdio", "--bind", "127.0.0.1:0"]
             .iter()
             .chain(flags)
@@ -63,7 +68,7 @@ impl Bridge {
             .collect();
         args.push("--".to_owned());
         args.extend(command.iter().cloned());
-        Self::start_args(&args).await
+        Self::start_args_env(&args, env).await
     }
 
     /// Starts `mcp-flow-bridge http --bind 127.0.0.1:0 FLAGS URL`.
