@@ -282,53 +282,58 @@ pub fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// `url` as an export may show it: a bridge's secret path segment (`…/s/SECRET/…`), query
-/// values and user info replaced by a marker, the rest as it was. Plain string work: this runs
-/// in the first load, which a URL parser's Unicode tables would outgrow.
-pub fn redact_url(url: &str) -> String {
+/// The parts of `url` an export hides, as byte ranges with what stands in their place: user
+/// info (dropped with its `@`), a bridge's secret path segment (`…/s/SECRET/…`) and each query
+/// value. Plain string work, no URL parser: the settings (first load) ask this too.
+fn secret_spans(url: &str) -> Vec<(usize, usize, &'static str)> {
     const MARK: &str = "[redacted]";
-    let (head, query) = match url.split_once('?') {
-        Some((head, query)) => (head, Some(query)),
-        None => (url, None),
-    };
-    let mut out = match head.split_once("://") {
-        Some((scheme, rest)) => {
-            let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-            let host = authority
-                .rsplit_once('@')
-                .map_or(authority, |(_, host)| host);
-            let mut segments: Vec<&str> = path.split('/').collect();
-            for i in 1..segments.len().saturating_sub(1) {
-                if segments[i - 1] == "s" && !segments[i].is_empty() {
-                    segments[i] = MARK;
-                }
-            }
-            let slash = if rest.contains('/') { "/" } else { "" };
-            format!("{scheme}://{host}{slash}{}", segments.join("/"))
+    let mut spans = Vec::new();
+    let query = url.find('?');
+    let head = &url[..query.unwrap_or(url.len())];
+    if let Some(scheme) = head.find("://") {
+        let start = scheme + 3;
+        let path = head[start..].find('/').map_or(head.len(), |i| start + i);
+        if let Some(at) = head[start..path].rfind('@') {
+            spans.push((start, start + at + 1, ""));
         }
-        None => head.to_owned(),
-    };
-    if let Some(query) = query {
-        let pairs: Vec<String> = query
-            .split('&')
-            .map(|pair| match pair.split_once('=') {
-                Some((name, _)) => format!("{name}={MARK}"),
-                None => pair.to_owned(),
-            })
-            .collect();
-        out.push('?');
-        out.push_str(&pairs.join("&"));
+        // A segment right after an `s` segment, with another one after it.
+        let (mut offset, mut previous) = (path, None);
+        for segment in head[path..].split('/') {
+            let end = offset + segment.len();
+            if previous == Some("s") && !segment.is_empty() && end < head.len() {
+                spans.push((offset, end, MARK));
+            }
+            (offset, previous) = (end + 1, Some(segment));
+        }
     }
+    if let Some(q) = query {
+        let mut at = q + 1;
+        for pair in url[q + 1..].split('&') {
+            if let Some(eq) = pair.find('=') {
+                spans.push((at + eq + 1, at + pair.len(), MARK));
+            }
+            at += pair.len() + 1;
+        }
+    }
+    spans
+}
+
+/// `url` as an export may show it: [`secret_spans`] replaced, the rest as it was.
+pub fn redact_url(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut from = 0;
+    for (start, end, with) in secret_spans(url) {
+        out.push_str(&url[from..start]);
+        out.push_str(with);
+        from = end;
+    }
+    out.push_str(&url[from..]);
     out
 }
 
-/// Whether an export would show `url` otherwise than it is ([`redact_url`]): it has a query,
-/// user info or a bridge's `/s/` path. A quick look, small enough for the first load.
+/// Whether an export would show `url` otherwise than it is: it has a part [`redact_url`] hides.
 pub fn url_has_secrets(url: &str) -> bool {
-    let authority = url.split_once("://").map_or("", |(_, rest)| {
-        rest.split(['/', '?', '#']).next().unwrap_or("")
-    });
-    url.contains('?') || url.contains("/s/") || authority.contains('@')
+    !secret_spans(url).is_empty()
 }
 
 #[cfg(test)]
@@ -355,9 +360,8 @@ mod tests {
             "http://h/s/",
         ] {
             assert_eq!(redact_url(plain), plain);
+            assert!(!url_has_secrets(plain), "{plain}");
         }
-        // The quick look may warn where nothing is redacted ("/s/" alone), never the reverse.
-        assert!(!url_has_secrets("http://127.0.0.1:8000/mcp"));
         for secret in [
             "http://127.0.0.1:8001/s/abc123/mcp",
             "http://127.0.0.1:8000/mcp?token=x",
