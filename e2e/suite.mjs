@@ -2,12 +2,14 @@
 // driven in Debian's headless Chromium through playwright-core (no browser download).
 //
 //   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--faulty URL] [--auth-base URL]
+//                      [--llama-base URL]
 //                      [--oidc-base URL --oidc-client ID] [--only NAME]
 //
 // --auth-base is the same app served by `weather-server --auth` (a protected resource with its
 // demo authorization server and consent page); the authorization scenario needs it.
 // --oidc-base is the app served by `weather-server --auth --auth-issuer` in front of
 // oidc-provider (e2e/oidc-provider.mjs), where ID is the client pre-registered there.
+// --llama-base is llama.cpp's llama-server serving SmolLM2 (OpenAI-compatible, greedy).
 // --faulty is the base URL of `mcp-flow-test-servers faulty` (a server that breaks the protocol
 // on purpose); the scenarios that need it fail without it.
 //
@@ -28,6 +30,7 @@ const { values: opt } = parseArgs({
     out: { type: 'string' },
     only: { type: 'string' },
     faulty: { type: 'string' },
+    'llama-base': { type: 'string' },
     'auth-base': { type: 'string' },
     'oidc-base': { type: 'string' },
     'oidc-client': { type: 'string' },
@@ -97,6 +100,14 @@ async function allDone(page, skipped) {
   for (const [id, state] of Object.entries(states)) {
     const want = skip.includes(id) ? 'skipped' : 'done';
     check(state === want, `row ${id}: ${state}, expected ${want}`);
+  }
+}
+
+/** Opens the settings panel unless it is open (it is on a wide screen). */
+async function openSettings(page) {
+  await page.waitForSelector('#mf-settings-panel', { state: 'attached' });
+  if (!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open))) {
+    await page.click('#mf-settings-panel > summary');
   }
 }
 
@@ -229,9 +240,7 @@ async function authorizedTokyo(page, era, server = 'builtin') {
   if (server === 'oidc') {
     // oidc-provider takes no registration from a page: the client pre-registered there.
     // In the settings (open on a wide screen), under "Request headers and authorization".
-    if (!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open))) {
-      await page.click('#mf-settings-panel > summary');
-    }
+    await openSettings(page);
     if (!(await page.isVisible('#mf-client-id'))) await page.click('#mf-advanced > summary');
     await page.fill('#mf-client-id', opt['oidc-client']);
   }
@@ -377,10 +386,7 @@ const scenarios = {
       if (round === 2) {
         fetched.length = 0;
         await page.reload();
-        await page.waitForSelector('#mf-settings-panel', { state: 'attached' });
-        if (!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open))) {
-          await page.click('#mf-settings-panel > summary');
-        }
+        await openSettings(page);
         await page.selectOption('#mf-llm-style', 'prompt');
       }
       await ticking();
@@ -436,6 +442,66 @@ const scenarios = {
     check(workersAfter.ended === workersBefore.ended + 1 && workersAfter.made === workersBefore.made + 1,
       `workers before ${JSON.stringify(workersBefore)}, after ${JSON.stringify(workersAfter)}`);
     check(/rain/i.test(await answer(page)), `after the restart: ${await answer(page)}`);
+  },
+
+  async "llama.cpp's llama-server: the OpenAI-compatible provider against a real server, in both tool-calling styles"(page) {
+    check(opt['llama-base'], 'this scenario needs --llama-base URL');
+    // What went to llama-server and what it answered, read off the wire.
+    const exchanges = [];
+    page.on('response', (r) => {
+      if (!r.url().startsWith(opt['llama-base']) || r.request().method() !== 'POST') return;
+      exchanges.push({ sent: JSON.parse(r.request().postData() ?? 'null'), reply: r.json().catch(() => null) });
+    });
+    const q = encodeURIComponent('What is the weather like in Paris?');
+    for (const style of ['native', 'prompt']) {
+      exchanges.length = 0;
+      await page.goto(`${opt.base}/?speed=instant&approve=auto&era=legacy&q=${q}`);
+      await openSettings(page);
+      await page.selectOption('#mf-llm-provider', 'openai');
+      await page.fill('#mf-llm-base', `${opt['llama-base']}/v1`);
+      await page.press('#mf-llm-base', 'Tab');
+      await page.fill('#mf-llm-model', 'SmolLM2-135M-Instruct');
+      await page.press('#mf-llm-model', 'Tab');
+      await page.selectOption('#mf-llm-style', style);
+      await page.click('#mf-play');
+      await finished(page, 120_000);
+      check(exchanges.length >= 1, `${style}: nothing reached llama-server`);
+      const [first] = exchanges;
+      const system = first.sent.messages.find((m) => m.role === 'system')?.content ?? '';
+      if (style === 'native') {
+        check(first.sent.tools?.[0]?.function?.name === 'get_weather',
+          `native: the request's tools: ${JSON.stringify(first.sent.tools)?.slice(0, 200)}`);
+        check(!system.includes('get_weather'), 'native: the tools went in a system message too');
+      } else {
+        check(first.sent.tools === undefined, 'prompt style: the request carries tools');
+        check(system.includes('Tool: get_weather'), `prompt style: the system message: ${system.slice(0, 200)}`);
+      }
+      const reply = await first.reply;
+      const message = reply?.choices?.[0]?.message;
+      check(message, `${style}: llama-server's reply has no message: ${JSON.stringify(reply)?.slice(0, 300)}`);
+      // The model's own choice (greedy, so the same each run): a call, or text.
+      const called = style === 'native'
+        ? (message.tool_calls ?? []).length > 0
+        : /"tool_name"\s*:\s*"get_weather"/.test(message.content ?? '');
+      const states = await rows(page);
+      check(states['d2-3'] === 'done', `${style}: d2-3 is ${states['d2-3']}`);
+      if (called) {
+        check(states['d2-7'] === 'done' && exchanges.length === 2,
+          `${style}: the model called get_weather, but d2-7 is ${states['d2-7']} after ${exchanges.length} model turns`);
+        check((await answer(page)) === (await exchanges[1].reply)?.choices?.[0]?.message?.content?.trim(),
+          `${style}: the answer is not the model's second reply`);
+      } else {
+        for (const id of ['d2-4', 'd2-7', 'd2-8', 'd2-11']) {
+          check(states[id] === 'skipped', `${style}: no tool was called, yet ${id} is ${states[id]}`);
+        }
+        check(exchanges.length === 1, `${style}: ${exchanges.length} model turns for a text reply`);
+        check((await answer(page)) === (message.content ?? '').trim(),
+          `${style}: the answer is not the model's text: ${await answer(page)}`);
+      }
+      console.log(`     ${style}: ${called ? 'called get_weather' : 'answered in text, no tool'}; ` +
+        `${reply.usage?.prompt_tokens} prompt tokens`);
+      await page.screenshot({ path: join(opt.out, `llama-server-${style}.png`) });
+    }
   },
 
   async 'accessibility: axe-core finds no serious or critical violation on the page, mid-run, in the inspector and each dialog, light and dark'(page) {
@@ -631,9 +697,7 @@ const scenarios = {
     await page.waitForSelector('#mf-play');
     await page.selectOption('#mf-lang', 'zh');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-    if (!(await page.evaluate(() => document.querySelector('#mf-settings-panel').open))) {
-      await page.click('#mf-settings-panel > summary');
-    }
+    await openSettings(page);
     const words = {
       '#mf-play': '播放', '#mf-back': '上一步', '#mf-next': '下一步', '#mf-restart': '重新开始',
       '#mf-connect': '连接', '#mf-ask': '提问', '#mf-export-json': '导出',

@@ -1,84 +1,36 @@
-//! The accuracy table: questions about the weather (many cities, multi-word and CJK names),
-//! calculations, and questions no tool fits, each asked with the weather server's and the
-//! calculator's real tools together, greedy. A row is right when the model picks the expected
-//! tool (or no tool) with the expected arguments. The test prints the table with the scores of
-//! trivial baselines beside it (always `get_weather` with the right city, always no tool, and the
-//! built-in offline rules model) and asserts that the model beats the best trivial one.
+//! The accuracy table (`tests/fixtures/accuracy.json`): questions about the weather (many cities,
+//! multi-word and CJK names), calculations, and questions no tool fits, each asked with the
+//! weather server's and the calculator's real tools together, greedy. A row is right when the
+//! model picks the expected tool (or no tool) with the expected arguments. The test prints the
+//! table with the scores of trivial baselines beside it (always `get_weather` with the right city,
+//! always no tool, and the built-in offline rules model) and asserts that the model beats the best
+//! trivial one.
 //!
 //! Measured on this table: 22 of 42 right (52.4%; weather 13/20, calculator 2/12, no tool 7/10)
 //! with greedy decoding of the Q8_0 file on candle's AVX2 kernels (`.cargo/config.toml` sets them
 //! for every native run; with the AVX-512 VNNI kernels the same table scores 19/42). Always
-//! `get_weather` with the right city scores 20/42.
+//! `get_weather` with the right city scores 20/42. The page's WebAssembly build scores 20/42
+//! (`bench/smollm-accuracy.mjs`); the prompt changes in [`prompt_tries`] score 18 to 21.
 
 mod common;
 
-use mcp_flow_smollm::{Message, Sampling, Tool, ToolCallOutcome};
+use mcp_flow_smollm::{Message, Sampling, Tool, ToolCallOutcome, system_prompt};
 use serde_json::Value;
 
-enum Expect {
-    Weather(&'static str),
-    Calc(&'static str, f64, f64),
-    NoTool,
+/// A row of the table (`tests/fixtures/accuracy.json`, which the page's measurement
+/// `bench/smollm-accuracy.mjs` reads too): the question, and the tool with the arguments a right
+/// call carries (`tool: null`: no tool fits).
+#[derive(serde::Deserialize)]
+struct Row {
+    question: String,
+    tool: Option<String>,
+    #[serde(default)]
+    arguments: serde_json::Map<String, Value>,
 }
 
-use Expect::{Calc, NoTool, Weather};
-
-const TABLE: &[(&str, Expect)] = &[
-    ("What's the weather in Tokyo?", Weather("Tokyo")),
-    ("What is the weather like in Paris?", Weather("Paris")),
-    ("Is it raining in London?", Weather("London")),
-    ("How hot is it in Cairo today?", Weather("Cairo")),
-    ("Weather in New York City?", Weather("New York City")),
-    (
-        "What's the weather in San Francisco right now?",
-        Weather("San Francisco"),
-    ),
-    (
-        "Tell me the weather in Rio de Janeiro.",
-        Weather("Rio de Janeiro"),
-    ),
-    ("Is it sunny in Buenos Aires?", Weather("Buenos Aires")),
-    ("What's the temperature in Berlin?", Weather("Berlin")),
-    ("Give me the current weather for Sydney.", Weather("Sydney")),
-    ("How is the weather in Mumbai?", Weather("Mumbai")),
-    ("What's the weather in Mexico City?", Weather("Mexico City")),
-    ("Do I need a coat in Moscow today?", Weather("Moscow")),
-    (
-        "What is the weather in Los Angeles?",
-        Weather("Los Angeles"),
-    ),
-    ("東京の天気は？", Weather("東京")),
-    ("北京今天天气怎么样？", Weather("北京")),
-    ("What's the weather in 上海?", Weather("上海")),
-    ("서울 날씨 어때?", Weather("서울")),
-    (
-        "Weather report for Cape Town, please.",
-        Weather("Cape Town"),
-    ),
-    ("Is it windy in Wellington?", Weather("Wellington")),
-    ("What is 3 times 111?", Calc("multiply", 3.0, 111.0)),
-    ("Multiply 6 by 7.", Calc("multiply", 6.0, 7.0)),
-    ("What is 12 multiplied by 12?", Calc("multiply", 12.0, 12.0)),
-    ("What is 2 plus 2?", Calc("add", 2.0, 2.0)),
-    ("Add 15 and 27.", Calc("add", 15.0, 27.0)),
-    ("What is the sum of 100 and 250?", Calc("add", 100.0, 250.0)),
-    ("What is 10 minus 4?", Calc("subtract", 10.0, 4.0)),
-    ("Subtract 8 from 20.", Calc("subtract", 20.0, 8.0)),
-    ("What is 50 minus 17?", Calc("subtract", 50.0, 17.0)),
-    ("What is 100 divided by 4?", Calc("divide", 100.0, 4.0)),
-    ("Divide 9 by 3.", Calc("divide", 9.0, 3.0)),
-    ("What is 81 divided by 9?", Calc("divide", 81.0, 9.0)),
-    ("Hello!", NoTool),
-    ("Tell me a joke.", NoTool),
-    ("Who wrote Hamlet?", NoTool),
-    ("What is the capital of France?", NoTool),
-    ("Translate 'thank you' into Spanish.", NoTool),
-    ("Write a haiku about the sea.", NoTool),
-    ("What is your name?", NoTool),
-    ("Recommend a good book.", NoTool),
-    ("How do I boil an egg?", NoTool),
-    ("What does HTTP stand for?", NoTool),
-];
+fn table() -> Vec<Row> {
+    serde_json::from_str(include_str!("../../tests/fixtures/accuracy.json")).expect("the table")
+}
 
 fn all_tools() -> Vec<Tool> {
     let mut tools = common::weather_tools();
@@ -86,23 +38,20 @@ fn all_tools() -> Vec<Tool> {
     tools
 }
 
-fn number(v: &Value) -> Option<f64> {
-    v.as_f64()
-}
-
-fn right(expect: &Expect, outcome: &ToolCallOutcome) -> bool {
-    match (expect, outcome) {
-        (NoTool, ToolCallOutcome::NoTool) => true,
-        (Weather(city), ToolCallOutcome::Call { name, arguments }) => {
-            name == "get_weather"
-                && arguments["location"]
-                    .as_str()
-                    .is_some_and(|l| l.trim().eq_ignore_ascii_case(city))
-        }
-        (Calc(tool, a, b), ToolCallOutcome::Call { name, arguments }) => {
+/// A call is right when it names the expected tool and each expected argument matches: a string
+/// ignoring case and surrounding space, a number as a number (`3` and `3.0` are one).
+fn right(row: &Row, outcome: &ToolCallOutcome) -> bool {
+    match (&row.tool, outcome) {
+        (None, ToolCallOutcome::NoTool) => true,
+        (Some(tool), ToolCallOutcome::Call { name, arguments }) => {
             name == tool
-                && number(&arguments["a"]) == Some(*a)
-                && number(&arguments["b"]) == Some(*b)
+                && row.arguments.iter().all(|(k, want)| match want {
+                    Value::String(s) => arguments[k]
+                        .as_str()
+                        .is_some_and(|got| got.trim().eq_ignore_ascii_case(s)),
+                    Value::Number(n) => arguments[k].as_f64() == n.as_f64(),
+                    other => &arguments[k] == other,
+                })
         }
         _ => false,
     }
@@ -132,40 +81,42 @@ fn offline(question: &str) -> ToolCallOutcome {
     }
 }
 
-/// How many rows `outcome` gets right.
-fn score(outcome: impl Fn(&str, &Expect) -> ToolCallOutcome) -> usize {
-    TABLE
-        .iter()
-        .filter(|(question, expect)| right(expect, &outcome(question, expect)))
-        .count()
+/// How many rows of `table` `outcome` gets right.
+fn score(table: &[Row], outcome: impl Fn(&Row) -> ToolCallOutcome) -> usize {
+    table.iter().filter(|row| right(row, &outcome(row))).count()
 }
 
-fn describe(expect: &Expect) -> String {
-    match expect {
-        Weather(city) => format!("get_weather {city}"),
-        Calc(tool, a, b) => format!("{tool} {a} {b}"),
-        NoTool => "no tool".into(),
+fn describe(row: &Row) -> String {
+    match &row.tool {
+        Some(tool) => format!("{tool} {}", Value::Object(row.arguments.clone())),
+        None => "no tool".into(),
     }
 }
 
-#[test]
-fn accuracy_table() {
-    let Some(model) = common::model() else { return };
-    let tools = all_tools();
-    assert!(TABLE.len() >= 40);
+/// Asks every question of `table` with `conversation(question)` as the messages; prints a line
+/// per row when `rows` is set and returns how many were right.
+fn ask_all(
+    model: &mcp_flow_smollm::Model,
+    table: &[Row],
+    tools: &[Tool],
+    conversation: impl Fn(&str) -> Vec<Message>,
+    rows: bool,
+) -> usize {
     let mut correct = 0;
-    println!(
-        "| question | expected | got | p | right | options: p (log-probability) |\n|---|---|---|---|---|---|"
-    );
-    for (question, expect) in TABLE {
+    for row in table {
         let turn = model
             .tool_call(
-                &[Message::user(*question)],
-                &tools,
+                &conversation(&row.question),
+                tools,
                 Sampling::GREEDY,
                 &mut |_| {},
             )
             .expect("the tool-call turn runs");
+        let ok = right(row, &turn.outcome);
+        correct += usize::from(ok);
+        if !rows {
+            continue;
+        }
         let (got, p) = match &turn.outcome {
             ToolCallOutcome::Call { name, arguments } => (
                 format!("{name} {arguments}"),
@@ -177,8 +128,6 @@ fn accuracy_table() {
                 turn.decision.probability_of(Some(name)),
             ),
         };
-        let ok = right(expect, &turn.outcome);
-        correct += usize::from(ok);
         let options: Vec<String> = turn
             .decision
             .choices
@@ -193,23 +142,37 @@ fn accuracy_table() {
             })
             .collect();
         println!(
-            "| {question} | {} | {got} | {:.2} | {} | {} |",
-            describe(expect),
+            "| {} | {} | {got} | {:.2} | {} | {} |",
+            row.question,
+            describe(row),
             p.unwrap_or(0.0),
             if ok { "yes" } else { "no" },
             options.join(", ")
         );
     }
-    let always_weather = score(|_, expect| ToolCallOutcome::Call {
+    correct
+}
+
+#[test]
+fn accuracy_table() {
+    let Some(model) = common::model() else { return };
+    let tools = all_tools();
+    let table = table();
+    assert!(table.len() >= 40);
+    println!(
+        "| question | expected | got | p | right | options: p (log-probability) |\n|---|---|---|---|---|---|"
+    );
+    let correct = ask_all(model, &table, &tools, |q| vec![Message::user(q)], true);
+    let always_weather = score(&table, |row| ToolCallOutcome::Call {
         name: "get_weather".into(),
-        arguments: serde_json::json!({ "location": match expect {
-            Weather(city) => *city,
-            _ => "",
+        arguments: serde_json::json!({ "location": match row.tool.as_deref() {
+            Some("get_weather") => row.arguments["location"].clone(),
+            _ => Value::from(""),
         } }),
     });
-    let always_none = score(|_, _| ToolCallOutcome::NoTool);
-    let rules = score(|question, _| offline(question));
-    let n = TABLE.len();
+    let always_none = score(&table, |_| ToolCallOutcome::NoTool);
+    let rules = score(&table, |row| offline(&row.question));
+    let n = table.len();
     println!(
         "accuracy: {correct}/{n} = {:.1}%; baselines: always get_weather with the right city \
          {always_weather}/{n}, always no tool {always_none}/{n}, the offline rules model {rules}/{n}",
@@ -220,4 +183,94 @@ fn accuracy_table() {
         "{correct}/{n} does not beat always calling get_weather with the right city \
          ({always_weather}/{n}) or never calling a tool ({always_none}/{n})"
     );
+}
+
+/// Worked examples for the tools of the table, in cities and numbers the table does not ask.
+const EXAMPLES: [(&str, &str); 3] = [
+    (
+        "How is the weather in Lima?",
+        r#"{"tool_name": "get_weather", "arguments": {"location": "Lima"}}"#,
+    ),
+    (
+        "What is 5 plus 9?",
+        r#"{"tool_name": "add", "arguments": {"a": 5, "b": 9}}"#,
+    ),
+    (
+        "Who painted the Mona Lisa?",
+        r#"{"tool_name": "none", "arguments": {}}"#,
+    ),
+];
+
+/// The system prompt with each argument's description after its tool's line.
+fn with_property_descriptions(tools: &[Tool]) -> String {
+    let mut out = String::new();
+    for line in system_prompt(tools).lines() {
+        out.push_str(line);
+        out.push('\n');
+        let Some(tool) = tools
+            .iter()
+            .find(|t| line.starts_with(&format!("- {}(", t.name)))
+        else {
+            continue;
+        };
+        let props = tool.input_schema["properties"].as_object();
+        for (name, prop) in props.into_iter().flatten() {
+            if let Some(d) = prop["description"].as_str() {
+                out.push_str(&format!("  {name}: {d}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// The messages a try sends for a question.
+type Conversation<'a> = Box<dyn Fn(&str) -> Vec<Message> + 'a>;
+
+/// Prompt changes tried against the product's prompt on the same table (`cargo xtask bench-model`
+/// runs it and docs/performance.md keeps the figures): the arguments' descriptions, worked
+/// examples in the system message, and the same examples as earlier turns of the conversation.
+#[test]
+#[ignore = "a measurement: run by cargo xtask bench-model"]
+fn prompt_tries() {
+    let Some(model) = common::model() else { return };
+    let tools = all_tools();
+    let table = table();
+    let plain = system_prompt(&tools);
+    let examples_text: String = EXAMPLES
+        .iter()
+        .map(|(q, a)| format!("User: {q}\nReply: {a}\n"))
+        .collect();
+    let in_system = format!("{plain}\n\nExamples:\n{examples_text}");
+    let described = with_property_descriptions(&tools);
+    let tries: [(&str, Conversation); 4] = [
+        (
+            "the product's prompt",
+            Box::new(|q| vec![Message::system(plain.clone()), Message::user(q)]),
+        ),
+        (
+            "with the arguments' descriptions",
+            Box::new(|q| vec![Message::system(described.clone()), Message::user(q)]),
+        ),
+        (
+            "with 3 examples in the system message",
+            Box::new(|q| vec![Message::system(in_system.clone()), Message::user(q)]),
+        ),
+        (
+            "with 3 examples as earlier turns",
+            Box::new(|q| {
+                let mut m = vec![Message::system(plain.clone())];
+                for (eq, ea) in EXAMPLES {
+                    m.push(Message::user(eq));
+                    m.push(Message::assistant(ea));
+                }
+                m.push(Message::user(q));
+                m
+            }),
+        ),
+    ];
+    let n = table.len();
+    for (name, conversation) in &tries {
+        let correct = ask_all(model, &table, &tools, conversation, false);
+        println!("prompt-try: {name}: {correct}/{n}");
+    }
 }

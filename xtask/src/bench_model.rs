@@ -1,7 +1,9 @@
 //! `cargo xtask bench`, the language model (SmolLM2-135M, Q8_0): natively (`smollm-bench`) and in
 //! the page (`bench/smollm-page.mjs`: the Tokyo run in headless Chromium, the model in its Web
 //! Worker, first with an empty browser cache, then from the Cache API). `cargo xtask bench-model`
-//! runs only these two.
+//! runs only these two, then how right the model is: the accuracy table natively with the prompt
+//! changes tried against it (`smollm/tests/accuracy.rs`), and in the page's WebAssembly build
+//! (`bench/smollm-accuracy.mjs`).
 
 use std::path::Path;
 
@@ -30,6 +32,10 @@ pub fn run() -> Result<()> {
     let mut rows = native(&tools)?;
     sh::step("the language model in the page (headless Chromium, its Web Worker)");
     rows.extend(in_page(&tools, &binary)?);
+    sh::step(
+        "how right the model is: the accuracy table natively, with the prompt tries, and in the page",
+    );
+    rows.extend(accuracy(&tools, &binary)?);
     println!("| figure | MCP Flow | peer | ratio / goal |");
     println!("| --- | --- | --- | --- |");
     for [a, b, c, d] in &rows {
@@ -91,18 +97,7 @@ pub fn native(tools: &Tools) -> Result<Vec<Row>> {
 /// the ones the page measured itself (its status line's `data-*`).
 pub fn in_page(tools: &Tools, binary: &Path) -> Result<Vec<Row>> {
     let dist = workspace_root().join("dist");
-    let site = server::start(
-        "server-model-page",
-        binary,
-        &[
-            "--bind".into(),
-            "127.0.0.1:0".into(),
-            "--static".into(),
-            dist.display().to_string(),
-            "--models".into(),
-            tools.models_dir().display().to_string(),
-        ],
-    )?;
+    let site = page_site(tools, binary)?;
     let out = sh::capture(
         tools
             .command("node")
@@ -147,6 +142,83 @@ pub fn in_page(tools: &Tools, binary: &Path) -> Result<Vec<Row>> {
             "",
         ),
     ])
+}
+
+/// The accuracy table natively (the product's prompt and the tries) and in the page's build.
+fn accuracy(tools: &Tools, binary: &Path) -> Result<Vec<Row>> {
+    let out = sh::capture(
+        tools
+            .command("cargo")
+            .current_dir(workspace_root())
+            .args([
+                "test",
+                "--quiet",
+                "--package",
+                "mcp-flow-smollm",
+                "--test",
+                "accuracy",
+            ])
+            .args([
+                "--",
+                "--include-ignored",
+                "--nocapture",
+                "--test-threads",
+                "1",
+            ]),
+    )?;
+    let mut rows = Vec::new();
+    for line in out.lines() {
+        if let Some(rest) = line.strip_prefix("accuracy: ") {
+            rows.push(row("SmolLM2 accuracy table, native", rest.to_owned(), ""));
+        } else if let Some((name, score)) = line
+            .strip_prefix("prompt-try: ")
+            .and_then(|r| r.rsplit_once(": "))
+        {
+            rows.push(row(
+                &format!("SmolLM2 accuracy table, native, {name}"),
+                score.to_owned(),
+                "",
+            ));
+        }
+    }
+    let site = page_site(tools, binary)?;
+    let out = sh::capture(
+        tools
+            .command("node")
+            .current_dir(workspace_root())
+            .env("MCP_FLOW_TOOLS", &tools.root)
+            .arg("bench/smollm-accuracy.mjs")
+            .args(["--base", site.url.trim_end_matches("/mcp")]),
+    )?;
+    print!("{out}");
+    let line = figures::line(&out, "smollm-page-accuracy", "the in-page accuracy table")?;
+    rows.push(row(
+        "SmolLM2 accuracy table, the page's wasm build (Chromium)",
+        format!(
+            "{:.0}/{:.0} ({:.0} ms a tool-call turn)",
+            field(line, "right")?,
+            field(line, "total")?,
+            field(line, "turn_ms")?
+        ),
+        "",
+    ));
+    Ok(rows)
+}
+
+/// The release app and the model file, served by the weather server.
+fn page_site(tools: &Tools, binary: &Path) -> Result<server::Server> {
+    server::start(
+        "server-model-page",
+        binary,
+        &[
+            "--bind".into(),
+            "127.0.0.1:0".into(),
+            "--static".into(),
+            workspace_root().join("dist").display().to_string(),
+            "--models".into(),
+            tools.models_dir().display().to_string(),
+        ],
+    )
 }
 
 /// A file's size gzipped (level 9, as `cargo xtask size` counts), in KB.

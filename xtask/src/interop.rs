@@ -268,7 +268,7 @@ fn bridge(
 
 /// A virtual environment at `venv` with `packages` (pinned) installed; returns its python. A
 /// stamp naming the packages marks it done, so later runs skip pip.
-fn ensure_venv(venv: &std::path::Path, packages: &[&str], what: &str) -> Result<PathBuf> {
+pub fn ensure_venv(venv: &std::path::Path, packages: &[&str], what: &str) -> Result<PathBuf> {
     let python = venv.join("bin/python");
     let stamp = venv.join(format!(
         ".installed-{}",

@@ -7,6 +7,7 @@ mod bench_model;
 mod figures;
 mod imports;
 mod interop;
+mod llama;
 mod peers;
 mod relay_conformance;
 mod run;

@@ -427,7 +427,7 @@ pub fn sha256(path: &Path) -> Result<String> {
         .ok_or_else(|| format!("sha256sum printed nothing for {}", path.display()).into())
 }
 
-fn expect_hash(path: &Path, expected: &str) -> Result<()> {
+pub fn expect_hash(path: &Path, expected: &str) -> Result<()> {
     let got = sha256(path)?;
     if got == expected {
         return Ok(());

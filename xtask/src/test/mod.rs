@@ -407,6 +407,8 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     let oidc_page = oidc_site.url.trim_end_matches("/mcp").to_owned();
     // The server that breaks the protocol on purpose (a result against its own outputSchema).
     let faulty = server::start("server-faulty-e2e", &fixtures, &["faulty".into()])?;
+    // A real OpenAI-compatible server serving the project's SmolLM2 file.
+    let llama = crate::llama::Llama::ensure(&ctx.tools)?.start(&ctx.tools, &page)?;
     let shots = crate::target_dir().join("e2e");
     std::fs::create_dir_all(&shots)?;
     run_counted(
@@ -419,6 +421,7 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             .args(["--oidc-base", &oidc_page, "--oidc-client", OIDC_CLIENT])
             .args(["--token-secs", TOKEN_SECS])
             .args(["--faulty", faulty.url.trim_end_matches('/')])
+            .args(["--llama-base", &llama.url])
             .arg("--out")
             .arg(&shots),
         counts,
