@@ -95,6 +95,14 @@ const TOOLS: [(&str, &str); 11] = [
 
 /// The diagnostic tools (no arguments).
 pub fn tools() -> Vec<Tool> {
+    let mut tools = no_argument_tools(&TOOLS);
+    tools.extend(crate::conformance_content::tools());
+    tools.extend(crate::conformance_tasks::tools());
+    tools
+}
+
+/// Tools that take no arguments, from their names and descriptions.
+pub fn no_argument_tools(list: &[(&'static str, &'static str)]) -> Vec<Tool> {
     let schema: Arc<rmcp::model::JsonObject> = Arc::new(
         [
             ("type".to_owned(), json!("object")),
@@ -103,19 +111,20 @@ pub fn tools() -> Vec<Tool> {
         .into_iter()
         .collect(),
     );
-    TOOLS
-        .iter()
+    list.iter()
         .map(|(name, description)| Tool::new(*name, *description, Arc::clone(&schema)))
         .collect()
 }
 
-/// The diagnostic prompt.
+/// The diagnostic prompts.
 pub fn prompts() -> Vec<Prompt> {
-    vec![Prompt::new(
+    let mut prompts = vec![Prompt::new(
         PROMPT,
         Some("Conformance diagnostic: asks user_context through elicitation"),
         None,
-    )]
+    )];
+    prompts.extend(crate::conformance_content::prompts());
+    prompts
 }
 
 /// A capability an input request needs.
@@ -164,7 +173,7 @@ fn input_request(value: Value) -> Result<InputRequest, McpError> {
 }
 
 /// An `elicitation/create` form asking for one string (or, `boolean`, one flag).
-fn ask_field(message: &str, field: &str, kind: &str) -> Result<InputRequest, McpError> {
+pub(crate) fn ask_field(message: &str, field: &str, kind: &str) -> Result<InputRequest, McpError> {
     input_request(json!({
         "method": "elicitation/create",
         "params": {
@@ -198,7 +207,7 @@ fn invalid(key: &str, why: &str) -> McpError {
 }
 
 /// An `ElicitResult`: `Some(value of field)` when accepted, `None` when declined or cancelled.
-fn elicited(key: &str, value: &Value, field: &str) -> Result<Option<String>, McpError> {
+pub(crate) fn elicited(key: &str, value: &Value, field: &str) -> Result<Option<String>, McpError> {
     let action = value
         .get("action")
         .and_then(Value::as_str)
@@ -302,11 +311,11 @@ fn text(text: impl Into<String>) -> CallToolResponse {
     CallToolResult::success(vec![ContentBlock::text(text.into())]).into()
 }
 
-fn input_required(requests: InputRequests, state: Option<String>) -> CallToolResponse {
+pub(crate) fn input_required(requests: InputRequests, state: Option<String>) -> CallToolResponse {
     InputRequiredResult::new(Some(requests), state).into()
 }
 
-fn one(key: &str, request: InputRequest) -> InputRequests {
+pub(crate) fn one(key: &str, request: InputRequest) -> InputRequests {
     InputRequests::from([(key.to_owned(), request)])
 }
 
@@ -599,7 +608,17 @@ impl Extra for Fixtures {
         request: &'a CallToolRequestParams,
         context: &'a RequestContext<RoleServer>,
     ) -> CallOutcome<'a> {
-        Box::pin(call_tool(server, request, context))
+        Box::pin(async move {
+            if let Some(outcome) =
+                crate::conformance_tasks::call_tool(server.tasks(), request, context)
+            {
+                return Some(outcome);
+            }
+            match crate::conformance_content::call_tool(server, request, context).await {
+                Some(outcome) => Some(outcome),
+                None => call_tool(server, request, context).await,
+            }
+        })
     }
 
     fn get_prompt(
@@ -608,7 +627,36 @@ impl Extra for Fixtures {
         request: &GetPromptRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        get_prompt(server, request, context)
+        match crate::conformance_content::get_prompt(request) {
+            Some(mut result) => {
+                result.meta = server.result_meta(context);
+                Ok(result.into())
+            }
+            None => get_prompt(server, request, context),
+        }
+    }
+
+    fn runs_tasks(&self) -> bool {
+        true
+    }
+
+    fn resources(&self) -> Vec<rmcp::model::Resource> {
+        crate::conformance_content::resources()
+    }
+
+    fn resource_templates(&self) -> Vec<rmcp::model::ResourceTemplate> {
+        crate::conformance_content::templates()
+    }
+
+    fn read_resource(&self, uri: &str) -> Option<rmcp::model::ResourceContents> {
+        crate::conformance_content::read(uri)
+    }
+
+    fn complete(
+        &self,
+        request: &rmcp::model::CompleteRequestParams,
+    ) -> Option<rmcp::model::CompleteResult> {
+        crate::conformance_content::complete(request)
     }
 }
 
@@ -652,6 +700,11 @@ mod tests {
         let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), TOOLS.len());
+        assert_eq!(
+            names.len(),
+            TOOLS.len()
+                + crate::conformance_content::TOOLS.len()
+                + crate::conformance_tasks::TOOLS.len()
+        );
     }
 }

@@ -133,6 +133,7 @@ pub fn router(
         era: config.era,
         sealer: Arc::new(Sealer::random().map_err(std::io::Error::other)?),
         extra: extra(config),
+        tasks: Default::default(),
     };
     let era = config.era;
     let weather = move || WeatherServer::with_shared(shared.clone());

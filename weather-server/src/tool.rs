@@ -13,15 +13,19 @@ use std::{
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
-        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-        DiscoverResult, GetPromptRequestParams, GetPromptResponse, Implementation,
-        ListPromptsResult, ListToolsResult, LoggingLevel, LoggingMessageNotification,
-        LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams,
-        ProgressNotificationParam, Prompt, ProtocolVersion, ServerCapabilities, ServerConfig,
-        ServerNotification, SetLevelRequestParams, Tool, ToolAnnotations,
+        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+        CompleteRequestParams, CompleteResult, ContentBlock, DiscoverResult,
+        GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
+        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParam, MetaObject,
+        PaginatedRequestParams, ProgressNotificationParam, Prompt, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, Resource, ResourceContents,
+        ResourceTemplate, ServerCapabilities, ServerConfig, ServerNotification,
+        SetLevelRequestParams, Tool, ToolAnnotations, UpdateTaskParams,
     },
     schemars::JsonSchema,
     service::RequestContext,
+    task_manager::TaskManager,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -198,6 +202,24 @@ pub trait Extra: Send + Sync {
         request: &GetPromptRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError>;
+    /// Some of its tools run as tasks (the server then declares the tasks extension).
+    fn runs_tasks(&self) -> bool {
+        false
+    }
+    fn resources(&self) -> Vec<Resource> {
+        Vec::new()
+    }
+    fn resource_templates(&self) -> Vec<ResourceTemplate> {
+        Vec::new()
+    }
+    /// The contents at `uri`, when it is one of its resources.
+    fn read_resource(&self, _uri: &str) -> Option<ResourceContents> {
+        None
+    }
+    /// Completion for one of its prompts or templates; `None` for another reference.
+    fn complete(&self, _request: &CompleteRequestParams) -> Option<CompleteResult> {
+        None
+    }
 }
 
 impl std::fmt::Debug for dyn Extra {
@@ -212,13 +234,25 @@ impl std::fmt::Debug for dyn Extra {
 }
 
 /// What every handler instance shares (rmcp makes one per session, or per stateless request).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Shared {
     pub era: Era,
     /// Seals `requestState` for the questions asked in the modern era.
     pub sealer: Arc<Sealer>,
     /// Tools and prompts served beside `get_weather` (the conformance suite's, in tests).
     pub extra: Option<Arc<dyn Extra>>,
+    /// The tasks (SEP-2663) every handler instance answers `tasks/*` from.
+    pub tasks: TaskManager,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("era", &self.era)
+            .field("extra", &self.extra)
+            .field("running_tasks", &self.tasks.running_task_count())
+            .finish()
+    }
 }
 
 impl Default for Shared {
@@ -227,6 +261,7 @@ impl Default for Shared {
             era: Era::default(),
             sealer: Arc::new(Sealer::random().expect("OS randomness")),
             extra: None,
+            tasks: TaskManager::default(),
         }
     }
 }
@@ -253,6 +288,10 @@ impl WeatherServer {
 
     pub fn sealer(&self) -> &Sealer {
         &self.shared.sealer
+    }
+
+    pub fn tasks(&self) -> &TaskManager {
+        &self.shared.tasks
     }
 
     /// The extra prompts, when there are any (the server then declares prompts).
@@ -306,7 +345,12 @@ impl WeatherServer {
         }
     }
 
-    async fn progress(&self, context: &RequestContext<RoleServer>, progress: f64, message: &str) {
+    pub(crate) async fn progress(
+        &self,
+        context: &RequestContext<RoleServer>,
+        progress: f64,
+        message: &str,
+    ) {
         let Some(token) = context.meta.get_progress_token() else {
             return;
         };
@@ -443,17 +487,16 @@ impl WeatherServer {
 
 impl ServerHandler for WeatherServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = if self.extra_prompts().is_some() {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_logging()
-                .enable_prompts()
-                .build()
+        let builder = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .enable_prompts()
+            .enable_resources()
+            .enable_completions();
+        let capabilities = if self.shared.extra.as_ref().is_some_and(|e| e.runs_tasks()) {
+            builder.enable_tasks().build()
         } else {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_logging()
-                .build()
+            builder.build()
         };
         ServerConfig::new(capabilities)
             .with_server_info(
@@ -551,11 +594,8 @@ impl ServerHandler for WeatherServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        let Some(prompts) = self.extra_prompts() else {
-            return Err(McpError::method_not_found::<
-                rmcp::model::ListPromptsRequestMethod,
-            >());
-        };
+        let mut prompts = crate::prompts::list();
+        prompts.extend(self.extra_prompts().unwrap_or_default());
         let mut result = ListPromptsResult::with_all_items(prompts);
         if is_modern(&context) {
             result = result
@@ -571,12 +611,117 @@ impl ServerHandler for WeatherServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        match (&self.shared.extra, self.extra_prompts()) {
-            (Some(extra), Some(_)) => extra.get_prompt(self, &request, &context),
-            _ => Err(McpError::method_not_found::<
-                rmcp::model::GetPromptRequestMethod,
-            >()),
+        if let Some(result) = crate::prompts::get(&request) {
+            let mut result = result?;
+            result.meta = self.result_meta(&context);
+            return Ok(result.into());
         }
+        match &self.shared.extra {
+            Some(extra) => extra.get_prompt(self, &request, &context),
+            None => Err(McpError::invalid_params(
+                format!("Unknown prompt: {}", cities::clip(&request.name, 100)),
+                None,
+            )),
+        }
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let mut resources = crate::resources::list();
+        if let Some(extra) = &self.shared.extra {
+            resources.extend(extra.resources());
+        }
+        let mut result = ListResourcesResult::with_all_items(resources);
+        if is_modern(&context) {
+            result = result
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public);
+            result.meta = self.result_meta(&context);
+        }
+        Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let mut templates = crate::resources::templates();
+        if let Some(extra) = &self.shared.extra {
+            templates.extend(extra.resource_templates());
+        }
+        let mut result = ListResourceTemplatesResult::with_all_items(templates);
+        if is_modern(&context) {
+            result = result
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public);
+            result.meta = self.result_meta(&context);
+        }
+        Ok(result)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let extra = || {
+            let extra = self.shared.extra.as_ref()?;
+            Some((extra.read_resource(&request.uri)?, CACHE_TTL_MS))
+        };
+        let found = crate::resources::read(&request.uri).or_else(extra);
+        let mut result = crate::resources::read_result(&request.uri, found, is_modern(&context))?;
+        result.meta = self.result_meta(&context);
+        Ok(result.into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        Ok(GetTaskResult::new(
+            self.shared.tasks.get_task(&request.task_id)?,
+        ))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.shared
+            .tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.shared.tasks.cancel_task(&request.task_id)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let extra = self
+            .shared
+            .extra
+            .as_ref()
+            .and_then(|extra| extra.complete(&request));
+        let mut result = match extra {
+            Some(result) => result,
+            None => crate::prompts::complete(&request)?,
+        };
+        result.meta = self.result_meta(&context);
+        Ok(result)
     }
 }
 

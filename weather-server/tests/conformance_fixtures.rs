@@ -38,10 +38,36 @@ async fn without_the_flag_there_are_no_diagnostics() {
         .modern(&call(2, "test_missing_capability", json!({})))
         .await;
     assert_eq!(answer.reply()["error"]["code"], -32602, "unknown tool");
-    server
+    // The weather server's own prompt, resources and template only.
+    let prompts = server
         .modern(&modern_request(3, "prompts/list", json!({})))
         .await
-        .assert_error(404, -32601, 3);
+        .reply();
+    assert_eq!(
+        prompts["result"]["prompts"].as_array().map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(prompts["result"]["prompts"][0]["name"], "weather_report");
+    let resources = server
+        .modern(&modern_request(4, "resources/list", json!({})))
+        .await
+        .reply();
+    let uris: Vec<&str> = resources["result"]["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["uri"].as_str())
+        .collect();
+    assert!(uris.iter().all(|u| u.starts_with("weather://")), "{uris:?}");
+    let read = server
+        .modern(&modern_request(
+            5,
+            "resources/read",
+            json!({"uri": "test://static-text"}),
+        ))
+        .await
+        .reply();
+    assert_eq!(read["error"]["code"], -32602, "{read}");
     server.stop().await.expect("clean shutdown");
 }
 
@@ -60,9 +86,36 @@ async fn the_flag_adds_the_diagnostics_after_get_weather() {
         "test_streaming_elicitation",
         "test_input_required_result_elicitation",
         "test_input_required_result_request_state",
+        "test_simple_text",
+        "test_tool_with_progress",
     ] {
         assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
     }
+    // The suite's content fixtures after the weather server's own.
+    let read = server
+        .modern(&modern_request(
+            20,
+            "resources/read",
+            json!({"uri": "test://template/123/data"}),
+        ))
+        .await
+        .reply();
+    assert!(
+        read["result"]["contents"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("123")),
+        "{read}"
+    );
+    assert!(read["result"]["ttlMs"].is_u64(), "{read}");
+    let prompt = server
+        .modern(&modern_request(
+            21,
+            "prompts/get",
+            json!({"name": "test_prompt_with_arguments", "arguments": {"arg1": "a1", "arg2": "b2"}}),
+        ))
+        .await
+        .reply();
+    assert!(prompt.to_string().contains("arg1='a1'"), "{prompt}");
     let discovered = server.modern(&discover(2)).await;
     assert!(discovered.reply()["result"]["capabilities"]["prompts"].is_object());
 
@@ -159,5 +212,71 @@ async fn the_prompt_asks_then_completes_with_messages() {
         result["messages"][0]["content"]["text"],
         "Use this context: rain"
     );
+    server.stop().await.expect("clean shutdown");
+}
+
+/// A request's `_meta` declaring the tasks extension.
+#[cfg(feature = "conformance-fixtures")]
+fn with_tasks() -> Value {
+    modern_meta(json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}))
+}
+
+#[cfg(feature = "conformance-fixtures")]
+#[tokio::test]
+async fn a_task_runs_to_its_end_and_only_for_a_client_that_takes_tasks() {
+    let server = TestServer::start(&["--conformance-fixtures"]).await;
+    let discovered = server.modern(&discover(1)).await.reply();
+    assert!(
+        discovered["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/tasks"]
+            .is_object(),
+        "{discovered}"
+    );
+    // Without the extension: a task-only tool is -32021 naming it.
+    let refused = server
+        .modern(&call(2, "failing_job", json!({})))
+        .await
+        .reply();
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    // With it: a task handle, then tasks/get until it is done.
+    let body = modern_request(
+        3,
+        "tools/call",
+        json!({"name": "slow_compute", "arguments": {"seconds": 0, "label": "t"}, "_meta": with_tasks()}),
+    );
+    let created = server.modern(&body).await.reply();
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let id = created["result"]["taskId"].as_str().expect("taskId").to_owned();
+    let mut status = String::new();
+    for n in 0..50 {
+        let get = modern_request(
+            10 + n,
+            "tasks/get",
+            json!({"taskId": id, "_meta": with_tasks()}),
+        );
+        let got = server
+            .post_with(&[
+                ("accept", "application/json, text/event-stream"),
+                ("mcp-protocol-version", MODERN),
+                ("mcp-method", "tasks/get"),
+                ("mcp-name", &id),
+            ])
+            .json(&get)
+            .send()
+            .await
+            .expect("send");
+        let reply = Answer::read(got).await.reply();
+        status = reply["result"]["status"].as_str().unwrap_or_default().to_owned();
+        if status == "completed" {
+            assert!(
+                reply["result"]["result"]["content"][0]["text"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("t: done")),
+                "{reply}"
+            );
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(status, "completed");
     server.stop().await.expect("clean shutdown");
 }

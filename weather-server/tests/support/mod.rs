@@ -178,7 +178,7 @@ impl Endpoint {
     }
 
     /// A POST of `body` with the headers a modern client derives from it: `MCP-Protocol-Version`,
-    /// `Mcp-Method` and, for `tools/call`/`prompts/get`, `Mcp-Name`. (`Mcp-Param-*` are the
+    /// `Mcp-Method` and `Mcp-Name` (the tool's or prompt's name, a read's URI). (`Mcp-Param-*` are the
     /// caller's to add.)
     pub fn modern_post(&self, body: &Value) -> reqwest::RequestBuilder {
         let method = body["method"].as_str().unwrap_or_default();
@@ -187,9 +187,12 @@ impl Endpoint {
             ("mcp-protocol-version", MODERN),
             ("mcp-method", method),
         ]);
-        if let Some(name) = body["params"]["name"].as_str()
-            && matches!(method, "tools/call" | "prompts/get")
-        {
+        let name = match method {
+            "tools/call" | "prompts/get" => body["params"]["name"].as_str(),
+            "resources/read" => body["params"]["uri"].as_str(),
+            _ => None,
+        };
+        if let Some(name) = name {
             builder = builder.header("mcp-name", name);
         }
         builder.json(body)

@@ -20,6 +20,9 @@ pub enum Era {
     Legacy,
     /// 0.2.0-alpha.12 with `--spec-version 2026-07-28`.
     Modern,
+    /// 0.2.0-alpha.12 without `--spec-version`: an extension's scenarios (tasks), which the
+    /// suite runs at 2026-07-28 and skips when a spec version is given.
+    Extension,
     /// 0.2.0-alpha.12 with an earlier `--spec-version` (the authorization scenarios of 2025-11-25
     /// and the two of 2025-03-26, which 0.1.16 does not have all of).
     Earlier(&'static str),
@@ -77,7 +80,7 @@ const fn case(scenario: &'static str, era: Era, target: Target) -> Case {
     }
 }
 
-use Era::{Earlier, Legacy, Modern};
+use Era::{Earlier, Extension, Legacy, Modern};
 use Target::{AuthClient, AuthServer, Bridge, Client, Server, ServerFixtures};
 
 const V2025_11: Era = Earlier("2025-11-25");
@@ -91,10 +94,7 @@ const CODE_GRANT: &str = "authorization-code-grant";
 const DEMO_CLIENT: &str = "mcp-flow-demo";
 
 /// Every case. Left out, with the reason:
-/// - 2026-07-28 server scenarios `tools-call-*`, `prompts-get-*`, `resources-*`,
-///   `completion-complete`, `json-schema-2020-12`, `prompts-list`, `sep-2164-resource-not-found`
-///   and `caching`: they call the reference server's own tools, prompts, resources and
-///   completions, which the weather server does not have yet.
+/// - the server scenario `json-schema-2020-12`: pending in the suite, not scored for 2026-07-28.
 /// - `server-stateless` through the bridge: 2 of its 28 checks call the suite's diagnostic tool
 ///   `test_missing_capability`, which the bridged Python weather server does not have.
 /// - client `auth/*` extensions (client credentials, enterprise-managed authorization, DPoP,
@@ -179,6 +179,52 @@ pub const CASES: &[Case] = &[
         Modern,
         ServerFixtures,
     ),
+    case("completion-complete", Legacy, ServerFixtures),
+    case("tools-call-simple-text", Legacy, ServerFixtures),
+    case("tools-call-image", Legacy, ServerFixtures),
+    case("tools-call-audio", Legacy, ServerFixtures),
+    case("tools-call-embedded-resource", Legacy, ServerFixtures),
+    case("tools-call-mixed-content", Legacy, ServerFixtures),
+    case("tools-call-error", Legacy, ServerFixtures),
+    case("tools-call-with-progress", Legacy, ServerFixtures),
+    case("resources-list", Legacy, ServerFixtures),
+    case("resources-read-text", Legacy, ServerFixtures),
+    case("resources-read-binary", Legacy, ServerFixtures),
+    case("resources-templates-read", Legacy, ServerFixtures),
+    case("prompts-list", Legacy, ServerFixtures),
+    case("prompts-get-simple", Legacy, ServerFixtures),
+    case("prompts-get-with-args", Legacy, ServerFixtures),
+    case("prompts-get-embedded-resource", Legacy, ServerFixtures),
+    case("prompts-get-with-image", Legacy, ServerFixtures),
+    case("completion-complete", Modern, ServerFixtures),
+    case("tasks-lifecycle", Extension, ServerFixtures),
+    case("tasks-capability-negotiation", Extension, ServerFixtures),
+    case("tasks-wire-fields", Extension, ServerFixtures),
+    case("tasks-request-state-removal", Extension, ServerFixtures),
+    case("tasks-mrtr-input", Extension, ServerFixtures),
+    case("tasks-request-headers", Extension, ServerFixtures),
+    case("tasks-dispatch-and-envelope", Extension, ServerFixtures),
+    case("tasks-status-notifications", Extension, ServerFixtures),
+    case("tasks-required-task-error", Extension, ServerFixtures),
+    case("tasks-mrtr-composition", Extension, ServerFixtures),
+    case("tools-call-simple-text", Modern, ServerFixtures),
+    case("tools-call-image", Modern, ServerFixtures),
+    case("tools-call-audio", Modern, ServerFixtures),
+    case("tools-call-embedded-resource", Modern, ServerFixtures),
+    case("tools-call-mixed-content", Modern, ServerFixtures),
+    case("tools-call-error", Modern, ServerFixtures),
+    case("tools-call-with-progress", Modern, ServerFixtures),
+    case("resources-list", Modern, ServerFixtures),
+    case("resources-read-text", Modern, ServerFixtures),
+    case("resources-read-binary", Modern, ServerFixtures),
+    case("resources-templates-read", Modern, ServerFixtures),
+    case("sep-2164-resource-not-found", Modern, ServerFixtures),
+    case("prompts-list", Modern, ServerFixtures),
+    case("prompts-get-simple", Modern, ServerFixtures),
+    case("prompts-get-with-args", Modern, ServerFixtures),
+    case("prompts-get-embedded-resource", Modern, ServerFixtures),
+    case("prompts-get-with-image", Modern, ServerFixtures),
+    case("caching", Modern, ServerFixtures),
     case("server-initialize", Legacy, Bridge),
     case("ping", Legacy, Bridge),
     case("tools-list", Legacy, Bridge),
@@ -256,6 +302,7 @@ impl Case {
         let era = match self.era {
             Legacy => "2025-11-25",
             Modern => "2026-07-28",
+            Extension => "2026-07-28 extension",
             Earlier(version) => version,
         };
         format!("{} ({era}, {:?})", self.scenario, self.target)
@@ -267,7 +314,7 @@ impl Case {
         let tools = &ctx.tools;
         let mut cmd = Command::new(match self.era {
             Legacy => tools.npm_bin().join("conformance"),
-            Modern | Earlier(_) => tools.conformance_next(),
+            Modern | Extension | Earlier(_) => tools.conformance_next(),
         });
         cmd.env("PATH", tools.node22_path_env());
         match self.target {
@@ -287,7 +334,7 @@ impl Case {
         match self.era {
             Modern => cmd.args(["--spec-version", "2026-07-28"]),
             Earlier(version) => cmd.args(["--spec-version", version]),
-            Legacy => &mut cmd,
+            Legacy | Extension => &mut cmd,
         };
         Ok(cmd)
     }
