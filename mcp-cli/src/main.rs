@@ -52,7 +52,7 @@ const AUTH_SCENARIOS: [&str; 27] = [
 const CONFORMANCE_METADATA_DOCUMENT: &str = "https://conformance-test.local/client-metadata.json";
 
 /// The conformance scenarios this client knows.
-const SCENARIOS: [&str; 9] = [
+const SCENARIOS: [&str; 10] = [
     "initialize",
     "tools_call",
     "sse-retry",
@@ -62,6 +62,7 @@ const SCENARIOS: [&str; 9] = [
     "http-invalid-tool-headers",
     "json-schema-ref-no-deref",
     "sep-2322-client-request-state",
+    "json-schema-2020-12-preservation",
 ];
 
 /// The mcp-flow MCP client on the command line.
@@ -334,6 +335,16 @@ async fn scenario(client: &McpClient<Native>, name: &str, era: EraChoice) -> Res
             }
             session::read_resources(client).await?;
             session::get_prompts(client).await?;
+        }
+        // The focal tool's inputSchema, as this client holds it, echoed back verbatim: every
+        // JSON Schema 2020-12 keyword must survive the client's parsing.
+        "json-schema-2020-12-preservation" => {
+            require_tool(&names, "json_schema_echo")?;
+            let (_, schema) = tools
+                .iter()
+                .find(|(n, _)| n == "json_schema_2020_12_tool")
+                .ok_or("the server does not list the tool json_schema_2020_12_tool")?;
+            session::call_tool(client, "json_schema_echo", json!({ "schema": schema })).await?;
         }
         // The suite names the calls (arguments to mirror into Mcp-Param-* headers).
         "http-custom-headers" => {

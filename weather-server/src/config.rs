@@ -94,6 +94,12 @@ pub struct Config {
     #[arg(long)]
     pub auth: bool,
 
+    /// A city's report is observed anew every SECS (its `observedAt` moves on, and subscribers
+    /// hear `notifications/resources/updated`).
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub update_secs: u64,
+
     /// With --auth: lifetime of an access token in seconds (refresh tokens last a day).
     #[arg(long, value_name = "SECS", default_value_t = 3600, requires = "auth",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -223,6 +229,7 @@ mod tests {
         assert_eq!(config.era, Era::Both);
         assert!(!config.auth && !config.auth_auto_approve);
         assert_eq!(config.auth_token_secs, 3600);
+        assert_eq!(config.update_secs, 10);
         #[cfg(feature = "conformance-fixtures")]
         assert!(!config.conformance_fixtures);
     }

@@ -49,6 +49,7 @@ pub const TOOLS: [(&str, &str); 7] = [
 const STATIC_TEXT: &str = "test://static-text";
 const STATIC_BINARY: &str = "test://static-binary";
 const TEMPLATE: &str = "test://template/{id}/data";
+const WATCHED: &str = "test://watched-resource";
 
 const SIMPLE_PROMPT: &str = "test_simple_prompt";
 const ARGS_PROMPT: &str = "test_prompt_with_arguments";
@@ -163,6 +164,8 @@ pub fn read(uri: &str) -> Option<ResourceContents> {
                 .with_mime_type("text/plain"),
         ),
         STATIC_BINARY => Some(ResourceContents::blob(base64(PNG), uri).with_mime_type("image/png")),
+        // The resource the legacy suite subscribes to.
+        WATCHED => Some(ResourceContents::text("watched", uri).with_mime_type("text/plain")),
         _ => {
             let id = uri
                 .strip_prefix("test://template/")?

@@ -134,6 +134,7 @@ pub fn router(
         sealer: Arc::new(Sealer::random().map_err(std::io::Error::other)?),
         extra: extra(config),
         tasks: Default::default(),
+        clock: crate::updates::Clock::every(config.update_secs),
     };
     let era = config.era;
     let weather = move || WeatherServer::with_shared(shared.clone());

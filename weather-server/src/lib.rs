@@ -27,6 +27,7 @@ pub mod stream_cap;
 pub mod streams;
 pub mod tool;
 pub mod units;
+pub mod updates;
 
 use axum::serve::ListenerExt;
 use std::{future::Future, io, net::SocketAddr};

@@ -31,8 +31,12 @@ pub fn list() -> Vec<Prompt> {
     ]
 }
 
-/// `prompts/get`: `None` when the name is not this server's prompt.
-pub fn get(request: &GetPromptRequestParams) -> Option<Result<GetPromptResult, McpError>> {
+/// `prompts/get`: `None` when the name is not this server's prompt. The embedded report says
+/// when it was `observed`.
+pub fn get(
+    request: &GetPromptRequestParams,
+    observed: u64,
+) -> Option<Result<GetPromptResult, McpError>> {
     (request.name == PROMPT).then(|| {
         let asked = request
             .arguments
@@ -44,7 +48,7 @@ pub fn get(request: &GetPromptRequestParams) -> Option<Result<GetPromptResult, M
             cities::lookup(asked).map_err(|e| McpError::invalid_params(e.to_string(), None))?;
         let name = city.full_name();
         let uri = format!("weather://city/{}", encode(&name));
-        let (contents, _) = resources::read(&uri)
+        let (contents, _) = resources::read(&uri, observed)
             .ok_or_else(|| McpError::internal_error("the city's report is missing", None))?;
         let report = PromptMessage::new(Role::User, ContentBlock::resource(contents));
         Ok(GetPromptResult::new(vec![
@@ -126,7 +130,7 @@ mod tests {
     fn get_prompt(args: serde_json::Value) -> Result<GetPromptResult, McpError> {
         let request: GetPromptRequestParams =
             serde_json::from_value(json!({"name": PROMPT, "arguments": args})).expect("params");
-        get(&request).expect("our prompt")
+        get(&request, 0).expect("our prompt")
     }
 
     #[test]
@@ -154,7 +158,7 @@ mod tests {
         let uri = value["messages"][1]["content"]["resource"]["uri"]
             .as_str()
             .expect("uri");
-        assert!(resources::read(uri).is_some(), "{uri}");
+        assert!(resources::read(uri, 0).is_some(), "{uri}");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::units::Units;
 
 pub const CITIES_URI: &str = "weather://cities";
 pub const CITY_TEMPLATE: &str = "weather://city/{name}";
-const CITY_PREFIX: &str = "weather://city/";
+pub const CITY_PREFIX: &str = "weather://city/";
 pub const ICON_URI: &str = "weather://icon.png";
 /// A 32×32 sun, the server's icon.
 const ICON: &[u8] = include_bytes!("../assets/sun.png");
@@ -49,8 +49,9 @@ pub fn templates() -> Vec<ResourceTemplate> {
 }
 
 /// The contents of `uri`, with how long they stay fresh; `None` when the server has no such
-/// resource (the caller answers with its not-found error).
-pub fn read(uri: &str) -> Option<(ResourceContents, u64)> {
+/// resource (the caller answers with its not-found error). A city's report says when it was
+/// `observed` (Unix seconds, [`crate::updates::Clock`]).
+pub fn read(uri: &str, observed: u64) -> Option<(ResourceContents, u64)> {
     if uri == CITIES_URI {
         let names: Vec<String> = CITIES.iter().map(|c| c.full_name()).collect();
         let text = serde_json::to_string(&names).ok()?;
@@ -71,7 +72,9 @@ pub fn read(uri: &str) -> Option<(ResourceContents, u64)> {
         .decode_utf8()
         .ok()?;
     let city = cities::lookup(&decoded).ok()?;
-    let text = serde_json::to_string(&WeatherReport::new(city, Units::Celsius)).ok()?;
+    let mut report = serde_json::to_value(WeatherReport::new(city, Units::Celsius)).ok()?;
+    report["observedAt"] = observed.into();
+    let text = report.to_string();
     Some((
         ResourceContents::text(text, uri).with_mime_type("application/json"),
         REPORT_TTL_MS,
@@ -119,7 +122,7 @@ mod tests {
 
     #[test]
     fn the_cities_resource_lists_every_city_by_its_full_name() {
-        let (contents, ttl) = read(CITIES_URI).expect("the list");
+        let (contents, ttl) = read(CITIES_URI, 0).expect("the list");
         let names: Vec<String> = serde_json::from_str(text(&contents)).expect("JSON");
         assert_eq!(names.len(), CITIES.len());
         assert!(names.contains(&"Tokyo".to_owned()));
@@ -130,9 +133,10 @@ mod tests {
     #[test]
     fn a_city_reads_as_its_report_by_any_of_its_names() {
         for uri in ["weather://city/Tokyo", "weather://city/%E6%9D%B1%E4%BA%AC"] {
-            let (contents, ttl) = read(uri).expect(uri);
+            let (contents, ttl) = read(uri, 1_796_299_140).expect(uri);
             let report: serde_json::Value = serde_json::from_str(text(&contents)).expect("JSON");
             assert_eq!(report["location"], "Tokyo", "{uri}");
+            assert_eq!(report["observedAt"], 1_796_299_140_u64, "{uri}");
             assert_eq!(report["condition"], "Sunny", "{uri}");
             assert_eq!(ttl, REPORT_TTL_MS);
         }
@@ -140,7 +144,7 @@ mod tests {
 
     #[test]
     fn the_icon_is_a_png_in_base64() {
-        let (contents, _) = read(ICON_URI).expect("the icon");
+        let (contents, _) = read(ICON_URI, 0).expect("the icon");
         let ResourceContents::BlobResourceContents {
             blob, mime_type, ..
         } = contents
@@ -163,12 +167,12 @@ mod tests {
             "weather://nothing",
             "file:///etc/passwd",
         ] {
-            assert!(read(uri).is_none(), "{uri}");
+            assert!(read(uri, 0).is_none(), "{uri}");
             for (modern, code) in [
                 (true, rmcp::model::ErrorCode::INVALID_PARAMS),
                 (false, rmcp::model::ErrorCode::RESOURCE_NOT_FOUND),
             ] {
-                let error = read_result(uri, read(uri), modern).expect_err(uri);
+                let error = read_result(uri, read(uri, 0), modern).expect_err(uri);
                 assert_eq!(error.code, code, "{uri}");
                 assert_eq!(
                     error.data.and_then(|d| d.get("uri").cloned()),
@@ -180,10 +184,10 @@ mod tests {
 
     #[test]
     fn caching_hints_only_in_the_modern_era() {
-        let modern = read_result(CITIES_URI, read(CITIES_URI), true).expect("read");
+        let modern = read_result(CITIES_URI, read(CITIES_URI, 0), true).expect("read");
         assert_eq!(modern.ttl_ms, Some(DAY_MS));
         assert_eq!(modern.cache_scope, Some(CacheScope::Public));
-        let legacy = read_result(CITIES_URI, read(CITIES_URI), false).expect("read");
+        let legacy = read_result(CITIES_URI, read(CITIES_URI, 0), false).expect("read");
         assert_eq!(legacy.ttl_ms, None);
         assert_eq!(legacy.cache_scope, None);
     }

@@ -21,12 +21,15 @@ use rmcp::{
         PaginatedRequestParams, ProgressNotificationParam, Prompt, ProtocolVersion,
         ReadResourceRequestParams, ReadResourceResponse, Resource, ResourceContents,
         ResourceTemplate, ServerCapabilities, ServerConfig, ServerNotification,
-        SetLevelRequestParams, Tool, ToolAnnotations, UpdateTaskParams,
+        SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool, ToolAnnotations,
+        UnsubscribeRequestParams, UpdateTaskParams,
     },
     schemars::JsonSchema,
-    service::RequestContext,
+    service::{RequestContext, SubscriptionContext},
     task_manager::TaskManager,
 };
+
+use crate::updates::{Clock, Subscriptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -243,6 +246,8 @@ pub struct Shared {
     pub extra: Option<Arc<dyn Extra>>,
     /// The tasks (SEP-2663) every handler instance answers `tasks/*` from.
     pub tasks: TaskManager,
+    /// When city reports are observed anew (and subscribers told).
+    pub clock: Clock,
 }
 
 impl std::fmt::Debug for Shared {
@@ -262,6 +267,7 @@ impl Default for Shared {
             sealer: Arc::new(Sealer::random().expect("OS randomness")),
             extra: None,
             tasks: TaskManager::default(),
+            clock: Clock::default(),
         }
     }
 }
@@ -271,6 +277,8 @@ impl Default for Shared {
 #[derive(Debug, Clone, Default)]
 pub struct WeatherServer {
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
+    /// A 2025-11-25 session's `resources/subscribe`s.
+    subscriptions: Subscriptions,
     shared: Shared,
 }
 
@@ -282,6 +290,7 @@ impl WeatherServer {
     pub fn with_shared(shared: Shared) -> Self {
         Self {
             log_level: Arc::default(),
+            subscriptions: Subscriptions::default(),
             shared,
         }
     }
@@ -292,6 +301,15 @@ impl WeatherServer {
 
     pub fn tasks(&self) -> &TaskManager {
         &self.shared.tasks
+    }
+
+    /// What is at `uri` (the weather server's resources, then the extra ones), with how long it
+    /// stays fresh.
+    fn find_resource(&self, uri: &str) -> Option<(ResourceContents, u64)> {
+        crate::resources::read(uri, self.shared.clock.observed_at()).or_else(|| {
+            let extra = self.shared.extra.as_ref()?;
+            Some((extra.read_resource(uri)?, CACHE_TTL_MS))
+        })
     }
 
     /// The extra prompts, when there are any (the server then declares prompts).
@@ -492,6 +510,7 @@ impl ServerHandler for WeatherServer {
             .enable_logging()
             .enable_prompts()
             .enable_resources()
+            .enable_resources_subscribe()
             .enable_completions();
         let capabilities = if self.shared.extra.as_ref().is_some_and(|e| e.runs_tasks()) {
             builder.enable_tasks().build()
@@ -611,7 +630,7 @@ impl ServerHandler for WeatherServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        if let Some(result) = crate::prompts::get(&request) {
+        if let Some(result) = crate::prompts::get(&request, self.shared.clock.observed_at()) {
             let mut result = result?;
             result.meta = self.result_meta(&context);
             return Ok(result.into());
@@ -668,14 +687,70 @@ impl ServerHandler for WeatherServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        let extra = || {
-            let extra = self.shared.extra.as_ref()?;
-            Some((extra.read_resource(&request.uri)?, CACHE_TTL_MS))
-        };
-        let found = crate::resources::read(&request.uri).or_else(extra);
+        let found = self.find_resource(&request.uri);
         let mut result = crate::resources::read_result(&request.uri, found, is_modern(&context))?;
         result.meta = self.result_meta(&context);
         Ok(result.into())
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        if self.find_resource(&request.uri).is_none() {
+            return Err(crate::resources::not_found(&request.uri, false));
+        }
+        self.subscriptions
+            .add(request.uri, &context.peer, self.shared.clock);
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.subscriptions.remove(&request.uri);
+        Ok(())
+    }
+
+    /// A listen request gets the notifications this server can send: updates of the resources
+    /// it has (its lists never change).
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = requested.supported_by(&self.get_info().capabilities);
+        if let Some(uris) = &mut accepted.resource_subscriptions {
+            uris.retain(|uri| self.find_resource(uri).is_some());
+        }
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), McpError> {
+        let due: Vec<String> = context
+            .accepted()
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| crate::updates::changes(uri))
+            .cloned()
+            .collect();
+        loop {
+            tokio::select! {
+                _ = context.cancelled() => return Ok(()),
+                _ = tokio::time::sleep(self.shared.clock.until_next()) => {
+                    for uri in &due {
+                        if context.sink().notify_resource_updated(uri.clone()).await.is_err() {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
     }
 
     async fn get_task(

@@ -245,7 +245,10 @@ async fn a_task_runs_to_its_end_and_only_for_a_client_that_takes_tasks() {
     );
     let created = server.modern(&body).await.reply();
     assert_eq!(created["result"]["resultType"], "task", "{created}");
-    let id = created["result"]["taskId"].as_str().expect("taskId").to_owned();
+    let id = created["result"]["taskId"]
+        .as_str()
+        .expect("taskId")
+        .to_owned();
     let mut status = String::new();
     for n in 0..50 {
         let get = modern_request(
@@ -265,7 +268,10 @@ async fn a_task_runs_to_its_end_and_only_for_a_client_that_takes_tasks() {
             .await
             .expect("send");
         let reply = Answer::read(got).await.reply();
-        status = reply["result"]["status"].as_str().unwrap_or_default().to_owned();
+        status = reply["result"]["status"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         if status == "completed" {
             assert!(
                 reply["result"]["result"]["content"][0]["text"]
