@@ -503,6 +503,21 @@ impl WeatherServer {
     }
 }
 
+/// A list result with the 2026-07-28 caching hints and the server's `_meta`; a legacy client gets
+/// the list as before.
+macro_rules! hinted {
+    ($server:expr, $context:expr, $result:expr) => {{
+        let mut result = $result;
+        if is_modern($context) {
+            result = result
+                .with_ttl_ms(CACHE_TTL_MS)
+                .with_cache_scope(CacheScope::Public);
+            result.meta = $server.result_meta($context);
+        }
+        result
+    }};
+}
+
 impl ServerHandler for WeatherServer {
     fn get_info(&self) -> ServerConfig {
         let builder = ServerCapabilities::builder()
@@ -562,15 +577,8 @@ impl ServerHandler for WeatherServer {
         if let Some(extra) = &self.shared.extra {
             tools.extend(extra.tools());
         }
-        let mut result = ListToolsResult::with_all_items(tools);
-        // Caching hints are a 2026-07-28 field: legacy clients get the list as before.
-        if is_modern(&context) {
-            result = result
-                .with_ttl_ms(CACHE_TTL_MS)
-                .with_cache_scope(CacheScope::Public);
-            result.meta = self.result_meta(&context);
-        }
-        Ok(result)
+        let result = ListToolsResult::with_all_items(tools);
+        Ok(hinted!(self, &context, result))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -615,14 +623,8 @@ impl ServerHandler for WeatherServer {
     ) -> Result<ListPromptsResult, McpError> {
         let mut prompts = crate::prompts::list();
         prompts.extend(self.extra_prompts().unwrap_or_default());
-        let mut result = ListPromptsResult::with_all_items(prompts);
-        if is_modern(&context) {
-            result = result
-                .with_ttl_ms(CACHE_TTL_MS)
-                .with_cache_scope(CacheScope::Public);
-            result.meta = self.result_meta(&context);
-        }
-        Ok(result)
+        let result = ListPromptsResult::with_all_items(prompts);
+        Ok(hinted!(self, &context, result))
     }
 
     async fn get_prompt(
@@ -653,14 +655,8 @@ impl ServerHandler for WeatherServer {
         if let Some(extra) = &self.shared.extra {
             resources.extend(extra.resources());
         }
-        let mut result = ListResourcesResult::with_all_items(resources);
-        if is_modern(&context) {
-            result = result
-                .with_ttl_ms(CACHE_TTL_MS)
-                .with_cache_scope(CacheScope::Public);
-            result.meta = self.result_meta(&context);
-        }
-        Ok(result)
+        let result = ListResourcesResult::with_all_items(resources);
+        Ok(hinted!(self, &context, result))
     }
 
     async fn list_resource_templates(
@@ -672,14 +668,8 @@ impl ServerHandler for WeatherServer {
         if let Some(extra) = &self.shared.extra {
             templates.extend(extra.resource_templates());
         }
-        let mut result = ListResourceTemplatesResult::with_all_items(templates);
-        if is_modern(&context) {
-            result = result
-                .with_ttl_ms(CACHE_TTL_MS)
-                .with_cache_scope(CacheScope::Public);
-            result.meta = self.result_meta(&context);
-        }
-        Ok(result)
+        let result = ListResourceTemplatesResult::with_all_items(templates);
+        Ok(hinted!(self, &context, result))
     }
 
     async fn read_resource(

@@ -188,18 +188,9 @@ async fn idle_sessions_expire() {
 #[tokio::test]
 async fn open_streams_are_capped_per_session_and_per_endpoint() {
     let server = TestServer::start(&["--max-session-streams", "1", "--max-streams", "2"]).await;
-    let get_stream = |session: &str| {
-        server
-            .client
-            .get(&server.url)
-            .header("accept", "text/event-stream")
-            .header("mcp-session-id", session)
-            .header("mcp-protocol-version", PROTOCOL)
-            .send()
-    };
     let list = |id| request(id, "tools/list", json!({}));
     let session = server.open_session().await;
-    let stream = get_stream(&session).await.expect("GET stream");
+    let stream = server.get_stream(&session).await.expect("GET stream");
     assert_eq!(stream.status(), 200);
     // The session's GET stream is open: its next request would be a second stream.
     let refused = server.send(Some(&session), &list(2)).await;
@@ -209,7 +200,7 @@ async fn open_streams_are_capped_per_session_and_per_endpoint() {
     assert!(why.contains("this session has 1 open streams"), "{why}");
     // Another session streams too, which fills the endpoint: then even a new session waits.
     let other = server.open_session().await;
-    let second = get_stream(&other).await.expect("second GET stream");
+    let second = server.get_stream(&other).await.expect("second GET stream");
     assert_eq!(second.status(), 200);
     let full = server.send(None, &initialize_request(3)).await;
     assert_eq!(full.status(), 503);

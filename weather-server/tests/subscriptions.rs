@@ -28,15 +28,7 @@ async fn next_update(stream: &mut MessageStream, secs: u64) -> Option<Value> {
 async fn a_legacy_subscriber_hears_a_reports_update_on_its_get_stream() {
     let server = TestServer::start(&["--update-secs", "1"]).await;
     let session = server.open_session().await;
-    let get = server
-        .client
-        .get(&server.url)
-        .header("accept", "text/event-stream")
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", PROTOCOL)
-        .send()
-        .await
-        .expect("GET stream");
+    let get = server.get_stream(&session).await.expect("GET stream");
     assert_eq!(get.status(), 200);
     let mut stream = MessageStream::new(get);
 

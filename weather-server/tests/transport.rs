@@ -189,15 +189,7 @@ async fn shutdown_ends_open_streams() {
     let server = TestServer::start(&[]).await;
     let session = server.open_session().await;
     // A standalone GET stream stays open until the server shuts down.
-    let response = server
-        .client
-        .get(&server.url)
-        .header("accept", "text/event-stream")
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", PROTOCOL)
-        .send()
-        .await
-        .expect("GET stream");
+    let response = server.get_stream(&session).await.expect("GET stream");
     assert_eq!(response.status(), 200);
     let body = tokio::spawn(response.text());
     server.stop().await.expect("serve returns after shutdown");

