@@ -16,8 +16,6 @@
 // `test_logging_tool` logs; rmcp marks MCP logging deprecated (SEP-2577).
 #![allow(deprecated)]
 
-use std::sync::Arc;
-
 use rmcp::{
     ErrorData as McpError, RoleServer,
     model::{
@@ -30,6 +28,9 @@ use rmcp::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::conformance_kit::{
+    ask_field, elicited, input_request, input_required, invalid, no_argument_tools, one,
+};
 use crate::sealed::REFUSED;
 use crate::tool::{CallOutcome, Extra, WeatherServer};
 
@@ -101,21 +102,6 @@ pub fn tools() -> Vec<Tool> {
     tools
 }
 
-/// Tools that take no arguments, from their names and descriptions.
-pub fn no_argument_tools(list: &[(&'static str, &'static str)]) -> Vec<Tool> {
-    let schema: Arc<rmcp::model::JsonObject> = Arc::new(
-        [
-            ("type".to_owned(), json!("object")),
-            ("properties".to_owned(), json!({})),
-        ]
-        .into_iter()
-        .collect(),
-    );
-    list.iter()
-        .map(|(name, description)| Tool::new(*name, *description, Arc::clone(&schema)))
-        .collect()
-}
-
 /// The diagnostic prompts.
 pub fn prompts() -> Vec<Prompt> {
     let mut prompts = vec![Prompt::new(
@@ -168,26 +154,6 @@ fn require(caps: &ClientCapabilities, needs: &[Need]) -> Result<(), McpError> {
     Err(McpError::missing_required_client_capability(required))
 }
 
-fn input_request(value: Value) -> Result<InputRequest, McpError> {
-    serde_json::from_value(value).map_err(|e| McpError::internal_error(e.to_string(), None))
-}
-
-/// An `elicitation/create` form asking for one string (or, `boolean`, one flag).
-pub(crate) fn ask_field(message: &str, field: &str, kind: &str) -> Result<InputRequest, McpError> {
-    input_request(json!({
-        "method": "elicitation/create",
-        "params": {
-            "mode": "form",
-            "message": message,
-            "requestedSchema": {
-                "type": "object",
-                "properties": { field: { "type": kind } },
-                "required": [field],
-            }
-        }
-    }))
-}
-
 fn ask_model(question: &str) -> Result<InputRequest, McpError> {
     input_request(json!({
         "method": "sampling/createMessage",
@@ -200,34 +166,6 @@ fn ask_model(question: &str) -> Result<InputRequest, McpError> {
 
 fn ask_roots() -> Result<InputRequest, McpError> {
     input_request(json!({ "method": "roots/list" }))
-}
-
-fn invalid(key: &str, why: &str) -> McpError {
-    McpError::invalid_params(format!("Invalid inputResponses.{key}: {why}"), None)
-}
-
-/// An `ElicitResult`: `Some(value of field)` when accepted, `None` when declined or cancelled.
-pub(crate) fn elicited(key: &str, value: &Value, field: &str) -> Result<Option<String>, McpError> {
-    let action = value
-        .get("action")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(key, "expected an ElicitResult object with an action"))?;
-    match action {
-        "accept" => {
-            let answer = value
-                .get("content")
-                .and_then(|content| content.get(field))
-                .ok_or_else(|| {
-                    invalid(key, &format!("an accepted answer needs content.{field}"))
-                })?;
-            Ok(Some(match answer {
-                Value::String(text) => text.clone(),
-                other => other.to_string(),
-            }))
-        }
-        "decline" | "cancel" => Ok(None),
-        _ => Err(invalid(key, "action must be accept, decline or cancel")),
-    }
 }
 
 /// A `CreateMessageResult`'s text.
@@ -309,14 +247,6 @@ impl Call<'_> {
 
 fn text(text: impl Into<String>) -> CallToolResponse {
     CallToolResult::success(vec![ContentBlock::text(text.into())]).into()
-}
-
-pub(crate) fn input_required(requests: InputRequests, state: Option<String>) -> CallToolResponse {
-    InputRequiredResult::new(Some(requests), state).into()
-}
-
-pub(crate) fn one(key: &str, request: InputRequest) -> InputRequests {
-    InputRequests::from([(key.to_owned(), request)])
 }
 
 /// Runs a diagnostic tool; `None` for a name that is not one.

@@ -88,7 +88,7 @@ fn embedded(uri: &str, mime: &str, text: &str) -> ContentBlock {
 }
 
 pub fn tools() -> Vec<Tool> {
-    crate::conformance::no_argument_tools(&TOOLS)
+    crate::conformance_kit::no_argument_tools(&TOOLS)
 }
 
 /// A call of one of these tools; `None` for another name.

@@ -16,7 +16,7 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use crate::conformance::{ask_field, elicited, input_required, one};
+use crate::conformance_kit::{ask_field, elicited, input_required, one};
 
 const GREET: &str = "greet";
 const SLOW: &str = "slow_compute";
@@ -58,7 +58,7 @@ pub const TOOLS: [(&str, &str); 7] = [
 const MAX_SECONDS: u64 = 120;
 
 pub fn tools() -> Vec<Tool> {
-    crate::conformance::no_argument_tools(&TOOLS)
+    crate::conformance_kit::no_argument_tools(&TOOLS)
 }
 
 fn text(text: impl Into<String>) -> CallToolResult {

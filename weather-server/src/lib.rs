@@ -13,6 +13,8 @@ pub mod conformance;
 #[cfg(feature = "conformance-fixtures")]
 pub mod conformance_content;
 #[cfg(feature = "conformance-fixtures")]
+pub mod conformance_kit;
+#[cfg(feature = "conformance-fixtures")]
 pub mod conformance_tasks;
 pub mod elicit;
 pub mod era;
@@ -21,6 +23,7 @@ pub mod journal;
 pub mod jsonrpc;
 pub mod modern;
 pub mod prompts;
+pub mod report;
 pub mod resources;
 pub mod sealed;
 pub mod stream_cap;

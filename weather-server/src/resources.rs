@@ -10,7 +10,7 @@ use rmcp::model::{
 };
 
 use crate::cities::{self, CITIES};
-use crate::tool::WeatherReport;
+use crate::report::WeatherReport;
 use crate::units::Units;
 
 pub const CITIES_URI: &str = "weather://cities";

@@ -29,8 +29,9 @@ use rmcp::{
     task_manager::TaskManager,
 };
 
+pub use crate::report::WeatherReport;
 use crate::updates::{Clock, Subscriptions};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::{
@@ -69,48 +70,6 @@ pub struct GetWeatherArgs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "units::input_schema")]
     pub units: Option<Units>,
-}
-
-/// Structured result of `get_weather` (the tool's `outputSchema`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(crate = "rmcp::schemars")]
-pub struct WeatherReport {
-    /// Canonical place name.
-    pub location: String,
-    /// Current condition, e.g. "Sunny".
-    pub condition: String,
-    /// Temperature in the requested units.
-    pub temperature: f64,
-    /// Units of `temperature`.
-    #[schemars(schema_with = "units::output_schema")]
-    pub units: Units,
-    /// Temperature in degrees Celsius.
-    pub temperature_c: f64,
-    /// Relative humidity in percent.
-    #[schemars(schema_with = "percent_schema")]
-    pub humidity_pct: u8,
-    /// Wind speed in km/h.
-    pub wind_kph: f64,
-}
-
-/// An integer 0–100, without schemars' `"format": "uint8"`, which JSON Schema validators (such
-/// as the TypeScript SDK's) report as unknown.
-fn percent_schema(_: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Schema {
-    rmcp::schemars::json_schema!({"type": "integer", "minimum": 0, "maximum": 100})
-}
-
-impl WeatherReport {
-    pub fn new(city: &City, units: Units) -> Self {
-        Self {
-            location: city.full_name(),
-            condition: city.condition.to_string(),
-            temperature: units.from_celsius(city.temperature_c),
-            units,
-            temperature_c: city.temperature_c,
-            humidity_pct: city.humidity_pct,
-            wind_kph: city.wind_kph,
-        }
-    }
 }
 
 /// The `get_weather` tool definition.
