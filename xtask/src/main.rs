@@ -4,6 +4,7 @@
 mod bench;
 mod bench_bridge;
 mod bench_model;
+mod css;
 mod figures;
 mod imports;
 mod interop;

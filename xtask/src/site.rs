@@ -23,7 +23,7 @@ pub fn dist() -> PathBuf {
 /// One `<link data-trunk ...>` of index.html, as this build understands it.
 #[derive(Debug, PartialEq, Eq)]
 enum Asset {
-    /// `rel="css"`: copied, linked as a stylesheet.
+    /// `rel="css"`: minified, linked as a stylesheet.
     Css(String),
     /// `rel="copy-file"`: copied as it is.
     Copy(String),
@@ -195,7 +195,11 @@ pub fn build(tools: &Tools) -> Result<()> {
     let mut wasm = built.iter();
     for asset in &assets {
         match asset {
-            Asset::Css(href) | Asset::Copy(href) => {
+            Asset::Css(href) => {
+                let css = std::fs::read_to_string(root.join(href))?;
+                std::fs::write(dist.join(file_name(href)), crate::css::minify(&css, href)?)?;
+            }
+            Asset::Copy(href) => {
                 std::fs::copy(root.join(href), dist.join(file_name(href)))?;
             }
             Asset::Worker { bin, opt, .. } => {
