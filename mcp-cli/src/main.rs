@@ -81,6 +81,10 @@ struct Cli {
     /// Call TOOL after listing the tools and print its result
     #[arg(long, value_name = "TOOL")]
     call: Option<String>,
+    /// After the tools, what the server offers besides: resources (the first read), templates
+    /// (the first completed and read), prompts (the first got), each step from the last answer
+    #[arg(long)]
+    browse: bool,
     /// The tool's arguments as a JSON object (default {})
     #[arg(long, value_name = "JSON", requires = "call", value_parser = json_object)]
     args: Option<Value>,
@@ -132,6 +136,7 @@ struct Options {
     url: String,
     scenario: Option<String>,
     call: Option<(String, Value)>,
+    browse: bool,
     timeout_ms: Option<u32>,
     era: EraChoice,
     client_id: Option<String>,
@@ -147,10 +152,11 @@ fn parse(
     let cli = Cli::try_parse_from(std::iter::once("mcp-flow-cli".to_owned()).chain(args))?;
     // The flag wins over the environment; an empty variable is no scenario.
     let scenario = cli.scenario.or(env_scenario.filter(|s| !s.is_empty()));
-    if scenario.is_some() && cli.call.is_some() {
+    if scenario.is_some() && (cli.call.is_some() || cli.browse) {
         return Err(Cli::command().error(
             ErrorKind::ArgumentConflict,
-            "--call does not go with a scenario (--scenario or $MCP_CONFORMANCE_SCENARIO)",
+            "--call and --browse do not go with a scenario (--scenario or \
+             $MCP_CONFORMANCE_SCENARIO)",
         ));
     }
     Ok(Options {
@@ -159,6 +165,7 @@ fn parse(
         call: cli
             .call
             .map(|name| (name, cli.args.unwrap_or_else(|| json!({})))),
+        browse: cli.browse,
         timeout_ms: cli.timeout,
         era: cli.era,
         client_id: cli.client_id,
@@ -216,7 +223,7 @@ async fn run(options: Options) -> Result<(), String> {
     })));
     let outcome = match &options.scenario {
         Some(name) => scenario(&client, name, options.era).await,
-        None => plain(&client, options.era, options.call.as_ref()).await,
+        None => plain(&client, &options).await,
     };
     // End the session (legacy) even after a failure; the first error is the one reported.
     let closed = client.close().await.map_err(|e| format!("close: {e}"));
@@ -263,15 +270,16 @@ fn context_value() -> Option<Value> {
 }
 
 /// Connect, list the tools, optionally call one.
-async fn plain(
-    client: &McpClient<Native>,
-    era: EraChoice,
-    call: Option<&(String, Value)>,
-) -> Result<(), String> {
-    session::connect(client, era).await?;
+async fn plain(client: &McpClient<Native>, options: &Options) -> Result<(), String> {
+    session::connect(client, options.era).await?;
     session::list_tools(client).await?;
-    if let Some((name, arguments)) = call {
+    if let Some((name, arguments)) = &options.call {
         session::call_tool(client, name, arguments.clone()).await?;
+    }
+    if options.browse {
+        for line in session::browse(client).await? {
+            println!("{line}");
+        }
     }
     Ok(())
 }
@@ -452,6 +460,10 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.to_string().contains("scenario"), "{err}");
+        let err = parse(args(&["u", "--browse"]), Some("initialize".into())).unwrap_err();
+        assert!(err.to_string().contains("--browse"), "{err}");
+        let browse = parse(args(&["u", "--browse"]), None).unwrap();
+        assert!(browse.browse);
     }
 
     #[test]
@@ -466,6 +478,7 @@ mod tests {
             "--args <JSON>",
             "--timeout <MS>",
             "--scenario <NAME>",
+            "--browse",
             "MCP_CONFORMANCE_SCENARIO",
             "Exits 1 on any failure, 2 on a usage error",
         ] {

@@ -4,6 +4,7 @@
 
 use mcp_flow_core::mcp::client::McpClient;
 use mcp_flow_core::mcp::era::{Era, EraChoice};
+use mcp_flow_core::mcp::error::McpError;
 use mcp_flow_core::mcp::http::Http;
 use mcp_flow_core::mcp::tools::result_text;
 use mcp_flow_core::mcp::tools::{CallOutcome, Question, Retry};
@@ -279,6 +280,166 @@ pub async fn get_prompts<H: Http>(client: &McpClient<H>) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// What a server offers besides tools, each step from the last one's answer (`--browse`): the
+/// resources (and the first one read), the templates (the first one's first variable completed
+/// and the template read with the first value), the prompts (the first one got with its required
+/// arguments completed). A method the server does not have (-32601) is said and skipped.
+pub async fn browse<H: Http>(client: &McpClient<H>) -> Result<Vec<String>, String> {
+    let mut said = Vec::new();
+    use mcp_flow_core::mcp::browse::{Freshness, expand, first_variable, items};
+    use rmcp::model::{Reference, ResourceTemplateReference};
+
+    let Some(listed) = skippable("resources/list", client.list_resources().await, &mut said)?
+    else {
+        browse_prompts(client, None, &mut said).await?;
+        return Ok(said);
+    };
+    let resources = items(&listed, "resources");
+    said.push(format!(
+        "resources/list: {} resource(s), {}",
+        resources.len(),
+        Freshness::of(&listed)
+    ));
+    if let Some(uri) = resources.first().and_then(|r| r["uri"].as_str()) {
+        read_one(client, uri, &mut said).await?;
+    }
+    let mut completed = None;
+    if let Some(templates) = skippable(
+        "resources/templates/list",
+        client.list_resource_templates().await,
+        &mut said,
+    )? {
+        let list = items(&templates, "resourceTemplates");
+        said.push(format!(
+            "resources/templates/list: {} template(s), {}",
+            list.len(),
+            Freshness::of(&templates)
+        ));
+        let first = list
+            .iter()
+            .filter_map(|t| t["uriTemplate"].as_str())
+            .find_map(|t| first_variable(t).map(|v| (t, v)));
+        if let Some((template, variable)) = first {
+            let reference = Reference::Resource(ResourceTemplateReference::new(template));
+            if let Some(value) = complete_first(client, reference, variable, &mut said).await? {
+                read_one(client, &expand(template, variable, &value), &mut said).await?;
+                completed = Some(value);
+            }
+        }
+    }
+    browse_prompts(client, completed, &mut said).await?;
+    Ok(said)
+}
+
+/// resources/read of `uri`, said in a line: what it holds and how long it stays fresh.
+async fn read_one<H: Http>(
+    client: &McpClient<H>,
+    uri: &str,
+    said: &mut Vec<String>,
+) -> Result<(), String> {
+    use mcp_flow_core::mcp::browse::{Freshness, contents_summary};
+    let read = client
+        .read_resource(uri)
+        .await
+        .map_err(|e| format!("resources/read {uri}: {e}"))?;
+    said.push(format!(
+        "resources/read {uri}: {}, {}",
+        contents_summary(&read),
+        Freshness::of(&read)
+    ));
+    Ok(())
+}
+
+/// prompts/list, then prompts/get of the first prompt, its required arguments set to a value the
+/// server completed for the first of them (else `fallback`, else "mcp-flow").
+async fn browse_prompts<H: Http>(
+    client: &McpClient<H>,
+    fallback: Option<String>,
+    said: &mut Vec<String>,
+) -> Result<(), String> {
+    use mcp_flow_core::mcp::browse::{Freshness, items, prompt_arguments};
+    use rmcp::model::{PromptReference, Reference};
+
+    let Some(listed) = skippable("prompts/list", client.list_prompts().await, said)? else {
+        return Ok(());
+    };
+    let prompts = items(&listed, "prompts");
+    said.push(format!(
+        "prompts/list: {} prompt(s), {}",
+        prompts.len(),
+        Freshness::of(&listed)
+    ));
+    let Some(prompt) = prompts.first() else {
+        return Ok(());
+    };
+    let name = prompt["name"].as_str().unwrap_or_default();
+    let first_argument = prompt_arguments(prompt, "").keys().next().cloned();
+    let mut value = fallback.unwrap_or_else(|| "mcp-flow".into());
+    if let Some(argument) = &first_argument {
+        let reference = Reference::Prompt(PromptReference::new(name));
+        if let Some(completed) = complete_first(client, reference, argument, said).await? {
+            value = completed;
+        }
+    }
+    let got = client
+        .get_prompt(name, prompt_arguments(prompt, &value))
+        .await
+        .map_err(|e| format!("prompts/get {name}: {e}"))?;
+    let messages = items(&got, "messages").len();
+    said.push(format!(
+        "prompts/get {name}: {messages} message(s): {}",
+        mcp_flow_core::mcp::error::clip(&got.to_string(), 200)
+    ));
+    Ok(())
+}
+
+/// completion/complete of `argument` from nothing typed; the first value, if any.
+async fn complete_first<H: Http>(
+    client: &McpClient<H>,
+    reference: rmcp::model::Reference,
+    argument: &str,
+    said: &mut Vec<String>,
+) -> Result<Option<String>, String> {
+    let Some(answer) = skippable(
+        "completion/complete",
+        client.complete(reference, argument, "").await,
+        said,
+    )?
+    else {
+        return Ok(None);
+    };
+    let completion = &answer["completion"];
+    let values = mcp_flow_core::mcp::browse::items(completion, "values");
+    said.push(format!(
+        "completion/complete {argument}: {} value(s){}",
+        values.len(),
+        if completion["hasMore"] == true {
+            ", more"
+        } else {
+            ""
+        }
+    ));
+    Ok(values.first().and_then(Value::as_str).map(str::to_owned))
+}
+
+/// A method the server does not have is said and skipped (`None`); any other error fails.
+fn skippable(
+    method: &str,
+    answer: Result<Value, McpError>,
+    said: &mut Vec<String>,
+) -> Result<Option<Value>, String> {
+    match answer {
+        Ok(value) => Ok(Some(value)),
+        Err(McpError::Protocol { code: -32601, .. }) => {
+            said.push(format!(
+                "{method}: the server does not have it (-32601), skipped"
+            ));
+            Ok(None)
+        }
+        Err(e) => Err(format!("{method}: {e}")),
+    }
 }
 
 #[cfg(test)]

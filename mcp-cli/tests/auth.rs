@@ -2,10 +2,11 @@
 //! natively, in both eras: the 401 starts the flow, `get_weather` steps up to `weather:read`,
 //! an expired token is refreshed, and no token is anywhere in the record or a curl copy.
 
+mod support;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use clap::Parser;
 use mcp_cli::http::{Native, TokioClock};
 use mcp_cli::session;
 use mcp_flow_core::mcp::auth::{AuthConfig, AuthStep, Authorizer};
@@ -15,34 +16,11 @@ use mcp_flow_core::mcp::record::{Log, curl, shared_log};
 use mcp_flow_core::mcp::tools::{CallOutcome, result_text};
 use serde_json::json;
 
-/// Starts the protected weather server on its own thread and runtime; returns its MCP URL.
+/// The protected weather server (`--auth --auth-auto-approve` and `extra`); returns its MCP URL.
 fn protected_server(extra: &[&str]) -> String {
-    let mut args = vec![
-        "weather-server",
-        "--bind",
-        "127.0.0.1:0",
-        "--auth",
-        "--auth-auto-approve",
-    ];
-    args.extend_from_slice(extra);
-    let config = weather_server::Config::parse_from(args);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind(config.bind)
-                .await
-                .expect("bind");
-            let addr = listener.local_addr().expect("address");
-            tx.send(weather_server::endpoint_url(addr)).expect("send");
-            let _ = weather_server::serve(config, listener, std::future::pending()).await;
-        });
-    });
-    rx.recv().expect("the server's URL")
+    let mut flags = vec!["--auth", "--auth-auto-approve"];
+    flags.extend_from_slice(extra);
+    support::weather_server(&flags)
 }
 
 struct Run {

@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod bridge;
+pub mod browse;
 pub mod browser;
 pub mod client;
 #[cfg(test)]

@@ -1,11 +1,13 @@
-//! Resources and prompts, in either era: the lists, `resources/read` (its `Mcp-Name` is the URI)
-//! and `prompts/get` (its `Mcp-Name` is the prompt's name). The app's diagrams use tools only;
-//! the command-line client and the conformance suite use these.
+//! Resources, templates, prompts and completion, in either era: the lists, `resources/read` (its
+//! `Mcp-Name` is the URI), `prompts/get` (its `Mcp-Name` is the prompt's name) and
+//! `completion/complete`. The app's diagrams use tools only so far; the command-line client
+//! (`--browse`) and the conformance suite use these.
 
 use rmcp::model::{
-    GetPromptRequestMethod, GetPromptRequestParams, ListPromptsRequestMethod,
+    ArgumentInfo, CompleteRequestMethod, CompleteRequestParams, GetPromptRequestMethod,
+    GetPromptRequestParams, ListPromptsRequestMethod, ListResourceTemplatesRequestMethod,
     ListResourcesRequestMethod, PaginatedRequestParams, ReadResourceRequestMethod,
-    ReadResourceRequestParams,
+    ReadResourceRequestParams, Reference,
 };
 use serde_json::{Map, Value};
 
@@ -21,6 +23,27 @@ impl<H: Http> McpClient<H> {
             &PaginatedRequestParams::default(),
         )
         .await
+    }
+
+    /// resources/templates/list (the first page), as the server sent it.
+    pub async fn list_resource_templates(&self) -> Result<Value, McpError> {
+        self.request(
+            ListResourceTemplatesRequestMethod,
+            &PaginatedRequestParams::default(),
+        )
+        .await
+    }
+
+    /// completion/complete of `argument`, typed so far as `value`, for a template
+    /// (`ref/resource`) or a prompt (`ref/prompt`).
+    pub async fn complete(
+        &self,
+        reference: Reference,
+        argument: &str,
+        value: &str,
+    ) -> Result<Value, McpError> {
+        let params = CompleteRequestParams::new(reference, ArgumentInfo::new(argument, value));
+        self.request(CompleteRequestMethod, &params).await
     }
 
     /// resources/read of `uri` (sent exactly as given: percent-encoding stays).
