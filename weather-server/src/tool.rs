@@ -201,7 +201,8 @@ pub struct Shared {
     pub era: Era,
     /// Seals `requestState` for the questions asked in the modern era.
     pub sealer: Arc<Sealer>,
-    /// Tools and prompts served beside `get_weather` (the conformance suite's, in tests).
+    /// Tools, prompts and resources served beside the weather server's own (the conformance
+    /// suite's, in tests).
     pub extra: Option<Arc<dyn Extra>>,
     /// The tasks (SEP-2663) every handler instance answers `tasks/*` from.
     pub tasks: TaskManager,
@@ -214,8 +215,8 @@ impl std::fmt::Debug for Shared {
         f.debug_struct("Shared")
             .field("era", &self.era)
             .field("extra", &self.extra)
-            .field("running_tasks", &self.tasks.running_task_count())
-            .finish()
+            .field("clock", &self.clock)
+            .finish_non_exhaustive()
     }
 }
 

@@ -95,6 +95,8 @@ const DEMO_CLIENT: &str = "mcp-flow-demo";
 
 /// Every case. Left out, with the reason:
 /// - the server scenario `json-schema-2020-12`: pending in the suite, not scored for 2026-07-28.
+/// - `tasks-status-notifications`: the suite only skips it (pending its rewrite for
+///   `subscriptions/listen`), so it checks nothing and could not fail; it comes in when it checks.
 /// - `server-stateless` through the bridge: 2 of its 28 checks call the suite's diagnostic tool
 ///   `test_missing_capability`, which the bridged Python weather server does not have.
 /// - client `auth/*` extensions (client credentials, enterprise-managed authorization, DPoP,
@@ -206,7 +208,6 @@ pub const CASES: &[Case] = &[
     case("tasks-mrtr-input", Extension, ServerFixtures),
     case("tasks-request-headers", Extension, ServerFixtures),
     case("tasks-dispatch-and-envelope", Extension, ServerFixtures),
-    case("tasks-status-notifications", Extension, ServerFixtures),
     case("tasks-required-task-error", Extension, ServerFixtures),
     case("tasks-mrtr-composition", Extension, ServerFixtures),
     case("tools-call-simple-text", Modern, ServerFixtures),
