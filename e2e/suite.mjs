@@ -332,6 +332,69 @@ async function refreshedAsk(page, tokenPath) {
 }
 
 const scenarios = {
+  async 'Resources, prompts and completion: a browse from the connection panel, both eras'(page) {
+    const methods = [];
+    page.on('request', (r) => {
+      const m = /"method":"([^"]+)"/.exec(r.method() === 'POST' ? r.postData() ?? '' : '');
+      if (m) methods.push(m[1]);
+    });
+    for (const spoken of ['legacy', 'modern']) {
+      methods.length = 0;
+      await page.goto(`${opt.base}/?speed=instant&approve=auto&era=${spoken}`);
+      await page.click('#mf-connection > summary');
+      await page.click('#mf-browse');
+      await page.waitForFunction(
+        () => ['done', 'failed'].includes(document.querySelector('g[data-row="r-16"]')?.dataset.state) ||
+          document.querySelector('g[data-row][data-state="failed"]') !== null,
+        null, { timeout: 20_000 });
+      if (await page.$('g[data-row][data-state="failed"]')) {
+        throw new Error(`${spoken}: a row failed: ${await page.textContent('#mf-error')}`);
+      }
+      check((await era(page)) === spoken, `${spoken}: the page speaks ${await era(page)}`);
+      const states = await rows(page);
+      const browse = Object.entries(states).filter(([id]) => id.startsWith('r-'));
+      check(browse.length === 16, `${spoken}: ${browse.length} browse rows drawn`);
+      for (const [id, state] of browse) check(state === 'done', `${spoken}: row ${id} is ${state}`);
+      // Connected first (diagram 1), no question asked (diagram 2 untouched).
+      check(states['d1-8'] === 'done' && states['d2-1'] === 'pending', `${spoken}: d1-8 ${states['d1-8']}, d2-1 ${states['d2-1']}`);
+      const handshake = spoken === 'legacy' ? ['initialize', 'notifications/initialized', 'logging/setLevel'] : ['server/discover'];
+      const browsed = ['resources/list', 'resources/read', 'resources/templates/list', 'completion/complete',
+        'resources/read', 'prompts/list', 'prompts/get'];
+      check(JSON.stringify(methods) === JSON.stringify([...handshake, 'tools/list', ...browsed]),
+        `${spoken}: requests ${methods.join(', ')}`);
+      // Each row shows what really came back.
+      const inspect = async (row) => {
+        await page.click(`g[data-row="${row}"]`);
+        await page.waitForSelector(`.mf-inspect[data-row="${row}"]`);
+        return page.textContent('.mf-inspector');
+      };
+      const cities = await inspect('r-3');
+      check(cities.includes('weather://cities') && cities.includes('weather://icon.png'), `${spoken}: r-3 ${cities.slice(0, 300)}`);
+      const fresh = await page.$('.mf-freshness');
+      if (spoken === 'modern') {
+        check(fresh && /fresh for 300\.0 s \(ttlMs\)/.test(await fresh.textContent()), `modern: r-3 freshness: ${fresh && await fresh.textContent()}`);
+      } else {
+        check(!fresh, 'legacy: a freshness line without ttlMs');
+      }
+      const completed = await inspect('r-9');
+      check(completed.includes('Tokyo'), `${spoken}: r-9 ${completed.slice(0, 300)}`);
+      const report = await inspect('r-11');
+      check(report.includes('weather://city/') && report.includes('Sunny'), `${spoken}: r-11 ${report.slice(0, 300)}`);
+      const prompt = await inspect('r-15');
+      check(prompt.includes('weather_report') && prompt.includes('2 message'), `${spoken}: r-15 ${prompt.slice(0, 300)}`);
+      const label = await page.textContent('g[data-row="r-10"]');
+      check(label.includes('weather://city/'), `${spoken}: r-10's label lacks the URI read: ${label}`);
+      await page.locator('#mf-dr').screenshot({ path: join(opt.out, `browse-${spoken}.png`) });
+
+      // Again on the same connection: the browse rows only, no new handshake.
+      methods.length = 0;
+      await page.click('#mf-browse');
+      await page.waitForFunction(() => document.querySelector('g[data-row="r-16"]')?.dataset.state === 'done' &&
+        !document.querySelector('#mf-browse').disabled, null, { timeout: 20_000 });
+      check(JSON.stringify(methods) === JSON.stringify(browsed), `${spoken}: again: ${methods.join(', ')}`);
+    }
+  },
+
   async 'Authorization: the Tokyo run against a protected server, consent in a popup and a step-up, both eras'(page) {
     await authorizedTokyo(page, 'legacy');
     await page.goto('about:blank');

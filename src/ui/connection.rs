@@ -32,6 +32,8 @@ enum ConnText {
     LogAskOff,
     LogAskHint,
     LogLevel,
+    Browse,
+    BrowseHint,
 }
 
 impl ConnText {
@@ -73,6 +75,12 @@ impl ConnText {
                 "从下一次运行起生效：initialize 之后发送 logging/setLevel（2025-11-25），或在每个请求的 _meta 中携带级别（2026-07-28）。下面筛选已收到的日志。",
             ),
             Self::LogLevel => by_lang(lang, "At least", "最低级别"),
+            Self::Browse => by_lang(lang, "Browse resources and prompts", "浏览资源和提示"),
+            Self::BrowseHint => by_lang(
+                lang,
+                "Lists and reads the server's resources, completes a template's variable and gets a prompt, as the diagram \"Resources, prompts and completion\" (on this connection, or a new one).",
+                "列出并读取服务器的资源，补全模板变量并获取提示，绘成图「资源、提示与补全」（使用当前连接，或新建连接）。",
+            ),
         }
     }
 
@@ -185,6 +193,17 @@ fn connection_body(ctl: Controller) -> impl IntoView {
         .into_any()
     };
     view! {
+            <p>
+                <button
+                    id="mf-browse"
+                    disabled=move || ctl.running.get()
+                    on:click=move |_| ctl.browse(ctl.mode.get_untracked())
+                >
+                    {ConnText::Browse.shown(ctl)}
+                </button>
+                " "
+                <span class="mf-hint">{ConnText::BrowseHint.shown(ctl)}</span>
+            </p>
             <div id="mf-connection-facts">{rows}</div>
             <h3>{ConnText::Logs.shown(ctl)}</h3>
             <label>

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::clock::{BrowserClock, Clock};
 use crate::diagram::diagrams_for;
 use crate::diagram::{Row, spec::Lang};
-use crate::flow::engine::Engine;
+use crate::flow::engine::{After, Engine};
 use crate::flow::gate::{Gate, Mode};
 use crate::flow::host::{Approval, HostEvent, Memory};
 use crate::flow::lifetime::Lifetime;
@@ -33,6 +33,14 @@ const COMPARE_WAIT_MS: u32 = 60_000;
 
 /// Longest wait for the DELETE that closes an ended run's session.
 const CLOSE_WAIT_MS: u32 = 2_000;
+
+/// What a new run does after connecting.
+#[derive(Clone, Copy)]
+enum Then {
+    Nothing,
+    Ask,
+    Browse,
+}
 
 /// Every row of every diagram (both eras), in order.
 pub fn all_rows() -> Vec<Row> {
@@ -183,13 +191,50 @@ impl Controller {
     /// A new real run of both diagrams.
     pub fn start(&self, mode: Mode) {
         self.stop_comparing();
-        self.begin(mode, true);
+        self.begin(mode, Then::Ask);
     }
 
     /// A new connection: diagram 1 only (Connect).
     pub fn connect(&self, mode: Mode) {
         self.stop_comparing();
-        self.begin(mode, false);
+        self.begin(mode, Then::Nothing);
+    }
+
+    /// The diagram "Resources, prompts and completion" on the current connection (connecting
+    /// first when there is none).
+    pub fn browse(&self, mode: Mode) {
+        if self.running.get_untracked() {
+            return;
+        }
+        let live = self.live.get_value().filter(|_| self.connected());
+        let (Some(live), Some(engine)) = (live, self.engine()) else {
+            self.stop_comparing();
+            self.begin(mode, Then::Browse);
+            return;
+        };
+        self.mode.set(mode);
+        self.gate().set_mode(mode);
+        self.run.update(|r| r.reset(crate::diagram::browse_rows()));
+        self.cursor.update(|c| c.follow = true);
+        self.running.set(true);
+        let this = *self;
+        let task = live.lifetime.bind(async move {
+            let _ = engine.browse().await;
+        });
+        leptos::task::spawn_local(async move {
+            if task.await.is_some() {
+                this.running.set(false);
+            }
+        });
+    }
+
+    /// Whether the run shown has browsed the server (the browse diagram is drawn then).
+    pub fn browsed(&self) -> bool {
+        self.run.with(|r| {
+            r.rows
+                .iter()
+                .any(|x| x.id.is_browse() && x.status != RowStatus::Pending)
+        })
     }
 
     fn stop_comparing(&self) {
@@ -329,10 +374,10 @@ impl Controller {
         self.select_first();
     }
 
-    fn begin(&self, mode: Mode, ask: bool) {
+    fn begin(&self, mode: Mode, then: Then) {
         self.begin_as(
             mode,
-            ask,
+            then,
             self.settings.era.get_untracked(),
             self.settings.approval.get_untracked(),
             self.settings.speed.get_untracked(),
@@ -343,7 +388,7 @@ impl Controller {
     fn begin_as(
         &self,
         mode: Mode,
-        ask: bool,
+        then: Then,
         era: EraChoice,
         approval: Approval,
         speed: Option<f64>,
@@ -403,7 +448,11 @@ impl Controller {
             desk,
         }));
         self.running.set(true);
-        let question = self.settings.question.get_untracked();
+        let after = match then {
+            Then::Nothing => After::Nothing,
+            Then::Ask => After::Ask(self.settings.question.get_untracked()),
+            Then::Browse => After::Browse,
+        };
         let task = lifetime.bind(async move {
             let build = match call_on_demand!(engine::engine_builder()) {
                 Ok(build) => build,
@@ -424,7 +473,7 @@ impl Controller {
             // The timeout as it is now (it may have changed while the module was on its way).
             engine.set_timeout_ms(this.settings.timeout_ms.get_untracked());
             let _ = slot.set(engine.clone());
-            let _ = engine.connect_then_ask(question, ask).await;
+            let _ = engine.connect_then(after).await;
         });
         leptos::task::spawn_local(async move {
             if task.await.is_some() {
@@ -515,13 +564,20 @@ impl Controller {
         })
     }
 
-    /// The rows of the diagrams shown (the Authorization diagram's first, when it is drawn).
+    /// The rows of the diagrams shown (the Authorization diagram's first, when it is drawn;
+    /// the browse diagram's last, when it is).
     pub fn shown_rows(&self) -> Vec<Row> {
         let auth = Row::ALL
             .iter()
             .copied()
             .filter(|r| r.is_auth() && self.authorized());
+        let browsed = self.browsed();
+        let browse = Row::ALL
+            .iter()
+            .copied()
+            .filter(move |r| r.is_browse() && browsed);
         auth.chain(diagrams_for(self.shown_era()).iter().flat_map(|d| d.rows()))
+            .chain(browse)
             .collect()
     }
 

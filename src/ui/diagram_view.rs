@@ -14,7 +14,8 @@ use crate::llm::choice::{LlmSettings, Provider};
 use crate::llm::smollm::status::stream_tail;
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, on_demand};
-use crate::record::live::LiveValues;
+use crate::record::live::{LiveValues, browse_line};
+use crate::record::run::Run;
 
 /// The most of the model's text shown on its row while it writes.
 const STREAM_CHARS: usize = 48;
@@ -192,20 +193,56 @@ on_demand!(
     }
 );
 
+/// The diagram "Resources, prompts and completion", drawn once the run browsed the server: it
+/// comes with the run's module too.
+fn browse_view(ctl: Controller) -> impl IntoView {
+    view! { <DiagramView ctl=ctl pick=|_| crate::diagram::browse() below=browse_line /> }
+}
+
+on_demand!(
+    run,
+    pub fn browse_view_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| browse_view(ctl).into_any())
+    }
+);
+
+/// A line under a row's label from the run (`None`: the label alone).
+pub type Below = fn(&Run, Row) -> Option<String>;
+
 #[component]
-pub fn DiagramView(ctl: Controller, pick: Pick) -> impl IntoView {
+pub fn DiagramView(
+    ctl: Controller,
+    pick: Pick,
+    /// A line under each finished row's label (the browse diagram's values).
+    #[prop(optional)]
+    below: Option<Below>,
+) -> impl IntoView {
     let diagram = move || pick(ctl.shown_era());
     let id = diagram().id;
     // The labels carry the run's real values in place of the tutorial's examples.
     let live = Memo::new(move |_| ctl.run.with(LiveValues::from_run));
+    // Only a diagram with lines under its labels is laid out again at every event of the run;
+    // the others only when their live values change.
     let geometry = Memo::new(move |_| {
         live.with(|live| {
-            layout_labeled(
-                diagram(),
-                ctl.settings.lang.get(),
-                &LayoutOptions::default(),
-                &|m, original| live.label(m.id, original),
-            )
+            let lay = |run: Option<&Run>| {
+                layout_labeled(
+                    diagram(),
+                    ctl.settings.lang.get(),
+                    &LayoutOptions::default(),
+                    &|m, original| {
+                        let label = live.label(m.id, original);
+                        match below.zip(run).and_then(|(line, run)| line(run, m.id)) {
+                            Some(line) => format!("{label}\n{line}"),
+                            None => label,
+                        }
+                    },
+                )
+            };
+            match below {
+                Some(_) => ctl.run.with(|run| lay(Some(run))),
+                None => lay(None),
+            }
         })
     });
     move || {

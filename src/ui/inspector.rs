@@ -13,8 +13,9 @@ use crate::llm::{LlmExchange, formats};
 use crate::mcp::record::{Exchange, curl};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::explain::explain;
+use crate::record::freshness::freshness;
 use crate::record::live::LiveValues;
-use crate::record::payload::{Payload, Shown};
+use crate::record::payload::{Field, Payload, Shown};
 use crate::record::run::RowStatus;
 
 fn pretty(text: &str) -> String {
@@ -261,6 +262,18 @@ fn row_details(ctl: Controller) -> impl IntoView {
             .and_then(|r| r.get("result").map(crate::mcp::content::blocks))
             .filter(|b| !b.is_empty())
             .map(super::content_view::content_view);
+        // A live run's result with caching hints: how old it is against its ttlMs.
+        let fresh = record
+            .as_ref()
+            .filter(|_| ctl.recording.with_untracked(Option::is_none))
+            .and_then(|r| match (r.field(Field::Ttl), r.finished_ms) {
+                (Some(Shown::Value(ttl)), Some(at)) => Some((ttl.parse::<u64>().ok()?, at)),
+                _ => None,
+            })
+            .map(|(ttl, at)| {
+                let now = crate::clock::Clock::now_ms(&crate::clock::BrowserClock);
+                view! { <p class="mf-note-line mf-freshness">{freshness(at, ttl, now, lang)}</p> }
+            });
         let notifications = if id == Row::Execute {
             run.notifications.clone()
         } else {
@@ -274,6 +287,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
                 {tool_failed.then(|| view! { <p class="mf-error-line mf-tool-failed">{t(Msg::ToolFailed)}</p> })}
                 {mismatch.map(|m| view! { <p class="mf-error-line mf-output-mismatch">{m}</p> })}
                 {skipped}
+                {fresh}
                 <p class="mf-explain">{text}</p>
                 <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>
                 <dl class="mf-values">{shown_values}</dl>

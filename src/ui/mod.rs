@@ -241,6 +241,12 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                     )}
                     <DiagramView ctl=ctl pick=diagram_view::first />
                     <DiagramView ctl=ctl pick=diagram_view::second />
+                    // Drawn once the run browsed the server's resources and prompts.
+                    {lazy_view::lazy_view(
+                        ctl,
+                        move || ctl.browsed(),
+                        || async { call_on_demand!(diagram_view::browse_view_fn()) },
+                    )}
                 </div>
                 <Inspector ctl=ctl />
             </div>

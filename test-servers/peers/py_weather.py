@@ -1,22 +1,36 @@
-"""The seeds' weather tool on the official Python SDK (`mcp` 2.x, `MCPServer`), which serves both
-eras on one endpoint (2026-07-28 and the 2025 sessions), with CORS for the test page (the SDK
-does no CORS; a deployment in front of a browser adds it) and its DNS-rebinding protection set
-to admit the test page's origin.
+"""The seeds' weather tool on the official Python SDK (`mcp` 2.x, `MCPServer`), plus the resource
+`weather://cities`, the template `weather://city/{name}` and the prompt `weather_report`, both with
+city-name completion. It serves both eras on one endpoint (2026-07-28 and the 2025 sessions), with
+CORS for the test page (the SDK does no CORS; a deployment in front of a browser adds it) and its
+DNS-rebinding protection set to admit the test page's origin.
 
     python py_weather.py PAGE_ORIGIN
 
 Prints `py-sdk-weather listening on http://127.0.0.1:PORT/mcp` once bound (any free port).
 """
 
+import json
 import socket
 import sys
+from typing import Annotated
 
 import uvicorn
 from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import (
+    Completion,
+    CompletionArgument,
+    CompletionContext,
+    PromptReference,
+    ResourceTemplateReference,
+)
+from pydantic import Field
 from starlette.middleware.cors import CORSMiddleware
 
 CONDITIONS = {"tokyo": "Sunny", "london": "Rainy", "paris": "Cloudy", "berlin": "Overcast"}
+
+CITIES = [city.capitalize() for city in CONDITIONS]
 
 mcp = MCPServer("py-sdk-weather", version="2.3.0")
 
@@ -28,6 +42,45 @@ def get_weather(location: str) -> str:
     if condition is None:
         raise ValueError(f"Unknown city: {location}")
     return condition
+
+
+@mcp.resource("weather://cities", name="cities", mime_type="application/json")
+def cities() -> str:
+    """The cities this server knows"""
+    return json.dumps(CITIES, separators=(",", ":"))
+
+
+@mcp.resource("weather://city/{name}", name="city", mime_type="application/json")
+def city(name: str) -> str:
+    """The current weather in one city"""
+    condition = CONDITIONS.get(name.lower())
+    if condition is None:
+        raise ResourceNotFoundError(f"Unknown city: {name}")
+    weather = {"location": name.capitalize(), "condition": condition}
+    return json.dumps(weather, separators=(",", ":"))
+
+
+@mcp.prompt()
+def weather_report(city: Annotated[str, Field(description='City name, e.g. "Tokyo"')]) -> str:
+    """Ask for the weather in a city"""
+    return f"What's the weather in {city}?"
+
+
+@mcp.completion()
+async def complete(
+    ref: PromptReference | ResourceTemplateReference,
+    argument: CompletionArgument,
+    context: CompletionContext | None,
+) -> Completion | None:
+    """City names for the template's `name` and the prompt's `city`: by prefix, any case."""
+    if isinstance(ref, ResourceTemplateReference):
+        wanted = ref.uri == "weather://city/{name}" and argument.name == "name"
+    else:
+        wanted = ref.name == "weather_report" and argument.name == "city"
+    if not wanted:
+        return None
+    typed = argument.value.lower()
+    return Completion(values=[c for c in CITIES if c.lower().startswith(typed)])
 
 
 def main() -> None:

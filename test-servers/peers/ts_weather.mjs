@@ -1,16 +1,31 @@
-// The seeds' weather tool on the official TypeScript SDK v2 (`@modelcontextprotocol/server`),
-// served by its fetch-style `createMcpHandler` behind a few lines of `node:http` glue, with CORS
-// for the test page (the SDK does no CORS; a deployment in front of a browser adds it). Both eras
-// on one endpoint: 2026-07-28 natively, 2025-era requests through the SDK's stateless fallback.
+// The seeds' weather tool on the official TypeScript SDK v2 (`@modelcontextprotocol/server`), plus
+// the resource `weather://cities`, the template `weather://city/{name}` and the prompt
+// `weather_report`, both with city-name completion; served by its fetch-style `createMcpHandler`
+// behind a few lines of `node:http` glue, with CORS for the test page (the SDK does no CORS; a
+// deployment in front of a browser adds it). Both eras on one endpoint: 2026-07-28 natively,
+// 2025-era requests through the SDK's stateless fallback.
 //
 //   node ts_weather.mjs [--reject-legacy]
 //
 // Prints `ts-sdk-weather listening on http://127.0.0.1:PORT/mcp` once bound (port 0: any free).
 import http from 'node:http';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import {
+  completable,
+  createMcpHandler,
+  McpServer,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 const CONDITIONS = { tokyo: 'Sunny', london: 'Rainy', paris: 'Cloudy', berlin: 'Overcast' };
+const CITIES = Object.keys(CONDITIONS).map((city) => city[0].toUpperCase() + city.slice(1));
+
+/** The city names starting with what was typed, case-insensitively. */
+function completeCity(value) {
+  const typed = (value ?? '').toLowerCase();
+  return CITIES.filter((city) => city.toLowerCase().startsWith(typed));
+}
 
 function factory() {
   const server = new McpServer({ name: 'ts-sdk-weather', version: '2.4.0' });
@@ -27,6 +42,44 @@ function factory() {
       }
       return { content: [{ type: 'text', text: condition }] };
     },
+  );
+  server.registerResource(
+    'cities',
+    'weather://cities',
+    { description: 'The cities this server knows', mimeType: 'application/json' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(CITIES) }],
+    }),
+  );
+  server.registerResource(
+    'city',
+    new ResourceTemplate('weather://city/{name}', {
+      list: undefined,
+      complete: { name: completeCity },
+    }),
+    { description: 'The current weather in one city', mimeType: 'application/json' },
+    async (uri, { name }) => {
+      const typed = decodeURIComponent(Array.isArray(name) ? name[0] : name);
+      const condition = CONDITIONS[typed.toLowerCase()];
+      if (!condition) throw new ResourceNotFoundError(uri.href, `Unknown city: ${typed}`);
+      const location = CITIES.find((city) => city.toLowerCase() === typed.toLowerCase());
+      const text = JSON.stringify({ location, condition });
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text }] };
+    },
+  );
+  server.registerPrompt(
+    'weather_report',
+    {
+      description: 'Ask for the weather in a city',
+      argsSchema: z.object({
+        city: completable(z.string().describe('City name, e.g. "Tokyo"'), completeCity),
+      }),
+    },
+    ({ city }) => ({
+      messages: [
+        { role: 'user', content: { type: 'text', text: `What's the weather in ${city}?` } },
+      ],
+    }),
   );
   return server;
 }

@@ -79,3 +79,78 @@ async fn the_typescript_sdk_server_in_every_era() {
 async fn the_python_sdk_server_in_every_era() {
     every_era(Live::PySdk.url()).await;
 }
+
+/// The diagram "Resources, prompts and completion" against `url` in `era`: every row done, the
+/// template read with the first city the server completed (Tokyo), the prompt got for it, and
+/// the diagram drawn.
+async fn browse(url: &str, era: EraChoice) {
+    use mcp_flow::record::payload::Payload;
+    let ctl = Controller::new(
+        url.to_owned(),
+        "What's the weather in Tokyo?".into(),
+        Lang::En,
+        Mode::Play,
+        None,
+        Approval::Auto,
+    );
+    ctl.settings.era.set(era);
+    let (root, handle) = mount(ctl);
+    ctl.browse(Mode::Play);
+    let ended = until(20_000, || {
+        ctl.run.with_untracked(|r| {
+            r.status(Row::ShowBrowsed).is_finished() || r.first_error().is_some()
+        })
+    })
+    .await;
+    assert!(ended, "{url} {era:?}: the browse did not end");
+    let error = ctl
+        .run
+        .with_untracked(|r| r.first_error().map(|(row, e)| format!("{row}: {e}")));
+    assert_eq!(error, None, "{url} {era:?}");
+    for row in mcp_flow::diagram::browse_rows() {
+        let status = ctl.run.with_untracked(|r| r.status(row));
+        assert_eq!(status, RowStatus::Done, "{url} {era:?} {row}");
+    }
+    let read = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::ReadTemplateResult).cloned());
+    match read {
+        Some(Payload::Contents {
+            target, summary, ..
+        }) => {
+            assert_eq!(target, "weather://city/Tokyo", "{url} {era:?}");
+            assert!(summary.contains("Sunny"), "{url} {era:?}: {summary}");
+        }
+        other => panic!("{url} {era:?}: {other:?}"),
+    }
+    let prompt = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::GetPromptResult).cloned());
+    match prompt {
+        Some(Payload::Contents { summary, .. }) => assert!(
+            summary.contains("What's the weather in Tokyo?"),
+            "{url} {era:?}: {summary}"
+        ),
+        other => panic!("{url} {era:?}: {other:?}"),
+    }
+    assert!(
+        until(2_000, || root
+            .query_selector("#mf-dr")
+            .ok()
+            .flatten()
+            .is_some())
+        .await
+    );
+    ctl.end_run(None);
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_sdk_servers_resources_and_prompts_in_both_eras() {
+    for url in [Live::TsSdk.url(), Live::PySdk.url()] {
+        for era in [EraChoice::Modern, EraChoice::Legacy] {
+            browse(url, era).await;
+        }
+    }
+}

@@ -72,7 +72,7 @@ static AUTHORIZATION_ITEMS: [Item; 27] = [
 static AUTHORIZATION: Diagram = Diagram {
     id: "da",
     title: Text::new("Authorization (OAuth 2.1)", "授权（OAuth 2.1）"),
-    participants: PARTICIPANTS,
+    participants: &PARTICIPANTS,
     items: &AUTHORIZATION_ITEMS,
 };
 

@@ -74,7 +74,7 @@ fn every_actor_a_row_names_is_a_participant_of_its_diagram() {
     let every = diagrams()
         .iter()
         .chain(modern_diagrams())
-        .chain([authorization()]);
+        .chain([authorization(), browse()]);
     for d in every {
         for m in d.messages() {
             assert!(d.column_of(m.from).is_some(), "{}: {:?}", m.id, m.from);

@@ -1,11 +1,15 @@
 //! The tutorial's two sequence diagrams as data ([`original`]), redrawn for 2026-07-28
-//! ([`modern`]), the Authorization diagram ([`authorization`]), their vocabulary ([`spec`]), typed
+//! ([`modern`]), the Authorization diagram ([`authorization`]), the diagram of resources, prompts
+//! and completion ([`browse`]), their vocabulary ([`spec`]), typed
 //! row ids ([`rows`]) and a pure layout ([`layout`]) to plain geometry ([`geometry`]), measuring
 //! text without a DOM ([`text`]). No Leptos: the SVG view draws what [`layout::layout`] returns.
 
 pub mod authorization;
 #[cfg(test)]
 mod authorization_tests;
+pub mod browse;
+#[cfg(test)]
+mod browse_tests;
 pub mod geometry;
 pub mod layout;
 pub mod modern;
@@ -17,6 +21,7 @@ mod tests;
 pub mod text;
 
 pub use authorization::authorization;
+pub use browse::browse;
 pub use geometry::{
     ActivationGeom, ArrowDir, Badge, Geometry, LayoutOptions, Lifeline, NoteGeom, ParticipantBox,
     Point, Rect, RowGeom, TextLine,
@@ -37,11 +42,11 @@ pub fn diagrams_for(era: Era) -> &'static [Diagram; 2] {
 }
 
 /// Every row of every diagram, each once: the Authorization diagram's, then both eras' in
-/// drawing order (legacy first), as [`Row::ALL`] lists them.
+/// drawing order (legacy first), then the browse diagram's, as [`Row::ALL`] lists them.
 pub fn all_rows() -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
-    // The Authorization diagram's rows by their ids, not its data: its texts stay out of the
-    // page's first load (the diagram comes with the run's module).
+    // The Authorization and browse diagrams' rows by their ids, not their data: their texts
+    // stay out of the page's first load (each diagram comes with the module that runs it).
     rows.extend(Row::ALL.iter().copied().filter(|r| r.is_auth()));
     for d in diagrams().iter().chain(modern_diagrams()) {
         for row in d.rows() {
@@ -50,19 +55,25 @@ pub fn all_rows() -> Vec<Row> {
             }
         }
     }
+    rows.extend(browse_rows());
     rows
 }
+/// The browse diagram's rows by their ids (its texts come with the module that runs it).
+pub fn browse_rows() -> impl Iterator<Item = Row> {
+    Row::ALL.iter().copied().filter(|r| r.is_browse())
+}
+
 pub use spec::{
     Actor, ArrowKind, Diagram, Item, Lang, Message, Note, NotePlacement, Participant, Text,
 };
 pub use text::{text_width, wrap_text};
 
-/// The tutorial's diagrams and the Authorization diagram, which both eras share.
+/// The tutorial's diagrams, and the Authorization and browse diagrams, which both eras share.
 fn shared() -> impl Iterator<Item = &'static Diagram> {
-    diagrams().iter().chain([authorization()])
+    diagrams().iter().chain([authorization(), browse()])
 }
 
-/// The diagram with this id (`"d1"`, `"d2"` as the tutorial drew them, or `"da"`).
+/// The diagram with this id (`"d1"`, `"d2"` as the tutorial drew them, `"da"` or `"dr"`).
 pub fn diagram(id: &str) -> Option<&'static Diagram> {
     shared().find(|d| d.id == id)
 }

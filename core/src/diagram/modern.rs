@@ -72,7 +72,7 @@ static MODERN_DIAGRAMS: [Diagram; 2] = [
             "Discovery and Tool Listing (MCP 2026-07-28)",
             "发现与工具列表（MCP 2026-07-28）",
         ),
-        participants: PARTICIPANTS,
+        participants: &PARTICIPANTS,
         items: &MODERN_DISCOVERY_ITEMS,
     },
     Diagram {
@@ -81,7 +81,7 @@ static MODERN_DIAGRAMS: [Diagram; 2] = [
             "Tool Execution Flow (MCP 2026-07-28)",
             "工具执行流程（MCP 2026-07-28）",
         ),
-        participants: PARTICIPANTS,
+        participants: &PARTICIPANTS,
         items: &MODERN_EXECUTION_ITEMS,
     },
 ];

@@ -174,13 +174,13 @@ static DIAGRAMS: [Diagram; 2] = [
     Diagram {
         id: "d1",
         title: Text::new("Initialization and Tool Discovery", "初始化和工具发现"),
-        participants: PARTICIPANTS,
+        participants: &PARTICIPANTS,
         items: &DISCOVERY_ITEMS,
     },
     Diagram {
         id: "d2",
         title: Text::new("Tool Execution Flow", "工具执行流程"),
-        participants: PARTICIPANTS,
+        participants: &PARTICIPANTS,
         items: &EXECUTION_ITEMS,
     },
 ];

@@ -23,12 +23,10 @@ macro_rules! rows {
                 }
             }
 
-            /// The row with this text id.
+            /// The row with this text id (a search of [`Row::ALL`]: smaller in the first
+            /// load than a string match over every id).
             pub fn from_id(id: &str) -> Option<Row> {
-                match id {
-                    $($id => Some(Row::$variant),)*
-                    _ => None,
-                }
+                Row::ALL.iter().copied().find(|r| r.id() == id)
             }
         }
     };
@@ -124,12 +122,49 @@ rows! {
     LlmAnswer = "d2-11",
     /// d2-12: the host shows the answer.
     ShowAnswer = "d2-12",
+    /// r-1: the user asks the host to show what the server offers besides tools.
+    Browse = "r-1",
+    /// r-2: `resources/list`.
+    ListResources = "r-2",
+    /// r-3: the resources, with how long the list stays fresh (2026-07-28).
+    ListResourcesResult = "r-3",
+    /// r-4: `resources/read` of a listed resource.
+    ReadResource = "r-4",
+    /// r-5: its contents.
+    ReadResourceResult = "r-5",
+    /// r-6: `resources/templates/list`.
+    ListTemplates = "r-6",
+    /// r-7: the resource templates.
+    ListTemplatesResult = "r-7",
+    /// r-8: `completion/complete` of a template's variable.
+    Complete = "r-8",
+    /// r-9: the values the server offers.
+    CompleteResult = "r-9",
+    /// r-10: `resources/read` of the template filled with a completed value.
+    ReadTemplate = "r-10",
+    /// r-11: its contents.
+    ReadTemplateResult = "r-11",
+    /// r-12: `prompts/list`.
+    ListPrompts = "r-12",
+    /// r-13: the prompts.
+    ListPromptsResult = "r-13",
+    /// r-14: `prompts/get` with the prompt's arguments.
+    GetPrompt = "r-14",
+    /// r-15: the prompt's messages.
+    GetPromptResult = "r-15",
+    /// r-16: the host shows what it read and got.
+    ShowBrowsed = "r-16",
 }
 
 impl Row {
     /// A row of the Authorization diagram.
     pub fn is_auth(self) -> bool {
         self.id().starts_with("a-")
+    }
+
+    /// A row of the diagram "Resources, prompts and completion".
+    pub fn is_browse(self) -> bool {
+        self.id().starts_with("r-")
     }
 }
 

@@ -229,12 +229,12 @@ impl Item {
 /// A whole sequence diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagram {
-    /// `"d1"`, `"d2"`, or `"da"` (Authorization).
+    /// `"d1"`, `"d2"`, `"da"` (Authorization) or `"dr"` (resources, prompts and completion).
     pub id: &'static str,
     pub title: Text,
     /// This diagram's columns, left to right; each actor at most once. Every actor a message or
     /// note names is one of them.
-    pub participants: [Participant; 5],
+    pub participants: &'static [Participant],
     pub items: &'static [Item],
 }
 

@@ -3,12 +3,12 @@
 
 use super::row_summary;
 use crate::diagram::{ArrowKind, Lang};
-use crate::diagram::{authorization, diagrams_for};
+use crate::diagram::{authorization, browse, diagrams_for};
 use crate::mcp::era::Era;
 use crate::record::run::{RowStatus, Run};
 
-/// Markdown with both diagrams of `run`, and the Authorization diagram first when the run
-/// authorized, each in its own ```` ```mermaid ```` block (a Mermaid source holds one diagram),
+/// Markdown with both diagrams of `run`, the Authorization diagram first when the run
+/// authorized and the browse diagram last when it browsed, each in its own ```` ```mermaid ```` block (a Mermaid source holds one diagram),
 /// which GitHub and most Markdown viewers render. Each lists its own participants.
 pub fn mermaid(run: &Run, lang: Lang) -> String {
     let mut out = String::from("# MCP Flow run\n\n");
@@ -17,10 +17,14 @@ pub fn mermaid(run: &Run, lang: Lang) -> String {
         .rows()
         .any(|row| run.status(row) != RowStatus::Pending);
     let auth = authorized.then(authorization);
-    for diagram in auth.into_iter().chain(diagrams_for(era)) {
+    let browsed = browse()
+        .rows()
+        .any(|row| run.status(row) != RowStatus::Pending);
+    let browsing = browsed.then(browse);
+    for diagram in auth.into_iter().chain(diagrams_for(era)).chain(browsing) {
         out.push_str("```mermaid\nsequenceDiagram\n");
         out.push_str(&format!("    title {}\n", clean(diagram.title.get(lang))));
-        for p in &diagram.participants {
+        for p in diagram.participants {
             out.push_str(&format!(
                 "    participant {} as {}\n",
                 p.actor.slug(),
@@ -157,6 +161,36 @@ mod tests {
         let later = text.split("```mermaid\n").nth(2).unwrap();
         assert!(later.contains("participant llm"), "{later}");
         assert!(!later.contains("participant auth"), "{later}");
+    }
+
+    #[test]
+    fn a_browsed_run_exports_the_browse_diagram_last_with_its_values() {
+        use crate::diagram::Row;
+        use crate::record::payload::Payload;
+        use crate::record::run::RunEvent;
+        assert!(!mermaid(&sample_run(), Lang::En).contains("Resources, prompts"));
+        let mut run = Run::new(crate::diagram::all_rows());
+        run.apply(RunEvent::Done {
+            row: Row::ReadTemplate,
+            at_ms: 1.0,
+            payload: Some(Payload::Target {
+                target: "weather://city/Tokyo".into(),
+                arguments: None,
+            }),
+        });
+        let text = mermaid(&run, Lang::En);
+        assert_eq!(text.matches("```mermaid\n").count(), 3, "{text}");
+        let block = text.split("```mermaid\n").nth(3).unwrap();
+        assert!(
+            block.contains("title Resources, prompts and completion"),
+            "{block}"
+        );
+        assert!(!block.contains("participant llm"), "{block}");
+        assert!(
+            block.contains("client->>server: 10. resources/read (Request)")
+                && block.contains("target=weather://city/Tokyo"),
+            "{block}"
+        );
     }
 
     #[test]

@@ -80,6 +80,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.begin(Row::DiscoverResult).await;
         match (detection.era, found) {
             (Era::Modern, Ok(found)) => {
+                *self.capabilities.borrow_mut() = found.capabilities.clone();
                 self.done(Row::DiscoverResult, Some(discovered(&found)));
                 self.client.set_era(Era::Modern);
                 self.memory.eras.put(url, &detection);
@@ -128,6 +129,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.memory.eras.put(url, detection);
         self.begin(Row::InitializeResult).await;
         let capabilities = serde_json::to_value(&hs.result.capabilities).unwrap_or(Value::Null);
+        *self.capabilities.borrow_mut() = capabilities.clone();
         self.done(
             Row::InitializeResult,
             Some(Payload::Handshake {

@@ -15,16 +15,25 @@ use crate::mcp::http::{Http, HttpRequest};
 use crate::mcp::record::ReplayOf;
 use crate::mcp::replay::{Original, Prepared};
 
+/// What a run does once diagram 1 has connected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum After {
+    /// Nothing more (Connect).
+    Nothing,
+    /// Diagram 2 with this question.
+    Ask(String),
+    /// The diagram "Resources, prompts and completion".
+    Browse,
+}
+
 /// What the page asks of a run in progress.
 pub trait Engine {
-    /// Diagram 1, then diagram 2 with `question` when `ask`.
-    fn connect_then_ask(
-        self: Rc<Self>,
-        question: String,
-        ask: bool,
-    ) -> LocalBoxFuture<'static, Result<(), Stopped>>;
+    /// Diagram 1, then what `after` says.
+    fn connect_then(self: Rc<Self>, after: After) -> LocalBoxFuture<'static, Result<(), Stopped>>;
     /// Diagram 2 again on this connection.
     fn ask(self: Rc<Self>, question: String) -> LocalBoxFuture<'static, Result<String, Stopped>>;
+    /// The diagram "Resources, prompts and completion" on this connection.
+    fn browse(self: Rc<Self>) -> LocalBoxFuture<'static, Result<String, Stopped>>;
     /// The MCP client's per-request timeout from now on.
     fn set_timeout_ms(&self, ms: u32);
     /// Whether the next tool call asks the user first.
@@ -50,15 +59,17 @@ pub trait Engine {
 }
 
 impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
-    fn connect_then_ask(
-        self: Rc<Self>,
-        question: String,
-        ask: bool,
-    ) -> LocalBoxFuture<'static, Result<(), Stopped>> {
+    fn connect_then(self: Rc<Self>, after: After) -> LocalBoxFuture<'static, Result<(), Stopped>> {
         Box::pin(async move {
             self.discover().await?;
-            if ask {
-                Host::ask(&self, &question).await?;
+            match after {
+                After::Nothing => {}
+                After::Ask(question) => {
+                    Host::ask(&self, &question).await?;
+                }
+                After::Browse => {
+                    Host::browse(&self).await?;
+                }
             }
             Ok(())
         })
@@ -66,6 +77,10 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
 
     fn ask(self: Rc<Self>, question: String) -> LocalBoxFuture<'static, Result<String, Stopped>> {
         Box::pin(async move { Host::ask(&self, &question).await })
+    }
+
+    fn browse(self: Rc<Self>) -> LocalBoxFuture<'static, Result<String, Stopped>> {
+        Box::pin(async move { Host::browse(&self).await })
     }
 
     fn set_timeout_ms(&self, ms: u32) {
@@ -148,7 +163,7 @@ mod tests {
         pool.spawner()
             .spawn_local(async move {
                 let asked = task
-                    .connect_then_ask("What's the weather in Tokyo?".into(), true)
+                    .connect_then(super::After::Ask("What's the weather in Tokyo?".into()))
                     .await;
                 done.set(asked.is_ok());
             })

@@ -84,6 +84,8 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) output_schemas: RefCell<HashMap<String, Value>>,
     /// The log level asked of a server that offers logging (`None`: no log lines).
     pub(super) log_level: Cell<Option<LogLevel>>,
+    /// The server's capabilities, as diagram 1 learned them (initialize or server/discover).
+    pub(super) capabilities: RefCell<Value>,
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -120,6 +122,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             checker: RefCell::new(None),
             output_schemas: RefCell::default(),
             log_level: Cell::new(Some(LogLevel::ASKED_BY_DEFAULT)),
+            capabilities: RefCell::new(Value::Null),
         }
     }
 

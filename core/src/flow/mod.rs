@@ -1,9 +1,12 @@
-//! The host flow: runs the two diagrams step by step through a gate, reporting every row to the
+//! The host flow: runs the diagrams step by step through a gate, reporting every row to the
 //! run record (`crate::record`).
 
 pub mod auth_rows;
 #[cfg(test)]
 mod auth_tests;
+pub mod browse;
+#[cfg(test)]
+mod browse_tests;
 pub mod connect;
 pub mod engine;
 #[cfg(test)]

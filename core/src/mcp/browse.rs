@@ -139,6 +139,39 @@ pub fn contents_summary(read: &Value) -> String {
     }
 }
 
+/// What a `prompts/get` result holds, in a line: each message's role and its text (clipped), or
+/// what else its content is (an embedded resource by its URI).
+pub fn messages_summary(got: &Value) -> String {
+    let parts: Vec<String> = items(got, "messages")
+        .iter()
+        .map(|m| {
+            let role = m.get("role").and_then(Value::as_str).unwrap_or("no role");
+            let content = m.get("content").unwrap_or(&Value::Null);
+            let text = |key: &str| content.get(key).and_then(Value::as_str);
+            match (text("type"), text("text")) {
+                (Some("text"), Some(t)) => {
+                    let flat = t.replace(['\n', '\r'], " ");
+                    format!("{role}: {}", super::error::clip(&flat, 120))
+                }
+                (Some("resource"), _) => {
+                    let uri = content
+                        .pointer("/resource/uri")
+                        .and_then(Value::as_str)
+                        .unwrap_or("no uri");
+                    format!("{role}: the resource {uri}")
+                }
+                (Some(kind), _) => format!("{role}: {kind} content"),
+                (None, _) => format!("{role}: content without a type"),
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        "no messages".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
 /// The `items` array of a list result (`resources`, `resourceTemplates`, `prompts`), or none.
 pub fn items<'a>(result: &'a Value, key: &str) -> &'a [Value] {
     result
@@ -208,6 +241,21 @@ mod tests {
         assert_eq!(contents_summary(&json!({})), "no contents");
         let lines = json!({"contents": [{"mimeType": "text/markdown", "text": "# A\nB"}]});
         assert_eq!(contents_summary(&lines), "text/markdown # A B");
+    }
+
+    #[test]
+    fn a_prompt_is_summed_up_by_its_messages() {
+        let got = json!({"messages": [
+            {"role": "user", "content": {"type": "text", "text": "What's the weather\nin Tokyo?"}},
+            {"role": "user", "content": {"type": "resource", "resource": {"uri": "weather://city/Tokyo", "text": "{}"}}},
+            {"role": "assistant", "content": {"type": "image", "data": "AA==", "mimeType": "image/png"}},
+            {"role": "user", "content": {}}]});
+        assert_eq!(
+            messages_summary(&got),
+            "user: What's the weather in Tokyo?; user: the resource weather://city/Tokyo; \
+             assistant: image content; user: content without a type"
+        );
+        assert_eq!(messages_summary(&json!({"messages": []})), "no messages");
     }
 
     #[test]

@@ -386,6 +386,125 @@ const EXPLANATIONS: &[Entry] = &[
         "可选：新的访问令牌。对公开客户端，授权服务器必须轮换刷新令牌（OAuth 2.1）：旧的随即失效，被盗的刷新令牌也就没什么用。本次：{detail}。",
         "/basic/authorization/security-considerations#token-theft",
     ),
+    (
+        Row::Browse,
+        None,
+        "The user asks to see what the server offers besides tools. The host asks only for what the server declared in its capabilities: {offers}.",
+        "用户要求查看服务器在工具之外提供的内容。主机只请求服务器在能力中声明过的：{offers}。",
+        "/server",
+    ),
+    (
+        Row::ListResources,
+        None,
+        "`resources/list` asks for the resources the server exposes: data the application may put into the model's context (files, records, reports). A `cursor` would ask for the next page.",
+        "`resources/list` 请求服务器公开的资源：应用程序可以放进模型上下文的数据（文件、记录、报告）。带 `cursor` 则请求下一页。",
+        "/server/resources#listing-resources",
+    ),
+    (
+        Row::ListResourcesResult,
+        Some(Era::Modern),
+        "The server lists {count} resource(s): {items}. The list stays fresh for {ttlMs} ms (cacheScope {cacheScope}): until then a client may use it again without asking.",
+        "服务器列出 {count} 个资源：{items}。列表在 {ttlMs} 毫秒内有效（cacheScope 为 {cacheScope}）：在此之前客户端可以直接复用，无需再次请求。",
+        "/server/resources#listing-resources",
+    ),
+    (
+        Row::ListResourcesResult,
+        Some(Era::Legacy),
+        "The server lists {count} resource(s): {items}. 2025-11-25 has no caching hints: a client learns of changes from notifications/resources/list_changed, if the server sends them.",
+        "服务器列出 {count} 个资源：{items}。2025-11-25 没有缓存提示：客户端只能通过服务器发送的 notifications/resources/list_changed 得知变化。",
+        "/server/resources#listing-resources",
+    ),
+    (
+        Row::ReadResource,
+        None,
+        "`resources/read` of {target}, the first resource listed. Resources are application-controlled: the host, not the model, decides what to read.",
+        "`resources/read` 读取 {target}，即列出的第一个资源。资源由应用程序控制：读取什么由主机决定，而不是模型。",
+        "/server/resources#reading-resources",
+    ),
+    (
+        Row::ReadResourceResult,
+        None,
+        "{count} content item(s) of {target}: {text}. Text comes as `text`, binary data as a base64 `blob`, each with its `mimeType`. Freshness: {ttlMs} ms.",
+        "{target} 的 {count} 个内容项：{text}。文本以 `text` 返回，二进制数据以 base64 的 `blob` 返回，各带 `mimeType`。有效期：{ttlMs} 毫秒。",
+        "/server/resources#reading-resources",
+    ),
+    (
+        Row::ListTemplates,
+        None,
+        "`resources/templates/list` asks for parameterized resources: URI templates (RFC 6570) with variables to fill in.",
+        "`resources/templates/list` 请求参数化的资源：带有待填写变量的URI模板（RFC 6570）。",
+        "/server/resources#resource-templates",
+    ),
+    (
+        Row::ListTemplatesResult,
+        None,
+        "The server lists {count} template(s): {items}. Freshness: {ttlMs} ms.",
+        "服务器列出 {count} 个模板：{items}。有效期：{ttlMs} 毫秒。",
+        "/server/resources#resource-templates",
+    ),
+    (
+        Row::Complete,
+        None,
+        "`completion/complete` for the first variable of {target}, with what was typed so far: {arguments}. A host asks as the user types, to offer values like an IDE does.",
+        "`completion/complete` 为 {target} 的第一个变量请求补全，附上目前已输入的内容：{arguments}。主机在用户输入时请求，像IDE一样给出候选值。",
+        "/server/utilities/completion",
+    ),
+    (
+        Row::CompleteResult,
+        None,
+        "The server offers: {values} (total {count}, hasMore {hasMore}). At most 100 values come back; the host fills the template with the first.",
+        "服务器给出：{values}（总数 {count}，hasMore 为 {hasMore}）。最多返回100个值；主机用第一个值填写模板。",
+        "/server/utilities/completion",
+    ),
+    (
+        Row::ReadTemplate,
+        None,
+        "`resources/read` of {target}: the template filled in with the completed value, percent-encoded as RFC 6570 says.",
+        "`resources/read` 读取 {target}：用补全得到的值填好的模板，按 RFC 6570 进行百分号编码。",
+        "/server/resources#resource-templates",
+    ),
+    (
+        Row::ReadTemplateResult,
+        None,
+        "{count} content item(s) of {target}: {text}. Freshness: {ttlMs} ms. A URI the server does not have is an error, not an empty result.",
+        "{target} 的 {count} 个内容项：{text}。有效期：{ttlMs} 毫秒。服务器没有的URI会得到错误，而不是空结果。",
+        "/server/resources#error-handling",
+    ),
+    (
+        Row::ListPrompts,
+        None,
+        "`prompts/list` asks for the server's prompts: message templates a user picks (often as a slash command), with named arguments.",
+        "`prompts/list` 请求服务器的提示：由用户挑选的消息模板（常以斜杠命令的形式），带有具名参数。",
+        "/server/prompts#listing-prompts",
+    ),
+    (
+        Row::ListPromptsResult,
+        None,
+        "The server lists {count} prompt(s): {items}. Freshness: {ttlMs} ms.",
+        "服务器列出 {count} 个提示：{items}。有效期：{ttlMs} 毫秒。",
+        "/server/prompts#listing-prompts",
+    ),
+    (
+        Row::GetPrompt,
+        None,
+        "`prompts/get` of {target} with its required arguments {arguments} (the completed value, where one was).",
+        "`prompts/get` 获取 {target}，附上其必填参数 {arguments}（有补全值时使用补全值）。",
+        "/server/prompts#getting-a-prompt",
+    ),
+    (
+        Row::GetPromptResult,
+        None,
+        "{target} gives {count} message(s): {text}. Messages carry a role (user or assistant) and content, which may embed a resource.",
+        "{target} 给出 {count} 条消息：{text}。每条消息带有角色（user 或 assistant）和内容，内容中可以嵌入资源。",
+        "/server/prompts#getting-a-prompt",
+    ),
+    (
+        Row::ShowBrowsed,
+        None,
+        "The host shows what it read and got: {text}. Select each row above for its exchange, byte for byte.",
+        "主机展示读取和获取到的内容：{text}。选中上面的每一行，可查看其逐字节的交换内容。",
+        "/server",
+    ),
 ];
 
 /// Where the 2025-11-25 spec has the sections above that 2026-07-28 moved: it splits the
@@ -632,11 +751,45 @@ mod tests {
             | Row::AuthRefreshResult => Payload::Auth {
                 detail: "GET /.well-known/oauth-protected-resource/mcp".into(),
             },
+            Row::Browse => Payload::Offers {
+                capabilities: vec!["resources".into(), "prompts".into()],
+            },
+            Row::ListResourcesResult | Row::ListTemplatesResult | Row::ListPromptsResult => {
+                Payload::Listed {
+                    items: vec!["weather://cities".into()],
+                    ttl_ms: Some(300_000),
+                    cache_scope: Some("public".into()),
+                }
+            }
+            Row::ReadResource | Row::Complete | Row::ReadTemplate | Row::GetPrompt => {
+                Payload::Target {
+                    target: "weather://city/{name}".into(),
+                    arguments: Some(json!({"name": ""})),
+                }
+            }
+            Row::CompleteResult => Payload::Completion {
+                values: vec!["Tokyo".into()],
+                total: Some(1),
+                has_more: false,
+            },
+            Row::ReadResourceResult | Row::ReadTemplateResult | Row::GetPromptResult => {
+                Payload::Contents {
+                    target: "weather://city/Tokyo".into(),
+                    count: 1,
+                    summary: "application/json {}".into(),
+                    ttl_ms: Some(60_000),
+                    cache_scope: Some("public".into()),
+                }
+            }
+            Row::ShowBrowsed => Payload::Text { text: "t".into() },
             Row::Initialized
             | Row::ListToolsAsk
             | Row::ListTools
             | Row::CallTool
-            | Row::Execute => {
+            | Row::Execute
+            | Row::ListResources
+            | Row::ListTemplates
+            | Row::ListPrompts => {
                 return None;
             }
         })
@@ -654,11 +807,11 @@ mod tests {
 
     const ERAS: [Era; 2] = [Era::Legacy, Era::Modern];
 
-    /// The diagrams drawn in `era`: its own two and the Authorization diagram.
+    /// The diagrams drawn in `era`: its own two, the Authorization and the browse diagrams.
     fn diagrams(era: Era) -> impl Iterator<Item = &'static crate::diagram::Diagram> {
         crate::diagram::diagrams_for(era)
             .iter()
-            .chain([crate::diagram::authorization()])
+            .chain([crate::diagram::authorization(), crate::diagram::browse()])
     }
 
     #[test]

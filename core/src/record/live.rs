@@ -148,9 +148,78 @@ impl LiveValues {
     }
 }
 
+/// The value a finished row of the browse diagram carried, for a line under its label (its
+/// labels name no example to replace): the URI read, the items listed, the values completed.
+pub fn browse_line(run: &Run, row: Row) -> Option<String> {
+    let line = match run.payload(row)? {
+        Payload::Offers { capabilities } if !capabilities.is_empty() => capabilities.join(", "),
+        Payload::Listed { items, .. } => format!("{} × {}", items.len(), items.join(", ")),
+        Payload::Target {
+            target,
+            arguments: Some(arguments),
+        } => format!("{target} {arguments}"),
+        Payload::Target { target, .. } => target.clone(),
+        Payload::Completion { values, .. } => values.join(", "),
+        Payload::Contents { summary, .. } => summary.clone(),
+        _ => return None,
+    };
+    Some(format!("▸ {}", clip(&line)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_browse_row_shows_what_it_carried_under_its_label() {
+        let mut run = Run::new(crate::diagram::browse_rows());
+        let done = |row, payload| super::super::run::RunEvent::Done {
+            row,
+            at_ms: 1.0,
+            payload: Some(payload),
+        };
+        run.apply(done(
+            Row::ListResourcesResult,
+            Payload::Listed {
+                items: vec!["weather://cities".into(), "weather://icon.png".into()],
+                ttl_ms: None,
+                cache_scope: None,
+            },
+        ));
+        run.apply(done(
+            Row::Complete,
+            Payload::Target {
+                target: "weather://city/{name}".into(),
+                arguments: Some(serde_json::json!({"name": ""})),
+            },
+        ));
+        run.apply(done(
+            Row::ReadTemplateResult,
+            Payload::Contents {
+                target: "weather://city/Tokyo".into(),
+                count: 1,
+                summary: "application/json {\"condition\":\"Sunny\",\"temperature\":22,\"unit\":\"celsius\",\"location\":\"Tokyo\"}".into(),
+                ttl_ms: None,
+                cache_scope: None,
+            },
+        ));
+        assert_eq!(
+            browse_line(&run, Row::ListResourcesResult).as_deref(),
+            Some("▸ 2 × weather://cities, weather://icon.png")
+        );
+        assert_eq!(
+            browse_line(&run, Row::Complete).as_deref(),
+            Some("▸ weather://city/{name} {\"name\":\"\"}")
+        );
+        let clipped = browse_line(&run, Row::ReadTemplateResult).unwrap();
+        assert!(clipped.starts_with("▸ application/json {\"condition\":\"Sunny\""));
+        assert!(clipped.ends_with('…'), "clipped: {clipped}");
+        assert!(
+            clipped.chars().count() <= "▸ ".len() + MAX_CHARS + 1,
+            "{clipped}"
+        );
+        assert_eq!(browse_line(&run, Row::ReadResource), None, "not finished");
+    }
     use crate::diagram::{Lang, find_row};
     use crate::record::run::RunEvent;
     use serde_json::json;

@@ -1,10 +1,11 @@
 //! What a run recorded: one entry per diagram row with the values it carried and the exchanges
 //! behind it ([`run`]), what the connection learned ([`facts`]), and what is read from records:
-//! the diagram labels' live values, each row's explanation, the two eras compared, the message log.
+//! the diagram labels' live values, each row's explanation, a result's freshness, the two eras compared, the message log.
 
 pub mod compare;
 pub mod explain;
 pub mod facts;
+pub mod freshness;
 pub mod live;
 pub mod message_log;
 pub mod payload;

@@ -99,6 +99,41 @@ pub enum Payload {
     /// A step of the authorization flow: what it asked for or learned, in a line (never a
     /// token, a code or a secret).
     Auth { detail: String },
+    /// What the server declared besides tools (`resources`, `prompts`, `completions`).
+    Offers { capabilities: Vec<String> },
+    /// A list of resources, templates or prompts: each item's URI, template or name, and how
+    /// long the list stays fresh (2026-07-28).
+    Listed {
+        items: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ttl_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_scope: Option<String>,
+    },
+    /// What a request asks for: a URI to read, a prompt to get (with its arguments) or a
+    /// template whose argument to complete (with what was typed).
+    Target {
+        target: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        arguments: Option<Value>,
+    },
+    /// The values a completion offered.
+    Completion {
+        values: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total: Option<u64>,
+        has_more: bool,
+    },
+    /// What a `resources/read` or `prompts/get` gave, in a line, with its freshness.
+    Contents {
+        target: String,
+        count: usize,
+        summary: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ttl_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_scope: Option<String>,
+    },
 }
 
 /// `#[serde(with = "by_kind")]` for an `Option<Payload>`: `{"kind": "tool_result", "text": …}`.
@@ -177,10 +212,15 @@ pub enum Field {
     State,
     OutputSchema,
     Detail,
+    Offers,
+    Items,
+    Target,
+    Values,
+    HasMore,
 }
 
 impl Field {
-    pub const ALL: [Field; 29] = [
+    pub const ALL: [Field; 34] = [
         Field::Server,
         Field::Requested,
         Field::Version,
@@ -210,6 +250,11 @@ impl Field {
         Field::State,
         Field::OutputSchema,
         Field::Detail,
+        Field::Offers,
+        Field::Items,
+        Field::Target,
+        Field::Values,
+        Field::HasMore,
     ];
 
     /// The placeholder name in templates and the label in the inspector.
@@ -244,6 +289,11 @@ impl Field {
             Field::State => "requestState",
             Field::OutputSchema => "outputSchema",
             Field::Detail => "detail",
+            Field::Offers => "offers",
+            Field::Items => "items",
+            Field::Target => "target",
+            Field::Values => "values",
+            Field::HasMore => "hasMore",
         }
     }
 
@@ -374,6 +424,54 @@ impl Payload {
             ],
             Payload::Answer { text: t } => vec![(Field::Answer, text(t))],
             Payload::Auth { detail } => vec![(Field::Detail, text(detail))],
+            Payload::Offers { capabilities } => {
+                vec![(Field::Offers, V(capabilities.join(", ")))]
+            }
+            Payload::Listed {
+                items,
+                ttl_ms,
+                cache_scope,
+            } => vec![
+                (Field::Count, V(items.len().to_string())),
+                (Field::Items, V(items.join(", "))),
+                (Field::Ttl, ttl_ms.map_or(Absent, |t| V(t.to_string()))),
+                (
+                    Field::CacheScope,
+                    cache_scope.as_deref().map_or(Absent, text),
+                ),
+            ],
+            Payload::Target { target, arguments } => vec![
+                (Field::Target, text(target)),
+                (
+                    Field::Arguments,
+                    arguments.as_ref().map_or(Absent, |a| V(a.to_string())),
+                ),
+            ],
+            Payload::Completion {
+                values,
+                total,
+                has_more,
+            } => vec![
+                (Field::Values, V(values.join(", "))),
+                (Field::Count, total.map_or(Absent, |t| V(t.to_string()))),
+                (Field::HasMore, V(has_more.to_string())),
+            ],
+            Payload::Contents {
+                target,
+                count,
+                summary,
+                ttl_ms,
+                cache_scope,
+            } => vec![
+                (Field::Target, text(target)),
+                (Field::Count, V(count.to_string())),
+                (Field::Text, text(summary)),
+                (Field::Ttl, ttl_ms.map_or(Absent, |t| V(t.to_string()))),
+                (
+                    Field::CacheScope,
+                    cache_scope.as_deref().map_or(Absent, text),
+                ),
+            ],
         }
     }
 
@@ -409,6 +507,11 @@ pub enum SkipReason {
     ClientKnown,
     /// The tool list from earlier on this page is still fresh (its `ttlMs` has not passed).
     FreshList { age_ms: u64, ttl_ms: u64 },
+    /// The server did not declare this feature (or answered that it has no such method).
+    NotOffered,
+    /// The answer before gave nothing to go on (an empty list, a template without a
+    /// variable, no completed value).
+    NothingListed,
 }
 
 impl SkipReason {
@@ -451,6 +554,12 @@ impl SkipReason {
             (SkipReason::ClientKnown, Zh) => {
                 "授权服务器已经认识这个客户端（预注册、客户端元数据文档或之前已注册）：无需注册"
             }
+            (SkipReason::NotOffered, En) => {
+                "the server does not offer this (not in its capabilities, or no such method)"
+            }
+            (SkipReason::NotOffered, Zh) => "服务器不提供此功能（能力中没有声明，或没有此方法）",
+            (SkipReason::NothingListed, En) => "the answer before gave nothing to go on with",
+            (SkipReason::NothingListed, Zh) => "上一个应答没有可继续使用的内容",
         };
         text.to_owned()
     }
@@ -496,6 +605,19 @@ pub fn fits(row: Row, payload: Option<&Payload>) -> bool {
         | Row::AuthRetry
         | Row::AuthRefresh
         | Row::AuthRefreshResult => matches!(payload, Some(P::Auth { .. })),
+        Row::Browse => matches!(payload, Some(P::Offers { .. })),
+        Row::ListResources | Row::ListTemplates | Row::ListPrompts => payload.is_none(),
+        Row::ListResourcesResult | Row::ListTemplatesResult | Row::ListPromptsResult => {
+            matches!(payload, Some(P::Listed { .. }))
+        }
+        Row::ReadResource | Row::Complete | Row::ReadTemplate | Row::GetPrompt => {
+            matches!(payload, Some(P::Target { .. }))
+        }
+        Row::CompleteResult => matches!(payload, Some(P::Completion { .. })),
+        Row::ReadResourceResult | Row::ReadTemplateResult | Row::GetPromptResult => {
+            matches!(payload, Some(P::Contents { .. }))
+        }
+        Row::ShowBrowsed => matches!(payload, Some(P::Text { .. })),
     }
 }
 

@@ -32,7 +32,7 @@ async fn compare(this: Controller, generation: u32) {
         } else {
             EraChoice::Modern
         };
-        this.begin_as(Mode::Play, true, choice, Approval::Auto, None);
+        this.begin_as(Mode::Play, super::Then::Ask, choice, Approval::Auto, None);
         let mut waited = 0;
         while this.running.get_untracked() && waited < COMPARE_WAIT_MS {
             clock.sleep(50).await;

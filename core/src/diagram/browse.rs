@@ -1,0 +1,261 @@
+//! The fourth diagram, "Resources, prompts and completion": what a server offers besides tools,
+//! read the way a host reads it (a list, then an item from it), in both eras. Drawn in the
+//! tutorial's style with four participants: no model, since none of these steps asks one.
+//!
+//! Labels say what goes over the wire; the run's real values (URIs, names, counts) are filled in
+//! by the live labels.
+
+use super::original::{dashed, note, solid};
+use super::rows::Row;
+use super::spec::Actor::{Client, Host, Server, User};
+use super::spec::NotePlacement::{Over, RightOf};
+use super::spec::{Diagram, Item, Participant, Text};
+
+const PARTICIPANTS: [Participant; 4] = [
+    Participant {
+        actor: User,
+        name: "User",
+        subtitle: None,
+    },
+    Participant {
+        actor: Host,
+        name: "ClientApp (Host)",
+        subtitle: Some(Text::new("in the browser", "在浏览器中")),
+    },
+    Participant {
+        actor: Client,
+        name: "MCPClient (Internal Component)",
+        subtitle: Some(Text::new("in ClientApp", "ClientApp内部")),
+    },
+    Participant {
+        actor: Server,
+        name: "MCPServer (e.g., Tool Server)",
+        subtitle: Some(Text::new("on Local PC", "本地PC上")),
+    },
+];
+
+static BROWSE_ITEMS: [Item; 23] = [
+    note(
+        Over(User, Server),
+        "Tools are for the model; resources are for the application (the host decides what to read), prompts for the user (picked like a command)",
+        "工具供模型使用；资源由应用程序控制（由主机决定读取什么），提示由用户控制（像命令一样挑选）",
+    ),
+    Item::Message(
+        solid(
+            Row::Browse,
+            User,
+            Host,
+            "Show what the server offers besides tools",
+            "显示服务器在工具之外提供的内容",
+        )
+        .numbered(1)
+        .activating(),
+    ),
+    note(
+        RightOf(Host),
+        "Only what the server declared: resources, prompts and completions in its capabilities",
+        "只请求服务器声明过的：其能力中的 resources、prompts 和 completions",
+    ),
+    Item::Message(
+        solid(
+            Row::ListResources,
+            Client,
+            Server,
+            "resources/list (Request)",
+            "resources/list (请求)",
+        )
+        .numbered(2)
+        .activating(),
+    ),
+    Item::Message(
+        dashed(
+            Row::ListResourcesResult,
+            Server,
+            Client,
+            "resources/list (Response)\n[{uri, name, mimeType}], ttlMs, cacheScope",
+            "resources/list (响应)\n[{uri, name, mimeType}], ttlMs, cacheScope",
+        )
+        .numbered(3)
+        .deactivating(),
+    ),
+    note(
+        Over(Client, Server),
+        "2026-07-28: ttlMs says how long the list stays fresh, cacheScope who may keep it (2025-11-25 has neither)",
+        "2026-07-28：ttlMs 表示列表的有效期，cacheScope 表示谁可以缓存它（2025-11-25 没有这两项）",
+    ),
+    Item::Message(
+        solid(
+            Row::ReadResource,
+            Client,
+            Server,
+            "resources/read (Request)\n[uri]",
+            "resources/read (请求)\n[uri]",
+        )
+        .numbered(4)
+        .activating(),
+    ),
+    Item::Message(
+        dashed(
+            Row::ReadResourceResult,
+            Server,
+            Client,
+            "resources/read (Response)\n[contents: text or blob (base64)]",
+            "resources/read (响应)\n[contents: text 或 blob (base64)]",
+        )
+        .numbered(5)
+        .deactivating(),
+    ),
+    Item::Message(
+        solid(
+            Row::ListTemplates,
+            Client,
+            Server,
+            "resources/templates/list (Request)",
+            "resources/templates/list (请求)",
+        )
+        .numbered(6)
+        .activating(),
+    ),
+    Item::Message(
+        dashed(
+            Row::ListTemplatesResult,
+            Server,
+            Client,
+            "resources/templates/list (Response)\n[{uriTemplate, name}]",
+            "resources/templates/list (响应)\n[{uriTemplate, name}]",
+        )
+        .numbered(7)
+        .deactivating(),
+    ),
+    note(
+        Over(Client, Server),
+        "A URI template (RFC 6570) has variables a user fills in; completion suggests values as they type",
+        "URI模板（RFC 6570）含有由用户填写的变量；用户输入时，补全会给出候选值",
+    ),
+    Item::Message(
+        solid(
+            Row::Complete,
+            Client,
+            Server,
+            "completion/complete (Request)\n[ref: ref/resource {uri}, argument: {name, value}]",
+            "completion/complete (请求)\n[ref: ref/resource {uri}, argument: {name, value}]",
+        )
+        .numbered(8)
+        .activating(),
+    ),
+    Item::Message(
+        dashed(
+            Row::CompleteResult,
+            Server,
+            Client,
+            "completion/complete (Response)\n[completion: {values, total, hasMore}]",
+            "completion/complete (响应)\n[completion: {values, total, hasMore}]",
+        )
+        .numbered(9)
+        .deactivating(),
+    ),
+    Item::Message(
+        solid(
+            Row::ReadTemplate,
+            Client,
+            Server,
+            "resources/read (Request)\n[uri: the template filled in]",
+            "resources/read (请求)\n[uri: 填好的模板]",
+        )
+        .numbered(10)
+        .activating(),
+    ),
+    Item::Message(
+        dashed(
+            Row::ReadTemplateResult,
+            Server,
+            Client,
+            "resources/read (Response)\n[contents]",
+            "resources/read (响应)\n[contents]",
+        )
+        .numbered(11)
+        .deactivating(),
+    ),
+    note(
+        Over(Client, Server),
+        "A URI nobody has: 2026-07-28 answers -32602 with data.uri, 2025-11-25 -32002",
+        "不存在的URI：2026-07-28 以 -32602（带 data.uri）应答，2025-11-25 以 -32002 应答",
+    ),
+    Item::Message(
+        solid(
+            Row::ListPrompts,
+            Client,
+            Server,
+            "prompts/list (Request)",
+            "prompts/list (请求)",
+        )
+        .numbered(12)
+        .activating(),
+    ),
+    Item::Message(
+        dashed(
+            Row::ListPromptsResult,
+            Server,
+            Client,
+            "prompts/list (Response)\n[{name, description, arguments}]",
+            "prompts/list (响应)\n[{name, description, arguments}]",
+        )
+        .numbered(13)
+        .deactivating(),
+    ),
+    Item::Message(
+        solid(
+            Row::GetPrompt,
+            Client,
+            Server,
+            "prompts/get (Request)\n[name, arguments]",
+            "prompts/get (请求)\n[name, arguments]",
+        )
+        .numbered(14)
+        .activating(),
+    ),
+    Item::Message(
+        dashed(
+            Row::GetPromptResult,
+            Server,
+            Client,
+            "prompts/get (Response)\n[messages: [{role, content}]]",
+            "prompts/get (响应)\n[messages: [{role, content}]]",
+        )
+        .numbered(15)
+        .deactivating(),
+    ),
+    note(
+        Over(Host, Client),
+        "The prompt's messages are what a user's pick puts into the conversation; here the host shows them",
+        "提示的消息就是用户挑选后放入对话的内容；这里由主机展示它们",
+    ),
+    Item::Message(
+        dashed(
+            Row::ShowBrowsed,
+            Host,
+            User,
+            "Show what was read and got",
+            "显示读取和获取到的内容",
+        )
+        .numbered(16)
+        .deactivating(),
+    ),
+    note(
+        Over(User, Server),
+        "Each request in 2026-07-28 carries _meta and the Mcp-Method header, with Mcp-Name for resources/read (the URI) and prompts/get (the name); in 2025-11-25 it carries the session id",
+        "在 2026-07-28 中，每个请求都携带 _meta 和 Mcp-Method 头，resources/read（URI）和 prompts/get（名称）还携带 Mcp-Name；在 2025-11-25 中则携带会话 ID",
+    ),
+];
+
+static BROWSE: Diagram = Diagram {
+    id: "dr",
+    title: Text::new("Resources, prompts and completion", "资源、提示与补全"),
+    participants: &PARTICIPANTS,
+    items: &BROWSE_ITEMS,
+};
+
+/// The diagram "Resources, prompts and completion" (id `"dr"`), the same in both eras.
+pub fn browse() -> &'static Diagram {
+    &BROWSE
+}

@@ -1,0 +1,305 @@
+//! The diagram "Resources, prompts and completion" on a connection diagram 1 made: each request
+//! goes only where the server declared the feature, and each step goes on from the last answer
+//! (the first resource listed is read, the first template's variable is completed and the
+//! template read with the first value, the first prompt is got with that value). The pure steps
+//! are in `crate::mcp::browse`; the command line's `--browse` walks the same chain.
+
+use std::future::Future;
+
+use rmcp::model::{Reference, ResourceTemplateReference};
+use serde_json::{Map, Value};
+
+use super::host::{Host, Stopped};
+use crate::diagram::Row;
+use crate::llm::Llm;
+use crate::mcp::browse::{
+    Freshness, contents_summary, expand, first_variable, items, messages_summary, prompt_arguments,
+};
+use crate::mcp::error::McpError;
+use crate::mcp::http::Http;
+use crate::record::payload::{Payload, SkipReason};
+
+/// A request's row and the row of its answer.
+type Pair = (Row, Row);
+
+const RESOURCES: Pair = (Row::ListResources, Row::ListResourcesResult);
+const READ: Pair = (Row::ReadResource, Row::ReadResourceResult);
+const TEMPLATES: Pair = (Row::ListTemplates, Row::ListTemplatesResult);
+const COMPLETE: Pair = (Row::Complete, Row::CompleteResult);
+const READ_TEMPLATE: Pair = (Row::ReadTemplate, Row::ReadTemplateResult);
+const PROMPTS: Pair = (Row::ListPrompts, Row::ListPromptsResult);
+const GET_PROMPT: Pair = (Row::GetPrompt, Row::GetPromptResult);
+
+/// The rows that go on from a template's variable.
+const FROM_TEMPLATE: [Row; 4] = [
+    Row::Complete,
+    Row::CompleteResult,
+    Row::ReadTemplate,
+    Row::ReadTemplateResult,
+];
+
+/// The value a required prompt argument gets when the server completed none.
+pub const UNCOMPLETED_ARGUMENT: &str = "mcp-flow";
+
+/// What a completion's answer offers: its values, its total and whether there are more.
+fn completion(answer: &Value) -> Payload {
+    let completion = answer.get("completion").unwrap_or(&Value::Null);
+    Payload::Completion {
+        values: completion
+            .get("values")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        total: completion.get("total").and_then(Value::as_u64),
+        has_more: completion.get("hasMore").and_then(Value::as_bool) == Some(true),
+    }
+}
+
+/// A list's items by `name` (`uri`, `uriTemplate` or `name`), with its freshness.
+fn listed(result: &Value, key: &str, name: &str) -> Payload {
+    let fresh = Freshness::of(result);
+    Payload::Listed {
+        items: items(result, key)
+            .iter()
+            .map(|i| {
+                i.get(name)
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_owned()
+            })
+            .collect(),
+        ttl_ms: fresh.ttl_ms,
+        cache_scope: fresh.cache_scope,
+    }
+}
+
+/// What a read or a prompt gave: `count` items summed up, with the result's freshness.
+fn contents(target: &str, count: usize, summary: String, result: &Value) -> Payload {
+    let fresh = Freshness::of(result);
+    Payload::Contents {
+        target: target.to_owned(),
+        count,
+        summary,
+        ttl_ms: fresh.ttl_ms,
+        cache_scope: fresh.cache_scope,
+    }
+}
+
+impl<H: Http + 'static, L: Llm> Host<H, L> {
+    /// The diagram "Resources, prompts and completion": what the server offers besides tools,
+    /// read for real. Returns what the host shows at its last row.
+    pub async fn browse(&self) -> Result<String, Stopped> {
+        let capabilities = self.capabilities.borrow().clone();
+        let offers: Vec<String> = ["resources", "prompts", "completions"]
+            .into_iter()
+            .filter(|k| capabilities.get(k).is_some())
+            .map(str::to_owned)
+            .collect();
+        let offered = |k: &str| offers.iter().any(|o| o == k);
+        self.begin(Row::Browse).await;
+        self.done(
+            Row::Browse,
+            Some(Payload::Offers {
+                capabilities: offers.clone(),
+            }),
+        );
+        let mut shown = Vec::new();
+        let completed = if offered("resources") {
+            self.browse_resources(offered("completions"), &mut shown)
+                .await?
+        } else {
+            self.skip(&resource_rows(), SkipReason::NotOffered);
+            None
+        };
+        if offered("prompts") {
+            self.browse_prompts(completed, &mut shown).await?;
+        } else {
+            self.skip(
+                &[PROMPTS.0, PROMPTS.1, GET_PROMPT.0, GET_PROMPT.1],
+                SkipReason::NotOffered,
+            );
+        }
+        self.begin(Row::ShowBrowsed).await;
+        let text = if shown.is_empty() {
+            "the server offers nothing besides tools".to_owned()
+        } else {
+            shown.join("; ")
+        };
+        self.done(Row::ShowBrowsed, Some(Payload::Text { text: text.clone() }));
+        Ok(text)
+    }
+
+    /// One request and its answer: the answer's row is active when this returns it. A server
+    /// without the method (-32601) skips the answer and `then`; any other failure stops the run.
+    async fn exchange(
+        &self,
+        (ask, answer): Pair,
+        sent: Option<Payload>,
+        then: &[Row],
+        request: impl Future<Output = Result<Value, McpError>>,
+    ) -> Result<Option<Value>, Stopped> {
+        self.begin(ask).await;
+        match request.await {
+            Ok(value) => {
+                self.done(ask, sent);
+                self.begin(answer).await;
+                Ok(Some(value))
+            }
+            Err(McpError::Protocol { code: -32601, .. }) => {
+                self.done(ask, sent);
+                self.skip(&[answer], SkipReason::NotOffered);
+                self.skip(then, SkipReason::NotOffered);
+                Ok(None)
+            }
+            Err(e) => Err(self.fail_pair((ask, sent), answer, e)),
+        }
+    }
+
+    /// Rows 2 to 11. Returns the value the server completed, for the prompt.
+    async fn browse_resources(
+        &self,
+        completions: bool,
+        shown: &mut Vec<String>,
+    ) -> Result<Option<String>, Stopped> {
+        let after_list = &resource_rows()[2..];
+        let request = self.client.list_resources();
+        let Some(list) = self.exchange(RESOURCES, None, after_list, request).await? else {
+            return Ok(None);
+        };
+        self.done(RESOURCES.1, Some(listed(&list, "resources", "uri")));
+        let first = items(&list, "resources")
+            .first()
+            .and_then(|r| r.get("uri"))
+            .and_then(Value::as_str);
+        match first {
+            Some(uri) => self.read(READ, uri, shown).await?,
+            None => self.skip(&[READ.0, READ.1], SkipReason::NothingListed),
+        }
+
+        let request = self.client.list_resource_templates();
+        let Some(templates) = self
+            .exchange(TEMPLATES, None, &FROM_TEMPLATE, request)
+            .await?
+        else {
+            return Ok(None);
+        };
+        self.done(
+            TEMPLATES.1,
+            Some(listed(&templates, "resourceTemplates", "uriTemplate")),
+        );
+        let first = items(&templates, "resourceTemplates")
+            .iter()
+            .filter_map(|t| t.get("uriTemplate").and_then(Value::as_str))
+            .find_map(|t| first_variable(t).map(|v| (t.to_owned(), v.to_owned())));
+        let Some((template, variable)) = first else {
+            self.skip(&FROM_TEMPLATE, SkipReason::NothingListed);
+            return Ok(None);
+        };
+        if !completions {
+            self.skip(&FROM_TEMPLATE[..2], SkipReason::NotOffered);
+            self.skip(&FROM_TEMPLATE[2..], SkipReason::NothingListed);
+            return Ok(None);
+        }
+
+        // Nothing typed yet: the server offers what it has from the start.
+        let typed = "";
+        let mut argument = Map::new();
+        argument.insert(variable.clone(), Value::from(typed));
+        let sent = Payload::Target {
+            target: template.clone(),
+            arguments: Some(Value::Object(argument)),
+        };
+        let reference = Reference::Resource(ResourceTemplateReference::new(&template));
+        let request = self.client.complete(reference, &variable, typed);
+        let Some(answer) = self
+            .exchange(COMPLETE, Some(sent), &FROM_TEMPLATE[2..], request)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let offered = completion(&answer);
+        let value = match &offered {
+            Payload::Completion { values, .. } => values.first().cloned(),
+            _ => None,
+        };
+        self.done(COMPLETE.1, Some(offered));
+        let Some(value) = value else {
+            self.skip(&FROM_TEMPLATE[2..], SkipReason::NothingListed);
+            return Ok(None);
+        };
+        self.read(READ_TEMPLATE, &expand(&template, &variable, &value), shown)
+            .await?;
+        Ok(Some(value))
+    }
+
+    /// `resources/read` of `uri` on the rows `pair`.
+    async fn read(&self, pair: Pair, uri: &str, shown: &mut Vec<String>) -> Result<(), Stopped> {
+        let sent = Payload::Target {
+            target: uri.to_owned(),
+            arguments: None,
+        };
+        let request = self.client.read_resource(uri);
+        let Some(read) = self.exchange(pair, Some(sent), &[], request).await? else {
+            return Ok(());
+        };
+        let summary = contents_summary(&read);
+        shown.push(format!("read {uri}: {summary}"));
+        let count = items(&read, "contents").len();
+        self.done(pair.1, Some(contents(uri, count, summary, &read)));
+        Ok(())
+    }
+
+    /// Rows 12 to 15: the prompts, and the first one got with `completed` (or
+    /// [`UNCOMPLETED_ARGUMENT`]) for its required arguments.
+    async fn browse_prompts(
+        &self,
+        completed: Option<String>,
+        shown: &mut Vec<String>,
+    ) -> Result<(), Stopped> {
+        let rest = [GET_PROMPT.0, GET_PROMPT.1];
+        let request = self.client.list_prompts();
+        let Some(list) = self.exchange(PROMPTS, None, &rest, request).await? else {
+            return Ok(());
+        };
+        self.done(PROMPTS.1, Some(listed(&list, "prompts", "name")));
+        let Some(prompt) = items(&list, "prompts").first() else {
+            self.skip(&rest, SkipReason::NothingListed);
+            return Ok(());
+        };
+        let name = prompt.get("name").and_then(Value::as_str).unwrap_or("?");
+        let value = completed.as_deref().unwrap_or(UNCOMPLETED_ARGUMENT);
+        let arguments = prompt_arguments(prompt, value);
+        let sent = Payload::Target {
+            target: name.to_owned(),
+            arguments: (!arguments.is_empty()).then(|| Value::Object(arguments.clone())),
+        };
+        let request = self.client.get_prompt(name, arguments);
+        let Some(got) = self.exchange(GET_PROMPT, Some(sent), &[], request).await? else {
+            return Ok(());
+        };
+        let count = items(&got, "messages").len();
+        shown.push(format!("got the prompt {name}: {count} message(s)"));
+        let summary = messages_summary(&got);
+        self.done(GET_PROMPT.1, Some(contents(name, count, summary, &got)));
+        Ok(())
+    }
+}
+
+/// Rows 2 to 11, in order.
+fn resource_rows() -> [Row; 10] {
+    [
+        RESOURCES.0,
+        RESOURCES.1,
+        READ.0,
+        READ.1,
+        TEMPLATES.0,
+        TEMPLATES.1,
+        COMPLETE.0,
+        COMPLETE.1,
+        READ_TEMPLATE.0,
+        READ_TEMPLATE.1,
+    ]
+}
