@@ -386,12 +386,25 @@ const scenarios = {
       check(label.includes('weather://city/'), `${spoken}: r-10's label lacks the URI read: ${label}`);
       await page.locator('#mf-dr').screenshot({ path: join(opt.out, `browse-${spoken}.png`) });
 
-      // Again on the same connection: the browse rows only, no new handshake.
+      // Again on the same connection: the browse rows only, no new handshake. In 2026-07-28 the
+      // lists are still fresh (ttlMs 300 s): reused, their request rows skipped, nothing sent.
       methods.length = 0;
       await page.click('#mf-browse');
       await page.waitForFunction(() => document.querySelector('g[data-row="r-16"]')?.dataset.state === 'done' &&
         !document.querySelector('#mf-browse').disabled, null, { timeout: 20_000 });
-      check(JSON.stringify(methods) === JSON.stringify(browsed), `${spoken}: again: ${methods.join(', ')}`);
+      const lists = ['resources/list', 'resources/templates/list', 'prompts/list'];
+      const again = spoken === 'modern' ? browsed.filter((m) => !lists.includes(m)) : browsed;
+      check(JSON.stringify(methods) === JSON.stringify(again), `${spoken}: again: ${methods.join(', ')}`);
+      const listRows = await rows(page);
+      for (const id of ['r-2', 'r-6', 'r-12']) {
+        const want = spoken === 'modern' ? 'skipped' : 'done';
+        check(listRows[id] === want, `${spoken}: again, row ${id} is ${listRows[id]}, expected ${want}`);
+      }
+      if (spoken === 'modern') {
+        const reused = await inspect('r-2');
+        check(reused.includes('reused the list from') && reused.includes('no request sent'), `modern: r-2 again: ${reused.slice(0, 300)}`);
+        await page.locator('#mf-dr').screenshot({ path: join(opt.out, 'browse-modern-cached.png') });
+      }
     }
   },
 

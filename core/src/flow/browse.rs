@@ -15,6 +15,7 @@ use crate::llm::Llm;
 use crate::mcp::browse::{
     Freshness, contents_summary, expand, first_variable, items, messages_summary, prompt_arguments,
 };
+use crate::mcp::era::Era;
 use crate::mcp::error::McpError;
 use crate::mcp::http::Http;
 use crate::record::payload::{Payload, SkipReason};
@@ -158,6 +159,37 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         }
     }
 
+    /// A list request (`method`) and its answer, or in 2026-07-28 the answer from earlier on
+    /// this page while its `ttlMs` lasts: the request's row is skipped then, saying so.
+    async fn list(
+        &self,
+        pair: Pair,
+        method: &'static str,
+        then: &[Row],
+        request: impl Future<Output = Result<Value, McpError>>,
+    ) -> Result<Option<Value>, Stopped> {
+        let url = self.client.transport.url.clone();
+        let now = self.steps.now_ms();
+        let modern = self.client.era() == Era::Modern;
+        if let Some((at, list)) = self
+            .memory
+            .lists
+            .fresh(&url, method, now)
+            .filter(|_| modern)
+        {
+            let ttl_ms = Freshness::of(&list).ttl_ms.unwrap_or(0);
+            let age_ms = (now - at).max(0.0) as u64;
+            self.skip(&[pair.0], SkipReason::FreshList { age_ms, ttl_ms });
+            self.begin(pair.1).await;
+            return Ok(Some(list));
+        }
+        let list = self.exchange(pair, None, then, request).await?;
+        if let Some(list) = list.as_ref().filter(|_| modern) {
+            self.memory.lists.put(&url, method, now, list);
+        }
+        Ok(list)
+    }
+
     /// Rows 2 to 11. Returns the value the server completed, for the prompt.
     async fn browse_resources(
         &self,
@@ -166,7 +198,8 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     ) -> Result<Option<String>, Stopped> {
         let after_list = &resource_rows()[2..];
         let request = self.client.list_resources();
-        let Some(list) = self.exchange(RESOURCES, None, after_list, request).await? else {
+        let listed_now = self.list(RESOURCES, "resources/list", after_list, request);
+        let Some(list) = listed_now.await? else {
             return Ok(None);
         };
         self.done(RESOURCES.1, Some(listed(&list, "resources", "uri")));
@@ -181,7 +214,12 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
         let request = self.client.list_resource_templates();
         let Some(templates) = self
-            .exchange(TEMPLATES, None, &FROM_TEMPLATE, request)
+            .list(
+                TEMPLATES,
+                "resources/templates/list",
+                &FROM_TEMPLATE,
+                request,
+            )
             .await?
         else {
             return Ok(None);
@@ -261,7 +299,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     ) -> Result<(), Stopped> {
         let rest = [GET_PROMPT.0, GET_PROMPT.1];
         let request = self.client.list_prompts();
-        let Some(list) = self.exchange(PROMPTS, None, &rest, request).await? else {
+        let Some(list) = self.list(PROMPTS, "prompts/list", &rest, request).await? else {
             return Ok(());
         };
         self.done(PROMPTS.1, Some(listed(&list, "prompts", "name")));

@@ -468,3 +468,79 @@ fn without_completions_the_template_is_listed_but_not_filled_in() {
     assert_eq!(why(Row::ListPrompts), Some(SkipReason::NotOffered));
     assert_eq!(run.status(Row::ShowBrowsed), RowStatus::Done);
 }
+
+#[test]
+fn a_modern_browse_again_reuses_the_fresh_lists_and_says_so() {
+    let mut script = modern(&["resources", "prompts", "completions"]);
+    script.extend(weather_answers(true));
+    // The second browse: only what is not a list (the lists' ttlMs has not passed).
+    let again = weather_answers(true);
+    script.extend(
+        again
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| ![0, 2, 5].contains(i))
+            .map(|(_, s)| s),
+    );
+    let (host, http, run) = fixture(script, EraChoice::Modern);
+    block_on(async {
+        host.discover().await.expect("connected");
+        host.browse().await.expect("browsed");
+        run.borrow_mut().reset(crate::diagram::browse_rows());
+        host.browse().await
+    })
+    .expect("browsed again");
+    let methods: Vec<String> = sent_after(&http, 9).into_iter().map(|(m, _)| m).collect();
+    assert_eq!(
+        methods,
+        [
+            "resources/read",
+            "completion/complete",
+            "resources/read",
+            "prompts/get"
+        ],
+        "no list asked for again"
+    );
+    let run = run.borrow();
+    for row in [Row::ListResources, Row::ListTemplates, Row::ListPrompts] {
+        let r = run.row(row).unwrap();
+        assert_eq!(r.status, RowStatus::Skipped, "{row}");
+        assert!(r.mcp.is_empty(), "{row}: nothing sent");
+        match r.skipped {
+            Some(SkipReason::FreshList {
+                ttl_ms: 300_000,
+                age_ms,
+            }) => assert!(age_ms < 300_000),
+            other => panic!("{row}: {other:?}"),
+        }
+    }
+    // The answers come from the cache, the same as before.
+    assert_eq!(
+        payload(&run, Row::ListResourcesResult),
+        Payload::Listed {
+            items: vec!["weather://cities".into(), "weather://icon.png".into()],
+            ttl_ms: Some(300_000),
+            cache_scope: Some("public".into())
+        }
+    );
+    assert!(browse_rows().iter().all(|r| run.status(*r).is_finished()));
+}
+
+#[test]
+fn a_legacy_browse_again_asks_for_every_list() {
+    let mut script = legacy(&["resources", "prompts", "completions"]);
+    script.extend(weather_answers(false));
+    script.extend(weather_answers(false));
+    let (host, http, _) = fixture(script, EraChoice::Legacy);
+    block_on(async {
+        host.discover().await.expect("connected");
+        host.browse().await.expect("browsed");
+        host.browse().await
+    })
+    .expect("browsed again");
+    assert_eq!(
+        sent_after(&http, 10)[0].0,
+        "resources/list",
+        "no hints, no reuse"
+    );
+}

@@ -56,11 +56,13 @@ pub fn check_server_url(url: &str) -> Result<(), String> {
     }
 }
 
-/// What the page remembers across runs: each server's era and fresh tool lists.
+/// What the page remembers across runs: each server's era and fresh tool, resource, template
+/// and prompt lists.
 #[derive(Debug, Clone, Default)]
 pub struct Memory {
     pub eras: EraCache,
     pub tools: ToolsCache,
+    pub lists: crate::mcp::browse::ListCache,
 }
 
 pub struct Host<H: Http, L: Llm> {

@@ -2,7 +2,10 @@
 //! template's first variable, the template expanded with a value the server completed, a prompt's
 //! arguments, and a result's freshness hints. Pure; the command line's `--browse` runs the chain.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
@@ -105,6 +108,32 @@ impl fmt::Display for Freshness {
                 ttl.map_or("?".to_owned(), |ms| format!("{ms} ms")),
                 scope.as_deref().unwrap_or("no cacheScope")
             ),
+        }
+    }
+}
+
+/// List answers (resources, templates, prompts) that said how long they stay fresh (`ttlMs`),
+/// by server URL and method, for the page's lifetime: within that time a later browse reuses the
+/// list instead of asking again.
+#[derive(Debug, Clone, Default)]
+pub struct ListCache(Rc<RefCell<HashMap<(String, &'static str), (f64, Value)>>>);
+
+impl ListCache {
+    /// The answer `url` gave to `method` at most its `ttlMs` ago (`now_ms` on the clock of
+    /// [`Self::put`]), with when it came.
+    pub fn fresh(&self, url: &str, method: &'static str, now_ms: f64) -> Option<(f64, Value)> {
+        let cache = self.0.borrow();
+        let (at, list) = cache.get(&(url.to_owned(), method))?;
+        let ttl = Freshness::of(list).ttl_ms.unwrap_or(0) as f64;
+        (now_ms - at < ttl).then(|| (*at, list.clone()))
+    }
+
+    /// Keeps `list` if it says it stays fresh for a while.
+    pub fn put(&self, url: &str, method: &'static str, now_ms: f64, list: &Value) {
+        if Freshness::of(list).ttl_ms.unwrap_or(0) > 0 {
+            self.0
+                .borrow_mut()
+                .insert((url.to_owned(), method), (now_ms, list.clone()));
         }
     }
 }
@@ -256,6 +285,46 @@ mod tests {
              assistant: image content; user: content without a type"
         );
         assert_eq!(messages_summary(&json!({"messages": []})), "no messages");
+    }
+
+    #[test]
+    fn a_list_is_reused_only_within_its_ttl_for_its_server_and_method() {
+        let cache = ListCache::default();
+        let url = "http://127.0.0.1:8000/mcp";
+        cache.put(
+            url,
+            "resources/list",
+            1_000.0,
+            &json!({"resources": [], "ttlMs": 5_000}),
+        );
+        cache.put(url, "prompts/list", 1_000.0, &json!({"prompts": []}));
+        cache.put(
+            url,
+            "resources/templates/list",
+            1_000.0,
+            &json!({"ttlMs": 0}),
+        );
+        let fresh = cache.fresh(url, "resources/list", 5_999.0);
+        assert_eq!(fresh.map(|(at, _)| at), Some(1_000.0));
+        assert!(
+            cache.fresh(url, "resources/list", 6_000.0).is_none(),
+            "stale at its ttl"
+        );
+        assert!(
+            cache.fresh(url, "prompts/list", 1_001.0).is_none(),
+            "no hints: not kept"
+        );
+        assert!(
+            cache
+                .fresh(url, "resources/templates/list", 1_000.0)
+                .is_none(),
+            "ttlMs 0"
+        );
+        assert!(
+            cache
+                .fresh("http://other/mcp", "resources/list", 1_001.0)
+                .is_none()
+        );
     }
 
     #[test]

@@ -505,7 +505,7 @@ pub enum SkipReason {
     /// The authorization server knows this client already (pre-registered, a client ID
     /// metadata document, or registered earlier on this page): no registration.
     ClientKnown,
-    /// The tool list from earlier on this page is still fresh (its `ttlMs` has not passed).
+    /// The list from earlier on this page is still fresh (its `ttlMs` has not passed).
     FreshList { age_ms: u64, ttl_ms: u64 },
     /// The server did not declare this feature (or answered that it has no such method).
     NotOffered,
@@ -520,13 +520,13 @@ impl SkipReason {
         let text = match (self, lang) {
             (SkipReason::FreshList { age_ms, ttl_ms }, En) => {
                 return format!(
-                    "reused the tool list from {age_ms} ms ago: the server said it stays fresh \
-                     for {ttl_ms} ms (ttlMs)"
+                    "reused the list from {age_ms} ms ago, no request sent: the server said it \
+                     stays fresh for {ttl_ms} ms (ttlMs)"
                 );
             }
             (SkipReason::FreshList { age_ms, ttl_ms }, Zh) => {
                 return format!(
-                    "复用了 {age_ms} 毫秒前的工具列表：服务器说明它在 {ttl_ms} 毫秒内有效（ttlMs）"
+                    "复用了 {age_ms} 毫秒前的列表，未发送请求：服务器说明它在 {ttl_ms} 毫秒内有效（ttlMs）"
                 );
             }
             (SkipReason::NoToolCall, En) => "the model answered without a tool",
