@@ -344,7 +344,7 @@ const scenarios = {
       await page.click('#mf-connection > summary');
       await page.click('#mf-browse');
       await page.waitForFunction(
-        () => ['done', 'failed'].includes(document.querySelector('g[data-row="r-16"]')?.dataset.state) ||
+        () => ['done', 'failed'].includes(document.querySelector('g[data-row="r-22"]')?.dataset.state) ||
           document.querySelector('g[data-row][data-state="failed"]') !== null,
         null, { timeout: 20_000 });
       if (await page.$('g[data-row][data-state="failed"]')) {
@@ -353,13 +353,16 @@ const scenarios = {
       check((await era(page)) === spoken, `${spoken}: the page speaks ${await era(page)}`);
       const states = await rows(page);
       const browse = Object.entries(states).filter(([id]) => id.startsWith('r-'));
-      check(browse.length === 16, `${spoken}: ${browse.length} browse rows drawn`);
+      check(browse.length === 22, `${spoken}: ${browse.length} browse rows drawn`);
       for (const [id, state] of browse) check(state === 'done', `${spoken}: row ${id} is ${state}`);
       // Connected first (diagram 1), no question asked (diagram 2 untouched).
       check(states['d1-8'] === 'done' && states['d2-1'] === 'pending', `${spoken}: d1-8 ${states['d1-8']}, d2-1 ${states['d2-1']}`);
       const handshake = spoken === 'legacy' ? ['initialize', 'notifications/initialized', 'logging/setLevel'] : ['server/discover'];
+      // Then the subscription to the report read: legacy, the GET stream (not a POST) and
+      // resources/subscribe, unsubscribe; modern, subscriptions/listen, closed by the client.
+      const watched = spoken === 'legacy' ? ['resources/subscribe', 'resources/unsubscribe'] : ['subscriptions/listen'];
       const browsed = ['resources/list', 'resources/read', 'resources/templates/list', 'completion/complete',
-        'resources/read', 'prompts/list', 'prompts/get'];
+        'resources/read', 'prompts/list', 'prompts/get', ...watched, 'resources/read'];
       check(JSON.stringify(methods) === JSON.stringify([...handshake, 'tools/list', ...browsed]),
         `${spoken}: requests ${methods.join(', ')}`);
       // Each row shows what really came back.
@@ -384,13 +387,20 @@ const scenarios = {
       check(prompt.includes('weather_report') && prompt.includes('2 message'), `${spoken}: r-15 ${prompt.slice(0, 300)}`);
       const label = await page.textContent('g[data-row="r-10"]');
       check(label.includes('weather://city/'), `${spoken}: r-10's label lacks the URI read: ${label}`);
+      // The update came, and the report read again was observed later than the first read.
+      const observed = (text) => Number((/observedAt\\?":\s*(\d+)/.exec(text) ?? [])[1]);
+      const before = observed(report);
+      const after = observed(await inspect('r-21'));
+      check(before > 0 && after > before, `${spoken}: observedAt ${before} then ${after}`);
+      const ack = await inspect('r-17');
+      check(ack.includes('weather://city/'), `${spoken}: r-17 ${ack.slice(0, 300)}`);
       await page.locator('#mf-dr').screenshot({ path: join(opt.out, `browse-${spoken}.png`) });
 
       // Again on the same connection: the browse rows only, no new handshake. In 2026-07-28 the
       // lists are still fresh (ttlMs 300 s): reused, their request rows skipped, nothing sent.
       methods.length = 0;
       await page.click('#mf-browse');
-      await page.waitForFunction(() => document.querySelector('g[data-row="r-16"]')?.dataset.state === 'done' &&
+      await page.waitForFunction(() => document.querySelector('g[data-row="r-22"]')?.dataset.state === 'done' &&
         !document.querySelector('#mf-browse').disabled, null, { timeout: 20_000 });
       const lists = ['resources/list', 'resources/templates/list', 'prompts/list'];
       const again = spoken === 'modern' ? browsed.filter((m) => !lists.includes(m)) : browsed;

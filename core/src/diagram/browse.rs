@@ -34,7 +34,7 @@ const PARTICIPANTS: [Participant; 4] = [
     },
 ];
 
-static BROWSE_ITEMS: [Item; 23] = [
+static BROWSE_ITEMS: [Item; 30] = [
     note(
         Over(User, Server),
         "Tools are for the model; resources are for the application (the host decides what to read), prompts for the user (picked like a command)",
@@ -230,6 +230,13 @@ static BROWSE_ITEMS: [Item; 23] = [
         "The prompt's messages are what a user's pick puts into the conversation; here the host shows them",
         "提示的消息就是用户挑选后放入对话的内容；这里由主机展示它们",
     ),
+    Item::Message(solid(Row::Subscribe, Client, Server, "resources/subscribe [uri] on the session, its GET stream open (2025-11-25)\nor subscriptions/listen [resourceSubscriptions: [uri]] (2026-07-28)", "在会话上发送 resources/subscribe [uri]，并打开 GET 流（2025-11-25）\n或 subscriptions/listen [resourceSubscriptions: [uri]]（2026-07-28）").numbered(16).activating()),
+    Item::Message(dashed(Row::Subscribed, Server, Client, "{} (2025-11-25)\nor notifications/subscriptions/acknowledged [the URIs accepted] (2026-07-28)", "{}（2025-11-25）\n或 notifications/subscriptions/acknowledged [接受的URI]（2026-07-28）").numbered(17)),
+    note(Over(Client, Server), "2026-07-28 has no GET stream and no resources/subscribe: the listen request's own stream stays open and carries the updates", "2026-07-28 没有 GET 流，也没有 resources/subscribe：listen 请求自己的流保持打开，并承载更新"),
+    Item::Message(dashed(Row::Updated, Server, Client, "notifications/resources/updated [uri]\n(when the server says the resource changed)", "notifications/resources/updated [uri]\n（服务器说明资源已变化时）").numbered(18).deactivating()),
+    Item::Message(solid(Row::Unsubscribe, Client, Server, "resources/unsubscribe [uri] (2025-11-25)\nor the listen stream closed (2026-07-28)", "resources/unsubscribe [uri]（2025-11-25）\n或关闭 listen 流（2026-07-28）").numbered(19)),
+    Item::Message(solid(Row::ReadUpdated, Client, Server, "resources/read (Request)\n[uri: the updated resource]", "resources/read (请求)\n[uri: 已更新的资源]").numbered(20).activating()),
+    Item::Message(dashed(Row::ReadUpdatedResult, Server, Client, "resources/read (Response)\n[contents as they are now]", "resources/read (响应)\n[当前的内容]").numbered(21).deactivating()),
     Item::Message(
         dashed(
             Row::ShowBrowsed,
@@ -238,7 +245,7 @@ static BROWSE_ITEMS: [Item; 23] = [
             "Show what was read and got",
             "显示读取和获取到的内容",
         )
-        .numbered(16)
+        .numbered(22)
         .deactivating(),
     ),
     note(

@@ -3,7 +3,7 @@
 
 use super::*;
 
-const BROWSE_ROWS: [Row; 16] = [
+const BROWSE_ROWS: [Row; 22] = [
     Row::Browse,
     Row::ListResources,
     Row::ListResourcesResult,
@@ -19,6 +19,12 @@ const BROWSE_ROWS: [Row; 16] = [
     Row::ListPromptsResult,
     Row::GetPrompt,
     Row::GetPromptResult,
+    Row::Subscribe,
+    Row::Subscribed,
+    Row::Updated,
+    Row::Unsubscribe,
+    Row::ReadUpdated,
+    Row::ReadUpdatedResult,
     Row::ShowBrowsed,
 ];
 
@@ -103,6 +109,7 @@ fn each_request_names_its_method_and_its_answer_follows_it() {
         (Row::ReadTemplate, Row::ReadTemplateResult, "resources/read"),
         (Row::ListPrompts, Row::ListPromptsResult, "prompts/list"),
         (Row::GetPrompt, Row::GetPromptResult, "prompts/get"),
+        (Row::ReadUpdated, Row::ReadUpdatedResult, "resources/read"),
     ];
     for (request, response, method) in pairs {
         let (q, a) = (d.message(request).unwrap(), d.message(response).unwrap());
@@ -128,6 +135,12 @@ fn each_request_names_its_method_and_its_answer_follows_it() {
     }
     assert!(label(Row::ListResourcesResult).contains("ttlMs, cacheScope"));
     assert!(label(Row::Complete).contains("ref/resource"));
+    // Both eras' subscriptions, each named on its arrow.
+    assert!(label(Row::Subscribe).contains("resources/subscribe"));
+    assert!(label(Row::Subscribe).contains("subscriptions/listen"));
+    assert!(label(Row::Subscribed).contains("notifications/subscriptions/acknowledged"));
+    assert!(label(Row::Updated).starts_with("notifications/resources/updated"));
+    assert!(label(Row::Unsubscribe).contains("resources/unsubscribe"));
     let notes: String = d.notes().map(|n| n.text.en).collect::<Vec<_>>().join("\n");
     for what in ["-32602", "-32002", "Mcp-Name", "RFC 6570", "cacheScope"] {
         assert!(notes.contains(what), "no note says {what}");
@@ -169,7 +182,8 @@ fn the_browse_diagram_lays_out_in_four_columns() {
             .iter()
             .filter(|a| a.actor == Actor::Server)
             .collect();
-        assert_eq!(server.len(), 7);
+        // Each request and its answer, and the subscription until the update.
+        assert_eq!(server.len(), 9);
         assert!(
             server
                 .iter()

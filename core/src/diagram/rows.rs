@@ -152,8 +152,21 @@ rows! {
     GetPrompt = "r-14",
     /// r-15: the prompt's messages.
     GetPromptResult = "r-15",
-    /// r-16: the host shows what it read and got.
-    ShowBrowsed = "r-16",
+    /// r-16: `resources/subscribe` (2025-11-25, with the GET stream open) or
+    /// `subscriptions/listen` (2026-07-28) for the resource read through the template.
+    Subscribe = "r-16",
+    /// r-17: the subscription taken (an empty result, or the listen stream's acknowledgment).
+    Subscribed = "r-17",
+    /// r-18: `notifications/resources/updated`, when the server says the resource changed.
+    Updated = "r-18",
+    /// r-19: `resources/unsubscribe`, or the listen stream closed.
+    Unsubscribe = "r-19",
+    /// r-20: `resources/read` of the updated resource.
+    ReadUpdated = "r-20",
+    /// r-21: its contents as they are now.
+    ReadUpdatedResult = "r-21",
+    /// r-22: the host shows what it read and got.
+    ShowBrowsed = "r-22",
 }
 
 impl Row {

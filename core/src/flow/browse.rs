@@ -16,8 +16,9 @@ use crate::mcp::browse::{
     Freshness, contents_summary, expand, first_variable, items, messages_summary, prompt_arguments,
 };
 use crate::mcp::era::Era;
-use crate::mcp::error::McpError;
+use crate::mcp::error::{McpError, TransportError};
 use crate::mcp::http::Http;
+use crate::mcp::listen::{ACKNOWLEDGED, accepted, is_update_of};
 use crate::record::payload::{Payload, SkipReason};
 
 /// A request's row and the row of its answer.
@@ -30,6 +31,21 @@ const COMPLETE: Pair = (Row::Complete, Row::CompleteResult);
 const READ_TEMPLATE: Pair = (Row::ReadTemplate, Row::ReadTemplateResult);
 const PROMPTS: Pair = (Row::ListPrompts, Row::ListPromptsResult);
 const GET_PROMPT: Pair = (Row::GetPrompt, Row::GetPromptResult);
+const READ_UPDATED: Pair = (Row::ReadUpdated, Row::ReadUpdatedResult);
+
+/// The rows of the subscription, in order.
+const WATCH: [Row; 6] = [
+    Row::Subscribe,
+    Row::Subscribed,
+    Row::Updated,
+    Row::Unsubscribe,
+    Row::ReadUpdated,
+    Row::ReadUpdatedResult,
+];
+
+/// How long the host waits for the server to update a subscribed resource (or to acknowledge a
+/// listen): the server decides when its resources change.
+pub const UPDATE_WAIT_MS: u32 = 15_000;
 
 /// The rows that go on from a template's variable.
 const FROM_TEMPLATE: [Row; 4] = [
@@ -108,13 +124,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             }),
         );
         let mut shown = Vec::new();
-        let completed = if offered("resources") {
+        let read = if offered("resources") {
             self.browse_resources(offered("completions"), &mut shown)
                 .await?
         } else {
             self.skip(&resource_rows(), SkipReason::NotOffered);
             None
         };
+        let (completed, uri) = read.unzip();
         if offered("prompts") {
             self.browse_prompts(completed, &mut shown).await?;
         } else {
@@ -122,6 +139,12 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 &[PROMPTS.0, PROMPTS.1, GET_PROMPT.0, GET_PROMPT.1],
                 SkipReason::NotOffered,
             );
+        }
+        let subscribable = capabilities.pointer("/resources/subscribe") == Some(&Value::Bool(true));
+        match uri {
+            Some(uri) if subscribable => self.watch(&uri, &mut shown).await?,
+            None if offered("resources") => self.skip(&WATCH, SkipReason::NothingListed),
+            _ => self.skip(&WATCH, SkipReason::NotOffered),
         }
         self.begin(Row::ShowBrowsed).await;
         let text = if shown.is_empty() {
@@ -190,12 +213,13 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         Ok(list)
     }
 
-    /// Rows 2 to 11. Returns the value the server completed, for the prompt.
+    /// Rows 2 to 11. Returns the value the server completed (for the prompt) and the URI read
+    /// with it (to subscribe to).
     async fn browse_resources(
         &self,
         completions: bool,
         shown: &mut Vec<String>,
-    ) -> Result<Option<String>, Stopped> {
+    ) -> Result<Option<(String, String)>, Stopped> {
         let after_list = &resource_rows()[2..];
         let request = self.client.list_resources();
         let listed_now = self.list(RESOURCES, "resources/list", after_list, request);
@@ -208,7 +232,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             .and_then(|r| r.get("uri"))
             .and_then(Value::as_str);
         match first {
-            Some(uri) => self.read(READ, uri, shown).await?,
+            Some(uri) => {
+                self.read(READ, uri, shown).await?;
+            }
             None => self.skip(&[READ.0, READ.1], SkipReason::NothingListed),
         }
 
@@ -268,26 +294,26 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             self.skip(&FROM_TEMPLATE[2..], SkipReason::NothingListed);
             return Ok(None);
         };
-        self.read(READ_TEMPLATE, &expand(&template, &variable, &value), shown)
-            .await?;
-        Ok(Some(value))
+        let uri = expand(&template, &variable, &value);
+        let read = self.read(READ_TEMPLATE, &uri, shown).await?;
+        Ok(read.then_some((value, uri)))
     }
 
-    /// `resources/read` of `uri` on the rows `pair`.
-    async fn read(&self, pair: Pair, uri: &str, shown: &mut Vec<String>) -> Result<(), Stopped> {
+    /// `resources/read` of `uri` on the rows `pair`; whether the server had it.
+    async fn read(&self, pair: Pair, uri: &str, shown: &mut Vec<String>) -> Result<bool, Stopped> {
         let sent = Payload::Target {
             target: uri.to_owned(),
             arguments: None,
         };
         let request = self.client.read_resource(uri);
         let Some(read) = self.exchange(pair, Some(sent), &[], request).await? else {
-            return Ok(());
+            return Ok(false);
         };
         let summary = contents_summary(&read);
         shown.push(format!("read {uri}: {summary}"));
         let count = items(&read, "contents").len();
         self.done(pair.1, Some(contents(uri, count, summary, &read)));
-        Ok(())
+        Ok(true)
     }
 
     /// Rows 12 to 15: the prompts, and the first one got with `completed` (or
@@ -323,6 +349,144 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         let summary = messages_summary(&got);
         self.done(GET_PROMPT.1, Some(contents(name, count, summary, &got)));
         Ok(())
+    }
+}
+
+impl<H: Http + 'static, L: Llm> Host<H, L> {
+    /// Rows 16 to 21: subscribe to `uri` (the era's way), wait for its update, end the
+    /// subscription and read it again.
+    async fn watch(&self, uri: &str, shown: &mut Vec<String>) -> Result<(), Stopped> {
+        let target = Payload::Target {
+            target: uri.to_owned(),
+            arguments: None,
+        };
+        let modern = self.client.era() == Era::Modern;
+        self.begin(Row::Subscribe).await;
+        let opened = if modern {
+            self.client.listen(&[uri.to_owned()]).await
+        } else {
+            self.subscribe_legacy(uri).await
+        };
+        let mut stream = match opened {
+            Ok(stream) => stream,
+            Err(McpError::Protocol { code: -32601, .. }) => {
+                self.done(Row::Subscribe, Some(target));
+                self.skip(&WATCH[1..], SkipReason::NotOffered);
+                return Ok(());
+            }
+            Err(e) => {
+                return Err(self.fail_pair((Row::Subscribe, Some(target)), Row::Subscribed, e));
+            }
+        };
+        self.done(Row::Subscribe, Some(target.clone()));
+        self.begin(Row::Subscribed).await;
+        let taken = if modern {
+            let deadline = self.steps.now_ms() + f64::from(UPDATE_WAIT_MS);
+            match self
+                .next_message(&mut stream, deadline, |m| {
+                    m.get("method").and_then(Value::as_str) == Some(ACKNOWLEDGED)
+                })
+                .await
+            {
+                Ok(Some(ack)) => accepted(&ack),
+                Ok(None) => {
+                    self.client.close_stream(stream);
+                    return Err(self.fail(
+                        Row::Subscribed,
+                        format!(
+                            "no acknowledgment of subscriptions/listen within {UPDATE_WAIT_MS} ms \
+                             (the first event on its stream must be {ACKNOWLEDGED})"
+                        ),
+                    ));
+                }
+                Err(e) => return Err(self.fail(Row::Subscribed, e.to_string())),
+            }
+        } else {
+            vec![uri.to_owned()]
+        };
+        let listed = taken.iter().any(|u| u == uri);
+        self.done(
+            Row::Subscribed,
+            Some(Payload::Listed {
+                items: taken,
+                ttl_ms: None,
+                cache_scope: None,
+            }),
+        );
+
+        let updated = if listed {
+            self.begin(Row::Updated).await;
+            let deadline = self.steps.now_ms() + f64::from(UPDATE_WAIT_MS);
+            match self
+                .next_message(&mut stream, deadline, |m| is_update_of(m, uri))
+                .await
+            {
+                Ok(found) => found.is_some(),
+                Err(e) => return Err(self.fail(Row::Updated, e.to_string())),
+            }
+        } else {
+            false
+        };
+        match (listed, updated) {
+            (_, true) => self.done(Row::Updated, Some(target.clone())),
+            (true, false) => self.skip(&[Row::Updated], SkipReason::NoUpdate),
+            (false, _) => self.skip(&[Row::Updated], SkipReason::NotOffered),
+        }
+
+        self.begin(Row::Unsubscribe).await;
+        let ended = if modern {
+            Ok(Value::Null)
+        } else {
+            self.client.unsubscribe(uri).await
+        };
+        self.client.close_stream(stream);
+        if let Err(e) = ended {
+            return Err(self.fail(Row::Unsubscribe, e.to_string()));
+        }
+        self.done(Row::Unsubscribe, Some(target));
+        if updated {
+            self.read(READ_UPDATED, uri, shown).await?;
+        } else {
+            self.skip(&[READ_UPDATED.0, READ_UPDATED.1], SkipReason::NoUpdate);
+        }
+        Ok(())
+    }
+
+    /// 2025-11-25: the GET stream first (so no update is missed), then `resources/subscribe`.
+    async fn subscribe_legacy(
+        &self,
+        uri: &str,
+    ) -> Result<crate::mcp::listen::Listening<H::Body>, McpError> {
+        let stream = self.client.open_stream().await?;
+        match self.client.subscribe(uri).await {
+            Ok(_) => Ok(stream),
+            Err(e) => {
+                self.client.close_stream(stream);
+                Err(e)
+            }
+        }
+    }
+
+    /// The first message on `stream` that `wanted` picks, before `deadline` (on the run's
+    /// clock): `None` when none came in time or the server ended the stream. Others are passed
+    /// by (they are in the record).
+    async fn next_message(
+        &self,
+        stream: &mut crate::mcp::listen::Listening<H::Body>,
+        deadline: f64,
+        wanted: impl Fn(&Value) -> bool,
+    ) -> Result<Option<Value>, McpError> {
+        loop {
+            let left = (deadline - self.steps.now_ms()).max(0.0) as u32;
+            match self.client.next_on(stream, left).await {
+                Ok(Some(message)) if wanted(&message) => return Ok(Some(message)),
+                Ok(Some(_)) => {}
+                Ok(None) | Err(McpError::Transport(TransportError::Timeout { .. })) => {
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 }
 

@@ -64,12 +64,45 @@ fn error(code: i64, message: &str) -> Script {
     }))
 }
 
+/// Capabilities with `offers` declared; `subscribe` declares resource subscriptions.
 fn capabilities(offers: &[&str]) -> Value {
     let mut caps = json!({"tools": {}});
     for offer in offers {
-        caps[*offer] = json!({});
+        match *offer {
+            "subscribe" => caps["resources"]["subscribe"] = json!(true),
+            _ => caps[*offer] = json!({}),
+        }
     }
     caps
+}
+
+const EVERYTHING: [&str; 4] = ["resources", "prompts", "completions", "subscribe"];
+
+/// The subscription to Tokyo's report: legacy, the GET stream (with the update on it), the
+/// subscribe and unsubscribe results; modern, the listen stream (acknowledged, then the update).
+/// Then the read again.
+fn watch_answers(modern: bool) -> Vec<Script> {
+    let update = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+        "params": {"uri": "weather://city/Tokyo"}})
+    .to_string();
+    let log = json!({"jsonrpc": "2.0", "method": "notifications/message",
+        "params": {"level": "info", "data": "observed"}})
+    .to_string();
+    let again = reply(json!({"contents": [{"uri": "weather://city/Tokyo",
+        "mimeType": "application/json", "text": "{\"condition\":\"Sunny\",\"observedAt\":20}"}]}));
+    if modern {
+        let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+            "params": {"notifications": {"resourceSubscriptions": ["weather://city/Tokyo"]}}})
+        .to_string();
+        vec![sse(&[&ack, &log, &update]), again]
+    } else {
+        vec![
+            sse(&[&log, &update]),
+            reply(json!({})),
+            reply(json!({})),
+            again,
+        ]
+    }
 }
 
 /// A legacy server with these capabilities, connected and its tools listed.
@@ -175,8 +208,9 @@ fn payload(run: &Run, row: Row) -> Payload {
 
 #[test]
 fn a_legacy_browse_goes_from_each_answer_to_the_next_request() {
-    let mut script = legacy(&["resources", "prompts", "completions"]);
+    let mut script = legacy(&EVERYTHING);
     script.extend(weather_answers(false));
+    script.extend(watch_answers(false));
     let (host, http, run) = fixture(script, EraChoice::Legacy);
     let shown = block_on(async {
         host.discover().await.expect("connected");
@@ -187,7 +221,8 @@ fn a_legacy_browse_goes_from_each_answer_to_the_next_request() {
         shown,
         "read weather://cities: application/json [\"Tokyo\",\"Paris\"]; \
          read weather://city/Tokyo: application/json {\"location\":\"Tokyo\",\"condition\":\"Sunny\"}; \
-         got the prompt weather_report: 2 message(s)"
+         got the prompt weather_report: 2 message(s); \
+         read weather://city/Tokyo: application/json {\"condition\":\"Sunny\",\"observedAt\":20}"
     );
     let sent = sent_after(&http, 3);
     let methods: Vec<&str> = sent.iter().map(|(m, _)| m.as_str()).collect();
@@ -200,9 +235,17 @@ fn a_legacy_browse_goes_from_each_answer_to_the_next_request() {
             "completion/complete",
             "resources/read",
             "prompts/list",
-            "prompts/get"
+            "prompts/get",
+            // The GET stream (no body), opened before the subscription.
+            "",
+            "resources/subscribe",
+            "resources/unsubscribe",
+            "resources/read"
         ]
     );
+    assert_eq!(http.sent.borrow()[10].method, "GET");
+    assert_eq!(sent[8].1, json!({"uri": "weather://city/Tokyo"}));
+    assert_eq!(sent[9].1, json!({"uri": "weather://city/Tokyo"}));
     assert_eq!(
         sent[1].1["uri"], "weather://cities",
         "the first resource listed"
@@ -284,8 +327,9 @@ fn is_request(row: Row) -> bool {
 
 #[test]
 fn a_modern_browse_shows_each_results_freshness() {
-    let mut script = modern(&["resources", "prompts", "completions"]);
+    let mut script = modern(&EVERYTHING);
     script.extend(weather_answers(true));
+    script.extend(watch_answers(true));
     let (host, http, run) = fixture(script, EraChoice::Modern);
     block_on(async {
         host.discover().await.expect("connected");
@@ -303,7 +347,25 @@ fn a_modern_browse_shows_each_results_freshness() {
     assert_eq!(header("mcp-method"), Some("resources/read"));
     assert_eq!(header("mcp-name"), Some("weather://cities"));
     assert!(body(read)["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].is_string());
+    // The listen request: no GET, no resources/subscribe; its stream carried the update.
+    let listen = body(&sent[9]);
+    assert_eq!(listen["method"], "subscriptions/listen");
+    assert_eq!(
+        listen["params"]["notifications"],
+        json!({"resourceSubscriptions": ["weather://city/Tokyo"]})
+    );
+    assert_eq!(body(&sent[10])["method"], "resources/read");
+    assert_eq!(sent.len(), 11, "nothing else sent");
+    drop(sent);
     let run = run.borrow();
+    assert_eq!(
+        payload(&run, Row::Subscribed),
+        Payload::Listed {
+            items: vec!["weather://city/Tokyo".into()],
+            ttl_ms: None,
+            cache_scope: None
+        }
+    );
     assert!(
         browse_rows()
             .iter()
@@ -543,4 +605,36 @@ fn a_legacy_browse_again_asks_for_every_list() {
         "resources/list",
         "no hints, no reuse"
     );
+}
+
+#[test]
+fn without_an_update_in_time_the_subscription_still_ends_and_nothing_is_read_again() {
+    let mut script = modern(&EVERYTHING);
+    script.extend(weather_answers(true));
+    let ack = json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+        "params": {"notifications": {"resourceSubscriptions": ["weather://city/Tokyo"]}}});
+    // The listen stream stays open after its acknowledgment and never carries an update.
+    script.push(Script::Stall {
+        status: 200,
+        headers: vec![("content-type", "text/event-stream".into())],
+        chunks: vec![format!("data: {ack}\n\n").into_bytes()],
+    });
+    let (host, http, run) = fixture(script, EraChoice::Modern);
+    block_on(async {
+        host.discover().await.expect("connected");
+        host.browse().await
+    })
+    .expect("browsed");
+    assert_eq!(http.sent.borrow().len(), 10, "no read after no update");
+    assert_eq!(http.alive.get(), 0, "the listen stream is closed");
+    // The whole wait, less the scripted clock's millisecond per reading.
+    let waited: u32 = http.sleeps.borrow().iter().sum();
+    let wait = super::browse::UPDATE_WAIT_MS;
+    assert!((wait - 10..=wait).contains(&waited), "waited {waited} ms");
+    let run = run.borrow();
+    let why = |row| run.row(row).and_then(|r| r.skipped);
+    assert_eq!(why(Row::Updated), Some(SkipReason::NoUpdate));
+    assert_eq!(run.status(Row::Unsubscribe), RowStatus::Done);
+    assert_eq!(why(Row::ReadUpdated), Some(SkipReason::NoUpdate));
+    assert_eq!(run.status(Row::ShowBrowsed), RowStatus::Done);
 }

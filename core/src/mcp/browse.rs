@@ -116,7 +116,10 @@ impl fmt::Display for Freshness {
 /// by server URL and method, for the page's lifetime: within that time a later browse reuses the
 /// list instead of asking again.
 #[derive(Debug, Clone, Default)]
-pub struct ListCache(Rc<RefCell<HashMap<(String, &'static str), (f64, Value)>>>);
+pub struct ListCache(Rc<RefCell<HashMap<ListKey, (f64, Value)>>>);
+
+/// A server's URL and a list method.
+type ListKey = (String, &'static str);
 
 impl ListCache {
     /// The answer `url` gave to `method` at most its `ttlMs` ago (`now_ms` on the clock of

@@ -16,6 +16,7 @@ pub mod era;
 pub mod error;
 pub mod http;
 pub mod jsonrpc;
+pub mod listen;
 pub mod log_level;
 pub mod modern;
 #[cfg(test)]

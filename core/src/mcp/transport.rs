@@ -167,11 +167,11 @@ impl<H: Http> Transport<H> {
         }
     }
 
-    fn emit(&self, update: Update) {
+    pub(super) fn emit(&self, update: Update) {
         (self.recorder)(update);
     }
 
-    fn headers(&self, accept: &str, with_body: bool) -> Vec<(String, String)> {
+    pub(super) fn headers(&self, accept: &str, with_body: bool) -> Vec<(String, String)> {
         let mut h = vec![("Accept".to_owned(), accept.to_owned())];
         if with_body {
             h.push(("Content-Type".to_owned(), "application/json".to_owned()));
@@ -199,7 +199,7 @@ impl<H: Http> Transport<H> {
     }
 
     /// Sends a request and records it; returns its sequence number and the response head.
-    async fn send(
+    pub(super) async fn send(
         &self,
         request: HttpRequest,
         rpc: Option<&Value>,
@@ -251,7 +251,7 @@ impl<H: Http> Transport<H> {
         }
     }
 
-    fn done(&self, seq: usize) {
+    pub(super) fn done(&self, seq: usize) {
         self.open.borrow_mut().retain(|s| *s != seq);
         self.emit(Update::Done {
             seq,
@@ -259,7 +259,7 @@ impl<H: Http> Transport<H> {
         });
     }
 
-    fn fail(&self, seq: usize, err: &TransportError) {
+    pub(super) fn fail(&self, seq: usize, err: &TransportError) {
         self.open.borrow_mut().retain(|s| *s != seq);
         self.emit(Update::Failed {
             seq,
@@ -269,7 +269,11 @@ impl<H: Http> Transport<H> {
     }
 
     /// Reads a whole body as text and records it.
-    async fn read_text(&self, seq: usize, body: &mut H::Body) -> Result<String, TransportError> {
+    pub(super) async fn read_text(
+        &self,
+        seq: usize,
+        body: &mut H::Body,
+    ) -> Result<String, TransportError> {
         let mut bytes = Vec::new();
         loop {
             match body.chunk().await {

@@ -499,6 +499,69 @@ const EXPLANATIONS: &[Entry] = &[
         "/server/prompts#getting-a-prompt",
     ),
     (
+        Row::Subscribe,
+        Some(Era::Legacy),
+        "The client opens the session's GET stream (where the server sends what belongs to no request), then asks with `resources/subscribe` to hear when {target} changes.",
+        "客户端先打开会话的 GET 流（服务器在这里发送不属于任何请求的消息），再用 `resources/subscribe` 请求在 {target} 变化时得到通知。",
+        "/server/resources#subscriptions",
+    ),
+    (
+        Row::Subscribe,
+        Some(Era::Modern),
+        "2026-07-28 has no GET stream and no `resources/subscribe`: `subscriptions/listen` asks for updates of {target}, and its answer is a stream that stays open.",
+        "2026-07-28 没有 GET 流，也没有 `resources/subscribe`：`subscriptions/listen` 请求 {target} 的更新，它的应答是一个保持打开的流。",
+        "/server/resources#subscriptions",
+    ),
+    (
+        Row::Subscribed,
+        Some(Era::Legacy),
+        "The server took the subscription with an empty result: updates of {items} will come on the GET stream.",
+        "服务器以空结果接受了订阅：{items} 的更新将通过 GET 流发送。",
+        "/server/resources#subscriptions",
+    ),
+    (
+        Row::Subscribed,
+        Some(Era::Modern),
+        "The first event on the listen stream acknowledges it, with the URIs the server accepted: {items}. A URI it left out will never be updated on this stream.",
+        "listen 流上的第一个事件是确认，带有服务器接受的URI：{items}。被排除的URI不会在这个流上收到更新。",
+        "/server/resources#subscriptions",
+    ),
+    (
+        Row::Updated,
+        None,
+        "`notifications/resources/updated` for {target}: the server says it changed. The notification carries no content: a client that wants it reads again.",
+        "{target} 的 `notifications/resources/updated`：服务器说明它已变化。通知不携带内容：客户端需要时再次读取。",
+        "/server/resources#subscriptions",
+    ),
+    (
+        Row::Unsubscribe,
+        Some(Era::Legacy),
+        "`resources/unsubscribe` from {target}; the client then closes its GET stream.",
+        "`resources/unsubscribe` 取消订阅 {target}；随后客户端关闭它的 GET 流。",
+        "/server/resources#subscriptions",
+    ),
+    (
+        Row::Unsubscribe,
+        Some(Era::Modern),
+        "The client closes the listen stream: that ends the subscription to {target} (there is no unsubscribe request in 2026-07-28).",
+        "客户端关闭 listen 流：这就结束了对 {target} 的订阅（2026-07-28 没有取消订阅的请求）。",
+        "/server/resources#subscriptions",
+    ),
+    (
+        Row::ReadUpdated,
+        None,
+        "`resources/read` of {target} again, for what the update announced.",
+        "再次 `resources/read` 读取 {target}，获取更新所宣告的内容。",
+        "/server/resources#reading-resources",
+    ),
+    (
+        Row::ReadUpdatedResult,
+        None,
+        "{target} as it is now: {text}. Compare it with the read before (row 11). Freshness: {ttlMs} ms.",
+        "{target} 现在的内容：{text}。可与之前的读取（第11行）比较。有效期：{ttlMs} 毫秒。",
+        "/server/resources#reading-resources",
+    ),
+    (
         Row::ShowBrowsed,
         None,
         "The host shows what it read and got: {text}. Select each row above for its exchange, byte for byte.",
@@ -754,33 +817,40 @@ mod tests {
             Row::Browse => Payload::Offers {
                 capabilities: vec!["resources".into(), "prompts".into()],
             },
-            Row::ListResourcesResult | Row::ListTemplatesResult | Row::ListPromptsResult => {
-                Payload::Listed {
-                    items: vec!["weather://cities".into()],
-                    ttl_ms: Some(300_000),
-                    cache_scope: Some("public".into()),
-                }
-            }
-            Row::ReadResource | Row::Complete | Row::ReadTemplate | Row::GetPrompt => {
-                Payload::Target {
-                    target: "weather://city/{name}".into(),
-                    arguments: Some(json!({"name": ""})),
-                }
-            }
+            Row::ListResourcesResult
+            | Row::ListTemplatesResult
+            | Row::ListPromptsResult
+            | Row::Subscribed => Payload::Listed {
+                items: vec!["weather://cities".into()],
+                ttl_ms: Some(300_000),
+                cache_scope: Some("public".into()),
+            },
+            Row::ReadResource
+            | Row::Complete
+            | Row::ReadTemplate
+            | Row::GetPrompt
+            | Row::Subscribe
+            | Row::Updated
+            | Row::Unsubscribe
+            | Row::ReadUpdated => Payload::Target {
+                target: "weather://city/{name}".into(),
+                arguments: Some(json!({"name": ""})),
+            },
             Row::CompleteResult => Payload::Completion {
                 values: vec!["Tokyo".into()],
                 total: Some(1),
                 has_more: false,
             },
-            Row::ReadResourceResult | Row::ReadTemplateResult | Row::GetPromptResult => {
-                Payload::Contents {
-                    target: "weather://city/Tokyo".into(),
-                    count: 1,
-                    summary: "application/json {}".into(),
-                    ttl_ms: Some(60_000),
-                    cache_scope: Some("public".into()),
-                }
-            }
+            Row::ReadResourceResult
+            | Row::ReadTemplateResult
+            | Row::GetPromptResult
+            | Row::ReadUpdatedResult => Payload::Contents {
+                target: "weather://city/Tokyo".into(),
+                count: 1,
+                summary: "application/json {}".into(),
+                ttl_ms: Some(60_000),
+                cache_scope: Some("public".into()),
+            },
             Row::ShowBrowsed => Payload::Text { text: "t".into() },
             Row::Initialized
             | Row::ListToolsAsk

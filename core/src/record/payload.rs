@@ -512,6 +512,8 @@ pub enum SkipReason {
     /// The answer before gave nothing to go on (an empty list, a template without a
     /// variable, no completed value).
     NothingListed,
+    /// No update of the subscribed resource came in the time the host waits for one.
+    NoUpdate,
 }
 
 impl SkipReason {
@@ -560,6 +562,13 @@ impl SkipReason {
             (SkipReason::NotOffered, Zh) => "服务器不提供此功能（能力中没有声明，或没有此方法）",
             (SkipReason::NothingListed, En) => "the answer before gave nothing to go on with",
             (SkipReason::NothingListed, Zh) => "上一个应答没有可继续使用的内容",
+            (SkipReason::NoUpdate, En) => {
+                "no update came in the time the host waits (the server decides when a resource \
+                 changes)"
+            }
+            (SkipReason::NoUpdate, Zh) => {
+                "在主机等待的时间内没有收到更新（资源何时变化由服务器决定）"
+            }
         };
         text.to_owned()
     }
@@ -607,16 +616,23 @@ pub fn fits(row: Row, payload: Option<&Payload>) -> bool {
         | Row::AuthRefreshResult => matches!(payload, Some(P::Auth { .. })),
         Row::Browse => matches!(payload, Some(P::Offers { .. })),
         Row::ListResources | Row::ListTemplates | Row::ListPrompts => payload.is_none(),
-        Row::ListResourcesResult | Row::ListTemplatesResult | Row::ListPromptsResult => {
-            matches!(payload, Some(P::Listed { .. }))
-        }
-        Row::ReadResource | Row::Complete | Row::ReadTemplate | Row::GetPrompt => {
-            matches!(payload, Some(P::Target { .. }))
-        }
+        Row::ListResourcesResult
+        | Row::ListTemplatesResult
+        | Row::ListPromptsResult
+        | Row::Subscribed => matches!(payload, Some(P::Listed { .. })),
+        Row::ReadResource
+        | Row::Complete
+        | Row::ReadTemplate
+        | Row::GetPrompt
+        | Row::Subscribe
+        | Row::Updated
+        | Row::Unsubscribe
+        | Row::ReadUpdated => matches!(payload, Some(P::Target { .. })),
         Row::CompleteResult => matches!(payload, Some(P::Completion { .. })),
-        Row::ReadResourceResult | Row::ReadTemplateResult | Row::GetPromptResult => {
-            matches!(payload, Some(P::Contents { .. }))
-        }
+        Row::ReadResourceResult
+        | Row::ReadTemplateResult
+        | Row::GetPromptResult
+        | Row::ReadUpdatedResult => matches!(payload, Some(P::Contents { .. })),
         Row::ShowBrowsed => matches!(payload, Some(P::Text { .. })),
     }
 }

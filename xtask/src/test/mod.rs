@@ -383,6 +383,9 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             crate::site::dist().display().to_string(),
             "--models".into(),
             ctx.tools.models_dir().display().to_string(),
+            // Reports change every 2 s, so a subscription hears an update soon.
+            "--update-secs".into(),
+            "2".into(),
         ],
     )?;
     let page = site.url.trim_end_matches("/mcp").to_owned();
