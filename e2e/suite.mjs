@@ -332,6 +332,52 @@ async function refreshedAsk(page, tokenPath) {
 }
 
 const scenarios = {
+  async 'Timeline: the Tokyo run on a time axis from ?view=timeline, both eras, by keyboard'(page) {
+    const methods = [];
+    page.on('request', (r) => {
+      const m = /"method":"([^"]+)"/.exec(r.method() === 'POST' ? r.postData() ?? '' : '');
+      if (m) methods.push(m[1]);
+    });
+    for (const spoken of ['legacy', 'modern']) {
+      methods.length = 0;
+      await page.goto(`${opt.base}/?speed=instant&approve=auto&autoplay&era=${spoken}&view=timeline`);
+      await finished(page);
+      await page.waitForSelector('#mf-timeline[open] g[data-span]');
+      const spans = () => page.$$eval('#mf-timeline g[data-span]', (gs) => gs.map((g) => ({
+        span: g.dataset.span, row: g.dataset.row ?? null, lane: g.dataset.lane, state: g.getAttribute('data-state'),
+      })));
+      const all = await spans();
+      // One span per request sent, in the order sent, each with its row; the model's two calls.
+      const requests = all.filter((s) => s.lane === 'Requests');
+      check(JSON.stringify(requests.map((s) => s.span)) === JSON.stringify(methods),
+        `${spoken}: spans ${requests.map((s) => s.span).join(', ')} for requests ${methods.join(', ')}`);
+      check(requests.every((s) => s.row), `${spoken}: a request span without its row: ${JSON.stringify(requests)}`);
+      check(all.some((s) => s.span === 'tools/call' && s.row === 'd2-7'), `${spoken}: tools/call is not on d2-7`);
+      check(all.filter((s) => s.lane === 'Model').length === 2, `${spoken}: model spans ${JSON.stringify(all)}`);
+      check(all.every((s) => s.state === null), `${spoken}: a span carries data-state`);
+      // Zoom and pan by keyboard, in the plot: the run is not stepped (no new request).
+      const scale = async () => parseFloat(await page.textContent('.mf-timeline-scale'));
+      const whole = await scale();
+      await page.focus('.mf-timeline-plot');
+      await page.keyboard.press('+');
+      const closer = await scale();
+      check(Math.abs(closer - whole / 2) <= 1, `${spoken}: zoomed from ${whole} ms to ${closer} ms`);
+      const sent = methods.length;
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForTimeout(300);
+      check(methods.length === sent && (await answer(page)).length > 0, `${spoken}: a pan stepped the run`);
+      await page.click('#mf-timeline-fit');
+      check((await scale()) === whole, `${spoken}: the whole run again`);
+      // A span selects its row, by keyboard.
+      await page.focus('#mf-timeline g[data-span="tools/call"]');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.mf-inspect[data-row="d2-7"]');
+      check((await page.evaluate(() => location.hash)) === '#d2-7', `${spoken}: the span did not select d2-7`);
+      await page.locator('#mf-timeline').screenshot({ path: join(opt.out, `timeline-${spoken}.png`) });
+    }
+  },
+
   async 'Resources, prompts and completion: a browse from the connection panel, both eras'(page) {
     const methods = [];
     page.on('request', (r) => {

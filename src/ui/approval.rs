@@ -36,7 +36,7 @@ on_demand!(
 pub fn ApprovalDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.prompts.dialog.with(Option::is_some),
-        || async { call_on_demand!(approval_dialog_fn()) },
+        Box::new(move || ctl.prompts.dialog.with(Option::is_some)),
+        || Box::pin(async { call_on_demand!(approval_dialog_fn()) }),
     )
 }

@@ -39,7 +39,7 @@ on_demand!(
 pub fn AuthDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.prompts.authorize.with(Option::is_some),
-        || async { call_on_demand!(auth_dialog_fn()) },
+        Box::new(move || ctl.prompts.authorize.with(Option::is_some)),
+        || Box::pin(async { call_on_demand!(auth_dialog_fn()) }),
     )
 }

@@ -93,7 +93,7 @@ on_demand!(
 pub fn CompareView(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.comparison.compared.with(Option::is_some),
-        || async { call_on_demand!(compare_view_fn()) },
+        Box::new(move || ctl.comparison.compared.with(Option::is_some)),
+        || Box::pin(async { call_on_demand!(compare_view_fn()) }),
     )
 }

@@ -252,7 +252,7 @@ pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
         // The first toggle of a closed <details> opens it.
         <details id="mf-connection" class="mf-connection" on:toggle=move |_| opened.set(true)>
             <summary>{tr(ctl.settings.lang, Msg::Connection)}</summary>
-            {lazy_view(ctl, move || opened.get(), || async { call_on_demand!(connection_fn()) })}
+            {lazy_view(ctl, Box::new(move || opened.get()), || Box::pin(async { call_on_demand!(connection_fn()) }))}
         </details>
     }
 }

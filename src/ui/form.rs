@@ -134,7 +134,7 @@ on_demand!(
 pub fn FormDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.prompts.form.with(Option::is_some),
-        || async { call_on_demand!(form_dialog_fn()) },
+        Box::new(move || ctl.prompts.form.with(Option::is_some)),
+        || Box::pin(async { call_on_demand!(form_dialog_fn()) }),
     )
 }

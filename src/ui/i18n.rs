@@ -45,7 +45,7 @@ messages! {
     FormTitle, FormSend, FormDecline, FormCancel, FormRequired,
     Compare, CompareHint, YouNote, Connection, BridgeLeg, BridgeLegNone, ViaBridge,
     AdvancedSettings, RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
-    TimeoutMs, MessageLog, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
+    TimeoutMs, MessageLog, Timeline, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
 }
 
 /// `msg` in `lang`.
@@ -139,6 +139,7 @@ fn en(msg: Msg) -> &'static str {
         RemoveServer => "Remove",
         TimeoutMs => "Timeout per request (ms)",
         MessageLog => "Message log: every exchange of this page, across runs and eras",
+        Timeline => "Timeline: each request, stream and model call of the run in time",
         ReplayTitle => {
             "Replay of run {run} #{seq}: edit the body, then send it through the live connection"
         }
@@ -315,6 +316,7 @@ fn zh(msg: Msg) -> &'static str {
         RemoveServer => "删除",
         TimeoutMs => "每个请求的超时（毫秒）",
         MessageLog => "消息日志：本页面的每次交换，跨运行和协议时代",
+        Timeline => "时间线：本次运行中每个请求、流和模型调用的时间",
         ReplayTitle => "重放第 {run} 次运行的 #{seq}：编辑请求体，然后通过当前连接发送",
         ReplaySend => "发送",
         ReplayClose => "关闭",

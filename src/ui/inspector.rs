@@ -149,11 +149,7 @@ pub fn Inspector(ctl: Controller) -> impl IntoView {
             {move || ctl.selected().is_none().then(|| view! {
                 <p class="mf-hint">{text(Msg::InspectorHint, ctl.settings.lang.get())}</p>
             })}
-            {lazy_view(
-                ctl,
-                move || ctl.selected().is_some(),
-                || async { call_on_demand!(row_details_fn()) },
-            )}
+            {lazy_view(ctl, Box::new(move || ctl.selected().is_some()), || Box::pin(async { call_on_demand!(row_details_fn()) }))}
         </aside>
     }
 }

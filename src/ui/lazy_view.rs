@@ -2,7 +2,7 @@
 //! panels most runs never open, and the inspector's row details. The page keeps a small stand-in that watches when the view is
 //! due; then it fetches the module, which hands back a function that builds the view.
 
-use std::future::Future;
+use futures_util::future::LocalBoxFuture;
 
 use leptos::prelude::*;
 
@@ -20,18 +20,16 @@ enum Load {
     Ready(ViewFn),
 }
 
+/// Fetches a view's module and hands back the function that builds the view.
+pub type Loader = fn() -> LocalBoxFuture<'static, Result<ViewFn, OnDemandError>>;
+
+/// Whether a view is due now (read in a reactive context).
+pub type Due = Box<dyn Fn() -> bool + Send + Sync>;
+
 /// Shows the view `load` yields while `due` holds. The module is fetched the first time `due`
 /// holds; a failed fetch is said in place of the view, with a button that tries again (as does
-/// the next time the view is due).
-pub fn lazy_view<L, Fut>(
-    ctl: Controller,
-    due: impl Fn() -> bool + Send + Sync + 'static,
-    load: L,
-) -> impl IntoView
-where
-    L: Fn() -> Fut + Copy + 'static,
-    Fut: Future<Output = Result<ViewFn, OnDemandError>> + 'static,
-{
+/// the next time the view is due). Not generic: every lazy view of the page shares this code.
+pub fn lazy_view(ctl: Controller, due: Due, load: Loader) -> impl IntoView {
     let due = Memo::new(move |_| due());
     let state = RwSignal::new(Load::Idle);
     let failure = RwSignal::new(None::<OnDemandError>);

@@ -201,7 +201,7 @@ pub fn MessageLog(ctl: Controller) -> impl IntoView {
         // The first toggle of a closed <details> opens it.
         <details id="mf-message-log" class="mf-connection" on:toggle=move |_| opened.set(true)>
             <summary>{tr(ctl.settings.lang, Msg::MessageLog)}</summary>
-            {lazy_view(ctl, move || opened.get(), || async { call_on_demand!(message_log_fn()) })}
+            {lazy_view(ctl, Box::new(move || opened.get()), || Box::pin(async { call_on_demand!(message_log_fn()) }))}
         </details>
     }
 }

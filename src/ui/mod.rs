@@ -27,6 +27,7 @@ mod share;
 mod storage;
 pub mod stores;
 mod theme;
+mod timeline;
 mod you;
 
 use leptos::ev;
@@ -50,6 +51,7 @@ use player::PlayerBar;
 use settings::Settings;
 use share::Share;
 use theme::Theme;
+use timeline::TimelinePanel;
 use you::YouDialog;
 
 use crate::diagram::{Lang, Row};
@@ -90,10 +92,15 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
     ctl
 }
 
+/// Whether the key belongs to where it was pressed: a text field, or an element with keys of
+/// its own (`data-own-keys`, e.g. the timeline's plot).
 fn in_text_field(ev: &web_sys::KeyboardEvent) -> bool {
     ev.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+        .map(|el| {
+            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                || el.closest("[data-own-keys]").ok().flatten().is_some()
+        })
         .unwrap_or(false)
 }
 
@@ -231,28 +238,27 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             </section>
             <ConnectionPanel ctl=ctl />
             <MessageLog ctl=ctl />
+            <TimelinePanel ctl=ctl open=timeline_asked() />
             <div class="mf-stage">
                 <div class="mf-diagrams">
                     // Drawn once the server asked for authorization in this run.
-                    {lazy_view::lazy_view(
-                        ctl,
-                        move || ctl.authorized(),
-                        || async { call_on_demand!(diagram_view::authorization_view_fn()) },
-                    )}
+                    {lazy_view::lazy_view(ctl, Box::new(move || ctl.authorized()), || Box::pin(async { call_on_demand!(diagram_view::authorization_view_fn()) }))}
                     <DiagramView ctl=ctl pick=diagram_view::first />
                     <DiagramView ctl=ctl pick=diagram_view::second />
                     // Drawn once the run browsed the server's resources and prompts.
-                    {lazy_view::lazy_view(
-                        ctl,
-                        move || ctl.browsed(),
-                        || async { call_on_demand!(diagram_view::browse_view_fn()) },
-                    )}
+                    {lazy_view::lazy_view(ctl, Box::new(move || ctl.browsed()), || Box::pin(async { call_on_demand!(diagram_view::browse_view_fn()) }))}
                 </div>
                 <Inspector ctl=ctl />
             </div>
             <footer class="mf-footer">{tr(ctl.settings.lang, Msg::Keys)}</footer>
         </main>
     }
+}
+
+/// Whether the link asks for the timeline (`?view=timeline`).
+fn timeline_asked() -> bool {
+    let query = window().location().search().unwrap_or_default();
+    params::query_param(&query, "view").as_deref() == Some("timeline")
 }
 
 /// Which era the run speaks and why, or that it is not known yet.

@@ -70,8 +70,8 @@ on_demand!(
 pub fn ModelStatusView(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2),
-        || async { call_on_demand!(status_view_fn()) },
+        Box::new(move || ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2)),
+        || Box::pin(async { call_on_demand!(status_view_fn()) }),
     )
 }
 
@@ -80,12 +80,12 @@ pub fn ModelStatusView(ctl: Controller) -> impl IntoView {
 pub fn ModelLiveView(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || {
+        Box::new(move || {
             ctl.running.get()
                 && ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2)
                 && (ctl.workers.model_status.with(|s| s.is_busy())
                     || ctl.workers.model_text.with(|t| !t.is_empty()))
-        },
-        || async { call_on_demand!(live_view_fn()) },
+        }),
+        || Box::pin(async { call_on_demand!(live_view_fn()) }),
     )
 }

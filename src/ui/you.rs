@@ -264,7 +264,7 @@ on_demand!(
 pub fn YouDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        move || ctl.prompts.you_turn.with(Option::is_some),
-        || async { call_on_demand!(you_dialog_fn()) },
+        Box::new(move || ctl.prompts.you_turn.with(Option::is_some)),
+        || Box::pin(async { call_on_demand!(you_dialog_fn()) }),
     )
 }

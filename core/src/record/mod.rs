@@ -1,6 +1,6 @@
 //! What a run recorded: one entry per diagram row with the values it carried and the exchanges
 //! behind it ([`run`]), what the connection learned ([`facts`]), and what is read from records:
-//! the diagram labels' live values, each row's explanation, a result's freshness, the two eras compared, the message log.
+//! the diagram labels' live values, each row's explanation, a result's freshness, the run on a time axis, the two eras compared, the message log.
 
 pub mod compare;
 pub mod explain;
@@ -10,3 +10,4 @@ pub mod live;
 pub mod message_log;
 pub mod payload;
 pub mod run;
+pub mod timeline;

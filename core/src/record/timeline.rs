@@ -1,0 +1,369 @@
+//! A run on a time axis: each HTTP exchange a span from its request to its last byte, the SSE
+//! events it carried as ticks, each model call a span, in lanes by what they are. Read from the
+//! record alone, so a live run and the same run imported give the same timeline.
+
+use super::run::Run;
+use crate::diagram::Row;
+
+/// A horizontal band of the timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// A request the client sent and its answer (JSON, or an SSE stream that ends with it).
+    Requests,
+    /// A stream the client keeps open to hear the server (the GET stream, `subscriptions/listen`).
+    Streams,
+    /// A call to the model.
+    Model,
+    /// A request of the authorization flow.
+    Authorization,
+}
+
+impl Lane {
+    pub const ALL: [Lane; 4] = [
+        Lane::Authorization,
+        Lane::Requests,
+        Lane::Streams,
+        Lane::Model,
+    ];
+
+    pub fn name(self, lang: crate::diagram::Lang) -> &'static str {
+        use crate::diagram::Lang::{En, Zh};
+        match (self, lang) {
+            (Lane::Requests, En) => "Requests and answers",
+            (Lane::Requests, Zh) => "请求与应答",
+            (Lane::Streams, En) => "Streams kept open",
+            (Lane::Streams, Zh) => "保持打开的流",
+            (Lane::Model, En) => "Model",
+            (Lane::Model, Zh) => "模型",
+            (Lane::Authorization, En) => "Authorization",
+            (Lane::Authorization, Zh) => "授权",
+        }
+    }
+}
+
+/// One thing that took time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    pub lane: Lane,
+    /// The JSON-RPC method, else the HTTP method and path; for a model call, its provider.
+    pub label: String,
+    /// The diagram row it belongs to, if any (a replay from the message log has none).
+    pub row: Option<Row>,
+    /// Milliseconds from the timeline's start.
+    pub start: f64,
+    /// `None` while it is still going.
+    pub end: Option<f64>,
+    /// When each SSE event arrived, from the timeline's start.
+    pub ticks: Vec<f64>,
+    pub failed: bool,
+}
+
+/// The spans of a run, in the order they started.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Timeline {
+    pub spans: Vec<Span>,
+    /// From the first start to the last end (or tick) seen.
+    pub duration: f64,
+}
+
+impl Timeline {
+    pub fn of(run: &Run) -> Self {
+        let row_of_mcp = |seq: usize| run.rows.iter().find(|r| r.mcp.contains(&seq)).map(|r| r.id);
+        let row_of_llm = |i: usize| run.rows.iter().find(|r| r.llm.contains(&i)).map(|r| r.id);
+        let mut raw: Vec<(f64, Span)> = Vec::new();
+        for x in &run.mcp.exchanges {
+            let streams =
+                x.method == "GET" || x.rpc_method.as_deref() == Some("subscriptions/listen");
+            let lane = match (x.auth.is_some(), streams) {
+                (true, _) => Lane::Authorization,
+                (false, true) => Lane::Streams,
+                (false, false) => Lane::Requests,
+            };
+            let label = x.rpc_method.clone().unwrap_or_else(|| {
+                let path = x
+                    .url
+                    .split("://")
+                    .nth(1)
+                    .and_then(|r| r.find('/').map(|i| &r[i..]));
+                format!("{} {}", x.method, path.unwrap_or("/"))
+            });
+            raw.push((
+                x.started_ms,
+                Span {
+                    lane,
+                    label,
+                    row: row_of_mcp(x.seq),
+                    start: x.started_ms,
+                    end: x.finished_ms,
+                    ticks: x.events.iter().map(|e| e.at_ms).collect(),
+                    failed: x.error.is_some(),
+                },
+            ));
+        }
+        for (i, x) in run.llm.iter().enumerate() {
+            raw.push((
+                x.started_ms,
+                Span {
+                    lane: Lane::Model,
+                    label: x.provider.clone(),
+                    row: row_of_llm(i),
+                    start: x.started_ms,
+                    end: Some(x.finished_ms),
+                    ticks: Vec::new(),
+                    failed: x.error.is_some(),
+                },
+            ));
+        }
+        raw.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let origin = raw.first().map_or(0.0, |(t, _)| *t);
+        let mut duration: f64 = 0.0;
+        let spans = raw
+            .into_iter()
+            .map(|(_, mut s)| {
+                s.start -= origin;
+                s.end = s.end.map(|e| e - origin);
+                for t in &mut s.ticks {
+                    *t -= origin;
+                }
+                let last = s.ticks.iter().copied().chain(s.end).fold(s.start, f64::max);
+                duration = duration.max(last);
+                s
+            })
+            .collect();
+        Self { spans, duration }
+    }
+}
+
+/// What part of the timeline is shown: `zoom` 1 fits the whole run, 2 shows half of it;
+/// `from` is the fraction of the run at the left edge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    pub zoom: f64,
+    pub from: f64,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        Self {
+            zoom: 1.0,
+            from: 0.0,
+        }
+    }
+}
+
+impl View {
+    pub const MAX_ZOOM: f64 = 64.0;
+
+    /// Twice as close (or as far, `closer` false), keeping the middle where it is.
+    pub fn zoomed(self, closer: bool) -> Self {
+        let zoom = if closer {
+            self.zoom * 2.0
+        } else {
+            self.zoom / 2.0
+        }
+        .clamp(1.0, Self::MAX_ZOOM);
+        let middle = self.from + 0.5 / self.zoom;
+        Self {
+            zoom,
+            from: middle - 0.5 / zoom,
+        }
+        .clamped()
+    }
+
+    /// Moved by a quarter of what is shown, right when `later`.
+    pub fn panned(self, later: bool) -> Self {
+        let step = 0.25 / self.zoom;
+        Self {
+            from: self.from + if later { step } else { -step },
+            ..self
+        }
+        .clamped()
+    }
+
+    fn clamped(self) -> Self {
+        Self {
+            from: self.from.clamp(0.0, 1.0 - 1.0 / self.zoom),
+            ..self
+        }
+    }
+
+    /// The x of `ms` in a plot `width` wide showing `duration` ms at zoom 1 (outside the plot
+    /// when not shown).
+    pub fn x(self, ms: f64, duration: f64, width: f64) -> f64 {
+        let duration = duration.max(1.0);
+        (ms / duration - self.from) * self.zoom * width
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::LlmExchange;
+    use crate::mcp::http::HttpRequest;
+    use crate::mcp::record::{Exchange, RecordedEvent, Update};
+    use crate::record::run::RunEvent;
+
+    fn send(run: &mut Run, seq: usize, method: &'static str, rpc: Option<&str>, at: f64) {
+        let request = HttpRequest {
+            method,
+            url: "http://127.0.0.1:8000/mcp".into(),
+            headers: Vec::new(),
+            body: rpc.map(|m| format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{m}"}}"#)),
+        };
+        let body = rpc.map(|m| serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": m}));
+        let x = Exchange::sent(seq, &request, body.as_ref(), None, at);
+        run.apply(RunEvent::Mcp(Update::Sent(Box::new(x))));
+    }
+
+    fn event(run: &mut Run, seq: usize, at_ms: f64) {
+        let event = RecordedEvent {
+            at_ms,
+            id: None,
+            event: "message".into(),
+            data: "{}".into(),
+            retry: None,
+        };
+        run.apply(RunEvent::Mcp(Update::Event { seq, event }));
+    }
+
+    fn done(run: &mut Run, seq: usize, at_ms: f64) {
+        run.apply(RunEvent::Mcp(Update::Done { seq, at_ms }));
+    }
+
+    fn sample() -> Run {
+        let mut run = Run::new([Row::ListTools, Row::AskLlm, Row::CallTool, Row::Subscribe]);
+        run.apply(RunEvent::Active {
+            row: Row::ListTools,
+            at_ms: 1000.0,
+        });
+        send(&mut run, 0, "POST", Some("tools/list"), 1000.0);
+        done(&mut run, 0, 1010.0);
+        run.apply(RunEvent::Active {
+            row: Row::AskLlm,
+            at_ms: 1020.0,
+        });
+        run.apply(RunEvent::Llm(Box::new(LlmExchange {
+            provider: "offline".into(),
+            url: "offline:".into(),
+            request: serde_json::Value::Null,
+            response: None,
+            status: None,
+            started_ms: 1020.0,
+            finished_ms: 1025.0,
+            error: None,
+        })));
+        run.apply(RunEvent::Active {
+            row: Row::CallTool,
+            at_ms: 1030.0,
+        });
+        send(&mut run, 1, "POST", Some("tools/call"), 1030.0);
+        event(&mut run, 1, 1040.0);
+        event(&mut run, 1, 1050.0);
+        done(&mut run, 1, 1050.0);
+        run.apply(RunEvent::Active {
+            row: Row::Subscribe,
+            at_ms: 1060.0,
+        });
+        send(&mut run, 2, "GET", None, 1060.0);
+        event(&mut run, 2, 1100.0);
+        run
+    }
+
+    #[test]
+    fn each_exchange_and_model_call_is_a_span_from_the_first_start() {
+        let timeline = Timeline::of(&sample());
+        type Shown<'a> = (Lane, &'a str, Option<Row>, f64, Option<f64>);
+        let shown: Vec<Shown> = timeline
+            .spans
+            .iter()
+            .map(|s| (s.lane, s.label.as_str(), s.row, s.start, s.end))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    Lane::Requests,
+                    "tools/list",
+                    Some(Row::ListTools),
+                    0.0,
+                    Some(10.0)
+                ),
+                (Lane::Model, "offline", Some(Row::AskLlm), 20.0, Some(25.0)),
+                (
+                    Lane::Requests,
+                    "tools/call",
+                    Some(Row::CallTool),
+                    30.0,
+                    Some(50.0)
+                ),
+                (Lane::Streams, "GET /mcp", Some(Row::Subscribe), 60.0, None),
+            ]
+        );
+        assert_eq!(timeline.spans[2].ticks, [40.0, 50.0]);
+        assert_eq!(
+            timeline.spans[3].ticks,
+            [100.0],
+            "a stream still open has its ticks"
+        );
+        assert_eq!(timeline.duration, 100.0, "to the last thing seen");
+        assert!(timeline.spans.iter().all(|s| !s.failed));
+        assert_eq!(Timeline::of(&Run::default()), Timeline::default());
+    }
+
+    #[test]
+    fn an_imported_run_has_the_live_runs_timeline() {
+        let live = sample();
+        let json = serde_json::to_string(&live).expect("exported");
+        let imported: Run = serde_json::from_str(&json).expect("imported");
+        assert_eq!(Timeline::of(&imported), Timeline::of(&live));
+    }
+
+    #[test]
+    fn the_view_zooms_about_its_middle_and_pans_within_the_run() {
+        let whole = View::default();
+        assert_eq!(whole.x(50.0, 100.0, 800.0), 400.0);
+        let closer = whole.zoomed(true);
+        assert_eq!(
+            closer,
+            View {
+                zoom: 2.0,
+                from: 0.25
+            }
+        );
+        assert_eq!(closer.x(50.0, 100.0, 800.0), 400.0, "the middle stays");
+        assert_eq!(closer.x(25.0, 100.0, 800.0), 0.0);
+        assert_eq!(
+            closer.panned(true),
+            View {
+                zoom: 2.0,
+                from: 0.375
+            }
+        );
+        assert_eq!(
+            closer.panned(false).panned(false).panned(false).from,
+            0.0,
+            "not before the start"
+        );
+        let far = View {
+            zoom: 2.0,
+            from: 0.5,
+        }
+        .panned(true);
+        assert_eq!(far.from, 0.5, "not past the end");
+        assert_eq!(
+            whole.zoomed(false),
+            whole,
+            "zoom 1 fits the run: no further out"
+        );
+        let mut v = whole;
+        for _ in 0..10 {
+            v = v.zoomed(true);
+        }
+        assert_eq!(v.zoom, View::MAX_ZOOM);
+        assert_eq!(
+            whole.x(10.0, 0.0, 100.0),
+            1000.0,
+            "an instant run does not divide by zero"
+        );
+    }
+}
