@@ -332,6 +332,44 @@ async function refreshedAsk(page, tokenPath) {
 }
 
 const scenarios = {
+  async 'What changed: runs against servers with different tools, each change named'(page) {
+    await page.goto(`${opt.base}/?speed=instant&approve=auto&era=legacy`);
+    const connect = async (server) => {
+      if (server) {
+        await openSettings(page);
+        await page.fill('#mf-server', server);
+        await page.press('#mf-server', 'Enter');
+        await page.dispatchEvent('#mf-server', 'change');
+      }
+      await page.click('#mf-connect');
+      await page.waitForFunction(() => document.querySelector('g[data-row="d1-8"]')?.dataset.state === 'done',
+        null, { timeout: 20_000 });
+    };
+    await connect(null);
+    await page.click('#mf-connection > summary');
+    await page.waitForSelector('#mf-connection .mf-hint');
+    check((await page.textContent('#mf-connection')).includes('No earlier run'), 'a diff with no earlier run');
+    // The calculator: the weather tool gone, four tools added, the capabilities it lacks named.
+    await connect(`${opt.base}/calc`);
+    await page.waitForSelector('#mf-diff li');
+    const changes = () => page.$$eval('#mf-diff li', (lis) => lis.map((li) => [li.dataset.change, li.textContent]));
+    const calc = await changes();
+    const has = (list, how, text) => list.some(([h, t]) => h === how && t === text);
+    check(has(calc, 'removed', '− tool get_weather'), `calc: ${JSON.stringify(calc)}`);
+    for (const op of ['add', 'subtract', 'multiply', 'divide']) {
+      check(has(calc, 'added', `+ tool ${op}`), `calc: no + tool ${op}: ${JSON.stringify(calc)}`);
+    }
+    check(has(calc, 'removed', '− capability prompts'), `calc: ${JSON.stringify(calc)}`);
+    // A server whose get_weather differs from the weather server's, compared with run 1.
+    await connect(`${opt.faulty}/fault/output-mismatch/mcp`);
+    await page.selectOption('#mf-diff-from', '1');
+    await page.waitForFunction(() => document.querySelector('#mf-diff li[data-change="changed"]'), null, { timeout: 5_000 });
+    const faulty = await changes();
+    check(faulty.some(([h, t]) => h === 'changed' && t.startsWith('~ tool get_weather: ')),
+      `faulty vs weather: ${JSON.stringify(faulty)}`);
+    await page.locator('#mf-connection').screenshot({ path: join(opt.out, 'what-changed.png') });
+  },
+
   async 'Timeline: the Tokyo run on a time axis from ?view=timeline, both eras, by keyboard'(page) {
     const methods = [];
     page.on('request', (r) => {

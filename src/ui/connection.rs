@@ -9,6 +9,7 @@ use super::lazy_view::{ViewFn, lazy_view};
 use crate::mcp::era::Era;
 use crate::mcp::log_level::{self, LogLevel};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+use crate::record::diff::{Change, Offer, diff};
 use crate::record::facts::{Facts, log_lines};
 
 /// The panel body's texts, kept with its on-demand view (out of the first load's table).
@@ -34,6 +35,10 @@ enum ConnText {
     LogLevel,
     Browse,
     BrowseHint,
+    Changed,
+    ChangedSince,
+    ChangedNone,
+    ChangedNoEarlier,
 }
 
 impl ConnText {
@@ -76,6 +81,22 @@ impl ConnText {
             ),
             Self::LogLevel => by_lang(lang, "At least", "最低级别"),
             Self::Browse => by_lang(lang, "Browse resources and prompts", "浏览资源和提示"),
+            Self::Changed => by_lang(
+                lang,
+                "What changed (capabilities, tools, resources, templates, prompts and their schemas)",
+                "有什么变化（能力、工具、资源、模板、提示及其模式）",
+            ),
+            Self::ChangedSince => by_lang(lang, "From run", "对比运行"),
+            Self::ChangedNone => by_lang(
+                lang,
+                "Nothing changed in what both runs listed.",
+                "两次运行都列出的内容没有变化。",
+            ),
+            Self::ChangedNoEarlier => by_lang(
+                lang,
+                "No earlier run on this page yet: run again (or load a recording) to compare.",
+                "本页面还没有更早的运行：再运行一次（或加载一个记录）即可比较。",
+            ),
             Self::BrowseHint => by_lang(
                 lang,
                 "Lists and reads the server's resources, completes a template's variable and gets a prompt, as the diagram \"Resources, prompts and completion\" (on this connection, or a new one).",
@@ -205,6 +226,7 @@ fn connection_body(ctl: Controller) -> impl IntoView {
                 <span class="mf-hint">{ConnText::BrowseHint.shown(ctl)}</span>
             </p>
             <div id="mf-connection-facts">{rows}</div>
+            {changes(ctl)}
             <h3>{ConnText::Logs.shown(ctl)}</h3>
             <label>
                 {ConnText::LogAsk.shown(ctl)}
@@ -233,6 +255,57 @@ fn connection_body(ctl: Controller) -> impl IntoView {
                 </select>
             </label>
             {logs}
+    }
+}
+
+/// What changed from an earlier run of this page (the previous one at first) to the run shown.
+fn changes(ctl: Controller) -> impl IntoView {
+    // The earlier run compared, by its number; `None`: the latest one.
+    let picked = RwSignal::new(None::<usize>);
+    let list = move || {
+        let lang = ctl.settings.lang.get();
+        let runs = ctl.past.runs.get();
+        let Some(earlier) = picked
+            .get()
+            .and_then(|n| runs.iter().find(|r| r.run == n))
+            .or(runs.last())
+        else {
+            return view! { <p class="mf-hint">{ConnText::ChangedNoEarlier.get(lang)}</p> }
+                .into_any();
+        };
+        let before = Offer::of(&earlier.exchanges);
+        let after = ctl.run.with(|r| Offer::of(&r.mcp.exchanges));
+        let found = diff(&before, &after);
+        if found.is_empty() {
+            return view! { <p id="mf-diff" class="mf-hint">{ConnText::ChangedNone.get(lang)}</p> }
+                .into_any();
+        }
+        view! {
+            <ul id="mf-diff">
+                {found.into_iter().map(|c| {
+                    let how = match c {
+                        Change::Added { .. } => "added",
+                        Change::Removed { .. } => "removed",
+                        Change::Changed { .. } => "changed",
+                    };
+                    view! { <li data-change=how>{c.to_string()}</li> }
+                }).collect_view()}
+            </ul>
+        }
+        .into_any()
+    };
+    view! {
+        <h3>{ConnText::Changed.shown(ctl)}</h3>
+        <label>
+            {ConnText::ChangedSince.shown(ctl)}
+            <select id="mf-diff-from" on:change=move |ev| picked.set(event_target_value(&ev).parse().ok())>
+                {move || ctl.past.runs.get().iter().rev().map(|r| {
+                    let n = r.run;
+                    view! { <option value=n.to_string()>{format!("#{n}")}</option> }
+                }).collect_view()}
+            </select>
+        </label>
+        {list}
     }
 }
 

@@ -360,6 +360,8 @@ impl Controller {
     pub fn load_recording(&self, rec: crate::export::recording::Recording) {
         self.stop_comparing();
         self.end_run(None);
+        // The run shown until now stays in the log (and can be compared with the recording).
+        self.keep_for_the_log();
         self.recording.set(Some(RecordingInfo {
             server: rec.server.clone(),
             llm: rec.llm,
