@@ -414,6 +414,41 @@ const scenarios = {
       check((await page.evaluate(() => location.hash)) === '#d2-7', `${spoken}: the span did not select d2-7`);
       await page.locator('#mf-timeline').screenshot({ path: join(opt.out, `timeline-${spoken}.png`) });
     }
+    // A listen stream (2026-07-28): one span in the streams' lane, its events (the acknowledgment,
+    // the update) as ticks on it.
+    await page.click('#mf-connection > summary');
+    await page.click('#mf-browse');
+    await page.waitForFunction(() => document.querySelector('g[data-row="r-22"]')?.dataset.state === 'done',
+      null, { timeout: 30_000 });
+    const listen = '#mf-timeline g[data-span="subscriptions/listen"][data-lane="Streams"]';
+    await page.waitForSelector(listen);
+    const ticks = await page.$$eval(`${listen} .mf-tick`, (ls) => ls.length);
+    check(ticks >= 2, `the listen stream shows ${ticks} events`);
+    check((await page.getAttribute(listen, 'data-row')) === 'r-16', 'the listen span is not on r-16');
+    await page.locator('#mf-timeline').screenshot({ path: join(opt.out, 'timeline-listen.png') });
+    // The server's question: in 2026-07-28 the tools/call's two rounds under one bracket; in
+    // 2025-11-25 the answer is a POST of its own while the call's stream stays open.
+    const q = encodeURIComponent("What's the weather in Springfield?");
+    for (const spoken of ['modern', 'legacy']) {
+      await page.goto(`${opt.base}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay&view=timeline`);
+      await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
+      const options = await page.$$eval('.mf-form select option', (os) => os.map((o) => o.value));
+      await page.selectOption('.mf-form select', options.find((v) => v.includes('Illinois')));
+      await page.click('#mf-form-send');
+      await finished(page);
+      await page.waitForSelector('#mf-timeline g[data-span="tools/call"]');
+      const calls = await page.$$eval('#mf-timeline g[data-span="tools/call"]', (gs) => gs.map((g) => g.getAttribute('aria-label')));
+      const groups = await page.$$eval('#mf-timeline g[data-group="mrtr"]', (gs) => gs.map((g) => g.dataset.rounds));
+      if (spoken === 'modern') {
+        check(calls.length === 2 && calls[0].includes('round 1') && calls[1].includes('round 2'), `modern: ${calls}`);
+        check(JSON.stringify(groups) === '["2"]', `modern: rounds ${groups}`);
+        await page.locator('#mf-timeline').screenshot({ path: join(opt.out, 'timeline-springfield.png') });
+      } else {
+        check(calls.length === 1 && groups.length === 0, `legacy: calls ${calls}, rounds ${groups}`);
+        const answerPost = await page.$('#mf-timeline g[data-span="POST /mcp"][data-lane="Requests"]');
+        check(answerPost, 'legacy: the answer to elicitation/create is not a span');
+      }
+    }
   },
 
   async 'Resources, prompts and completion: a browse from the connection panel, both eras'(page) {

@@ -78,7 +78,10 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
                     Some(end) => format!("{:.1} ms", end - s.start),
                     None => by_lang(lang, "still open", "仍在进行").to_owned(),
                 };
-                let name = format!("{} ({took})", s.label);
+                let name = match s.round {
+                    Some(n) => format!("{} · {} {n} ({took})", s.label, by_lang(lang, "round", "轮次")),
+                    None => format!("{} ({took})", s.label),
+                };
                 let ticks = s
                     .ticks
                     .iter()
@@ -113,9 +116,30 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
                 }
             })
             .collect_view();
+        // Each MRTR exchange: one bracket over its rounds, above them in the requests' lane.
+        let rounds = t
+            .rounds
+            .iter()
+            .map(|r| {
+                let (start, end) = (x(r.start).max(LEFT), x(r.end).min(WIDTH));
+                let y = lane_y(Lane::Requests) + 2.0;
+                let said = match lang {
+                    crate::diagram::Lang::En => format!("input_required: {} rounds", r.rounds),
+                    crate::diagram::Lang::Zh => format!("input_required：{} 轮", r.rounds),
+                };
+                let visibility = if end > start { "visible" } else { "hidden" };
+                view! {
+                    <g class="mf-rounds" data-group="mrtr" data-rounds=r.rounds visibility=visibility>
+                        <path d=format!("M{start},{} V{y} H{end} V{}", y + 4.0, y + 4.0) />
+                        <text x=start + 2.0 y=y - 2.0>{said}</text>
+                    </g>
+                }
+            })
+            .collect_view();
         let scale = format!("{:.0} ms", t.duration / v.zoom);
         view! {
             {lanes}
+            {rounds}
             {spans}
             <text class="mf-timeline-scale" x=WIDTH - 4.0 y="12" text-anchor="end">{scale}</text>
         }

@@ -56,12 +56,25 @@ pub struct Span {
     /// When each SSE event arrived, from the timeline's start.
     pub ticks: Vec<f64>,
     pub failed: bool,
+    /// The round of a `tools/call` the server answered with `input_required` and the client
+    /// sent again with its answers (2026-07-28, MRTR): 1, 2, …; `None` for any other span.
+    pub round: Option<u32>,
+}
+
+/// The rounds of one MRTR exchange, as one bracket over its spans.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rounds {
+    pub start: f64,
+    pub end: f64,
+    pub rounds: u32,
 }
 
 /// The spans of a run, in the order they started.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Timeline {
     pub spans: Vec<Span>,
+    /// The MRTR exchanges, each from its first round's start to its last round's end.
+    pub rounds: Vec<Rounds>,
     /// From the first start to the last end (or tick) seen.
     pub duration: f64,
 }
@@ -70,7 +83,8 @@ impl Timeline {
     pub fn of(run: &Run) -> Self {
         let row_of_mcp = |seq: usize| run.rows.iter().find(|r| r.mcp.contains(&seq)).map(|r| r.id);
         let row_of_llm = |i: usize| run.rows.iter().find(|r| r.llm.contains(&i)).map(|r| r.id);
-        let mut raw: Vec<(f64, Span)> = Vec::new();
+        // (when it started, the span, whether it is an MRTR retry)
+        let mut raw: Vec<(f64, Span, bool)> = Vec::new();
         for x in &run.mcp.exchanges {
             let streams =
                 x.method == "GET" || x.rpc_method.as_deref() == Some("subscriptions/listen");
@@ -97,7 +111,13 @@ impl Timeline {
                     end: x.finished_ms,
                     ticks: x.events.iter().map(|e| e.at_ms).collect(),
                     failed: x.error.is_some(),
+                    round: None,
                 },
+                // A tools/call sent again with answers (MRTR) continues the one before it.
+                x.rpc_method.as_deref() == Some("tools/call")
+                    && x.request_body
+                        .as_deref()
+                        .is_some_and(|b| b.contains("\"inputResponses\"")),
             ));
         }
         for (i, x) in run.llm.iter().enumerate() {
@@ -111,15 +131,18 @@ impl Timeline {
                     end: Some(x.finished_ms),
                     ticks: Vec::new(),
                     failed: x.error.is_some(),
+                    round: None,
                 },
+                false,
             ));
         }
         raw.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let origin = raw.first().map_or(0.0, |(t, _)| *t);
+        let origin = raw.first().map_or(0.0, |(t, ..)| *t);
+        let retries: Vec<bool> = raw.iter().map(|(.., retry)| *retry).collect();
         let mut duration: f64 = 0.0;
         let spans = raw
             .into_iter()
-            .map(|(_, mut s)| {
+            .map(|(_, mut s, _)| {
                 s.start -= origin;
                 s.end = s.end.map(|e| e - origin);
                 for t in &mut s.ticks {
@@ -130,7 +153,42 @@ impl Timeline {
                 s
             })
             .collect();
-        Self { spans, duration }
+        let mut timeline = Self {
+            spans,
+            rounds: Vec::new(),
+            duration,
+        };
+        timeline.number_rounds(&retries);
+        timeline
+    }
+
+    /// A retry with answers (`retries[i]`) continues the `tools/call` before it: rounds 1, 2,
+    /// … and one bracket over each such exchange.
+    fn number_rounds(&mut self, retries: &[bool]) {
+        let mut previous: Option<usize> = None;
+        for (i, retry) in retries.iter().enumerate() {
+            if self.spans[i].label != "tools/call" {
+                continue;
+            }
+            if let (true, Some(p)) = (*retry, previous) {
+                let round = self.spans[p].round.unwrap_or(1);
+                self.spans[p].round = Some(round);
+                self.spans[i].round = Some(round + 1);
+                let end = self.spans[i].end.unwrap_or(self.duration);
+                match self.rounds.last_mut() {
+                    Some(r) if round > 1 => {
+                        r.end = end;
+                        r.rounds = round + 1;
+                    }
+                    _ => self.rounds.push(Rounds {
+                        start: self.spans[p].start,
+                        end,
+                        rounds: 2,
+                    }),
+                }
+            }
+            previous = Some(i);
+        }
     }
 }
 
@@ -308,6 +366,50 @@ mod tests {
         assert_eq!(timeline.duration, 100.0, "to the last thing seen");
         assert!(timeline.spans.iter().all(|s| !s.failed));
         assert_eq!(Timeline::of(&Run::default()), Timeline::default());
+    }
+
+    /// A tools/call, with `inputResponses` when it answers the server's question (MRTR).
+    fn call(run: &mut Run, seq: usize, answers: bool, at: f64) {
+        let mut params = serde_json::json!({"name": "get_weather"});
+        if answers {
+            params["inputResponses"] = serde_json::json!({"city": {"action": "accept"}});
+        }
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": seq, "method": "tools/call", "params": params});
+        let request = HttpRequest {
+            method: "POST",
+            url: "http://127.0.0.1:8000/mcp".into(),
+            headers: Vec::new(),
+            body: Some(body.to_string()),
+        };
+        let x = Exchange::sent(seq, &request, Some(&body), None, at);
+        run.apply(RunEvent::Mcp(Update::Sent(Box::new(x))));
+        done(run, seq, at + 5.0);
+    }
+
+    #[test]
+    fn the_rounds_of_an_mrtr_call_are_numbered_and_bracketed() {
+        let mut run = Run::new([Row::CallTool]);
+        run.apply(RunEvent::Active {
+            row: Row::CallTool,
+            at_ms: 0.0,
+        });
+        call(&mut run, 0, false, 0.0);
+        call(&mut run, 1, true, 10.0);
+        call(&mut run, 2, true, 20.0);
+        call(&mut run, 3, false, 40.0);
+        let timeline = Timeline::of(&run);
+        let rounds: Vec<Option<u32>> = timeline.spans.iter().map(|s| s.round).collect();
+        assert_eq!(rounds, [Some(1), Some(2), Some(3), None]);
+        assert_eq!(
+            timeline.rounds,
+            [Rounds {
+                start: 0.0,
+                end: 25.0,
+                rounds: 3
+            }]
+        );
+        let plain = Timeline::of(&sample());
+        assert!(plain.rounds.is_empty() && plain.spans.iter().all(|s| s.round.is_none()));
     }
 
     #[test]
