@@ -1286,6 +1286,22 @@ const scenarios = {
     check((await answer(fresh)) === 'The weather in Tokyo is sunny, 22 °C.', `imported answer: ${await answer(fresh)}`);
     check(JSON.stringify(await rows(fresh)) === JSON.stringify(await rows(page)), 'imported rows differ');
     check(sent.length === 0, `the recording sent requests: ${sent.join(', ')}`);
+    // The recording's timeline is the live run's: the same spans, rows, lanes and places.
+    const spans = (p) => p.$$eval('#mf-timeline g[data-span]', (gs) => gs.map((g) => {
+      const r = g.querySelector('rect');
+      return [g.dataset.span, g.dataset.row ?? null, g.dataset.lane, r.getAttribute('x'), r.getAttribute('width')];
+    }));
+    for (const p of [page, fresh]) {
+      await p.click('#mf-timeline > summary');
+      await p.waitForSelector('#mf-timeline g[data-span]');
+    }
+    const live = await spans(page);
+    const imported = await spans(fresh);
+    // Places to a hundredth of a unit: a time read back from JSON may differ in its last bit.
+    const same = (a, b) => a.length === b.length && a.every((x, i) => x.every((v, j) =>
+      j < 3 ? v === b[i][j] : Math.abs(Number(v) - Number(b[i][j])) < 0.01));
+    check(live.length > 0 && same(imported, live),
+      `the recording's timeline differs: ${JSON.stringify(imported)} vs ${JSON.stringify(live)}`);
     await fresh.close();
   },
 
