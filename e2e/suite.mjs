@@ -111,6 +111,15 @@ async function openSettings(page) {
   }
 }
 
+/** Answers the server's Springfield question with Illinois, which the form must offer. */
+async function answerIllinois(page, spoken) {
+  const options = await page.$$eval('.mf-form select option', (os) => os.map((o) => o.value));
+  const illinois = options.find((v) => v.includes('Illinois'));
+  check(illinois, `${spoken}: Illinois is not offered: ${options}`);
+  await page.selectOption('.mf-form select', illinois);
+  await page.click('#mf-form-send');
+}
+
 /** Presses → until `done()` holds (at most `max` presses). */
 async function stepUntil(page, done, max = 80) {
   for (let i = 0; i < max && !(await done()); i++) {
@@ -432,9 +441,7 @@ const scenarios = {
     for (const spoken of ['modern', 'legacy']) {
       await page.goto(`${opt.base}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay&view=timeline`);
       await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
-      const options = await page.$$eval('.mf-form select option', (os) => os.map((o) => o.value));
-      await page.selectOption('.mf-form select', options.find((v) => v.includes('Illinois')));
-      await page.click('#mf-form-send');
+      await answerIllinois(page, spoken);
       await finished(page);
       await page.waitForSelector('#mf-timeline g[data-span="tools/call"]');
       const calls = await page.$$eval('#mf-timeline g[data-span="tools/call"]', (gs) => gs.map((g) => g.getAttribute('aria-label')));
@@ -797,12 +804,8 @@ const scenarios = {
       check(fetched.some((n) => n.startsWith('split_server_questions')), `${spoken}: the form's view: ${fetched}`);
       const message = await page.textContent('.mf-form-message');
       check(message.includes('Springfield'), `${spoken}: the form asks ${message}`);
-      const options = await page.$$eval('.mf-form select option', (os) => os.map((o) => o.value));
-      const illinois = options.find((v) => v.includes('Illinois'));
-      check(illinois, `${spoken}: Illinois is not offered: ${options}`);
       await page.screenshot({ path: join(opt.out, `springfield-form-${spoken}.png`) });
-      await page.selectOption('.mf-form select', illinois);
-      await page.click('#mf-form-send');
+      await answerIllinois(page, spoken);
       await finished(page);
       check((await era(page)) === spoken, `data-era: ${await era(page)}`);
       const s = await rows(page);

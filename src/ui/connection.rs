@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, by_lang, tr};
-use super::lazy_view::{ViewFn, lazy_view};
+use super::i18n::{Msg, by_lang};
+use super::lazy_view::{ViewFn, lazy_panel};
 use crate::mcp::era::Era;
 use crate::mcp::log_level::{self, LogLevel};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
@@ -320,12 +320,7 @@ on_demand!(
 /// time the user opens it.
 #[component]
 pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
-    let opened = RwSignal::new(false);
-    view! {
-        // The first toggle of a closed <details> opens it.
-        <details id="mf-connection" class="mf-connection" on:toggle=move |_| opened.set(true)>
-            <summary>{tr(ctl.settings.lang, Msg::Connection)}</summary>
-            {lazy_view(ctl, Box::new(move || opened.get()), || Box::pin(async { call_on_demand!(connection_fn()) }))}
-        </details>
-    }
+    lazy_panel(ctl, "mf-connection", Msg::Connection, false, || {
+        Box::pin(async { call_on_demand!(connection_fn()) })
+    })
 }

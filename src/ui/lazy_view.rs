@@ -77,3 +77,22 @@ pub fn lazy_view(ctl: Controller, due: Due, load: Loader) -> impl IntoView {
         }
     }
 }
+
+/// A panel closed at first (open at load when `open`) whose body is fetched the first time it
+/// opens: the connection panel, the message log, the timeline.
+pub fn lazy_panel(
+    ctl: Controller,
+    id: &'static str,
+    summary: Msg,
+    open: bool,
+    load: Loader,
+) -> impl IntoView {
+    let opened = RwSignal::new(open);
+    view! {
+        // The first toggle of a closed <details> opens it.
+        <details id=id class="mf-connection" open=open on:toggle=move |_| opened.set(true)>
+            <summary>{tr(ctl.settings.lang, summary)}</summary>
+            {lazy_view(ctl, Box::new(move || opened.get()), load)}
+        </details>
+    }
+}

@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::controller::NO_CONNECTION;
-use super::i18n::{Msg, in_lang, tr};
-use super::lazy_view::{ViewFn, lazy_view};
+use super::i18n::{Msg, in_lang};
+use super::lazy_view::{ViewFn, lazy_panel};
 use super::replay::{ReplayPanel, shown_body};
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
@@ -196,12 +196,7 @@ on_demand!(
 /// the user opens it.
 #[component]
 pub fn MessageLog(ctl: Controller) -> impl IntoView {
-    let opened = RwSignal::new(false);
-    view! {
-        // The first toggle of a closed <details> opens it.
-        <details id="mf-message-log" class="mf-connection" on:toggle=move |_| opened.set(true)>
-            <summary>{tr(ctl.settings.lang, Msg::MessageLog)}</summary>
-            {lazy_view(ctl, Box::new(move || opened.get()), || Box::pin(async { call_on_demand!(message_log_fn()) }))}
-        </details>
-    }
+    lazy_panel(ctl, "mf-message-log", Msg::MessageLog, false, || {
+        Box::pin(async { call_on_demand!(message_log_fn()) })
+    })
 }

@@ -7,8 +7,8 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, by_lang, tr};
-use super::lazy_view::{ViewFn, lazy_view};
+use super::i18n::{Msg, by_lang};
+use super::lazy_view::{ViewFn, lazy_panel};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::timeline::{Lane, Timeline, View};
 
@@ -176,11 +176,7 @@ on_demand!(
 /// The timeline, closed at first (open with `?view=timeline`).
 #[component]
 pub fn TimelinePanel(ctl: Controller, open: bool) -> impl IntoView {
-    let opened = RwSignal::new(open);
-    view! {
-        <details id="mf-timeline" class="mf-connection" open=open on:toggle=move |_| opened.set(true)>
-            <summary>{tr(ctl.settings.lang, Msg::Timeline)}</summary>
-            {lazy_view(ctl, Box::new(move || opened.get()), || Box::pin(async { call_on_demand!(timeline_fn()) }))}
-        </details>
-    }
+    lazy_panel(ctl, "mf-timeline", Msg::Timeline, open, || {
+        Box::pin(async { call_on_demand!(timeline_fn()) })
+    })
 }

@@ -3,12 +3,10 @@
 //! Tokyo run completes in `auto`, `modern` and `legacy`; `auto` says which era it picked.
 
 use leptos::prelude::*;
-use mcp_flow::diagram::{Lang, Row};
+use mcp_flow::diagram::Row;
 use mcp_flow::flow::gate::Mode;
-use mcp_flow::flow::host::Approval;
 use mcp_flow::mcp::era::{Era, EraChoice};
 use mcp_flow::record::run::RowStatus;
-use mcp_flow::ui::Controller;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -17,15 +15,7 @@ use common::*;
 
 /// Plays the Tokyo run against `url` in `era` and returns the era the run spoke.
 async fn tokyo(url: &str, era: EraChoice) -> Era {
-    let ctl = Controller::new(
-        url.to_owned(),
-        "What's the weather in Tokyo?".into(),
-        Lang::En,
-        Mode::Play,
-        None,
-        Approval::Auto,
-    );
-    ctl.settings.era.set(era);
+    let ctl = playing(url.to_owned(), "What's the weather in Tokyo?", era);
     let (root, handle) = mount(ctl);
     ctl.start(Mode::Play);
     let answered = until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await;
@@ -85,15 +75,7 @@ async fn the_python_sdk_server_in_every_era() {
 /// the diagram drawn.
 async fn browse(url: &str, era: EraChoice) {
     use mcp_flow::record::payload::Payload;
-    let ctl = Controller::new(
-        url.to_owned(),
-        "What's the weather in Tokyo?".into(),
-        Lang::En,
-        Mode::Play,
-        None,
-        Approval::Auto,
-    );
-    ctl.settings.era.set(era);
+    let ctl = playing(url.to_owned(), "What's the weather in Tokyo?", era);
     let (root, handle) = mount(ctl);
     ctl.browse(Mode::Play);
     // The subscription may wait its whole time for an update that never comes.

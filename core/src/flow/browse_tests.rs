@@ -9,7 +9,7 @@ use futures_executor::block_on;
 use serde_json::{Value, json};
 
 use super::gate::{Gate, Mode};
-use super::host::{Approval, Emit, Host, HostEvent, Memory};
+use super::host::{Approval, Emit, Host, HostEvent, Memory, Stopped};
 use crate::diagram::Row;
 use crate::llm::offline::OfflineModel;
 use crate::mcp::era::EraChoice;
@@ -182,6 +182,14 @@ fn weather_answers(hints: bool) -> Vec<Script> {
     ]
 }
 
+/// Diagram 1, then the browse.
+fn connected_then_browse(host: &Host<Rc<Scripted>, OfflineModel>) -> Result<String, Stopped> {
+    block_on(async {
+        host.discover().await.expect("connected");
+        host.browse().await
+    })
+}
+
 fn browse_rows() -> Vec<Row> {
     crate::diagram::browse().rows().collect()
 }
@@ -212,11 +220,7 @@ fn a_legacy_browse_goes_from_each_answer_to_the_next_request() {
     script.extend(weather_answers(false));
     script.extend(watch_answers(false));
     let (host, http, run) = fixture(script, EraChoice::Legacy);
-    let shown = block_on(async {
-        host.discover().await.expect("connected");
-        host.browse().await
-    })
-    .expect("browsed");
+    let shown = connected_then_browse(&host).expect("browsed");
     assert_eq!(
         shown,
         "read weather://cities: application/json [\"Tokyo\",\"Paris\"]; \
@@ -331,11 +335,7 @@ fn a_modern_browse_shows_each_results_freshness() {
     script.extend(weather_answers(true));
     script.extend(watch_answers(true));
     let (host, http, run) = fixture(script, EraChoice::Modern);
-    block_on(async {
-        host.discover().await.expect("connected");
-        host.browse().await
-    })
-    .expect("browsed");
+    connected_then_browse(&host).expect("browsed");
     let sent = http.sent.borrow();
     let read = &sent[3];
     let header = |name: &str| {
@@ -399,11 +399,7 @@ fn a_modern_browse_shows_each_results_freshness() {
 #[test]
 fn nothing_is_asked_of_a_server_that_offers_only_tools() {
     let (host, http, run) = fixture(legacy(&[]), EraChoice::Legacy);
-    let shown = block_on(async {
-        host.discover().await.expect("connected");
-        host.browse().await
-    })
-    .expect("browsed");
+    let shown = connected_then_browse(&host).expect("browsed");
     assert_eq!(shown, "the server offers nothing besides tools");
     assert_eq!(http.sent.borrow().len(), 3, "no request after diagram 1");
     let run = run.borrow();
@@ -438,11 +434,7 @@ fn a_missing_method_skips_what_needs_it_and_the_rest_goes_on() {
         reply(json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}]})),
     ]);
     let (host, http, run) = fixture(script, EraChoice::Legacy);
-    block_on(async {
-        host.discover().await.expect("connected");
-        host.browse().await
-    })
-    .expect("browsed");
+    connected_then_browse(&host).expect("browsed");
     let methods: Vec<String> = sent_after(&http, 3).into_iter().map(|(m, _)| m).collect();
     assert_eq!(
         methods,
@@ -490,11 +482,7 @@ fn a_failed_read_stops_the_browse_at_its_answer() {
         error(-32002, "Resource not found"),
     ]);
     let (host, http, run) = fixture(script, EraChoice::Legacy);
-    let stopped = block_on(async {
-        host.discover().await.expect("connected");
-        host.browse().await
-    })
-    .expect_err("stopped");
+    let stopped = connected_then_browse(&host).expect_err("stopped");
     assert_eq!(stopped.row, Row::ReadResourceResult);
     assert!(stopped.error.contains("-32002"), "{}", stopped.error);
     assert_eq!(
@@ -517,11 +505,7 @@ fn without_completions_the_template_is_listed_but_not_filled_in() {
         reply(json!({"resourceTemplates": [{"uriTemplate": "weather://city/{name}", "name": "city"}]})),
     ]);
     let (host, http, run) = fixture(script, EraChoice::Legacy);
-    block_on(async {
-        host.discover().await.expect("connected");
-        host.browse().await
-    })
-    .expect("browsed");
+    connected_then_browse(&host).expect("browsed");
     assert_eq!(http.sent.borrow().len(), 5);
     let run = run.borrow();
     let why = |row| run.row(row).and_then(|r| r.skipped);
@@ -620,11 +604,7 @@ fn without_an_update_in_time_the_subscription_still_ends_and_nothing_is_read_aga
         chunks: vec![format!("data: {ack}\n\n").into_bytes()],
     });
     let (host, http, run) = fixture(script, EraChoice::Modern);
-    block_on(async {
-        host.discover().await.expect("connected");
-        host.browse().await
-    })
-    .expect("browsed");
+    connected_then_browse(&host).expect("browsed");
     assert_eq!(http.sent.borrow().len(), 10, "no read after no update");
     assert_eq!(http.alive.get(), 0, "the listen stream is closed");
     // The whole wait, less the scripted clock's millisecond per reading.

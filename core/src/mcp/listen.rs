@@ -20,7 +20,6 @@ use super::error::{McpError, TransportError};
 use super::http::{BodyStream, Http, HttpRequest};
 use super::jsonrpc;
 use super::modern;
-use super::record::{RecordedEvent, Update};
 use super::sse::{SseEvent, SseParser};
 use super::transport::{MAX_BODY, Transport, essence};
 
@@ -93,30 +92,9 @@ impl<H: Http> Transport<H> {
         let mut pending = 0;
         loop {
             while let Some(event) = stream.ready.pop_front() {
-                self.emit(Update::Event {
-                    seq: stream.seq,
-                    event: RecordedEvent {
-                        at_ms: self.clock.now_ms(),
-                        id: event.id.clone(),
-                        event: event.event.clone(),
-                        data: event.data.clone(),
-                        retry: event.retry,
-                    },
-                });
-                if event.is_empty() {
-                    continue;
+                if let Some(message) = self.take_event(stream.seq, event)? {
+                    return Ok(Some(message));
                 }
-                return match serde_json::from_str::<Value>(&event.data) {
-                    Ok(value) => Ok(Some(value)),
-                    Err(e) => {
-                        let err = TransportError::BadBody {
-                            detail: format!("SSE event data is not JSON: {e}"),
-                            body: event.data,
-                        };
-                        self.fail(stream.seq, &err);
-                        Err(err)
-                    }
-                };
             }
             match stream.body.chunk().await {
                 Ok(Some(chunk)) => {

@@ -460,6 +460,39 @@ impl<H: Http> Transport<H> {
         }
     }
 
+    /// Records an SSE event of exchange `seq` and reads its JSON-RPC message (`None`: an empty,
+    /// priming event). Data that is not JSON fails the exchange.
+    pub(super) fn take_event(
+        &self,
+        seq: usize,
+        event: super::sse::SseEvent,
+    ) -> Result<Option<Value>, TransportError> {
+        self.emit(Update::Event {
+            seq,
+            event: RecordedEvent {
+                at_ms: self.clock.now_ms(),
+                id: event.id.clone(),
+                event: event.event.clone(),
+                data: event.data.clone(),
+                retry: event.retry,
+            },
+        });
+        if event.is_empty() {
+            return Ok(None);
+        }
+        match serde_json::from_str(&event.data) {
+            Ok(value) => Ok(Some(value)),
+            Err(e) => {
+                let err = TransportError::BadBody {
+                    detail: format!("SSE event data is not JSON: {e}"),
+                    body: event.data,
+                };
+                self.fail(seq, &err);
+                Err(err)
+            }
+        }
+    }
+
     /// Reads an SSE answer until the response to `id` arrives, resuming with GET if it breaks.
     async fn read_sse(
         &self,
@@ -492,29 +525,8 @@ impl<H: Http> Transport<H> {
                             if let Some(r) = event.retry {
                                 retry_ms = r;
                             }
-                            self.emit(Update::Event {
-                                seq,
-                                event: RecordedEvent {
-                                    at_ms: self.clock.now_ms(),
-                                    id: event.id.clone(),
-                                    event: event.event.clone(),
-                                    data: event.data.clone(),
-                                    retry: event.retry,
-                                },
-                            });
-                            if event.is_empty() {
+                            let Some(value) = self.take_event(seq, event)? else {
                                 continue;
-                            }
-                            let value: Value = match serde_json::from_str(&event.data) {
-                                Ok(v) => v,
-                                Err(e) => {
-                                    let err = TransportError::BadBody {
-                                        detail: format!("SSE event data is not JSON: {e}"),
-                                        body: event.data,
-                                    };
-                                    self.fail(seq, &err);
-                                    return Err(err);
-                                }
                             };
                             if is_response_to(&value, id) {
                                 self.done(seq);
