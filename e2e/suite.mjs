@@ -111,6 +111,16 @@ async function openSettings(page) {
   }
 }
 
+/** The JSON-RPC methods the page POSTs, in order, as it sends them. */
+function rpcMethods(page) {
+  const methods = [];
+  page.on('request', (r) => {
+    const m = /"method":"([^"]+)"/.exec(r.method() === 'POST' ? r.postData() ?? '' : '');
+    if (m) methods.push(m[1]);
+  });
+  return methods;
+}
+
 /** Answers the server's Springfield question with Illinois, which the form must offer. */
 async function answerIllinois(page, spoken) {
   const options = await page.$$eval('.mf-form select option', (os) => os.map((o) => o.value));
@@ -380,11 +390,7 @@ const scenarios = {
   },
 
   async 'Timeline: the Tokyo run on a time axis from ?view=timeline, both eras, by keyboard'(page) {
-    const methods = [];
-    page.on('request', (r) => {
-      const m = /"method":"([^"]+)"/.exec(r.method() === 'POST' ? r.postData() ?? '' : '');
-      if (m) methods.push(m[1]);
-    });
+    const methods = rpcMethods(page);
     for (const spoken of ['legacy', 'modern']) {
       methods.length = 0;
       await page.goto(`${opt.base}/?speed=instant&approve=auto&autoplay&era=${spoken}&view=timeline`);
@@ -459,11 +465,7 @@ const scenarios = {
   },
 
   async 'Resources, prompts and completion: a browse from the connection panel, both eras'(page) {
-    const methods = [];
-    page.on('request', (r) => {
-      const m = /"method":"([^"]+)"/.exec(r.method() === 'POST' ? r.postData() ?? '' : '');
-      if (m) methods.push(m[1]);
-    });
+    const methods = rpcMethods(page);
     for (const spoken of ['legacy', 'modern']) {
       methods.length = 0;
       await page.goto(`${opt.base}/?speed=instant&approve=auto&era=${spoken}`);
