@@ -288,7 +288,7 @@ fn changes(ctl: Controller) -> impl IntoView {
                         Change::Removed { .. } => "removed",
                         Change::Changed { .. } => "changed",
                     };
-                    view! { <li data-change=how>{c.to_string()}</li> }
+                    view! { <li data-change=how>{c.say(lang)}</li> }
                 }).collect_view()}
             </ul>
         }

@@ -10,7 +10,7 @@ use super::controller::Controller;
 use super::i18n::{Msg, by_lang};
 use super::lazy_view::{ViewFn, lazy_panel};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
-use crate::record::timeline::{Lane, Timeline, View};
+use crate::record::timeline::{Lane, Timeline, View, format_ms};
 
 /// The plot's width in SVG units (it scales to the panel's width).
 const WIDTH: f64 = 900.0;
@@ -21,7 +21,7 @@ const BAR: f64 = 16.0;
 
 fn lane_y(lane: Lane) -> f64 {
     let i = Lane::ALL.iter().position(|l| *l == lane).unwrap_or(0);
-    20.0 + i as f64 * LANE_HEIGHT
+    36.0 + i as f64 * LANE_HEIGHT
 }
 
 fn timeline_body(ctl: Controller) -> impl IntoView {
@@ -136,15 +136,30 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
                 }
             })
             .collect_view();
-        let scale = format!("{:.0} ms", t.duration / v.zoom);
+        let scale = format!(
+            "{:.0} ms {}",
+            t.duration / v.zoom,
+            by_lang(lang, "shown", "可见")
+        );
+        // The time axis along the top: from the start of the run, in what is shown.
+        let axis = v
+            .axis(t.duration, 4)
+            .into_iter()
+            .map(|(fraction, ms)| {
+                let at = LEFT + fraction * width;
+                let anchor = if fraction == 0.0 { "start" } else if fraction == 1.0 { "end" } else { "middle" };
+                view! { <text class="mf-timeline-axis" x=at y="28" text-anchor=anchor>{format_ms(ms)}</text> }
+            })
+            .collect_view();
         view! {
+            {axis}
             {lanes}
             {rounds}
             {spans}
             <text class="mf-timeline-scale" x=WIDTH - 4.0 y="12" text-anchor="end">{scale}</text>
         }
     };
-    let height = 20.0 + Lane::ALL.len() as f64 * LANE_HEIGHT;
+    let height = 36.0 + Lane::ALL.len() as f64 * LANE_HEIGHT;
     // One element for the whole life of the panel, so it keeps the focus as its content changes.
     let plot = view! {
         // The page's own keys (← → step the run) leave it alone: `data-own-keys`.

@@ -30,6 +30,16 @@ impl Kind {
         }
     }
 
+    pub fn name_zh(self) -> &'static str {
+        match self {
+            Kind::Capability => "能力",
+            Kind::Tool => "工具",
+            Kind::Resource => "资源",
+            Kind::Template => "资源模板",
+            Kind::Prompt => "提示",
+        }
+    }
+
     /// The list method, its result's key and each item's name.
     fn listing(self) -> Option<(&'static str, &'static str, &'static str)> {
         match self {
@@ -131,15 +141,28 @@ pub enum Change {
     },
 }
 
+impl Change {
+    /// The change in a line, its kind named in `lang` (`+ tool add`, `~ 工具 get_weather: …`).
+    pub fn say(&self, lang: crate::diagram::Lang) -> String {
+        let kind = |k: &Kind| match lang {
+            crate::diagram::Lang::En => k.name(),
+            crate::diagram::Lang::Zh => k.name_zh(),
+        };
+        match self {
+            Change::Added { kind: k, name } => format!("+ {} {name}", kind(k)),
+            Change::Removed { kind: k, name } => format!("− {} {name}", kind(k)),
+            Change::Changed {
+                kind: k,
+                name,
+                fields,
+            } => format!("~ {} {name}: {}", kind(k), fields.join(", ")),
+        }
+    }
+}
+
 impl fmt::Display for Change {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Change::Added { kind, name } => write!(f, "+ {} {name}", kind.name()),
-            Change::Removed { kind, name } => write!(f, "− {} {name}", kind.name()),
-            Change::Changed { kind, name, fields } => {
-                write!(f, "~ {} {name}: {}", kind.name(), fields.join(", "))
-            }
-        }
+        f.write_str(&self.say(crate::diagram::Lang::En))
     }
 }
 
@@ -266,6 +289,11 @@ mod tests {
             "prompts were not listed the second time: not compared"
         );
         assert!(diff(&before, &before).is_empty());
+        let zh: Vec<String> = diff(&before, &after)
+            .iter()
+            .map(|c| c.say(crate::diagram::Lang::Zh))
+            .collect();
+        assert_eq!(zh[2], "+ 工具 add");
     }
 
     #[test]

@@ -245,11 +245,33 @@ impl View {
         }
     }
 
+    /// `marks` + 1 evenly spaced times across what is shown of a run of `duration` ms, each with
+    /// its place as a fraction of the plot's width (0 to 1).
+    pub fn axis(self, duration: f64, marks: u32) -> Vec<(f64, f64)> {
+        let start = self.from * duration;
+        let shown = duration / self.zoom;
+        (0..=marks)
+            .map(|k| {
+                let fraction = f64::from(k) / f64::from(marks.max(1));
+                (fraction, start + fraction * shown)
+            })
+            .collect()
+    }
+
     /// The x of `ms` in a plot `width` wide showing `duration` ms at zoom 1 (outside the plot
     /// when not shown).
     pub fn x(self, ms: f64, duration: f64, width: f64) -> f64 {
         let duration = duration.max(1.0);
         (ms / duration - self.from) * self.zoom * width
+    }
+}
+
+/// A time on the axis: whole milliseconds below a second, else seconds with one decimal.
+pub fn format_ms(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
     }
 }
 
@@ -410,6 +432,27 @@ mod tests {
         );
         let plain = Timeline::of(&sample());
         assert!(plain.rounds.is_empty() && plain.spans.iter().all(|s| s.round.is_none()));
+    }
+
+    #[test]
+    fn the_axis_marks_what_is_shown() {
+        let marks = View {
+            zoom: 2.0,
+            from: 0.5,
+        }
+        .axis(800.0, 4);
+        assert_eq!(
+            marks,
+            [
+                (0.0, 400.0),
+                (0.25, 500.0),
+                (0.5, 600.0),
+                (0.75, 700.0),
+                (1.0, 800.0)
+            ]
+        );
+        assert_eq!(format_ms(12.4), "12 ms");
+        assert_eq!(format_ms(1234.0), "1.2 s");
     }
 
     #[test]
