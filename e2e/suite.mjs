@@ -513,6 +513,13 @@ const scenarios = {
       check(report.includes('weather://city/') && report.includes('Sunny'), `${spoken}: r-11 ${report.slice(0, 300)}`);
       const prompt = await inspect('r-15');
       check(prompt.includes('weather_report') && prompt.includes('2 message'), `${spoken}: r-15 ${prompt.slice(0, 300)}`);
+      // The read's contents and the prompt's messages by kind, as for a tool's result.
+      const kinds = async (row) => {
+        await inspect(row);
+        return page.$$eval('.mf-inspect .mf-content [data-kind]', (bs) => bs.map((b) => b.dataset.kind));
+      };
+      check(JSON.stringify(await kinds('r-11')) === '["resource"]', `${spoken}: r-11 blocks ${await kinds('r-11')}`);
+      check(JSON.stringify(await kinds('r-15')) === '["text","resource"]', `${spoken}: r-15 blocks ${await kinds('r-15')}`);
       const label = await page.textContent('g[data-row="r-10"]');
       check(label.includes('weather://city/'), `${spoken}: r-10's label lacks the URI read: ${label}`);
       // The update came, and the report read again was observed later than the first read.

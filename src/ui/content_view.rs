@@ -35,7 +35,7 @@ fn block_view(block: Block) -> impl IntoView {
             let about = format!("{mime}, {bytes} bytes");
             match (shown, audio) {
                 (Ok(url), false) => view! {
-                    <p>{about}</p><img class="mf-content-media" src=url alt="the tool's image" />
+                    <p>{about}</p><img class="mf-content-media" src=url alt="the image the server sent" />
                 }
                 .into_any(),
                 (Ok(url), true) => view! {

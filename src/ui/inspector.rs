@@ -10,6 +10,7 @@ use super::lazy_view::{ViewFn, lazy_view};
 use super::model_status::ModelLiveView;
 use crate::diagram::{Lang, Row, diagrams_for, find_row};
 use crate::llm::{LlmExchange, formats};
+use crate::mcp::content;
 use crate::mcp::record::{Exchange, curl};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::explain::explain;
@@ -244,18 +245,45 @@ fn row_details(ctl: Controller) -> impl IntoView {
             .and_then(|x| x.response.as_ref())
             .and_then(crate::llm::smollm::decision::summary)
             .map(super::decision_view::decision_view);
-        // The result's content blocks by kind, from the response as it arrived.
-        let content = (id == Row::CallToolResult)
-            .then(|| {
+        type Reader = fn(&Value) -> Vec<content::Block>;
+        // The result's content blocks by kind, from the response as it arrived: a tool's result,
+        // a read's contents, a prompt's messages (their exchange is on the request's row).
+        let blocks = match id {
+            Row::CallToolResult => Some((None, "tools/call", content::blocks as Reader)),
+            Row::ReadResourceResult => Some((
+                Some(Row::ReadResource),
+                "resources/read",
+                content::read_blocks as Reader,
+            )),
+            Row::ReadTemplateResult => Some((
+                Some(Row::ReadTemplate),
+                "resources/read",
+                content::read_blocks as Reader,
+            )),
+            Row::ReadUpdatedResult => Some((
+                Some(Row::ReadUpdated),
+                "resources/read",
+                content::read_blocks as Reader,
+            )),
+            Row::GetPromptResult => Some((
+                Some(Row::GetPrompt),
+                "prompts/get",
+                content::prompt_blocks as Reader,
+            )),
+            _ => None,
+        };
+        let content = blocks
+            .and_then(|(asked, method, read)| {
+                let on_row = asked.and_then(|row| run.row(row)).map(|r| r.mcp.clone());
                 run.mcp
                     .exchanges
                     .iter()
                     .rev()
-                    .filter(|x| x.rpc_method.as_deref() == Some("tools/call"))
+                    .filter(|x| on_row.as_ref().is_none_or(|seqs| seqs.contains(&x.seq)))
+                    .filter(|x| x.rpc_method.as_deref() == Some(method))
                     .find_map(|x| x.rpc_response())
+                    .and_then(|r| r.get("result").map(read))
             })
-            .flatten()
-            .and_then(|r| r.get("result").map(crate::mcp::content::blocks))
             .filter(|b| !b.is_empty())
             .map(super::content_view::content_view);
         // A live run's result with caching hints: how old it is against its ttlMs.

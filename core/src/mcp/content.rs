@@ -73,6 +73,50 @@ pub fn blocks(result: &Value) -> Vec<Block> {
         .unwrap_or_default()
 }
 
+/// The contents of a `resources/read` result as blocks: an image or audio blob drawn like a
+/// tool's media, any other item as an embedded resource (its text, or its blob's size).
+pub fn read_blocks(result: &Value) -> Vec<Block> {
+    let items = result.get("contents").and_then(Value::as_array);
+    items
+        .into_iter()
+        .flatten()
+        .map(|item| {
+            let s = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
+            let mime = s("mimeType");
+            let media_kind = mime
+                .as_deref()
+                .filter(|m| m.starts_with("image/") || m.starts_with("audio/"));
+            let kind = match (s("uri"), media_kind, s("blob")) {
+                (None, ..) => missing("resource", "uri"),
+                (Some(_), Some(m), Some(blob)) => {
+                    media(m.starts_with("audio/"), mime.clone(), Some(blob))
+                }
+                (Some(uri), ..) => Kind::Resource {
+                    uri,
+                    mime,
+                    text: s("text"),
+                    blob_bytes: s("blob").map(|b| decoded_len(&b)),
+                },
+            };
+            Block {
+                kind,
+                annotations: annotations(item.get("annotations")),
+            }
+        })
+        .collect()
+}
+
+/// The content of each message of a `prompts/get` result, as blocks.
+pub fn prompt_blocks(result: &Value) -> Vec<Block> {
+    let messages = result.get("messages").and_then(Value::as_array);
+    messages
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m.get("content"))
+        .map(block)
+        .collect()
+}
+
 fn block(value: &Value) -> Block {
     let s = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
     let kind_name = s("type").unwrap_or_else(|| "(no type)".into());
@@ -183,6 +227,37 @@ fn annotations(value: Option<&Value>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reads_contents_and_a_prompts_messages_are_blocks() {
+        let png = STANDARD.encode([0x89, b'P', b'N', b'G']);
+        let read = serde_json::json!({"contents": [
+            {"uri": "weather://icon.png", "mimeType": "image/png", "blob": png},
+            {"uri": "weather://cities", "mimeType": "application/json", "text": "[\"Tokyo\"]"},
+            {"uri": "weather://x.bin", "mimeType": "application/octet-stream", "blob": png},
+            {"text": "no uri"}]});
+        let blocks = read_blocks(&read);
+        assert!(
+            matches!(&blocks[0].kind, Kind::Media { audio: false, bytes: 4, shown: Ok(url), .. } if url.starts_with("data:image/png;base64,")),
+            "{:?}",
+            blocks[0]
+        );
+        assert!(
+            matches!(&blocks[1].kind, Kind::Resource { text: Some(t), .. } if t == "[\"Tokyo\"]")
+        );
+        assert!(matches!(
+            &blocks[2].kind,
+            Kind::Resource {
+                blob_bytes: Some(4),
+                ..
+            }
+        ));
+        assert!(matches!(&blocks[3].kind, Kind::Other { .. }));
+        let got = serde_json::json!({"messages": [
+            {"role": "user", "content": {"type": "text", "text": "Hi"}}]});
+        assert_eq!(prompt_blocks(&got)[0].kind, Kind::Text("Hi".into()));
+        assert!(read_blocks(&serde_json::json!({})).is_empty());
+    }
     use serde_json::json;
 
     const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMwSDgAAAIUAVF6s6xeAAAAAElFTkSuQmCC";
