@@ -203,29 +203,7 @@ impl Controller {
     /// The diagram "Resources, prompts and completion" on the current connection (connecting
     /// first when there is none).
     pub fn browse(&self, mode: Mode) {
-        if self.running.get_untracked() {
-            return;
-        }
-        let live = self.live.get_value().filter(|_| self.connected());
-        let (Some(live), Some(engine)) = (live, self.engine()) else {
-            self.stop_comparing();
-            self.begin(mode, Then::Browse);
-            return;
-        };
-        self.mode.set(mode);
-        self.gate().set_mode(mode);
-        self.run.update(|r| r.reset(crate::diagram::browse_rows()));
-        self.cursor.update(|c| c.follow = true);
-        self.running.set(true);
-        let this = *self;
-        let task = live.lifetime.bind(async move {
-            let _ = engine.browse().await;
-        });
-        leptos::task::spawn_local(async move {
-            if task.await.is_some() {
-                this.running.set(false);
-            }
-        });
+        self.on_connection(mode, Then::Browse);
     }
 
     /// Whether the run shown has browsed the server (the browse diagram is drawn then).
@@ -325,28 +303,43 @@ impl Controller {
     /// Diagram 2 again on the current connection with the current question (Ask). Connects
     /// first when there is no connection yet.
     pub fn ask(&self, mode: Mode) {
+        self.on_connection(mode, Then::Ask);
+    }
+
+    /// `then` on the live connection, its rows pending again; a new run that connects first
+    /// when there is no connection.
+    fn on_connection(&self, mode: Mode, then: Then) {
         if self.running.get_untracked() {
             return;
         }
         let live = self.live.get_value().filter(|_| self.connected());
         let (Some(live), Some(engine)) = (live, self.engine()) else {
-            self.start(mode);
+            self.stop_comparing();
+            self.begin(mode, then);
             return;
         };
         self.mode.set(mode);
         self.gate().set_mode(mode);
         engine.set_approval(self.settings.approval.get_untracked());
-        let asking: Vec<Row> = [Era::Legacy, Era::Modern]
-            .into_iter()
-            .flat_map(|era| diagrams_for(era)[1].rows())
-            .collect();
-        self.run.update(|r| r.reset(asking));
+        let rows: Vec<Row> = match then {
+            Then::Ask => [Era::Legacy, Era::Modern]
+                .into_iter()
+                .flat_map(|era| diagrams_for(era)[1].rows())
+                .collect(),
+            Then::Browse => crate::diagram::browse_rows().collect(),
+            Then::Nothing => Vec::new(),
+        };
+        self.run.update(|r| r.reset(rows));
         self.cursor.update(|c| c.follow = true);
         self.running.set(true);
         let question = self.settings.question.get_untracked();
         let this = *self;
         let task = live.lifetime.bind(async move {
-            let _ = engine.ask(question).await;
+            let _ = match then {
+                Then::Ask => engine.ask(question).await,
+                Then::Browse => engine.browse().await,
+                Then::Nothing => return,
+            };
         });
         leptos::task::spawn_local(async move {
             if task.await.is_some() {
@@ -574,10 +567,7 @@ impl Controller {
             .copied()
             .filter(|r| r.is_auth() && self.authorized());
         let browsed = self.browsed();
-        let browse = Row::ALL
-            .iter()
-            .copied()
-            .filter(move |r| r.is_browse() && browsed);
+        let browse = crate::diagram::browse_rows().filter(move |_| browsed);
         auth.chain(diagrams_for(self.shown_era()).iter().flat_map(|d| d.rows()))
             .chain(browse)
             .collect()

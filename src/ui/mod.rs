@@ -94,7 +94,7 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
 
 /// Whether the key belongs to where it was pressed: a text field, or an element with keys of
 /// its own (`data-own-keys`, e.g. the timeline's plot).
-fn in_text_field(ev: &web_sys::KeyboardEvent) -> bool {
+fn keys_belong_there(ev: &web_sys::KeyboardEvent) -> bool {
     ev.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         .map(|el| {
@@ -165,7 +165,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
     let hide = window_event_listener(ev::pagehide, move |_| ctl.on_page_hide());
     on_cleanup(move || hide.remove());
     let handle = window_event_listener(ev::keydown, move |e| {
-        if in_text_field(&e) {
+        if keys_belong_there(&e) {
             return;
         }
         match e.key().as_str() {

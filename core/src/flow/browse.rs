@@ -62,11 +62,8 @@ pub const UNCOMPLETED_ARGUMENT: &str = "mcp-flow";
 fn completion(answer: &Value) -> Payload {
     let completion = answer.get("completion").unwrap_or(&Value::Null);
     Payload::Completion {
-        values: completion
-            .get("values")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        values: items(completion, "values")
+            .iter()
             .filter_map(Value::as_str)
             .map(str::to_owned)
             .collect(),
@@ -128,7 +125,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             self.browse_resources(offered("completions"), &mut shown)
                 .await?
         } else {
-            self.skip(&resource_rows(), SkipReason::NotOffered);
+            self.skip(&RESOURCE_ROWS, SkipReason::NotOffered);
             None
         };
         let (completed, uri) = read.unzip();
@@ -220,7 +217,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         completions: bool,
         shown: &mut Vec<String>,
     ) -> Result<Option<(String, String)>, Stopped> {
-        let after_list = &resource_rows()[2..];
+        let after_list = &RESOURCE_ROWS[2..];
         let request = self.client.list_resources();
         let listed_now = self.list(RESOURCES, "resources/list", after_list, request);
         let Some(list) = listed_now.await? else {
@@ -491,17 +488,15 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 }
 
 /// Rows 2 to 11, in order.
-fn resource_rows() -> [Row; 10] {
-    [
-        RESOURCES.0,
-        RESOURCES.1,
-        READ.0,
-        READ.1,
-        TEMPLATES.0,
-        TEMPLATES.1,
-        COMPLETE.0,
-        COMPLETE.1,
-        READ_TEMPLATE.0,
-        READ_TEMPLATE.1,
-    ]
-}
+const RESOURCE_ROWS: [Row; 10] = [
+    RESOURCES.0,
+    RESOURCES.1,
+    READ.0,
+    READ.1,
+    TEMPLATES.0,
+    TEMPLATES.1,
+    COMPLETE.0,
+    COMPLETE.1,
+    READ_TEMPLATE.0,
+    READ_TEMPLATE.1,
+];
