@@ -433,7 +433,7 @@ const scenarios = {
     // the update) as ticks on it.
     await page.click('#mf-connection > summary');
     await page.click('#mf-browse');
-    await page.waitForFunction(() => document.querySelector('g[data-row="r-22"]')?.dataset.state === 'done',
+    await page.waitForFunction(() => document.querySelector('g[data-row="r-28"]')?.dataset.state === 'done',
       null, { timeout: 30_000 });
     const listen = '#mf-timeline g[data-span="subscriptions/listen"][data-lane="Streams"]';
     await page.waitForSelector(listen);
@@ -472,7 +472,7 @@ const scenarios = {
       await page.click('#mf-connection > summary');
       await page.click('#mf-browse');
       await page.waitForFunction(
-        () => ['done', 'failed'].includes(document.querySelector('g[data-row="r-22"]')?.dataset.state) ||
+        () => ['done', 'failed'].includes(document.querySelector('g[data-row="r-28"]')?.dataset.state) ||
           document.querySelector('g[data-row][data-state="failed"]') !== null,
         null, { timeout: 20_000 });
       if (await page.$('g[data-row][data-state="failed"]')) {
@@ -481,8 +481,12 @@ const scenarios = {
       check((await era(page)) === spoken, `${spoken}: the page speaks ${await era(page)}`);
       const states = await rows(page);
       const browse = Object.entries(states).filter(([id]) => id.startsWith('r-'));
-      check(browse.length === 22, `${spoken}: ${browse.length} browse rows drawn`);
-      for (const [id, state] of browse) check(state === 'done', `${spoken}: row ${id} is ${state}`);
+      check(browse.length === 28, `${spoken}: ${browse.length} browse rows drawn`);
+      // The default endpoint offers no task (its one tool answers at once): rows 22 to 27 skipped.
+      const taskRow = (id) => Number(id.slice(2)) >= 22 && Number(id.slice(2)) <= 27;
+      for (const [id, state] of browse) {
+        check(state === (taskRow(id) ? 'skipped' : 'done'), `${spoken}: row ${id} is ${state}`);
+      }
       // Connected first (diagram 1), no question asked (diagram 2 untouched).
       check(states['d1-8'] === 'done' && states['d2-1'] === 'pending', `${spoken}: d1-8 ${states['d1-8']}, d2-1 ${states['d2-1']}`);
       const handshake = spoken === 'legacy' ? ['initialize', 'notifications/initialized', 'logging/setLevel'] : ['server/discover'];
@@ -535,7 +539,7 @@ const scenarios = {
       // lists are still fresh (ttlMs 300 s): reused, their request rows skipped, nothing sent.
       methods.length = 0;
       await page.click('#mf-browse');
-      await page.waitForFunction(() => document.querySelector('g[data-row="r-22"]')?.dataset.state === 'done' &&
+      await page.waitForFunction(() => document.querySelector('g[data-row="r-28"]')?.dataset.state === 'done' &&
         !document.querySelector('#mf-browse').disabled, null, { timeout: 20_000 });
       const lists = ['resources/list', 'resources/templates/list', 'prompts/list'];
       const again = spoken === 'modern' ? browsed.filter((m) => !lists.includes(m)) : browsed;
@@ -550,6 +554,80 @@ const scenarios = {
         check(reused.includes('reused the list from') && reused.includes('no request sent'), `modern: r-2 again: ${reused.slice(0, 300)}`);
         await page.locator('#mf-dr').screenshot({ path: join(opt.out, 'browse-modern-cached.png') });
       }
+    }
+  },
+
+  async 'Tasks: the long forecast followed to its end on /forecast, its polls on the timeline'(page) {
+    const bodies = [];
+    page.on('request', (r) => { if (r.method() === 'POST') bodies.push(r.postData() ?? ''); });
+    const methods = rpcMethods(page);
+    const server = encodeURIComponent(`${opt.base}/forecast`);
+    for (const spoken of ['modern', 'legacy']) {
+      methods.length = 0;
+      bodies.length = 0;
+      await page.goto(`${opt.base}/?server=${server}&speed=instant&era=${spoken}&view=timeline`);
+      await page.click('#mf-connection > summary');
+      await page.click('#mf-browse');
+      await page.waitForFunction(
+        () => ['done', 'failed'].includes(document.querySelector('g[data-row="r-28"]')?.dataset.state) ||
+          document.querySelector('g[data-row][data-state="failed"]') !== null,
+        null, { timeout: 40_000 });
+      if (await page.$('g[data-row][data-state="failed"]')) {
+        throw new Error(`${spoken}: a row failed: ${await page.textContent('#mf-error')}`);
+      }
+      // The diagram's rows (the timeline's spans carry data-row too).
+      const states = await page.$$eval('#mf-dr g[data-row]', (gs) =>
+        Object.fromEntries(gs.map((g) => [g.dataset.row, g.dataset.state])));
+      const task = ['r-22', 'r-23', 'r-24', 'r-25', 'r-26', 'r-27'].map((id) => states[id]);
+      const inspect = async (row) => {
+        await page.click(`#mf-dr g[data-row="${row}"]`);
+        await page.waitForSelector(`.mf-inspect[data-row="${row}"]`);
+        return page.textContent('.mf-inspector');
+      };
+      if (spoken === 'legacy') {
+        // This server takes tasks only as the 2026-07-28 extension: in 2025-11-25 it declares
+        // no tasks capability, so nothing is called as a task.
+        check(task.every((s) => s === 'skipped'), `legacy: task rows ${task}`);
+        check(!methods.includes('tools/call'), `legacy: ${methods.join(', ')}`);
+        const why = await inspect('r-22');
+        check(why.includes('does not offer'), `legacy: r-22 ${why.slice(0, 300)}`);
+        continue;
+      }
+      check(JSON.stringify(task) === JSON.stringify(['done', 'done', 'done', 'done', 'skipped', 'done']),
+        `modern: task rows ${task}`);
+      // The call asks for a task in its capabilities; the polls follow it; no tasks/result.
+      const at = methods.indexOf('tools/call');
+      const polls = methods.slice(at + 1).filter((m) => m === 'tasks/get').length;
+      check(at > 0 && polls >= 2 && methods.length === at + 1 + polls, `modern: ${methods.join(', ')}`);
+      const call = JSON.parse(bodies.find((b) => b.includes('"tools/call"')));
+      check(call.params.name === 'get_forecast' && call.params.arguments.location === 'Tokyo', `modern: call ${JSON.stringify(call.params)}`);
+      const caps = call.params._meta['io.modelcontextprotocol/clientCapabilities'];
+      check(caps.extensions && caps.extensions['io.modelcontextprotocol/tasks'], `modern: capabilities ${JSON.stringify(caps)}`);
+      const created = await inspect('r-23');
+      // The server's own values: its poll interval (500 ms) and its first status message.
+      check(created.includes('working, poll every 500 ms (Forecast for Tokyo queued)'), `modern: r-23 ${created.slice(0, 400)}`);
+      const status = await inspect('r-25');
+      check(status.includes('completed') && status.includes('Forecasting day 3 of 3'), `modern: r-25 ${status.slice(0, 400)}`);
+      const result = await inspect('r-27');
+      check(result.includes('Day 1: Partly cloudy') && result.includes('Day 3'), `modern: r-27 ${result.slice(0, 400)}`);
+      const skipped = await inspect('r-26');
+      check(skipped.includes('no tasks/result'), `modern: r-26 ${skipped.slice(0, 300)}`);
+      const line = await page.textContent('#mf-dr g[data-row="r-24"]');
+      check(line.includes(`after ${polls} poll(s)`), `modern: r-24 reads ${line}`);
+      await page.locator('#mf-dr').screenshot({ path: join(opt.out, 'task-modern.png') });
+      // The timeline: one span per poll, each on r-24, after the call's span on r-22.
+      const spans = await page.$$eval('#mf-timeline g[data-span="tasks/get"]', (gs) => gs.map((g) => g.dataset.row));
+      check(spans.length === polls && spans.every((r) => r === 'r-24'), `modern: poll spans ${JSON.stringify(spans)}`);
+      const callSpan = await page.getAttribute('#mf-timeline g[data-span="tools/call"]', 'data-row');
+      check(callSpan === 'r-22', `modern: the call's span is on ${callSpan}`);
+      // The task itself in its own lane: from its creation to the poll that saw it complete,
+      // a tick at each poll's answer.
+      const taskSpan = '#mf-timeline g.mf-span[data-lane="Tasks"]';
+      check((await page.getAttribute(taskSpan, 'data-span')).startsWith('task '), 'modern: no task span');
+      check((await page.getAttribute(taskSpan, 'data-row')) === 'r-23', 'modern: the task span is not on r-23');
+      const taskTicks = await page.$$eval(`${taskSpan} .mf-tick`, (ls) => ls.length);
+      check(taskTicks === polls, `modern: the task shows ${taskTicks} ticks for ${polls} polls`);
+      await page.locator('#mf-timeline').screenshot({ path: join(opt.out, 'timeline-task.png') });
     }
   },
 

@@ -80,7 +80,11 @@ impl ConnText {
                 "从下一次运行起生效：initialize 之后发送 logging/setLevel（2025-11-25），或在每个请求的 _meta 中携带级别（2026-07-28）。下面筛选已收到的日志。",
             ),
             Self::LogLevel => by_lang(lang, "At least", "最低级别"),
-            Self::Browse => by_lang(lang, "Browse resources and prompts", "浏览资源和提示"),
+            Self::Browse => by_lang(
+                lang,
+                "Browse resources, prompts and tasks",
+                "浏览资源、提示和任务",
+            ),
             Self::Changed => by_lang(
                 lang,
                 "What changed (capabilities, tools, resources, templates, prompts and their schemas)",

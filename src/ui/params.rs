@@ -127,19 +127,28 @@ fn percent_decode(value: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The servers the picker offers: the weather server and the tutorial's calculator, both served by
-/// `weather-server`, or any other Streamable HTTP endpoint typed in.
+/// The servers the picker offers: the weather server, the tutorial's calculator and the weather
+/// server with its long-running forecast, all served by `weather-server`, or any other
+/// Streamable HTTP endpoint typed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preset {
     Weather,
     Calculator,
+    /// The weather server with `get_forecast`, a task where the client takes tasks.
+    Forecast,
     /// A server reached through `mcp-flow-bridge` (its endpoint is `/s/SECRET/mcp`).
     Bridge,
     Other,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 4] = [Self::Weather, Self::Calculator, Self::Bridge, Self::Other];
+    pub const ALL: [Preset; 5] = [
+        Self::Weather,
+        Self::Calculator,
+        Self::Forecast,
+        Self::Bridge,
+        Self::Other,
+    ];
 
     /// Where `mcp-flow-bridge` listens by default; the user pastes the rest of what it printed.
     pub const BRIDGE_START: &'static str = "http://127.0.0.1:8001/s/";
@@ -148,6 +157,7 @@ impl Preset {
         match self {
             Self::Weather => "weather",
             Self::Calculator => "calc",
+            Self::Forecast => "forecast",
             Self::Bridge => "bridge",
             Self::Other => "other",
         }
@@ -158,6 +168,7 @@ impl Preset {
         let msg = match self {
             Self::Weather => Msg::PresetWeather,
             Self::Calculator => Msg::PresetCalculator,
+            Self::Forecast => Msg::PresetForecast,
             Self::Bridge => Msg::PresetBridge,
             Self::Other => Msg::PresetOther,
         };
@@ -168,6 +179,7 @@ impl Preset {
         match self {
             Self::Weather => Some("/mcp"),
             Self::Calculator => Some("/calc"),
+            Self::Forecast => Some("/forecast"),
             Self::Bridge | Self::Other => None,
         }
     }
@@ -186,7 +198,7 @@ impl Preset {
         if after_host.starts_with("/s/") || after_host == "/s" {
             return Self::Bridge;
         }
-        [Self::Weather, Self::Calculator]
+        [Self::Weather, Self::Calculator, Self::Forecast]
             .into_iter()
             .find(|p| p.path().is_some_and(|suffix| path.ends_with(suffix)))
             .unwrap_or(Self::Other)
@@ -210,8 +222,8 @@ impl Preset {
     /// A question this server's tools can answer.
     pub fn example_question(self, zh: bool) -> Option<&'static str> {
         match (self, zh) {
-            (Self::Weather, false) => Some("What's the weather in Tokyo?"),
-            (Self::Weather, true) => Some("东京的天气怎么样？"),
+            (Self::Weather | Self::Forecast, false) => Some("What's the weather in Tokyo?"),
+            (Self::Weather | Self::Forecast, true) => Some("东京的天气怎么样？"),
             (Self::Calculator, false) => Some("What is 3 times 111?"),
             (Self::Calculator, true) => Some("3 乘 111 等于多少？"),
             (Self::Bridge | Self::Other, _) => None,
@@ -346,6 +358,14 @@ mod tests {
             "http://127.0.0.1:8000/calc"
         );
         assert_eq!(Preset::Other.apply("http://x/mcp"), "http://x/mcp");
+        assert_eq!(
+            Preset::of("http://127.0.0.1:8000/forecast"),
+            Preset::Forecast
+        );
+        assert_eq!(
+            Preset::Forecast.apply("http://127.0.0.1:9000/calc"),
+            "http://127.0.0.1:9000/forecast"
+        );
         // A bridge endpoint ends in /mcp too, but it is the bridge's.
         let bridged = "http://127.0.0.1:8001/s/5dc9ca52/mcp";
         assert_eq!(Preset::of(bridged), Preset::Bridge);

@@ -213,3 +213,77 @@ async fn a_server_that_refuses_the_pages_origin_runs_through_bridge_http() {
     let server_box = text(&root, "g.mf-participant[data-actor='Server']");
     assert!(server_box.contains("via the bridge"), "{server_box}");
 }
+
+/// 2025-11-25's experimental tasks against the reference `server-everything` (the official
+/// TypeScript SDK 1.x), over its own HTTP through `mcp-flow-bridge http`: the browse diagram
+/// calls `simulate-research-query` (the tool it marks `execution.taskSupport: required`) with
+/// `params.task`, polls `tasks/get` to `completed` and fetches the report with `tasks/result`.
+#[wasm_bindgen_test]
+async fn the_reference_everything_servers_task_in_2025_11_25() {
+    use mcp_flow::flow::gate::Mode;
+    use mcp_flow::flow::task::TASK_ROWS;
+    use mcp_flow::record::payload::Payload;
+    use mcp_flow::record::run::RowStatus;
+
+    let url = Live::BridgeEverythingHttp.url().to_owned();
+    let ctl = playing(url, "Say hello back.", EraChoice::Legacy);
+    let (root, handle) = mount(ctl);
+    ctl.browse(Mode::Play);
+    // The subscription may wait its whole time for an update; the research takes four stages.
+    let ended = until(60_000, || {
+        ctl.run.with_untracked(|r| {
+            r.status(Row::ShowBrowsed).is_finished() || r.first_error().is_some()
+        })
+    })
+    .await;
+    assert!(
+        ended,
+        "the browse did not end: {}",
+        text(&root, "#mf-error")
+    );
+    for row in TASK_ROWS {
+        let status = ctl.run.with_untracked(|r| r.status(row));
+        assert_eq!(
+            status,
+            RowStatus::Done,
+            "{row}: {}",
+            text(&root, "#mf-error")
+        );
+    }
+    let call = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::TaskCall).cloned());
+    match call {
+        Some(Payload::Target { target, arguments }) => {
+            assert_eq!(target, "simulate-research-query");
+            assert_eq!(arguments, Some(serde_json::json!({"topic": "Tokyo"})));
+        }
+        other => panic!("{other:?}"),
+    }
+    let polled = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::TaskStatus).cloned());
+    match polled {
+        Some(Payload::Task { status, polls, .. }) => {
+            assert_eq!(status, "completed");
+            assert!(
+                polls >= 2,
+                "four one-second stages, polled every second: {polls}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let result = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::TaskResultAnswer).cloned());
+    match result {
+        Some(Payload::ToolResult { text, is_error, .. }) => {
+            assert!(!is_error);
+            assert!(text.contains("# Research Report: Tokyo"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    ctl.end_run(None);
+    drop(handle);
+    root.remove();
+}

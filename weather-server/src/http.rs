@@ -60,6 +60,8 @@ use crate::{
 pub const MCP_PATH: &str = "/mcp";
 /// Path of the calculator's MCP endpoint.
 pub const CALC_PATH: &str = "/calc";
+/// The weather server with the long-running `get_forecast` (a task where the client takes tasks).
+pub const FORECAST_PATH: &str = "/forecast";
 
 const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -116,7 +118,8 @@ fn extra(_config: &Config) -> Option<Arc<dyn crate::tool::Extra>> {
     None
 }
 
-/// Builds the application: `/mcp` (the weather server) and `/calc` (the tutorial's calculator),
+/// Builds the application: `/mcp` (the weather server), `/calc` (the tutorial's calculator) and
+/// `/forecast` (the weather server with a long-running tool),
 /// each rmcp Streamable HTTP behind CORS and the guard; with `--auth`, `/mcp` behind a bearer
 /// token and the authorization server's routes ([`crate::auth`]); with `--static`, the web app
 /// at `/`.
@@ -137,6 +140,11 @@ pub fn router(
         clock: crate::updates::Clock::every(config.update_secs),
     };
     let era = config.era;
+    let forecast_shared = Shared {
+        extra: Some(Arc::new(crate::forecast::ForecastTool::default())),
+        ..shared.clone()
+    };
+    let forecast = move || WeatherServer::with_shared(forecast_shared.clone());
     let weather = move || WeatherServer::with_shared(shared.clone());
     let calc = move || CalculatorServer::new(era);
     // With --auth, /mcp needs a bearer token; /calc, /models and the app stay open.
@@ -146,7 +154,15 @@ pub fn router(
         Some(auth) => auth.protect(weather),
         None => weather,
     };
-    let mut mcp = weather.merge(endpoint(CALC_PATH, calc, config, local_addr, &cancel));
+    let mut mcp = weather
+        .merge(endpoint(CALC_PATH, calc, config, local_addr, &cancel))
+        .merge(endpoint(
+            FORECAST_PATH,
+            forecast,
+            config,
+            local_addr,
+            &cancel,
+        ));
     if config.journal {
         let journal = Journal::default();
         mcp = mcp

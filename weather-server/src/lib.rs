@@ -18,6 +18,7 @@ pub mod conformance_kit;
 pub mod conformance_tasks;
 pub mod elicit;
 pub mod era;
+pub mod forecast;
 pub mod http;
 pub mod journal;
 pub mod jsonrpc;
@@ -40,7 +41,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use config::Config;
 pub use era::Era;
-pub use http::{CALC_PATH, MCP_PATH, router};
+pub use http::{CALC_PATH, FORECAST_PATH, MCP_PATH, router};
 pub use tool::WeatherServer;
 
 /// The line printed on stdout once the server is bound, e.g.

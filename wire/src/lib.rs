@@ -48,11 +48,13 @@ pub const BASE64_PREFIX: &str = "=?base64?";
 pub const BASE64_SUFFIX: &str = "?=";
 
 /// The field of `params` that `Mcp-Name` mirrors for `method`: `name` for tools/call and
-/// prompts/get, `uri` for resources/read; none for other methods.
+/// prompts/get, `uri` for resources/read, `taskId` for the tasks extension's `tasks/get`,
+/// `tasks/update` and `tasks/cancel` (SEP-2663); none for other methods.
 pub fn name_field(method: &str) -> Option<&'static str> {
     match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
     }
 }
@@ -329,6 +331,12 @@ mod tests {
         assert_eq!(argument_at(&args, &["missing".into()]), None);
         assert_eq!(name_field("resources/read"), Some("uri"));
         assert_eq!(name_field("tools/list"), None);
+        assert_eq!(name_field("tasks/get"), Some("taskId"));
+        assert_eq!(
+            name_field("tasks/result"),
+            None,
+            "2025-11-25 has no Mcp-Name"
+        );
     }
 
     #[test]

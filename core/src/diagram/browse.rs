@@ -34,7 +34,7 @@ const PARTICIPANTS: [Participant; 4] = [
     },
 ];
 
-static BROWSE_ITEMS: [Item; 30] = [
+static BROWSE_ITEMS: [Item; 37] = [
     note(
         Over(User, Server),
         "Tools are for the model; resources are for the application (the host decides what to read), prompts for the user (picked like a command)",
@@ -237,15 +237,26 @@ static BROWSE_ITEMS: [Item; 30] = [
     Item::Message(solid(Row::Unsubscribe, Client, Server, "resources/unsubscribe [uri] (2025-11-25)\nor the listen stream closed (2026-07-28)", "resources/unsubscribe [uri]（2025-11-25）\n或关闭 listen 流（2026-07-28）").numbered(19)),
     Item::Message(solid(Row::ReadUpdated, Client, Server, "resources/read (Request)\n[uri: the updated resource]", "resources/read (请求)\n[uri: 已更新的资源]").numbered(20).activating()),
     Item::Message(dashed(Row::ReadUpdatedResult, Server, Client, "resources/read (Response)\n[contents as they are now]", "resources/read (响应)\n[当前的内容]").numbered(21).deactivating()),
+    note(
+        Over(Client, Server),
+        "A long-running tool as a task: the call answers at once with a task, and the client polls it to its end",
+        "长时间运行的工具作为任务：调用立即以任务作答，客户端轮询它直到结束",
+    ),
+    Item::Message(solid(Row::TaskCall, Client, Server, "tools/call (Request) as a task\n[name, arguments; task: {ttl} (2025-11-25) or the tasks extension in _meta (2026-07-28)]", "tools/call (请求) 作为任务\n[name, arguments; task: {ttl}（2025-11-25）或 _meta 中的任务扩展（2026-07-28）]").numbered(22).activating()),
+    Item::Message(dashed(Row::TaskCreated, Server, Client, "tools/call (Response): a task\n[taskId, status: working, pollInterval]", "tools/call (响应)：一个任务\n[taskId, status: working, pollInterval]").numbered(23)),
+    Item::Message(solid(Row::TaskPoll, Client, Server, "tasks/get (Request) [taskId]\nevery pollInterval, until the task ends", "tasks/get (请求) [taskId]\n每隔 pollInterval 一次，直到任务结束").numbered(24)),
+    Item::Message(dashed(Row::TaskStatus, Server, Client, "tasks/get (Response)\n[status, statusMessage; with the result once completed (2026-07-28)]", "tasks/get (响应)\n[status, statusMessage；完成后附带结果（2026-07-28）]").numbered(25)),
+    Item::Message(solid(Row::TaskResult, Client, Server, "tasks/result (Request) [taskId]\n(2025-11-25)", "tasks/result (请求) [taskId]\n（2025-11-25）").numbered(26)),
+    Item::Message(dashed(Row::TaskResultAnswer, Server, Client, "tasks/result (Response)\n[the tool's result] (2025-11-25)", "tasks/result (响应)\n[工具的结果]（2025-11-25）").numbered(27).deactivating()),
     Item::Message(
         dashed(
             Row::ShowBrowsed,
             Host,
             User,
-            "Show what was read and got",
-            "显示读取和获取到的内容",
+            "Show what was read and got, and the task's result",
+            "显示读取和获取到的内容，以及任务的结果",
         )
-        .numbered(22)
+        .numbered(28)
         .deactivating(),
     ),
     note(
@@ -257,7 +268,10 @@ static BROWSE_ITEMS: [Item; 30] = [
 
 static BROWSE: Diagram = Diagram {
     id: "dr",
-    title: Text::new("Resources, prompts and completion", "资源、提示与补全"),
+    title: Text::new(
+        "Resources, prompts, completion and tasks",
+        "资源、提示、补全与任务",
+    ),
     participants: &PARTICIPANTS,
     items: &BROWSE_ITEMS,
 };

@@ -3,7 +3,7 @@
 
 use super::*;
 
-const BROWSE_ROWS: [Row; 22] = [
+const BROWSE_ROWS: [Row; 28] = [
     Row::Browse,
     Row::ListResources,
     Row::ListResourcesResult,
@@ -25,6 +25,12 @@ const BROWSE_ROWS: [Row; 22] = [
     Row::Unsubscribe,
     Row::ReadUpdated,
     Row::ReadUpdatedResult,
+    Row::TaskCall,
+    Row::TaskCreated,
+    Row::TaskPoll,
+    Row::TaskStatus,
+    Row::TaskResult,
+    Row::TaskResultAnswer,
     Row::ShowBrowsed,
 ];
 
@@ -32,8 +38,8 @@ const BROWSE_ROWS: [Row; 22] = [
 fn the_browse_diagram_has_four_participants_and_no_model() {
     let d = browse();
     assert_eq!(d.id, "dr");
-    assert_eq!(d.title.en, "Resources, prompts and completion");
-    assert_eq!(d.title.zh, "资源、提示与补全");
+    assert_eq!(d.title.en, "Resources, prompts, completion and tasks");
+    assert_eq!(d.title.zh, "资源、提示、补全与任务");
     let actors: Vec<Actor> = d.actors().collect();
     assert_eq!(
         actors,
@@ -182,8 +188,9 @@ fn the_browse_diagram_lays_out_in_four_columns() {
             .iter()
             .filter(|a| a.actor == Actor::Server)
             .collect();
-        // Each request and its answer, and the subscription until the update.
-        assert_eq!(server.len(), 9);
+        // Each request and its answer, the subscription until the update, the task until its
+        // result.
+        assert_eq!(server.len(), 10);
         assert!(
             server
                 .iter()

@@ -165,8 +165,21 @@ rows! {
     ReadUpdated = "r-20",
     /// r-21: its contents as they are now.
     ReadUpdatedResult = "r-21",
-    /// r-22: the host shows what it read and got.
-    ShowBrowsed = "r-22",
+    /// r-22: `tools/call` asking for a task (2025-11-25 `params.task`, 2026-07-28 the tasks
+    /// extension in the request's capabilities).
+    TaskCall = "r-22",
+    /// r-23: the task the server created (its id, status and poll interval).
+    TaskCreated = "r-23",
+    /// r-24: `tasks/get`, every poll interval, until the task ends.
+    TaskPoll = "r-24",
+    /// r-25: the task's last status (in 2026-07-28 with the tool's result).
+    TaskStatus = "r-25",
+    /// r-26: 2025-11-25's `tasks/result`.
+    TaskResult = "r-26",
+    /// r-27: the tool's result it answers with.
+    TaskResultAnswer = "r-27",
+    /// r-28: the host shows what it read, got and the task's result.
+    ShowBrowsed = "r-28",
 }
 
 impl Row {

@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(text.matches("```mermaid\n").count(), 3, "{text}");
         let block = text.split("```mermaid\n").nth(3).unwrap();
         assert!(
-            block.contains("title Resources, prompts and completion"),
+            block.contains("title Resources, prompts, completion and tasks"),
             "{block}"
         );
         assert!(!block.contains("participant llm"), "{block}");

@@ -22,7 +22,7 @@ use crate::mcp::listen::{ACKNOWLEDGED, accepted, is_update_of};
 use crate::record::payload::{Payload, SkipReason};
 
 /// A request's row and the row of its answer.
-type Pair = (Row, Row);
+pub(super) type Pair = (Row, Row);
 
 const RESOURCES: Pair = (Row::ListResources, Row::ListResourcesResult);
 const READ: Pair = (Row::ReadResource, Row::ReadResourceResult);
@@ -143,6 +143,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             None if offered("resources") => self.skip(&WATCH, SkipReason::NothingListed),
             _ => self.skip(&WATCH, SkipReason::NotOffered),
         }
+        self.follow_task(&mut shown).await?;
         self.begin(Row::ShowBrowsed).await;
         let text = if shown.is_empty() {
             "the server offers nothing besides tools".to_owned()
@@ -155,7 +156,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
 
     /// One request and its answer: the answer's row is active when this returns it. A server
     /// without the method (-32601) skips the answer and `then`; any other failure stops the run.
-    async fn exchange(
+    pub(super) async fn exchange(
         &self,
         (ask, answer): Pair,
         sent: Option<Payload>,

@@ -128,7 +128,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.done(Row::Initialize, requested);
         self.memory.eras.put(url, detection);
         self.begin(Row::InitializeResult).await;
-        let capabilities = serde_json::to_value(&hs.result.capabilities).unwrap_or(Value::Null);
+        let capabilities = hs.capabilities.clone();
         *self.capabilities.borrow_mut() = capabilities.clone();
         self.done(
             Row::InitializeResult,
@@ -242,6 +242,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             other => serde_json::to_string_pretty(other).unwrap_or_default(),
         };
         *self.tools.borrow_mut() = specs.clone();
+        *self.task_tools.borrow_mut() = list.task_tools.clone();
         self.done(
             Row::ToolsToLlm,
             Some(Payload::ToolsForLlm {

@@ -75,6 +75,8 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) era_choice: Cell<EraChoice>,
     pub(super) memory: Memory,
     pub(super) tools: RefCell<Vec<ToolSpec>>,
+    /// The listed tools marked for tasks (2025-11-25 `execution.taskSupport`).
+    pub(super) task_tools: RefCell<Vec<String>>,
     /// Why the user's request headers cannot be sent, if they cannot: the run fails at its first
     /// row with it, before any request.
     pub(super) headers_problem: RefCell<Option<String>>,
@@ -119,6 +121,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             era_choice: Cell::new(EraChoice::Auto),
             memory: Memory::default(),
             tools: RefCell::new(Vec::new()),
+            task_tools: RefCell::new(Vec::new()),
             headers_problem: RefCell::new(None),
             consent: RefCell::new(None),
             checker: RefCell::new(None),

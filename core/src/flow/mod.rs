@@ -17,5 +17,6 @@ pub mod gate;
 pub mod host;
 pub mod lifetime;
 pub mod steps;
+pub mod task;
 #[cfg(test)]
 mod tests;

@@ -355,6 +355,20 @@ impl<H: Http> McpClient<H> {
         }
     }
 
+    /// [`McpClient::request`] for a method rmcp names no marker for (2025-11-25's `tasks/result`)
+    /// or whose params are built by hand.
+    pub(crate) async fn request_named(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, McpError> {
+        if self.era.get() == Era::Modern {
+            return self.modern_request(method, params).await;
+        }
+        let msg = jsonrpc::request_for(self.next_id(), method, &params);
+        self.expect_result(self.post(&msg).await?)
+    }
+
     /// A modern request: `_meta` merged into `params`, the metadata headers beside it, and the
     /// server's 4xx JSON-RPC errors read as protocol errors.
     pub(super) async fn modern_request(

@@ -95,10 +95,14 @@ pub struct Handshake {
     pub server_name: String,
     pub server_version: String,
     pub result: InitializeResult,
+    /// The capabilities as the server sent them: rmcp's type drops what it does not model
+    /// (2025-11-25's `tasks`).
+    pub capabilities: Value,
 }
 
 /// Reads an `initialize` result and checks the version the server chose.
 pub fn read_initialize(result: Value) -> Result<Handshake, String> {
+    let capabilities = result.get("capabilities").cloned().unwrap_or(Value::Null);
     let result: InitializeResult = serde_json::from_value(result)
         .map_err(|e| format!("the initialize result is not a valid InitializeResult: {e}"))?;
     let protocol_version =
@@ -108,6 +112,7 @@ pub fn read_initialize(result: Value) -> Result<Handshake, String> {
         server_name: result.server_info.name.clone(),
         server_version: result.server_info.version.clone(),
         result,
+        capabilities,
     })
 }
 

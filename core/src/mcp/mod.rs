@@ -29,6 +29,7 @@ pub mod saved;
 #[cfg(test)]
 pub(crate) mod scripted;
 pub mod sse;
+pub mod tasks;
 pub mod tools;
 pub mod transport;
 pub mod version;

@@ -34,6 +34,9 @@ pub struct ToolList {
     /// The caching hints of the (first) page, modern era.
     pub ttl_ms: Option<u64>,
     pub cache_scope: Option<String>,
+    /// Tools whose `execution.taskSupport` is `optional` or `required` (2025-11-25 tasks; the
+    /// field is not in rmcp's `Tool`, so it is read from the page as sent).
+    pub task_tools: Vec<String>,
 }
 
 /// How a tools/call ended.
@@ -67,6 +70,7 @@ impl<H: Http> McpClient<H> {
             dropped: Vec::new(),
             ttl_ms: None,
             cache_scope: None,
+            task_tools: Vec::new(),
         };
         let mut cursor: Option<String> = None;
         for page_number in 0..MAX_PAGES {
@@ -79,6 +83,8 @@ impl<H: Http> McpClient<H> {
                     .and_then(Value::as_str)
                     .map(str::to_owned);
             }
+            list.task_tools
+                .extend(crate::mcp::tasks::task_tools(&result));
             let page: ListToolsResult = serde_json::from_value(result)
                 .map_err(|e| McpError::Invalid(format!("tools/list result does not parse: {e}")))?;
             for tool in page.tools {
@@ -243,6 +249,7 @@ mod tests {
             dropped: Vec::new(),
             ttl_ms: ttl,
             cache_scope: Some("public".into()),
+            task_tools: Vec::new(),
         };
         cache.put("a", 1000.0, &list(Some(500)));
         assert!(cache.fresh("a", 1499.0).is_some());

@@ -161,6 +161,23 @@ pub fn browse_line(run: &Run, row: Row) -> Option<String> {
         Payload::Target { target, .. } => target.clone(),
         Payload::Completion { values, .. } => values.join(", "),
         Payload::Contents { summary, .. } => summary.clone(),
+        Payload::Task {
+            status,
+            message,
+            polls,
+            ..
+        } => {
+            let polled = if *polls > 0 {
+                format!(" after {polls} poll(s)")
+            } else {
+                String::new()
+            };
+            match message {
+                Some(message) => format!("{status}{polled}: {message}"),
+                None => format!("{status}{polled}"),
+            }
+        }
+        Payload::ToolResult { text, .. } => text.clone(),
         _ => return None,
     };
     Some(format!("▸ {}", clip(&line)))
@@ -193,6 +210,20 @@ mod tests {
                 arguments: Some(serde_json::json!({"name": ""})),
             },
         ));
+        run.apply(done(
+            Row::TaskStatus,
+            Payload::Task {
+                id: "t-1".into(),
+                status: "completed".into(),
+                message: Some("Forecasting day 3 of 3 for Tokyo".into()),
+                poll_ms: Some(500),
+                polls: 6,
+            },
+        ));
+        assert_eq!(
+            browse_line(&run, Row::TaskStatus).as_deref(),
+            Some("▸ completed after 6 poll(s): Forecasting day 3 of 3 for Tokyo")
+        );
         run.apply(done(
             Row::ReadTemplateResult,
             Payload::Contents {

@@ -124,6 +124,16 @@ pub enum Payload {
         total: Option<u64>,
         has_more: bool,
     },
+    /// A task as an answer showed it, and how many times it was polled so far.
+    Task {
+        id: String,
+        status: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        poll_ms: Option<u64>,
+        polls: u32,
+    },
     /// What a `resources/read` or `prompts/get` gave, in a line, with its freshness.
     Contents {
         target: String,
@@ -217,10 +227,14 @@ pub enum Field {
     Target,
     Values,
     HasMore,
+    TaskId,
+    Status,
+    PollInterval,
+    Polls,
 }
 
 impl Field {
-    pub const ALL: [Field; 34] = [
+    pub const ALL: [Field; 38] = [
         Field::Server,
         Field::Requested,
         Field::Version,
@@ -255,6 +269,10 @@ impl Field {
         Field::Target,
         Field::Values,
         Field::HasMore,
+        Field::TaskId,
+        Field::Status,
+        Field::PollInterval,
+        Field::Polls,
     ];
 
     /// The placeholder name in templates and the label in the inspector.
@@ -294,6 +312,10 @@ impl Field {
             Field::Target => "target",
             Field::Values => "values",
             Field::HasMore => "hasMore",
+            Field::TaskId => "taskId",
+            Field::Status => "status",
+            Field::PollInterval => "pollInterval",
+            Field::Polls => "polls",
         }
     }
 
@@ -456,6 +478,22 @@ impl Payload {
                 (Field::Count, total.map_or(Absent, |t| V(t.to_string()))),
                 (Field::HasMore, V(has_more.to_string())),
             ],
+            Payload::Task {
+                id,
+                status,
+                message,
+                poll_ms,
+                polls,
+            } => vec![
+                (Field::TaskId, text(id)),
+                (Field::Status, text(status)),
+                (Field::Message, message.as_deref().map_or(Absent, text)),
+                (
+                    Field::PollInterval,
+                    poll_ms.map_or(Absent, |p| V(p.to_string())),
+                ),
+                (Field::Polls, V(polls.to_string())),
+            ],
             Payload::Contents {
                 target,
                 count,
@@ -514,6 +552,12 @@ pub enum SkipReason {
     NothingListed,
     /// No update of the subscribed resource came in the time the host waits for one.
     NoUpdate,
+    /// The server answered the call at once, not with a task.
+    NoTask,
+    /// 2026-07-28: the task's result came with `tasks/get`; there is no `tasks/result`.
+    ResultWithStatus,
+    /// The task ended without a result (failed or cancelled).
+    NoTaskResult,
 }
 
 impl SkipReason {
@@ -569,6 +613,22 @@ impl SkipReason {
             (SkipReason::NoUpdate, Zh) => {
                 "在主机等待的时间内没有收到更新（资源何时变化由服务器决定）"
             }
+            (SkipReason::NoTask, En) => {
+                "the server answered the call at once, not with a task (it decides per call)"
+            }
+            (SkipReason::NoTask, Zh) => {
+                "服务器立即回答了调用，没有创建任务（是否创建由服务器逐次决定）"
+            }
+            (SkipReason::ResultWithStatus, En) => {
+                "2026-07-28 has no tasks/result: the result came with tasks/get"
+            }
+            (SkipReason::ResultWithStatus, Zh) => {
+                "2026-07-28 没有 tasks/result：结果随 tasks/get 一起返回"
+            }
+            (SkipReason::NoTaskResult, En) => {
+                "the task ended without a result (failed or cancelled)"
+            }
+            (SkipReason::NoTaskResult, Zh) => "任务结束时没有结果（失败或被取消）",
         };
         text.to_owned()
     }
@@ -633,6 +693,11 @@ pub fn fits(row: Row, payload: Option<&Payload>) -> bool {
         | Row::ReadTemplateResult
         | Row::GetPromptResult
         | Row::ReadUpdatedResult => matches!(payload, Some(P::Contents { .. })),
+        Row::TaskCall | Row::TaskResult => matches!(payload, Some(P::Target { .. })),
+        Row::TaskCreated | Row::TaskPoll | Row::TaskStatus => {
+            matches!(payload, Some(P::Task { .. }))
+        }
+        Row::TaskResultAnswer => matches!(payload, Some(P::ToolResult { .. })),
         Row::ShowBrowsed => matches!(payload, Some(P::Text { .. })),
     }
 }

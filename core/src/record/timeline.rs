@@ -12,6 +12,9 @@ pub enum Lane {
     Requests,
     /// A stream the client keeps open to hear the server (the GET stream, `subscriptions/listen`).
     Streams,
+    /// A task the server runs: from the answer that created it to the poll that saw it end,
+    /// each poll's answer a tick.
+    Tasks,
     /// A call to the model.
     Model,
     /// A request of the authorization flow.
@@ -19,10 +22,11 @@ pub enum Lane {
 }
 
 impl Lane {
-    pub const ALL: [Lane; 4] = [
+    pub const ALL: [Lane; 5] = [
         Lane::Authorization,
         Lane::Requests,
         Lane::Streams,
+        Lane::Tasks,
         Lane::Model,
     ];
 
@@ -33,6 +37,8 @@ impl Lane {
             (Lane::Requests, Zh) => "请求与应答",
             (Lane::Streams, En) => "Streams kept open",
             (Lane::Streams, Zh) => "保持打开的流",
+            (Lane::Tasks, En) => "Tasks",
+            (Lane::Tasks, Zh) => "任务",
             (Lane::Model, En) => "Model",
             (Lane::Model, Zh) => "模型",
             (Lane::Authorization, En) => "Authorization",
@@ -136,6 +142,9 @@ impl Timeline {
                 false,
             ));
         }
+        if let Some(task) = task_span(run) {
+            raw.push((task.start, task, false));
+        }
         raw.sort_by(|a, b| a.0.total_cmp(&b.0));
         let origin = raw.first().map_or(0.0, |(t, ..)| *t);
         let retries: Vec<bool> = raw.iter().map(|(.., retry)| *retry).collect();
@@ -190,6 +199,41 @@ impl Timeline {
             previous = Some(i);
         }
     }
+}
+
+/// The task the browse followed (rows 22 to 25): from the answer that created it to the last
+/// poll's answer (still going until its status row is done), a tick at each poll's answer.
+fn task_span(run: &Run) -> Option<Span> {
+    use crate::record::payload::Payload;
+    let Some(Payload::Task { id, .. }) = run.payload(Row::TaskCreated) else {
+        return None;
+    };
+    let answers = |row: Row| -> Vec<f64> {
+        let seqs = run.row(row).map(|r| r.mcp.clone()).unwrap_or_default();
+        run.mcp
+            .exchanges
+            .iter()
+            .filter(|x| seqs.contains(&x.seq))
+            .filter_map(|x| x.finished_ms)
+            .collect()
+    };
+    let start = answers(Row::TaskCall).last().copied()?;
+    let ticks = answers(Row::TaskPoll);
+    let ended = run.status(Row::TaskStatus) == crate::record::run::RowStatus::Done;
+    let status = match run.payload(Row::TaskStatus) {
+        Some(Payload::Task { status, .. }) => status.as_str(),
+        _ => "",
+    };
+    Some(Span {
+        lane: Lane::Tasks,
+        label: format!("task {id}"),
+        row: Some(Row::TaskCreated),
+        start,
+        end: ticks.last().copied().filter(|_| ended),
+        ticks,
+        failed: matches!(status, "failed" | "cancelled"),
+        round: None,
+    })
 }
 
 /// What part of the timeline is shown: `zoom` 1 fits the whole run, 2 shows half of it;
@@ -388,6 +432,62 @@ mod tests {
         assert_eq!(timeline.duration, 100.0, "to the last thing seen");
         assert!(timeline.spans.iter().all(|s| !s.failed));
         assert_eq!(Timeline::of(&Run::default()), Timeline::default());
+    }
+
+    #[test]
+    fn a_task_is_a_span_from_its_creation_to_the_poll_that_saw_it_end() {
+        use crate::record::payload::Payload;
+        let rows = [
+            Row::TaskCall,
+            Row::TaskCreated,
+            Row::TaskPoll,
+            Row::TaskStatus,
+        ];
+        let mut run = Run::new(rows);
+        let active = |row, at_ms| RunEvent::Active { row, at_ms };
+        let task = |status: &str, polls| Payload::Task {
+            id: "t-1".into(),
+            status: status.into(),
+            message: None,
+            poll_ms: Some(500),
+            polls,
+        };
+        run.apply(active(Row::TaskCall, 0.0));
+        send(&mut run, 0, "POST", Some("tools/call"), 0.0);
+        done(&mut run, 0, 20.0);
+        run.apply(RunEvent::Done {
+            row: Row::TaskCreated,
+            at_ms: 20.0,
+            payload: Some(task("working", 0)),
+        });
+        run.apply(active(Row::TaskPoll, 20.0));
+        for (seq, at) in [(1, 520.0), (2, 1020.0)] {
+            send(&mut run, seq, "POST", Some("tasks/get"), at);
+            done(&mut run, seq, at + 5.0);
+        }
+        let going = Timeline::of(&run);
+        let span = going.spans.iter().find(|s| s.lane == Lane::Tasks);
+        let span = span.expect("a task span");
+        assert_eq!(
+            (span.label.as_str(), span.row, span.start, span.end),
+            ("task t-1", Some(Row::TaskCreated), 20.0, None),
+            "still going until its status row is done"
+        );
+        assert_eq!(span.ticks, [525.0, 1025.0]);
+        run.apply(RunEvent::Done {
+            row: Row::TaskStatus,
+            at_ms: 1030.0,
+            payload: Some(task("completed", 2)),
+        });
+        let ended = Timeline::of(&run);
+        let span = ended.spans.iter().find(|s| s.lane == Lane::Tasks);
+        assert_eq!(span.and_then(|s| s.end), Some(1025.0));
+        let polls = ended
+            .spans
+            .iter()
+            .filter(|s| s.label == "tasks/get")
+            .count();
+        assert_eq!(polls, 2, "each poll is its own request span too");
     }
 
     /// A tools/call, with `inputResponses` when it answers the server's question (MRTR).

@@ -62,6 +62,14 @@ impl TestServer {
         }
     }
 
+    /// The weather server with the long-running forecast, at `/forecast`.
+    pub fn forecast(&self) -> Endpoint {
+        Endpoint {
+            client: self.client.clone(),
+            url: self.url.replace("/mcp", "/forecast"),
+        }
+    }
+
     /// A plain GET of `path` (e.g. `/`, `/models/x`) on this server.
     pub fn get(&self, path: &str) -> reqwest::RequestBuilder {
         self.client.get(format!("{}{path}", self.origin()))
@@ -261,6 +269,11 @@ pub fn modern_meta(capabilities: Value) -> Value {
         META_CAPABILITIES: capabilities,
         META_CLIENT_INFO: { "name": "weather-server-tests", "version": "0.0.0" },
     })
+}
+
+/// The per-request `_meta` of a modern client that takes tasks (SEP-2663).
+pub fn with_tasks() -> Value {
+    modern_meta(json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}))
 }
 
 /// A modern request: `params` plus a `_meta` declaring no capabilities (unless `params` has its
