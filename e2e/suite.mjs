@@ -2,7 +2,7 @@
 // driven in Debian's headless Chromium through playwright-core (no browser download).
 //
 //   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--faulty URL] [--auth-base URL]
-//                      [--llama-base URL]
+//                      [--llama-base URL] [--everything URL]
 //                      [--oidc-base URL --oidc-client ID] [--only NAME]
 //
 // --auth-base is the same app served by `weather-server --auth` (a protected resource with its
@@ -10,6 +10,7 @@
 // --oidc-base is the app served by `weather-server --auth --auth-issuer` in front of
 // oidc-provider (e2e/oidc-provider.mjs), where ID is the client pre-registered there.
 // --llama-base is llama.cpp's llama-server serving SmolLM2 (OpenAI-compatible, greedy).
+// --everything is the reference server-everything (2025-11-25 tasks) through mcp-flow-bridge http.
 // --faulty is the base URL of `mcp-flow-test-servers faulty` (a server that breaks the protocol
 // on purpose); the scenarios that need it fail without it.
 //
@@ -31,6 +32,7 @@ const { values: opt } = parseArgs({
     only: { type: 'string' },
     faulty: { type: 'string' },
     'llama-base': { type: 'string' },
+    everything: { type: 'string' },
     'auth-base': { type: 'string' },
     'oidc-base': { type: 'string' },
     'oidc-client': { type: 'string' },
@@ -629,6 +631,45 @@ const scenarios = {
       check(taskTicks === polls, `modern: the task shows ${taskTicks} ticks for ${polls} polls`);
       await page.locator('#mf-timeline').screenshot({ path: join(opt.out, 'timeline-task.png') });
     }
+  },
+
+  async 'Tasks in 2025-11-25: the reference server-everything runs its research as a task'(page) {
+    check(opt.everything, 'this scenario needs --everything URL');
+    const methods = rpcMethods(page);
+    const server = encodeURIComponent(opt.everything);
+    await page.goto(`${opt.base}/?server=${server}&speed=instant&era=legacy&view=timeline`);
+    await page.click('#mf-connection > summary');
+    await page.click('#mf-browse');
+    // The subscription may wait its 15 s for an update; the research takes four 1 s stages.
+    await page.waitForFunction(
+      () => ['done', 'failed'].includes(document.querySelector('#mf-dr g[data-row="r-28"]')?.dataset.state) ||
+        document.querySelector('#mf-dr g[data-row][data-state="failed"]') !== null,
+      null, { timeout: 60_000 });
+    if (await page.$('#mf-dr g[data-row][data-state="failed"]')) {
+      throw new Error(`a row failed: ${await page.textContent('#mf-error')}`);
+    }
+    const states = await page.$$eval('#mf-dr g[data-row]', (gs) =>
+      Object.fromEntries(gs.map((g) => [g.dataset.row, g.dataset.state])));
+    const task = ['r-22', 'r-23', 'r-24', 'r-25', 'r-26', 'r-27'].map((id) => states[id]);
+    check(task.every((s) => s === 'done'), `task rows ${task}`);
+    // 2025-11-25's own methods: the call with params.task, tasks/get until completed, tasks/result.
+    const at = methods.indexOf('tools/call');
+    const tail = methods.slice(at);
+    check(tail[tail.length - 1] === 'tasks/result' && tail.slice(1, -1).every((m) => m === 'tasks/get') && tail.length >= 4,
+      `methods ${methods.join(', ')}`);
+    const inspect = async (row) => {
+      await page.click(`#mf-dr g[data-row="${row}"]`);
+      await page.waitForSelector(`.mf-inspect[data-row="${row}"]`);
+      return page.textContent('.mf-inspector');
+    };
+    const call = await inspect('r-22');
+    check(call.includes('simulate-research-query') && call.includes('Tokyo'), `r-22 ${call.slice(0, 300)}`);
+    const status = await inspect('r-25');
+    check(status.includes('completed'), `r-25 ${status.slice(0, 300)}`);
+    const report = await inspect('r-27');
+    check(report.includes('Research Report: Tokyo'), `r-27 ${report.slice(0, 300)}`);
+    await page.locator('#mf-dr').screenshot({ path: join(opt.out, 'task-legacy.png') });
+    check(await page.$('#mf-timeline g.mf-span[data-lane="Tasks"][data-row="r-23"]'), 'no task span on the timeline');
   },
 
   async 'Authorization: the Tokyo run against a protected server, consent in a popup and a step-up, both eras'(page) {

@@ -410,6 +410,15 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     let oidc_page = oidc_site.url.trim_end_matches("/mcp").to_owned();
     // The server that breaks the protocol on purpose (a result against its own outputSchema).
     let faulty = server::start("server-faulty-e2e", &fixtures, &["faulty".into()])?;
+    // The reference server-everything (2025-11-25 tasks) in its HTTP mode, through the bridge.
+    let peers = ctx.bridge_peers()?;
+    let (_everything, everything_url) = peers.everything_http()?;
+    let (_bridged, everything) = crate::interop::bridge_http(
+        &ctx.debug_binary("mcp-flow-bridge"),
+        "bridge-http-everything-e2e",
+        &everything_url,
+        &[page.as_str()],
+    )?;
     // A real OpenAI-compatible server serving the project's SmolLM2 file.
     let llama = crate::llama::Llama::ensure(&ctx.tools)?.start(&ctx.tools, &page)?;
     let shots = crate::target_dir().join("e2e");
@@ -425,6 +434,7 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             .args(["--token-secs", TOKEN_SECS])
             .args(["--faulty", faulty.url.trim_end_matches('/')])
             .args(["--llama-base", &llama.url])
+            .args(["--everything", &everything])
             .arg("--out")
             .arg(&shots),
         counts,
