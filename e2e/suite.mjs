@@ -424,8 +424,15 @@ const scenarios = {
       check(methods.length === sent && (await answer(page)).length > 0, `${spoken}: a pan stepped the run`);
       await page.click('#mf-timeline-fit');
       check((await scale()) === whole, `${spoken}: the whole run again`);
-      // A span selects its row, by keyboard.
+      // A span selects its row, by keyboard; a zoom from a span keeps the focus on it.
       await page.focus('#mf-timeline g[data-span="tools/call"]');
+      await page.keyboard.press('+');
+      await page.waitForFunction(() => document.activeElement?.dataset?.span === 'tools/call', null, { timeout: 2_000 })
+        .catch(() => {});
+      const kept = await page.evaluate(() => document.activeElement?.dataset?.span ?? document.activeElement?.tagName);
+      check(kept === 'tools/call', `${spoken}: after a zoom the focus is on ${kept}`);
+      await page.keyboard.press('-');
+      await page.waitForFunction(() => document.activeElement?.dataset?.span === 'tools/call', null, { timeout: 2_000 });
       await page.keyboard.press('Enter');
       await page.waitForSelector('.mf-inspect[data-row="d2-7"]');
       check((await page.evaluate(() => location.hash)) === '#d2-7', `${spoken}: the span did not select d2-7`);

@@ -5,6 +5,7 @@
 
 use leptos::ev;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::controller::Controller;
 use super::i18n::{Msg, by_lang};
@@ -36,7 +37,20 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
             _ => return,
         };
         e.prevent_default();
+        // The spans are drawn again: a focused span gets the focus back once they are.
+        let focused = document()
+            .active_element()
+            .and_then(|el| el.get_attribute("data-index"));
         view.set(next);
+        if let Some(index) = focused {
+            request_animation_frame(move || {
+                let selector = format!("#mf-timeline g.mf-span[data-index=\"{index}\"]");
+                let span = document().query_selector(&selector).ok().flatten();
+                if let Some(span) = span.and_then(|el| el.dyn_into::<web_sys::SvgElement>().ok()) {
+                    let _ = span.focus();
+                }
+            });
+        }
     };
     let button = move |id: &'static str,
                        label: &'static str,
@@ -69,7 +83,8 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
         let spans = t
             .spans
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(index, s)| {
                 let start = x(s.start).max(LEFT);
                 let end = x(s.end.unwrap_or(t.duration)).min(WIDTH);
                 let y = lane_y(s.lane) + (LANE_HEIGHT - BAR) / 2.0 - 4.0;
@@ -101,6 +116,7 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
                         class:mf-span-failed=s.failed
                         class:mf-span-selected=row.is_some() && row == selected
                         data-span=s.label.clone()
+                        data-index=index
                         data-lane=format!("{:?}", s.lane)
                         data-row=row.map(|r| r.id())
                         tabindex=if shown { "0" } else { "-1" }
