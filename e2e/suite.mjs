@@ -367,6 +367,10 @@ const scenarios = {
         null, { timeout: 20_000 });
     };
     await connect(null);
+    // The weather run saved as a recording, to compare with later without loading it.
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-json')]);
+    const weatherRecording = join(opt.out, 'weather-recording.json');
+    await saved.saveAs(weatherRecording);
     await page.click('#mf-connection > summary');
     await page.waitForSelector('#mf-connection .mf-hint');
     check((await page.textContent('#mf-connection')).includes('No earlier run'), 'a diff with no earlier run');
@@ -381,6 +385,15 @@ const scenarios = {
       check(has(calc, 'added', `+ tool ${op}`), `calc: no + tool ${op}: ${JSON.stringify(calc)}`);
     }
     check(has(calc, 'removed', '− capability prompts'), `calc: ${JSON.stringify(calc)}`);
+    // The same against the weather run's recording, read from its file and not loaded: the run
+    // shown stays the calculator's.
+    await page.setInputFiles('#mf-diff-file', weatherRecording);
+    await page.waitForSelector('#mf-diff-against');
+    const fromFile = await changes();
+    check(JSON.stringify(fromFile) === JSON.stringify(calc), `from the file: ${JSON.stringify(fromFile)}`);
+    check((await page.textContent('#mf-diff-against')).includes('weather-recording.json'), 'the file compared is not named');
+    check((await rows(page))['d1-8'] === 'done' && (await page.textContent('g[data-row="d1-6"]')).includes('add'),
+      'the recording was loaded in place of the run');
     // A server whose get_weather differs from the weather server's, compared with run 1.
     await connect(`${opt.faulty}/fault/output-mismatch/mcp`);
     await page.selectOption('#mf-diff-from', '1');

@@ -37,6 +37,8 @@ enum ConnText {
     BrowseHint,
     Changed,
     ChangedSince,
+    ChangedFile,
+    ChangedAgainst,
     ChangedNone,
     ChangedNoEarlier,
 }
@@ -91,6 +93,12 @@ impl ConnText {
                 "有什么变化（能力、工具、资源、模板、提示及其模式）",
             ),
             Self::ChangedSince => by_lang(lang, "From run", "对比运行"),
+            Self::ChangedFile => by_lang(
+                lang,
+                "or from a recording (not loaded)",
+                "或对比一个记录（不加载）",
+            ),
+            Self::ChangedAgainst => by_lang(lang, "From the recording", "对比记录"),
             Self::ChangedNone => by_lang(
                 lang,
                 "Nothing changed in what both runs listed.",
@@ -266,18 +274,53 @@ fn connection_body(ctl: Controller) -> impl IntoView {
 fn changes(ctl: Controller) -> impl IntoView {
     // The earlier run compared, by its number; `None`: the latest one.
     let picked = RwSignal::new(None::<usize>);
+    // A recording read from a file, compared without loading it: its name and what it offered.
+    let against = RwSignal::new(None::<(String, Offer)>);
+    let problem = RwSignal::new(String::new());
+    let read_file = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(file) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|input| input.files())
+            .and_then(|files| files.get(0))
+        else {
+            return;
+        };
+        let name = file.name();
+        let lang = ctl.settings.lang.get_untracked();
+        leptos::task::spawn_local(async move {
+            let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            let result = match read.ok().and_then(|t| t.as_string()) {
+                Some(json) => call_on_demand!(super::share::read_recording(json)),
+                None => Err(OnDemandError::Failed(
+                    super::i18n::text(Msg::FileUnreadable, lang).into(),
+                )),
+            };
+            match result {
+                Ok(rec) => {
+                    problem.set(String::new());
+                    against.set(Some((name, Offer::of(&rec.run.mcp.exchanges))));
+                }
+                Err(e) => problem.set(super::share::failure(e, lang, &name)),
+            }
+        });
+    };
     let list = move || {
         let lang = ctl.settings.lang.get();
         let runs = ctl.past.runs.get();
-        let Some(earlier) = picked
+        let earlier = picked
             .get()
             .and_then(|n| runs.iter().find(|r| r.run == n))
             .or(runs.last())
+            .map(|r| Offer::of(&r.exchanges));
+        let Some(before) = against
+            .with(|a| a.as_ref().map(|(_, o)| o.clone()))
+            .or(earlier)
         else {
             return view! { <p class="mf-hint">{ConnText::ChangedNoEarlier.get(lang)}</p> }
                 .into_any();
         };
-        let before = Offer::of(&earlier.exchanges);
         let after = ctl.run.with(|r| Offer::of(&r.mcp.exchanges));
         let found = diff(&before, &after);
         if found.is_empty() {
@@ -302,13 +345,25 @@ fn changes(ctl: Controller) -> impl IntoView {
         <h3>{ConnText::Changed.shown(ctl)}</h3>
         <label>
             {ConnText::ChangedSince.shown(ctl)}
-            <select id="mf-diff-from" on:change=move |ev| picked.set(event_target_value(&ev).parse().ok())>
+            <select id="mf-diff-from" on:change=move |ev| {
+                against.set(None);
+                picked.set(event_target_value(&ev).parse().ok());
+            }>
                 {move || ctl.past.runs.get().iter().rev().map(|r| {
                     let n = r.run;
                     view! { <option value=n.to_string()>{format!("#{n}")}</option> }
                 }).collect_view()}
             </select>
         </label>
+        <label>
+            {ConnText::ChangedFile.shown(ctl)}
+            " "
+            <input id="mf-diff-file" type="file" accept=".json,application/json" on:change=read_file />
+        </label>
+        {move || against.with(|a| a.as_ref().map(|(name, _)| view! {
+            <p id="mf-diff-against" class="mf-hint">{ConnText::ChangedAgainst.shown(ctl)}": "{name.clone()}</p>
+        }))}
+        {move || (!problem.get().is_empty()).then(|| view! { <p class="mf-error" role="alert">{problem.get()}</p> })}
         {list}
     }
 }

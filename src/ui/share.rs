@@ -104,13 +104,13 @@ on_demand!(
 
 on_demand!(
     import_recording,
-    fn read_recording(json: String) -> Result<Recording, OnDemandError> {
+    pub(super) fn read_recording(json: String) -> Result<Recording, OnDemandError> {
         Ok(Recording::from_json(&json)?)
     }
 );
 
 /// The message for a failed export or import of file `name`.
-fn failure(error: OnDemandError, lang: Lang, name: &str) -> String {
+pub(super) fn failure(error: OnDemandError, lang: Lang, name: &str) -> String {
     match error {
         OnDemandError::NotLoaded => fill(text(Msg::ModuleNotLoaded, lang), &[("name", name)]),
         OnDemandError::Failed(e) => format!("{name}: {e}"),
