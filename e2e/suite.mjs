@@ -982,6 +982,37 @@ const scenarios = {
     await page.locator('#mf-compare').screenshot({ path: join(opt.out, 'compare.png') });
   },
 
+  async 'first run on the wire: every compressible file compressed, and the bytes and files to the Tokyo answer'(page) {
+    // What a first visit costs: from page load to the answer of the default Tokyo run (Play,
+    // approval on its default), every response of the page's origin as it came over the wire.
+    const origin = new URL(opt.base).origin;
+    const files = [];
+    page.on('requestfinished', async (request) => {
+      const url = new URL(request.url());
+      if (url.origin !== origin || request.method() !== 'GET') return;
+      const response = await request.response();
+      const sizes = await request.sizes();
+      files.push({
+        path: url.pathname,
+        encoding: (await response.allHeaders())['content-encoding'] ?? null,
+        wire: sizes.responseBodySize + sizes.responseHeadersSize,
+      });
+    });
+    await page.goto(`${opt.base}/?speed=instant`);
+    await page.click('#mf-play');
+    await page.waitForSelector('#mf-yes', { timeout: 20_000 });
+    await page.click('#mf-yes');
+    await finished(page);
+    await page.waitForTimeout(200);
+    const compressible = files.filter((f) => /\.(wasm|js|css|html)$|\/$/.test(f.path));
+    const plain = compressible.filter((f) => f.encoding !== 'br' && f.encoding !== 'gzip');
+    check(compressible.length > 0 && plain.length === 0, `sent uncompressed: ${JSON.stringify(plain)}`);
+    const total = files.reduce((n, f) => n + f.wire, 0);
+    const figures = { files: files.length, wireBytes: total, encodings: [...new Set(files.map((f) => f.encoding))], list: files };
+    writeFileSync(join(opt.out, 'first-run.json'), JSON.stringify(figures, null, 2));
+    console.log(`first run: ${files.length} files, ${(total / 1000).toFixed(1)} KB on the wire (${figures.encodings.join(', ')})`);
+  },
+
   async 'play a full run'(page) {
     await page.goto(`${opt.base}/?${instant}#d2-8`);
     await finished(page);

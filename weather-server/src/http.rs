@@ -396,13 +396,44 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
 
 /// The built app, each response with the page's Content-Security-Policy; unknown paths get
 /// `index.html` (the app reads its state from the address).
-fn static_files(dir: &Path) -> SetResponseHeader<ServeDir<ServeFile>, HeaderValue> {
+fn static_files(dir: &Path) -> StaticFiles {
+    // The release build writes `.br` and `.gz` beside each compressible file; the one the
+    // browser accepts is sent (brotli first), else the file itself.
+    let index = ServeFile::new(dir.join("index.html"))
+        .precompressed_br()
+        .precompressed_gzip();
+    let files = ServeDir::new(dir)
+        .precompressed_br()
+        .precompressed_gzip()
+        .fallback(index);
+    // Which body a URL gets depends on Accept-Encoding, so caches must key on it.
+    let files = SetResponseHeader::appending(
+        files,
+        header::VARY,
+        HeaderValue::from_static("accept-encoding"),
+    );
+    // The build names its files without hashes (the split loader fetches modules by name), so
+    // none is immutable: a browser keeps them but asks again (If-Modified-Since, 304).
+    let files = SetResponseHeader::overriding(
+        files,
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(STATIC_CACHE_CONTROL),
+    );
     SetResponseHeader::overriding(
-        ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html"))),
+        files,
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(CONTENT_SECURITY_POLICY),
     )
 }
+
+/// How a browser may keep the app's files: stored, revalidated before each use.
+pub const STATIC_CACHE_CONTROL: &str = "no-cache";
+
+/// The app's files as served: precompressed variants, `Vary`, caching and the policy headers.
+type StaticFiles = SetResponseHeader<
+    SetResponseHeader<SetResponseHeader<ServeDir<ServeFile>, HeaderValue>, HeaderValue>,
+    HeaderValue,
+>;
 
 /// State of the request guard in front of rmcp.
 #[derive(Clone)]

@@ -102,3 +102,68 @@ fn the_page_has_no_policy_meta_tag_and_no_inline_script() {
         assert!(tag.contains(" src="), "inline script: <script{tag}>");
     }
 }
+
+/// The release build's precompressed files are sent by what the browser accepts (brotli before
+/// gzip), with `Vary: accept-encoding`; a browser that accepts neither gets the file itself.
+#[tokio::test]
+async fn precompressed_files_are_sent_by_accept_encoding() {
+    let dir = TempDir::with_files(
+        "encodings",
+        &[
+            ("index.html", b"<!DOCTYPE html><title>app</title>"),
+            ("index.html.br", b"BR-INDEX"),
+            ("app.wasm", b"\0asm-plain"),
+            ("app.wasm.br", b"BR-WASM"),
+            ("app.wasm.gz", b"GZ-WASM"),
+            ("only-gz.js", b"export {};"),
+            ("only-gz.js.gz", b"GZ-JS"),
+        ],
+    );
+    let server = TestServer::start(&["--static", dir.arg()]).await;
+    let fetch = |path: &'static str, accept: Option<&'static str>| {
+        let server = &server;
+        async move {
+            let mut request = server.get(path);
+            if let Some(accept) = accept {
+                request = request.header("accept-encoding", accept);
+            }
+            let response = request.send().await.expect("request");
+            let encoding = header(&response, "content-encoding").map(str::to_owned);
+            let vary = header(&response, "vary").map(str::to_owned);
+            let cache = header(&response, "cache-control").map(str::to_owned);
+            let body = response.bytes().await.expect("body").to_vec();
+            (
+                encoding,
+                String::from_utf8_lossy(&body).into_owned(),
+                vary,
+                cache,
+            )
+        }
+    };
+    let (encoding, body, vary, cache) = fetch("/app.wasm", Some("gzip, deflate, br, zstd")).await;
+    assert_eq!(
+        (encoding.as_deref(), body.as_str()),
+        (Some("br"), "BR-WASM")
+    );
+    assert!(vary.is_some_and(|v| v.to_ascii_lowercase().contains("accept-encoding")));
+    assert_eq!(cache.as_deref(), Some("no-cache"));
+    let (encoding, body, ..) = fetch("/app.wasm", Some("gzip")).await;
+    assert_eq!(
+        (encoding.as_deref(), body.as_str()),
+        (Some("gzip"), "GZ-WASM")
+    );
+    let (encoding, body, ..) = fetch("/app.wasm", None).await;
+    assert_eq!((encoding, body.as_str()), (None, "\0asm-plain"));
+    let (encoding, body, ..) = fetch("/only-gz.js", Some("br, gzip")).await;
+    assert_eq!(
+        (encoding.as_deref(), body.as_str()),
+        (Some("gzip"), "GZ-JS")
+    );
+    // A deep link is the app's page, compressed too.
+    let (encoding, body, ..) = fetch("/a/deep/link", Some("br")).await;
+    assert_eq!(
+        (encoding.as_deref(), body.as_str()),
+        (Some("br"), "BR-INDEX")
+    );
+    server.stop().await.expect("clean shutdown");
+}

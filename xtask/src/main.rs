@@ -4,6 +4,7 @@
 mod bench;
 mod bench_bridge;
 mod bench_model;
+mod compress;
 mod css;
 mod figures;
 mod imports;

@@ -226,6 +226,7 @@ pub fn build(tools: &Tools) -> Result<()> {
     }
     crate::split::optimise_all(tools, &optimise)?;
     std::fs::write(dist.join("index.html"), page(&assets, &lines))?;
+    crate::compress::precompress(&dist)?;
     std::fs::write(&stamp, format!("{fingerprint}\n{}", listing(&dist)?))?;
     Ok(())
 }

@@ -5,10 +5,10 @@
 //! links, the static `import`s of those scripts, and the wasm of each wasm-bindgen module they
 //! import (`name.js` → `name_bg.wasm`). Any other file in `dist/` is not fetched by the page
 //! until something asks for it, and is listed apart. Sizes are gzip level 9 (flate2), per
-//! file, as a server would send them.
+//! file, and the bytes on the wire: the brotli copy the release build wrote beside the file
+//! (`xtask/src/compress.rs`), which `weather-server --static` sends a browser that accepts br.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -28,6 +28,8 @@ pub struct Sized {
     pub name: String,
     pub raw: u64,
     pub gz: u64,
+    /// The size of its `.br` copy, else of what is sent without one (gzip).
+    pub br: u64,
 }
 
 /// The built app's files: the first load and the rest.
@@ -39,6 +41,10 @@ pub struct Load {
 impl Load {
     pub fn first_gz(&self) -> u64 {
         self.first.iter().map(|f| f.gz).sum()
+    }
+
+    pub fn first_br(&self) -> u64 {
+        self.first.iter().map(|f| f.br).sum()
     }
 }
 
@@ -87,17 +93,23 @@ fn kb(bytes: u64) -> String {
 fn print(load: &Load) {
     let table = |files: &[Sized]| {
         for f in files {
-            println!("  {:<52} {:>10} {:>10}", f.name, f.raw, f.gz);
+            println!("  {:<52} {:>10} {:>10} {:>10}", f.name, f.raw, f.gz, f.br);
         }
     };
     println!(
-        "first load (what the page fetches before it is interactive), bytes:\n  {:<52} {:>10} {:>10}",
-        "file", "raw", "gzip -9"
+        "first load (what the page fetches before it is interactive), bytes:\n  {:<52} {:>10} {:>10} {:>10}",
+        "file", "raw", "gzip -9", "br (wire)"
     );
     table(&load.first);
     let total = load.first_gz();
     let raw: u64 = load.first.iter().map(|f| f.raw).sum();
-    println!("  {:<52} {:>10} {:>10}", "total", raw, total);
+    println!(
+        "  {:<52} {:>10} {:>10} {:>10}",
+        "total",
+        raw,
+        total,
+        load.first_br()
+    );
     let margin = FIRST_LOAD_BUDGET_BYTES as i64 - total as i64;
     println!(
         "first load gzipped: {} (budget {}, {} {})",
@@ -106,6 +118,7 @@ fn print(load: &Load) {
         kb(margin.unsigned_abs()),
         if margin >= 0 { "to spare" } else { "OVER" }
     );
+    println!("first load on the wire (brotli): {}", kb(load.first_br()));
     if !load.later.is_empty() {
         println!("\nin dist/ but not in the first load:");
         table(&load.later);
@@ -124,11 +137,14 @@ pub fn measure(dist: &Path) -> Result<Load> {
         first: Vec::new(),
         later: Vec::new(),
     };
-    for name in all {
+    for name in all.into_iter().filter(|n| !crate::compress::is_variant(n)) {
         let bytes = std::fs::read(dist.join(&name))?;
+        let gz = gzip_len(&bytes)?;
+        let br = std::fs::metadata(dist.join(format!("{name}.br"))).map_or(gz, |m| m.len());
         let sized = Sized {
             raw: bytes.len() as u64,
-            gz: gzip_len(&bytes)?,
+            gz,
+            br,
             name: name.clone(),
         };
         if first.contains(&name) {
@@ -158,9 +174,7 @@ fn files_in(dir: &Path, root: &Path, out: &mut Vec<String>) -> Result<()> {
 
 /// The bytes gzip -9 makes of `bytes` (deflate at level 9 with gzip's header and trailer).
 pub fn gzip_len(bytes: &[u8]) -> Result<u64> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    gz.write_all(bytes)?;
-    Ok(gz.finish()?.len() as u64)
+    Ok(crate::compress::gzip(bytes)?.len() as u64)
 }
 
 /// The files the page fetches before it runs: from `index.html`, its stylesheets and scripts,
