@@ -4,7 +4,7 @@
 //! ```text
 //! mcp-flow-load --url http://127.0.0.1:8000/mcp --sessions 50 --calls 20000
 //!               [--rate 1000] [--tool get_weather] [--args '{"location":"Tokyo"}']
-//!               [--expect Sunny] [--open-only] [--keep-open]
+//!               [--expect Sunny] [--open-only] [--keep-open] [--modern]
 //! ```
 //!
 //! Closed loop (default): every session sends its next call when the previous answer arrived,
@@ -64,6 +64,10 @@ struct Options {
     /// Leave the sessions open at the end instead of closing them with DELETE
     #[arg(long)]
     keep_open: bool,
+    /// 2026-07-28: no handshake and no session; each call carries its `_meta` and headers
+    /// (`--sessions` is then the number of concurrent callers)
+    #[arg(long)]
+    modern: bool,
 }
 
 /// `--url`: only loopback targets.
@@ -117,7 +121,12 @@ async fn run(o: Options) -> Result<bool, String> {
     let opened = Instant::now();
     let mut sessions = Vec::with_capacity(o.sessions);
     for _ in 0..o.sessions {
-        sessions.push(Arc::new(Session::open(&http, &o.url).await?));
+        let session = if o.modern {
+            Session::stateless(&http, &o.url)
+        } else {
+            Session::open(&http, &o.url).await?
+        };
+        sessions.push(Arc::new(session));
     }
     let open_ms = opened.elapsed().as_secs_f64() * 1000.0;
     if o.open_only {

@@ -1,5 +1,7 @@
 //! Just enough of an MCP Streamable HTTP client for load: initialize, initialized, tools/call
-//! (JSON or SSE answers), DELETE. Every answer is checked, so a fast wrong answer is an error.
+//! (JSON or SSE answers), DELETE; or 2026-07-28's stateless calls (no handshake, `_meta` and the
+//! `Mcp-Method`/`Mcp-Name` headers on each). Every answer is checked, so a fast wrong answer is
+//! an error.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -7,6 +9,7 @@ use serde_json::{Value, json};
 
 const ACCEPT: &str = "application/json, text/event-stream";
 const VERSION: &str = "2025-11-25";
+const MODERN: &str = "2026-07-28";
 
 pub struct Call {
     pub tool: String,
@@ -21,6 +24,8 @@ pub struct Session {
     id: Option<String>,
     version: String,
     next_id: AtomicU64,
+    /// 2026-07-28: every call carries its own `_meta`; there is no session.
+    modern: bool,
 }
 
 impl Session {
@@ -54,6 +59,7 @@ impl Session {
             id,
             version,
             next_id: AtomicU64::new(1),
+            modern: false,
         };
         let status = session
             .post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
@@ -65,6 +71,18 @@ impl Session {
             return Err(format!("notifications/initialized: HTTP {status}"));
         }
         Ok(session)
+    }
+
+    /// A 2026-07-28 client: nothing to open.
+    pub fn stateless(http: &reqwest::Client, url: &str) -> Self {
+        Self {
+            http: http.clone(),
+            url: url.to_owned(),
+            id: None,
+            version: MODERN.to_owned(),
+            next_id: AtomicU64::new(1),
+            modern: true,
+        }
     }
 
     fn post(&self, body: &Value) -> reqwest::RequestBuilder {
@@ -83,10 +101,23 @@ impl Session {
 
     pub async fn call(&self, call: &Call) -> Result<(), String> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        let mut body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": call.tool, "arguments": call.args}});
-        let response = self
-            .post(&body)
+        if self.modern {
+            body["params"]["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo":
+                    {"name": "mcp-flow-load", "version": env!("CARGO_PKG_VERSION")},
+            });
+        }
+        let mut request = self.post(&body);
+        if self.modern {
+            request = request
+                .header("Mcp-Method", "tools/call")
+                .header("Mcp-Name", &call.tool);
+        }
+        let response = request
             .send()
             .await
             .map_err(|e| format!("tools/call: {e}"))?;

@@ -5,11 +5,14 @@
 //!   prompt), so the app's full run can go through a real HTTP model API offline.
 //! - `faulty`: an MCP server that misbehaves in a chosen way at `/fault/<name>/mcp` and behaves at
 //!   `/healthy/mcp` (see `faulty.rs`); it prints its base URL, without a path.
+//! - `floor`: the benchmark's floor at `/mcp`, HTTP and JSON-RPC parsing with no MCP in it
+//!   (see `floor.rs`).
 
 mod faulty;
+mod floor;
 mod llm;
 
-const USAGE: &str = "usage: mcp-flow-test-servers llm|faulty [--bind 127.0.0.1:PORT]";
+const USAGE: &str = "usage: mcp-flow-test-servers llm|faulty|floor [--bind 127.0.0.1:PORT]";
 
 use std::net::SocketAddr;
 
@@ -30,6 +33,7 @@ async fn main() -> std::process::ExitCode {
     let (router, path) = match which.as_str() {
         "llm" => (llm::router(), "/v1"),
         "faulty" => (faulty::router(), ""),
+        "floor" => (floor::router(), "/mcp"),
         _ => {
             eprintln!("{USAGE}");
             return std::process::ExitCode::FAILURE;

@@ -78,10 +78,6 @@ impl City {
         }
     }
 
-    fn is_called(&self, wanted: &str) -> bool {
-        normalize(self.name) == wanted || self.aliases.iter().any(|a| normalize(a) == wanted)
-    }
-
     fn is_in(&self, wanted_region: &str) -> bool {
         self.region.is_some_and(|region| {
             std::iter::once(&region.name)
@@ -373,10 +369,7 @@ pub fn lookup(input: &str) -> Result<&'static City, LookupError> {
     if wanted.is_empty() {
         return Err(LookupError::Empty);
     }
-    let candidates: Vec<&'static City> = CITIES
-        .iter()
-        .filter(|city| city.is_called(&wanted))
-        .collect();
+    let candidates: Vec<&'static City> = INDEX.get(&wanted).cloned().unwrap_or_default();
     match candidates.as_slice() {
         [] => Err(LookupError::Unknown(input.trim().to_string())),
         [city] => Ok(city),
@@ -390,6 +383,23 @@ pub fn lookup(input: &str) -> Result<&'static City, LookupError> {
         }
     }
 }
+
+/// Every name and alias, normalised, with the cities it names in table order: built once, so a
+/// lookup normalises only its input (it was the server's costliest function under load).
+static INDEX: std::sync::LazyLock<std::collections::HashMap<String, Vec<&'static City>>> =
+    std::sync::LazyLock::new(|| {
+        let mut index: std::collections::HashMap<String, Vec<&'static City>> =
+            std::collections::HashMap::new();
+        for city in CITIES {
+            for name in std::iter::once(&city.name).chain(city.aliases) {
+                let named = index.entry(normalize(name)).or_default();
+                if !named.iter().any(|c| std::ptr::eq(*c, city)) {
+                    named.push(city);
+                }
+            }
+        }
+        index
+    });
 
 /// The city whose [`City::full_name`] is exactly `name` (an answer to "which one?").
 pub fn by_full_name(name: &str) -> Option<&'static City> {

@@ -235,9 +235,11 @@ pub fn bench() -> Result<()> {
     sh::run(
         std::process::Command::new("cargo")
             .current_dir(workspace_root())
-            .args(["build", "--release", "--package", "loadgen"]),
+            .args(["build", "--release", "--package", "loadgen"])
+            .args(["--package", "test-servers"]),
     )?;
     let loadgen = crate::target_dir().join("release/mcp-flow-load");
+    let fixtures = crate::target_dir().join("release/mcp-flow-test-servers");
     crate::site::build(&tools)?;
     let mut rows: Vec<[String; 4]> = Vec::new();
 
@@ -349,6 +351,12 @@ pub fn bench() -> Result<()> {
             &RATE.to_string(),
         ],
     )?;
+    let calls = ["--sessions", &sessions, "--calls", &OUR_CALLS.to_string()];
+    let ours_modern = load(
+        &loadgen,
+        &ours_server.url,
+        &[&calls[..], &["--modern"]].concat(),
+    )?;
     let baseline = rss_kib(ours_server.pid())?;
     let ours_mem = memory_per_session(&loadgen, &ours_server)?;
     let peak = rss_kib(ours_server.pid())?;
@@ -365,6 +373,13 @@ pub fn bench() -> Result<()> {
     std::thread::sleep(std::time::Duration::from_millis(500));
     let second = rss_kib(ours_server.pid())?;
     drop(ours_server);
+
+    // The floor: the same HTTP stack parsing the same JSON-RPC and answering the same bytes,
+    // with no MCP in it, so the ratio says what the MCP machinery costs.
+    let floor = server::start("server-floor", &fixtures, &["floor".into()])?;
+    let floor_legacy = load(&loadgen, &floor.url, &calls)?;
+    let floor_modern = load(&loadgen, &floor.url, &[&calls[..], &["--modern"]].concat())?;
+    drop(floor);
 
     let ts = peers.ts_server(&tools)?;
     let ts_load = load(
@@ -415,6 +430,24 @@ pub fn bench() -> Result<()> {
         format!(
             "{:.1}× Python (goal ≥ 10×)",
             ours_load.throughput / py_load.throughput
+        ),
+    ]);
+    rows.push([
+        "tools/call beside the floor (HTTP + JSON-RPC, no MCP): 2025-11-25 sessions".into(),
+        fmt(&ours_load),
+        format!("floor {}", fmt(&floor_legacy)),
+        format!(
+            "{:.0}% of the floor (goal ≥ 25%)",
+            100.0 * ours_load.throughput / floor_legacy.throughput
+        ),
+    ]);
+    rows.push([
+        "the same, 2026-07-28 stateless calls".into(),
+        fmt(&ours_modern),
+        format!("floor {}", fmt(&floor_modern)),
+        format!(
+            "{:.0}% of the floor (goal ≥ 40%)",
+            100.0 * ours_modern.throughput / floor_modern.throughput
         ),
     ]);
     rows.push([
@@ -473,5 +506,12 @@ pub fn bench() -> Result<()> {
     for [a, b, c, d] in &rows {
         println!("| {a} | {b} | {c} | {d} |");
     }
+    let table: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|[a, b, c, d]| serde_json::json!({"figure": a, "ours": b, "peer": c, "ratio": d}))
+        .collect();
+    let written = crate::target_dir().join("bench.json");
+    std::fs::write(&written, serde_json::to_string_pretty(&table)?)?;
+    println!("\nthe table as JSON: {}", written.display());
     Ok(())
 }
