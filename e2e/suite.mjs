@@ -986,25 +986,28 @@ const scenarios = {
     // What a first visit costs: from page load to the answer of the default Tokyo run (Play,
     // approval on its default), every response of the page's origin as it came over the wire.
     const origin = new URL(opt.base).origin;
-    const files = [];
-    page.on('requestfinished', async (request) => {
+    const reads = [];
+    page.on('requestfinished', (request) => {
       const url = new URL(request.url());
       if (url.origin !== origin || request.method() !== 'GET') return;
-      const response = await request.response();
-      const sizes = await request.sizes();
-      files.push({
-        path: url.pathname,
-        encoding: (await response.allHeaders())['content-encoding'] ?? null,
-        wire: sizes.responseBodySize + sizes.responseHeadersSize,
-      });
+      reads.push((async () => {
+        const response = await request.response();
+        const sizes = await request.sizes();
+        return {
+          path: url.pathname,
+          encoding: (await response.allHeaders())['content-encoding'] ?? null,
+          wire: sizes.responseBodySize + sizes.responseHeadersSize,
+        };
+      })());
     });
     await page.goto(`${opt.base}/?speed=instant`);
     await page.click('#mf-play');
     await page.waitForSelector('#mf-yes', { timeout: 20_000 });
     await page.click('#mf-yes');
     await finished(page);
-    await page.waitForTimeout(200);
-    const compressible = files.filter((f) => /\.(wasm|js|css|html)$|\/$/.test(f.path));
+    await page.waitForLoadState('networkidle');
+    const files = await Promise.all(reads);
+    const compressible = files.filter((f) => /\.(wasm|js|mjs|css|html|json|svg)$|\/$/.test(f.path));
     const plain = compressible.filter((f) => f.encoding !== 'br' && f.encoding !== 'gzip');
     check(compressible.length > 0 && plain.length === 0, `sent uncompressed: ${JSON.stringify(plain)}`);
     const total = files.reduce((n, f) => n + f.wire, 0);

@@ -279,14 +279,20 @@ fn changes(ctl: Controller) -> impl IntoView {
     let problem = RwSignal::new(String::new());
     let read_file = move |ev: leptos::ev::Event| {
         use wasm_bindgen::JsCast;
-        let Some(file) = ev
+        let input = ev
             .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        let Some(file) = input
+            .as_ref()
             .and_then(|input| input.files())
             .and_then(|files| files.get(0))
         else {
             return;
         };
+        // Emptied, so that picking the same file again reads it again.
+        if let Some(input) = &input {
+            input.set_value("");
+        }
         let name = file.name();
         let lang = ctl.settings.lang.get_untracked();
         leptos::task::spawn_local(async move {
@@ -302,7 +308,10 @@ fn changes(ctl: Controller) -> impl IntoView {
                     problem.set(String::new());
                     against.set(Some((name, Offer::of(&rec.run.mcp.exchanges))));
                 }
-                Err(e) => problem.set(super::share::failure(e, lang, &name)),
+                Err(e) => {
+                    against.set(None);
+                    problem.set(super::share::failure(e, lang, &name));
+                }
             }
         });
     };

@@ -32,12 +32,19 @@ pub fn answer(body: &[u8]) -> Response {
         // A notification.
         return StatusCode::ACCEPTED.into_response();
     };
-    let result = match method {
+    let mut result = match method {
         "initialize" => json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
             "serverInfo": {"name": "floor", "version": "0"}}),
         "tools/call" => result(),
         _ => json!({}),
     };
+    // A 2026-07-28 request (its `_meta` names the version) gets that era's result shape.
+    if request
+        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        .is_some()
+    {
+        result["resultType"] = json!("complete");
+    }
     let message = json!({"jsonrpc": "2.0", "id": id, "result": result});
     let mut headers = HeaderMap::new();
     if method == "initialize" {
@@ -95,5 +102,9 @@ mod tests {
         assert_eq!(message["id"], 7);
         assert_eq!(message["result"]["content"][0]["text"], "Sunny");
         assert_eq!(answer(b"{").status(), StatusCode::BAD_REQUEST);
+        let modern = answer(
+            br#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+        );
+        assert!(text(modern).await.contains("\"resultType\":\"complete\""));
     }
 }

@@ -23,7 +23,8 @@ async fn main() -> std::process::ExitCode {
     let mut bind: SocketAddr = SocketAddr::from(([127, 0, 0, 1], 0));
     while let Some(flag) = args.next() {
         match (flag.as_str(), args.next().map(|v| v.parse())) {
-            ("--bind", Some(Ok(addr))) => bind = addr,
+            // Loopback only: these servers are for tests.
+            ("--bind", Some(Ok::<SocketAddr, _>(addr))) if addr.ip().is_loopback() => bind = addr,
             _ => {
                 eprintln!("{USAGE}");
                 return std::process::ExitCode::FAILURE;

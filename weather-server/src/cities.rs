@@ -385,7 +385,7 @@ pub fn lookup(input: &str) -> Result<&'static City, LookupError> {
 }
 
 /// Every name and alias, normalised, with the cities it names in table order: built once, so a
-/// lookup normalises only its input (it was the server's costliest function under load).
+/// lookup normalises only its input.
 static INDEX: std::sync::LazyLock<std::collections::HashMap<String, Vec<&'static City>>> =
     std::sync::LazyLock::new(|| {
         let mut index: std::collections::HashMap<String, Vec<&'static City>> =

@@ -267,12 +267,26 @@ mod tests {
     }
 
     #[test]
-    fn an_outlook_starts_after_todays_condition_and_is_the_same_each_time() {
-        let first = day(tokyo(), 1);
-        assert_eq!(tokyo().condition, "Sunny");
-        assert_eq!(first.condition, "Partly cloudy");
-        assert_eq!(first, day(tokyo(), 1));
-        assert!(first.low_c < first.high_c);
+    fn an_outlook_goes_on_from_todays_condition_and_temperature() {
+        // Tokyo is sunny at 22 °C today: the days after cycle on from "Sunny", the high
+        // swinging by a degree around today's temperature, the low six under it.
+        assert_eq!((tokyo().condition, tokyo().temperature_c), ("Sunny", 22.0));
+        let days: Vec<(String, f64, f64)> = (1..=5)
+            .map(|d| day(tokyo(), d))
+            .map(|d| (d.condition, d.high_c, d.low_c))
+            .collect();
+        let want = [
+            ("Partly cloudy", 22.0, 16.0),
+            ("Cloudy", 23.0, 17.0),
+            ("Rain", 21.0, 15.0),
+            ("Clear", 22.0, 16.0),
+            ("Sunny", 23.0, 17.0),
+        ];
+        let want: Vec<(String, f64, f64)> = want
+            .iter()
+            .map(|(c, h, l)| (c.to_string(), *h, *l))
+            .collect();
+        assert_eq!(days, want);
     }
 
     #[test]

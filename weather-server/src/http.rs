@@ -140,29 +140,33 @@ pub fn router(
         clock: crate::updates::Clock::every(config.update_secs),
     };
     let era = config.era;
+    // Its own tasks: /mcp declares none and must not answer tasks/get for these.
     let forecast_shared = Shared {
         extra: Some(Arc::new(crate::forecast::ForecastTool::default())),
+        tasks: Default::default(),
         ..shared.clone()
     };
     let forecast = move || WeatherServer::with_shared(forecast_shared.clone());
     let weather = move || WeatherServer::with_shared(shared.clone());
     let calc = move || CalculatorServer::new(era);
-    // With --auth, /mcp needs a bearer token; /calc, /models and the app stay open.
+    // With --auth, /mcp needs a bearer token; /calc, /models and the app stay open, and
+    // /forecast (the weather server again, with its long tool) is not served.
     let auth = config.auth.then(|| Auth::new(config, local_addr));
     let weather = endpoint(MCP_PATH, weather, config, local_addr, &cancel);
     let weather = match &auth {
         Some(auth) => auth.protect(weather),
         None => weather,
     };
-    let mut mcp = weather
-        .merge(endpoint(CALC_PATH, calc, config, local_addr, &cancel))
-        .merge(endpoint(
+    let mut mcp = weather.merge(endpoint(CALC_PATH, calc, config, local_addr, &cancel));
+    if auth.is_none() {
+        mcp = mcp.merge(endpoint(
             FORECAST_PATH,
             forecast,
             config,
             local_addr,
             &cancel,
         ));
+    }
     if config.journal {
         let journal = Journal::default();
         mcp = mcp

@@ -215,8 +215,6 @@ async fn the_prompt_asks_then_completes_with_messages() {
     server.stop().await.expect("clean shutdown");
 }
 
-/// A request's `_meta` declaring the tasks extension.
-#[cfg(feature = "conformance-fixtures")]
 #[cfg(feature = "conformance-fixtures")]
 #[tokio::test]
 async fn a_task_runs_to_its_end_and_only_for_a_client_that_takes_tasks() {

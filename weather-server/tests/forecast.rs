@@ -138,3 +138,44 @@ async fn a_legacy_session_gets_the_forecast_in_the_answer() {
     );
     server.stop().await.expect("clean shutdown");
 }
+
+#[tokio::test]
+async fn a_forecast_task_is_not_known_at_the_default_endpoint() {
+    let server = TestServer::start(&[]).await;
+    let created = server
+        .forecast()
+        .modern(&forecast_call(1, 1, with_tasks()))
+        .await
+        .reply();
+    let task = created["result"]["taskId"]
+        .as_str()
+        .expect("taskId")
+        .to_owned();
+    let elsewhere = Endpoint {
+        client: server.forecast().client,
+        url: server.forecast().url.replace("/forecast", "/mcp"),
+    };
+    let asked = tasks_get(&elsewhere, 2, &task).await;
+    assert!(asked.get("error").is_some(), "{asked}");
+    assert!(
+        tasks_get(&server.forecast(), 3, &task)
+            .await
+            .get("result")
+            .is_some()
+    );
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn with_authorization_the_unprotected_forecast_endpoint_is_not_served() {
+    let server = TestServer::start(&["--auth"]).await;
+    let answer = server
+        .forecast()
+        .post(None)
+        .json(&initialize_request(1))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(answer.status(), 404);
+    server.stop().await.expect("clean shutdown");
+}

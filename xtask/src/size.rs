@@ -28,7 +28,8 @@ pub struct Sized {
     pub name: String,
     pub raw: u64,
     pub gz: u64,
-    /// The size of its `.br` copy, else of what is sent without one (gzip).
+    /// What goes over the wire to a browser that accepts br: its `.br` copy, else its `.gz`
+    /// one, else the file.
     pub br: u64,
 }
 
@@ -140,7 +141,12 @@ pub fn measure(dist: &Path) -> Result<Load> {
     for name in all.into_iter().filter(|n| !crate::compress::is_variant(n)) {
         let bytes = std::fs::read(dist.join(&name))?;
         let gz = gzip_len(&bytes)?;
-        let br = std::fs::metadata(dist.join(format!("{name}.br"))).map_or(gz, |m| m.len());
+        // What the server sends a browser that accepts br: the .br copy, else the .gz one,
+        // else the file itself.
+        let copy = |ext: &str| std::fs::metadata(dist.join(format!("{name}.{ext}"))).ok();
+        let br = copy("br")
+            .or_else(|| copy("gz"))
+            .map_or(bytes.len() as u64, |m| m.len());
         let sized = Sized {
             raw: bytes.len() as u64,
             gz,

@@ -657,9 +657,11 @@ fn task_server(era: EraChoice, tools: Value) -> Vec<Script> {
     }
 }
 
+/// A tool with one required string argument, which the server says is read-only.
 fn tool(name: &str, required: &str) -> Value {
     json!({"name": name, "inputSchema": {"type": "object", "required": [required],
-        "properties": {required: {"type": "string"}, "days": {"type": "integer"}}}})
+        "properties": {required: {"type": "string"}, "days": {"type": "integer"}}},
+        "annotations": {"readOnlyHint": true}})
 }
 
 fn header<'a>(request: &'a HttpRequest, name: &str) -> Option<&'a str> {
@@ -825,10 +827,9 @@ fn a_call_answered_at_once_or_a_failed_task_skips_what_it_did_not_give() {
     let mut failing = task_server(EraChoice::Modern, json!([tool("get_forecast", "location")]));
     failing.extend([
         reply(json!({"resultType": "task", "taskId": "t-2", "status": "working"})),
-        reply(
-            json!({"taskId": "t-2", "status": "failed", "statusMessage": "no data",
-            "error": {"code": -32603, "message": "no data"}}),
-        ),
+        // No status message: the error's message says why.
+        reply(json!({"taskId": "t-2", "status": "failed",
+            "error": {"code": -32603, "message": "no data"}})),
     ]);
     let (host, _, run) = fixture(failing, EraChoice::Modern);
     let shown = connected_then_browse(&host).expect("browsed");
@@ -850,9 +851,17 @@ fn a_task_that_asks_for_input_fails_its_poll_row_with_why() {
     script.extend([
         reply(json!({"resultType": "task", "taskId": "t-3", "status": "working"})),
         reply(json!({"taskId": "t-3", "status": "input_required", "inputRequests": {}})),
+        reply(json!({"resultType": "complete"})),
     ]);
-    let (host, _, run) = fixture(script, EraChoice::Modern);
+    let (host, http, run) = fixture(script, EraChoice::Modern);
     let stopped = connected_then_browse(&host).expect_err("stopped");
+    let sent = sent_after(&http, 2);
+    let last = sent.last().expect("requests");
+    assert_eq!(
+        (last.0.as_str(), &last.1["taskId"]),
+        ("tasks/cancel", &json!("t-3")),
+        "the task the host stops following is cancelled"
+    );
     assert_eq!(stopped.row, Row::TaskPoll);
     assert!(
         stopped.error.contains("input_required"),
@@ -860,4 +869,19 @@ fn a_task_that_asks_for_input_fails_its_poll_row_with_why() {
         stopped.error
     );
     assert_eq!(run.borrow().status(Row::ShowBrowsed), RowStatus::Pending);
+}
+
+#[test]
+fn a_tool_the_server_does_not_call_harmless_is_not_called_as_a_task() {
+    let mut risky = tool("delete_all", "path");
+    risky["annotations"] = json!({"destructiveHint": true});
+    let script = task_server(EraChoice::Modern, json!([risky]));
+    let (host, http, run) = fixture(script, EraChoice::Modern);
+    connected_then_browse(&host).expect("browsed");
+    assert!(sent_after(&http, 2).is_empty(), "nothing called");
+    let run = run.borrow();
+    for row in TASK_ROWS {
+        let why = run.row(row).and_then(|r| r.skipped);
+        assert_eq!(why, Some(SkipReason::NoHarmlessTool), "{row}");
+    }
 }

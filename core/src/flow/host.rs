@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use rmcp::model::ElicitResult;
+use rmcp::model::{CallToolResult, ElicitResult};
 use serde_json::{Map, Value};
 
 use super::forms::{Answers, answer_payload, ask_user, legacy_elicitor};
@@ -480,27 +480,33 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.begin(Row::Execute).await;
         self.done(Row::Execute, None);
         self.begin(Row::CallToolResult).await;
-        let text = result_text(&result);
+        let payload = self.result_payload(&call.name, &result).await;
+        self.done(Row::CallToolResult, Some(payload.clone()));
+        self.begin(Row::ResultToHost).await;
+        self.done(Row::ResultToHost, Some(payload));
+        let is_error = result.is_error == Some(true);
+        Ok((result_text(&result), is_error, result.structured_content))
+    }
+
+    /// A tool's result as its row shows it, checked against the tool's `outputSchema` when the
+    /// page checks results.
+    pub(super) async fn result_payload(&self, tool: &str, result: &CallToolResult) -> Payload {
         let is_error = result.is_error == Some(true);
         let structured = result.structured_content.clone();
         let checker = self.checker.borrow().clone();
         let output_check = match &checker {
             Some(checker) => {
-                let schema = self.output_schemas.borrow().get(&call.name).cloned();
+                let schema = self.output_schemas.borrow().get(tool).cloned();
                 check_result(checker, schema.as_ref(), structured.as_ref(), is_error).await
             }
             None => None,
         };
-        let payload = Payload::ToolResult {
-            text: text.clone(),
+        Payload::ToolResult {
+            text: result_text(result),
             is_error,
-            structured: structured.clone(),
+            structured,
             output_check,
-        };
-        self.done(Row::CallToolResult, Some(payload.clone()));
-        self.begin(Row::ResultToHost).await;
-        self.done(Row::ResultToHost, Some(payload));
-        Ok((text, is_error, structured))
+        }
     }
 
     /// The request went out (or did not) and no valid result came back.

@@ -1,7 +1,8 @@
 //! The browse diagram's last part: a tool called as a task and followed to its end, in the
-//! connection's era (the wire protocols differ: see `crate::mcp::tasks`). The tool is the one the
-//! server marked for tasks, or in 2026-07-28 the last it listed; its required arguments are
-//! samples ([`tasks::sample_arguments`]).
+//! connection's era (the wire protocols differ: see `crate::mcp::tasks`). The tool is one the
+//! server says is harmless (read-only or not destructive) and marked for tasks, or in 2026-07-28
+//! the last harmless one it listed; its required arguments are samples
+//! ([`tasks::sample_arguments`]). A task the host stops following is cancelled.
 
 use rmcp::model::CallToolResult;
 use serde_json::Value;
@@ -38,18 +39,24 @@ fn task_payload(task: &TaskState, polls: u32) -> Payload {
     }
 }
 
-/// A tool's result as its row shows it, or why it is not one.
-fn tool_result(result: &Value) -> Result<(String, Payload), String> {
-    let parsed: CallToolResult = serde_json::from_value(result.clone())
-        .map_err(|e| format!("the task's result is not a tool result: {e}"))?;
-    let text = result_text(&parsed);
-    let payload = Payload::ToolResult {
-        text: text.clone(),
-        is_error: parsed.is_error == Some(true),
-        structured: parsed.structured_content.clone(),
-        output_check: None,
-    };
-    Ok((text, payload))
+/// A tool's result read from an answer, or why it is not one.
+fn tool_result(result: &Value) -> Result<CallToolResult, String> {
+    serde_json::from_value(result.clone())
+        .map_err(|e| format!("the task's result is not a tool result: {e}"))
+}
+
+/// Why a task failed: its status message, else its JSON-RPC error's message.
+fn failure(task: &TaskState) -> String {
+    task.message
+        .clone()
+        .or_else(|| {
+            let error = task.error.as_ref()?;
+            error
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+        .unwrap_or_default()
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -65,7 +72,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             tasks::pick(&tools, &self.task_tools.borrow(), era).cloned()
         };
         let Some(tool) = tool else {
-            self.skip(&TASK_ROWS, SkipReason::NothingListed);
+            self.skip(&TASK_ROWS, SkipReason::NoHarmlessTool);
             return Ok(());
         };
         let arguments = tasks::sample_arguments(&tool.input_schema);
@@ -83,7 +90,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         };
         let Some(task) = TaskState::created(&answer) else {
             self.skip(&TASK_ROWS[1..], SkipReason::NoTask);
-            let text = tool_result(&answer).map_or_else(|e| e, |(text, _)| text);
+            let text = tool_result(&answer).map_or_else(|e| e, |r| result_text(&r));
             shown.push(format!("called {} (no task): {text}", tool.name));
             return Ok(());
         };
@@ -94,7 +101,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         let result = match (era, task.status.as_str()) {
             (_, "failed" | "cancelled") => {
                 self.skip(&TASK_ROWS[4..], SkipReason::NoTaskResult);
-                let why = task.message.clone().unwrap_or_default();
+                let why = failure(&task);
                 shown.push(format!(
                     "task {} of {} {}: {why}",
                     task.id, tool.name, task.status
@@ -120,8 +127,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             }
         };
         match tool_result(&result) {
-            Ok((text, payload)) => {
+            Ok(result) => {
+                let payload = self.result_payload(&tool.name, &result).await;
                 self.done(Row::TaskResultAnswer, Some(payload));
+                let text = result_text(&result);
                 shown.push(format!("task {} of {}: {text}", task.id, tool.name));
                 Ok(())
             }
@@ -136,26 +145,26 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         let deadline = self.steps.now_ms() + f64::from(TASK_WAIT_MS);
         let mut polls = 0;
         while !task.is_terminal() {
-            if task.status == "input_required" {
-                return Err(self.fail(
-                    Row::TaskPoll,
-                    format!(
-                        "task {} asks for input (input_required): this diagram does not answer \
-                         a task's questions (tasks/update)",
-                        task.id
-                    ),
-                ));
-            }
-            if self.steps.now_ms() >= deadline {
-                return Err(self.fail(
-                    Row::TaskPoll,
-                    format!(
-                        "task {} was still {} after {} s: stopped following it",
-                        task.id,
-                        task.status,
-                        TASK_WAIT_MS / 1000
-                    ),
-                ));
+            let stop = if task.status == "input_required" {
+                Some(format!(
+                    "task {} asks for input (input_required): this diagram does not answer a \
+                     task's questions (tasks/update); cancelled it",
+                    task.id
+                ))
+            } else if self.steps.now_ms() >= deadline {
+                Some(format!(
+                    "task {} was still {} after {} s: stopped following it and cancelled it",
+                    task.id,
+                    task.status,
+                    TASK_WAIT_MS / 1000
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = stop {
+                // Best effort: the server may have ended the task meanwhile.
+                let _ = self.client.cancel_task(&task.id).await;
+                return Err(self.fail(Row::TaskPoll, why));
             }
             let wait = u32::try_from(task.next_poll_ms()).unwrap_or(u32::MAX);
             self.steps.clock.sleep(wait).await;

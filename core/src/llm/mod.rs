@@ -87,6 +87,10 @@ pub(crate) fn answered_call(messages: &[ChatMessage], call_id: &str) -> Option<T
     })
 }
 
+/// The badges of a tool the server says changes nothing, or nothing irreversibly.
+pub const READ_ONLY: &str = "read-only";
+pub const NOT_DESTRUCTIVE: &str = "not destructive";
+
 /// A tool's annotations as badges: only what the server declared (an absent hint has the
 /// specification's default, which a badge would wrongly present as the server's word).
 pub fn badges(a: &rmcp::model::ToolAnnotations) -> Vec<String> {
@@ -99,8 +103,8 @@ pub fn badges(a: &rmcp::model::ToolAnnotations) -> Vec<String> {
     };
     shown.extend(
         [
-            hint(a.read_only_hint, "read-only", "not read-only"),
-            hint(a.destructive_hint, "destructive", "not destructive"),
+            hint(a.read_only_hint, READ_ONLY, "not read-only"),
+            hint(a.destructive_hint, "destructive", NOT_DESTRUCTIVE),
             hint(a.idempotent_hint, "idempotent", "not idempotent"),
             hint(a.open_world_hint, "open world", "closed world"),
         ]

@@ -113,13 +113,22 @@ pub fn task_tools(page: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The tool to follow as a task: the first one marked for tasks; in 2026-07-28, where the server
-/// decides per call and tools carry no such mark, the last tool listed.
+/// Whether the server says calling `tool` changes nothing, or nothing irreversibly (its
+/// `readOnlyHint` or `destructiveHint: false`): the only tools the host calls unasked.
+pub fn harmless(tool: &ToolSpec) -> bool {
+    tool.badges
+        .iter()
+        .any(|b| b == crate::llm::READ_ONLY || b == crate::llm::NOT_DESTRUCTIVE)
+}
+
+/// The tool to follow as a task, among the harmless ones: the first one marked for tasks; in
+/// 2026-07-28, where the server decides per call and tools carry no such mark, the last listed.
 pub fn pick<'a>(tools: &'a [ToolSpec], marked: &[String], era: Era) -> Option<&'a ToolSpec> {
-    let first_marked = tools.iter().find(|t| marked.contains(&t.name));
+    let mut harmless = tools.iter().filter(|t| harmless(t));
+    let first_marked = harmless.clone().find(|t| marked.contains(&t.name));
     match era {
         Era::Legacy => first_marked,
-        Era::Modern => first_marked.or(tools.last()),
+        Era::Modern => first_marked.or(harmless.next_back()),
     }
 }
 
@@ -160,7 +169,7 @@ fn taking_tasks() -> Value {
     if let Some(map) = capabilities.as_object_mut() {
         map.insert("extensions".into(), json!({ EXTENSION: {} }));
     }
-    json!({ "io.modelcontextprotocol/clientCapabilities": capabilities })
+    json!({ mcp_flow_wire::META_CLIENT_CAPABILITIES: capabilities })
 }
 
 impl<H: Http> McpClient<H> {
@@ -184,6 +193,15 @@ impl<H: Http> McpClient<H> {
         self.request_named("tasks/get", params).await
     }
 
+    /// `tasks/cancel` of task `id` (both eras have it), for a task the host stops following.
+    pub async fn cancel_task(&self, id: &str) -> Result<Value, McpError> {
+        let mut params = json!({ "taskId": id });
+        if self.era() == Era::Modern {
+            params["_meta"] = taking_tasks();
+        }
+        self.request_named("tasks/cancel", params).await
+    }
+
     /// 2025-11-25's `tasks/result` of task `id`: the tool's result.
     pub async fn task_result(&self, id: &str) -> Result<Value, McpError> {
         self.request_named("tasks/result", json!({ "taskId": id }))
@@ -200,7 +218,7 @@ mod tests {
             name: name.into(),
             description: String::new(),
             input_schema: json!({"type": "object"}),
-            badges: Vec::new(),
+            badges: vec![crate::llm::NOT_DESTRUCTIVE.into()],
         }
     }
 
@@ -278,6 +296,22 @@ mod tests {
             Some("get_forecast")
         );
         assert_eq!(pick(&plain, &[], Era::Legacy), None);
+        // A tool the server does not call harmless is never called unasked.
+        let mut risky = spec("delete_everything");
+        risky.badges = vec!["destructive".into()];
+        let unmarked = spec("no_hints");
+        let unmarked = ToolSpec {
+            badges: Vec::new(),
+            ..unmarked
+        };
+        let tools = [spec("get_forecast"), risky, unmarked];
+        assert_eq!(
+            pick(&tools, &[], Era::Modern).map(|t| t.name.as_str()),
+            Some("get_forecast")
+        );
+        let marked = ["delete_everything".to_owned()];
+        assert_eq!(pick(&tools[1..], &marked, Era::Legacy), None);
+        assert_eq!(pick(&tools[1..], &marked, Era::Modern), None);
     }
 
     #[test]

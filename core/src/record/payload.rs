@@ -558,6 +558,8 @@ pub enum SkipReason {
     ResultWithStatus,
     /// The task ended without a result (failed or cancelled).
     NoTaskResult,
+    /// No tool the host may call unasked to follow as a task.
+    NoHarmlessTool,
 }
 
 impl SkipReason {
@@ -629,6 +631,13 @@ impl SkipReason {
                 "the task ended without a result (failed or cancelled)"
             }
             (SkipReason::NoTaskResult, Zh) => "任务结束时没有结果（失败或被取消）",
+            (SkipReason::NoHarmlessTool, En) => {
+                "no tool to follow as a task that the server marks read-only or not destructive: \
+                 the host calls no other tool unasked"
+            }
+            (SkipReason::NoHarmlessTool, Zh) => {
+                "没有服务器标记为只读或非破坏性的工具可作为任务跟踪：主机不会未经询问调用其他工具"
+            }
         };
         text.to_owned()
     }

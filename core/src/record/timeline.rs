@@ -202,7 +202,8 @@ impl Timeline {
 }
 
 /// The task the browse followed (rows 22 to 25): from the answer that created it to the last
-/// poll's answer (still going until its status row is done), a tick at each poll's answer.
+/// poll's answer (still going until its status row is done or the polling failed), a tick at
+/// each poll's answer.
 fn task_span(run: &Run) -> Option<Span> {
     use crate::record::payload::Payload;
     let Some(Payload::Task { id, .. }) = run.payload(Row::TaskCreated) else {
@@ -219,19 +220,24 @@ fn task_span(run: &Run) -> Option<Span> {
     };
     let start = answers(Row::TaskCall).last().copied()?;
     let ticks = answers(Row::TaskPoll);
-    let ended = run.status(Row::TaskStatus) == crate::record::run::RowStatus::Done;
+    use crate::record::run::RowStatus;
+    let stopped = [Row::TaskPoll, Row::TaskStatus]
+        .iter()
+        .any(|r| run.status(*r) == RowStatus::Failed);
+    let ended = stopped || run.status(Row::TaskStatus) == RowStatus::Done;
     let status = match run.payload(Row::TaskStatus) {
         Some(Payload::Task { status, .. }) => status.as_str(),
         _ => "",
     };
+    let end = ended.then(|| ticks.last().copied().unwrap_or(start));
     Some(Span {
         lane: Lane::Tasks,
         label: format!("task {id}"),
         row: Some(Row::TaskCreated),
         start,
-        end: ticks.last().copied().filter(|_| ended),
+        end,
         ticks,
-        failed: matches!(status, "failed" | "cancelled"),
+        failed: stopped || matches!(status, "failed" | "cancelled"),
         round: None,
     })
 }
@@ -488,6 +494,15 @@ mod tests {
             .filter(|s| s.label == "tasks/get")
             .count();
         assert_eq!(polls, 2, "each poll is its own request span too");
+        // Polling that failed ends the bar at the last answer, marked failed.
+        run.apply(RunEvent::Failed {
+            row: Row::TaskStatus,
+            at_ms: 1030.0,
+            error: "gone".into(),
+        });
+        let stopped = Timeline::of(&run);
+        let span = stopped.spans.iter().find(|s| s.lane == Lane::Tasks);
+        assert_eq!(span.map(|s| (s.end, s.failed)), Some((Some(1025.0), true)));
     }
 
     /// A tools/call, with `inputResponses` when it answers the server's question (MRTR).
