@@ -486,10 +486,7 @@ pub fn get_prompt(
     context: &RequestContext<RoleServer>,
 ) -> Result<GetPromptResponse, McpError> {
     if request.name != PROMPT {
-        return Err(McpError::invalid_params(
-            format!("Unknown prompt: {}", request.name),
-            None,
-        ));
+        return Err(crate::prompts::unknown_prompt(&request.name));
     }
     let caps = context.client_capabilities().unwrap_or_default();
     require(&caps, &[Need::Elicitation])?;

@@ -10,7 +10,7 @@ use rmcp::{
     ErrorData as McpError, RoleServer,
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CreateTaskResult,
-        GetPromptRequestParams, GetPromptResponse, Prompt, Tool, ToolAnnotations,
+        Tool, ToolAnnotations,
     },
     schemars::JsonSchema,
     service::RequestContext,
@@ -224,10 +224,6 @@ impl Extra for ForecastTool {
         vec![forecast_tool()]
     }
 
-    fn prompts(&self) -> Vec<Prompt> {
-        Vec::new()
-    }
-
     fn call_tool<'a>(
         &'a self,
         server: &'a WeatherServer,
@@ -238,18 +234,6 @@ impl Extra for ForecastTool {
             (request.name == FORECAST_TOOL).then_some(())?;
             Some(self.call(server, request, context).await)
         })
-    }
-
-    fn get_prompt(
-        &self,
-        _server: &WeatherServer,
-        request: &GetPromptRequestParams,
-        _context: &RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, McpError> {
-        Err(McpError::invalid_params(
-            format!("Unknown prompt: {}", cities::clip(&request.name, 100)),
-            None,
-        ))
     }
 
     fn runs_tasks(&self) -> bool {

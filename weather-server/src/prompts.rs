@@ -72,17 +72,17 @@ fn encode(name: &str) -> String {
 
 /// `completion/complete`: city names beginning with what was typed (any of a city's names,
 /// ignoring case), for the prompt's `city` and the template's `name`; nothing for any other
+/// The error for a prompt this server does not have (its name clipped).
+pub fn unknown_prompt(name: &str) -> McpError {
+    McpError::invalid_params(format!("Unknown prompt: {}", cities::clip(name, 100)), None)
+}
+
 /// argument. An unknown prompt or template is an error.
 pub fn complete(request: &CompleteRequestParams) -> Result<CompleteResult, McpError> {
     let fits = match &request.r#ref {
         Reference::Prompt(p) if p.name == PROMPT => request.argument.name == CITY,
         Reference::Resource(r) if r.uri == CITY_TEMPLATE => request.argument.name == "name",
-        Reference::Prompt(p) => {
-            return Err(McpError::invalid_params(
-                format!("Unknown prompt: {}", cities::clip(&p.name, 100)),
-                None,
-            ));
-        }
+        Reference::Prompt(p) => return Err(unknown_prompt(&p.name)),
         Reference::Resource(r) => {
             return Err(McpError::invalid_params(
                 format!("Unknown resource template: {}", cities::clip(&r.uri, 100)),

@@ -151,7 +151,9 @@ pub type CallOutcome<'a> =
 /// Tools and prompts added to the weather server's.
 pub trait Extra: Send + Sync {
     fn tools(&self) -> Vec<Tool>;
-    fn prompts(&self) -> Vec<Prompt>;
+    fn prompts(&self) -> Vec<Prompt> {
+        Vec::new()
+    }
     fn call_tool<'a>(
         &'a self,
         server: &'a WeatherServer,
@@ -160,10 +162,12 @@ pub trait Extra: Send + Sync {
     ) -> CallOutcome<'a>;
     fn get_prompt(
         &self,
-        server: &WeatherServer,
+        _server: &WeatherServer,
         request: &GetPromptRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, McpError>;
+        _context: &RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        Err(crate::prompts::unknown_prompt(&request.name))
+    }
     /// Some of its tools run as tasks (the server then declares the tasks extension).
     fn runs_tasks(&self) -> bool {
         false
@@ -599,10 +603,7 @@ impl ServerHandler for WeatherServer {
         }
         match &self.shared.extra {
             Some(extra) => extra.get_prompt(self, &request, &context),
-            None => Err(McpError::invalid_params(
-                format!("Unknown prompt: {}", cities::clip(&request.name, 100)),
-                None,
-            )),
+            None => Err(crate::prompts::unknown_prompt(&request.name)),
         }
     }
 
