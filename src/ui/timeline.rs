@@ -37,16 +37,22 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
             _ => return,
         };
         e.prevent_default();
-        // The spans are drawn again: a focused span gets the focus back once they are.
+        // The spans are drawn again: a focused span gets the focus back once they are (found by
+        // its method and start, which a span keeps while the run goes on).
         let focused = document()
             .active_element()
-            .and_then(|el| el.get_attribute("data-index"));
+            .and_then(|el| el.get_attribute("data-key"));
         view.set(next);
-        if let Some(index) = focused {
+        if let Some(key) = focused {
             request_animation_frame(move || {
-                let selector = format!("#mf-timeline g.mf-span[data-index=\"{index}\"]");
-                let span = document().query_selector(&selector).ok().flatten();
-                if let Some(span) = span.and_then(|el| el.dyn_into::<web_sys::SvgElement>().ok()) {
+                let Ok(spans) = document().query_selector_all("#mf-timeline g.mf-span") else {
+                    return;
+                };
+                let span = (0..spans.length())
+                    .filter_map(|i| spans.item(i))
+                    .filter_map(|n| n.dyn_into::<web_sys::SvgElement>().ok())
+                    .find(|el| el.get_attribute("data-key").as_deref() == Some(key.as_str()));
+                if let Some(span) = span {
                     let _ = span.focus();
                 }
             });
@@ -83,8 +89,7 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
         let spans = t
             .spans
             .iter()
-            .enumerate()
-            .map(|(index, s)| {
+            .map(|s| {
                 let start = x(s.start).max(LEFT);
                 let end = x(s.end.unwrap_or(t.duration)).min(WIDTH);
                 let y = lane_y(s.lane) + (LANE_HEIGHT - BAR) / 2.0 - 4.0;
@@ -116,7 +121,7 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
                         class:mf-span-failed=s.failed
                         class:mf-span-selected=row.is_some() && row == selected
                         data-span=s.label.clone()
-                        data-index=index
+                        data-key=format!("{}@{}", s.label, s.start)
                         data-lane=format!("{:?}", s.lane)
                         data-row=row.map(|r| r.id())
                         tabindex=if shown { "0" } else { "-1" }
