@@ -110,9 +110,11 @@ fn browser_exchange(
             "mcp-flow",
             "--target",
             "wasm32-unknown-unknown",
+            // The browser tests are one binary; the benchmark is its ignored test.
             "--test",
-            "bench_exchange",
+            "browser",
             "--",
+            "bench_exchange::",
             "--include-ignored",
             "--nocapture",
         ])
