@@ -111,8 +111,8 @@ impl ConnText {
             ),
             Self::BrowseHint => by_lang(
                 lang,
-                "Lists and reads the server's resources, completes a template's variable and gets a prompt, as the diagram \"Resources, prompts and completion\" (on this connection, or a new one).",
-                "列出并读取服务器的资源，补全模板变量并获取提示，绘成图「资源、提示与补全」（使用当前连接，或新建连接）。",
+                "Lists and reads the server's resources, completes a template's variable, gets a prompt, listens for an update and follows a tool as a task, as the diagram \"Resources, prompts, completion and tasks\" (on this connection, or a new one).",
+                "列出并读取服务器的资源，补全模板变量，获取提示，监听更新，并把一个工具作为任务跟踪，绘成图「资源、提示、补全与任务」（使用当前连接，或新建连接）。",
             ),
         }
     }
@@ -278,39 +278,20 @@ fn changes(ctl: Controller) -> impl IntoView {
     let against = RwSignal::new(None::<(String, Offer)>);
     let problem = RwSignal::new(String::new());
     let read_file = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let input = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-        let Some(file) = input
-            .as_ref()
-            .and_then(|input| input.files())
-            .and_then(|files| files.get(0))
-        else {
+        let Some(file) = super::share::picked_file(&ev) else {
             return;
         };
-        // Emptied, so that picking the same file again reads it again.
-        if let Some(input) = &input {
-            input.set_value("");
-        }
         let name = file.name();
         let lang = ctl.settings.lang.get_untracked();
         leptos::task::spawn_local(async move {
-            let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-            let result = match read.ok().and_then(|t| t.as_string()) {
-                Some(json) => call_on_demand!(super::share::read_recording(json)),
-                None => Err(OnDemandError::Failed(
-                    super::i18n::text(Msg::FileUnreadable, lang).into(),
-                )),
-            };
-            match result {
+            match super::share::read_recording_file(file, lang).await {
                 Ok(rec) => {
                     problem.set(String::new());
                     against.set(Some((name, Offer::of(&rec.run.mcp.exchanges))));
                 }
-                Err(e) => {
+                Err(why) => {
                     against.set(None);
-                    problem.set(super::share::failure(e, lang, &name));
+                    problem.set(why);
                 }
             }
         });

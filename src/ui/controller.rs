@@ -200,7 +200,7 @@ impl Controller {
         self.begin(mode, Then::Nothing);
     }
 
-    /// The diagram "Resources, prompts and completion" on the current connection (connecting
+    /// The diagram "Resources, prompts, completion and tasks" on the current connection (connecting
     /// first when there is none).
     pub fn browse(&self, mode: Mode) {
         self.on_connection(mode, Then::Browse);

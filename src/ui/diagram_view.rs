@@ -193,7 +193,7 @@ on_demand!(
     }
 );
 
-/// The diagram "Resources, prompts and completion", drawn once the run browsed the server: it
+/// The diagram "Resources, prompts, completion and tasks", drawn once the run browsed the server: it
 /// comes with the run's module too.
 fn browse_view(ctl: Controller) -> impl IntoView {
     view! { <DiagramView ctl=ctl pick=|_| crate::diagram::browse() below=browse_line /> }

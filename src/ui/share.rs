@@ -104,17 +104,44 @@ on_demand!(
 
 on_demand!(
     import_recording,
-    pub(super) fn read_recording(json: String) -> Result<Recording, OnDemandError> {
+    fn read_recording(json: String) -> Result<Recording, OnDemandError> {
         Ok(Recording::from_json(&json)?)
     }
 );
 
 /// The message for a failed export or import of file `name`.
-pub(super) fn failure(error: OnDemandError, lang: Lang, name: &str) -> String {
+fn failure(error: OnDemandError, lang: Lang, name: &str) -> String {
     match error {
         OnDemandError::NotLoaded => fill(text(Msg::ModuleNotLoaded, lang), &[("name", name)]),
         OnDemandError::Failed(e) => format!("{name}: {e}"),
     }
+}
+
+/// The file picked in the file input `ev` came from; the input is emptied, so that picking the
+/// same file again reads it again.
+pub(super) fn picked_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    let input = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())?;
+    let file = input.files().and_then(|files| files.get(0));
+    input.set_value("");
+    file
+}
+
+/// The recording in `file`, or the message that says why it is not one.
+pub(super) async fn read_recording_file(
+    file: web_sys::File,
+    lang: Lang,
+) -> Result<Recording, String> {
+    let name = file.name();
+    let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+    let result = match read.ok().and_then(|t| t.as_string()) {
+        Some(json) => call_on_demand!(read_recording(json)),
+        None => Err(OnDemandError::Failed(
+            text(Msg::FileUnreadable, lang).into(),
+        )),
+    };
+    result.map_err(|e| failure(e, lang, &name))
 }
 
 #[component]
@@ -132,25 +159,13 @@ pub fn Share(ctl: Controller) -> impl IntoView {
         }
     };
     let import = move |ev: leptos::ev::Event| {
-        let Some(file) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .and_then(|input| input.files())
-            .and_then(|files| files.get(0))
-        else {
+        let Some(file) = picked_file(&ev) else {
             return;
         };
         let name = file.name();
         let lang = ctl.settings.lang.get_untracked();
         leptos::task::spawn_local(async move {
-            let read = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-            let result = match read.ok().and_then(|t| t.as_string()) {
-                Some(json) => call_on_demand!(read_recording(json)),
-                None => Err(OnDemandError::Failed(
-                    text(Msg::FileUnreadable, lang).into(),
-                )),
-            };
-            match result {
+            match read_recording_file(file, lang).await {
                 Ok(rec) => {
                     ctl.load_recording(rec);
                     message.set(fill(
@@ -158,7 +173,7 @@ pub fn Share(ctl: Controller) -> impl IntoView {
                         &[("name", &name)],
                     ));
                 }
-                Err(e) => message.set(failure(e, lang, &name)),
+                Err(why) => message.set(why),
             }
         });
     };

@@ -70,7 +70,7 @@ async fn the_python_sdk_server_in_every_era() {
     every_era(Live::PySdk.url()).await;
 }
 
-/// The diagram "Resources, prompts and completion" against `url` in `era`: every row done, the
+/// The diagram "Resources, prompts, completion and tasks" against `url` in `era`: every row done, the
 /// template read with the first city the server completed (Tokyo), the prompt got for it, and
 /// the diagram drawn.
 async fn browse(url: &str, era: EraChoice) {

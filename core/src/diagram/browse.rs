@@ -1,4 +1,4 @@
-//! The fourth diagram, "Resources, prompts and completion": what a server offers besides tools,
+//! The fourth diagram, "Resources, prompts, completion and tasks": what a server offers besides tools,
 //! read the way a host reads it (a list, then an item from it), in both eras. Drawn in the
 //! tutorial's style with four participants: no model, since none of these steps asks one.
 //!
@@ -276,7 +276,7 @@ static BROWSE: Diagram = Diagram {
     items: &BROWSE_ITEMS,
 };
 
-/// The diagram "Resources, prompts and completion" (id `"dr"`), the same in both eras.
+/// The diagram "Resources, prompts, completion and tasks" (id `"dr"`), the same in both eras.
 pub fn browse() -> &'static Diagram {
     &BROWSE
 }

@@ -1,4 +1,4 @@
-//! The diagram "Resources, prompts and completion": its data, and how it lays out with its own
+//! The diagram "Resources, prompts, completion and tasks": its data, and how it lays out with its own
 //! four columns.
 
 use super::*;

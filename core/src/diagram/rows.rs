@@ -188,7 +188,7 @@ impl Row {
         self.id().starts_with("a-")
     }
 
-    /// A row of the diagram "Resources, prompts and completion".
+    /// A row of the diagram "Resources, prompts, completion and tasks".
     pub fn is_browse(self) -> bool {
         self.id().starts_with("r-")
     }

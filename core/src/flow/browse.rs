@@ -1,4 +1,4 @@
-//! The diagram "Resources, prompts and completion" on a connection diagram 1 made: each request
+//! The diagram "Resources, prompts, completion and tasks" on a connection diagram 1 made: each request
 //! goes only where the server declared the feature, and each step goes on from the last answer
 //! (the first resource listed is read, the first template's variable is completed and the
 //! template read with the first value, the first prompt is got with that value). The pure steps
@@ -103,7 +103,7 @@ fn contents(target: &str, count: usize, summary: String, result: &Value) -> Payl
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
-    /// The diagram "Resources, prompts and completion": what the server offers besides tools,
+    /// The diagram "Resources, prompts, completion and tasks": what the server offers besides tools,
     /// read for real. Returns what the host shows at its last row.
     pub async fn browse(&self) -> Result<String, Stopped> {
         let capabilities = self.capabilities.borrow().clone();

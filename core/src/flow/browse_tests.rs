@@ -1,4 +1,4 @@
-//! The diagram "Resources, prompts and completion" against a scripted server, in both eras:
+//! The diagram "Resources, prompts, completion and tasks" against a scripted server, in both eras:
 //! every step goes on from the answer before, a feature the server did not declare is not asked
 //! for, a missing method skips what depends on it, and a failed read stops the run there.
 

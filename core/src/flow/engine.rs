@@ -22,7 +22,7 @@ pub enum After {
     Nothing,
     /// Diagram 2 with this question.
     Ask(String),
-    /// The diagram "Resources, prompts and completion".
+    /// The diagram "Resources, prompts, completion and tasks".
     Browse,
 }
 
@@ -32,7 +32,7 @@ pub trait Engine {
     fn connect_then(self: Rc<Self>, after: After) -> LocalBoxFuture<'static, Result<(), Stopped>>;
     /// Diagram 2 again on this connection.
     fn ask(self: Rc<Self>, question: String) -> LocalBoxFuture<'static, Result<String, Stopped>>;
-    /// The diagram "Resources, prompts and completion" on this connection.
+    /// The diagram "Resources, prompts, completion and tasks" on this connection.
     fn browse(self: Rc<Self>) -> LocalBoxFuture<'static, Result<String, Stopped>>;
     /// The MCP client's per-request timeout from now on.
     fn set_timeout_ms(&self, ms: u32);
