@@ -1014,6 +1014,9 @@ const scenarios = {
     const figures = { files: files.length, wireBytes: total, encodings: [...new Set(files.map((f) => f.encoding))], list: files };
     writeFileSync(join(opt.out, 'first-run.json'), JSON.stringify(figures, null, 2));
     console.log(`first run: ${files.length} files, ${(total / 1000).toFixed(1)} KB on the wire (${figures.encodings.join(', ')})`);
+    // The files are a count the build decides (the split modules and their merged chunks,
+    // xtask/src/chunks.rs), not a timing: at most 12 to the first answer.
+    check(files.length <= 12, `a first run fetched ${files.length} files: ${files.map((f) => f.path).join(', ')}`);
   },
 
   async 'play a full run'(page) {

@@ -4,6 +4,7 @@
 mod bench;
 mod bench_bridge;
 mod bench_model;
+mod chunks;
 mod compress;
 mod css;
 mod figures;

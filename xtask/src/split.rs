@@ -73,25 +73,59 @@ pub fn split_app(tools: &Tools, wasm: &Path, dist: &Path) -> Result<Vec<(PathBuf
             .arg(&main_wasm),
     )?;
     std::fs::copy(pkg.join(APP_JS), dist.join(APP_JS))?;
-    std::fs::copy(pieces.join(LINK_JS), dist.join(LINK_JS))?;
+    let merged = merge_chunks(&pieces, &dist.join(LINK_JS))?;
     let mut todo = vec![(pkg.join("mcp-flow_bg.wasm"), dist.join("mcp-flow_bg.wasm"))];
-    for module in &split.split_modules {
+    let mut names = Vec::new();
+    for module in split.split_modules.iter().chain(&merged) {
         let name = module
             .file_name()
             .ok_or_else(|| format!("a split module without a name: {}", module.display()))?;
+        if name.to_string_lossy().starts_with("chunk_") && !merged.contains(module) {
+            continue;
+        }
+        names.push(name.to_string_lossy().into_owned());
         todo.push((module.clone(), dist.join(name)));
     }
     println!(
-        "split out of the first load: {} module(s): {}",
-        split.split_modules.len(),
-        split
-            .split_modules
+        "split out of the first load: {} file(s): {}",
+        names.len(),
+        names.join(", ")
+    );
+    Ok(todo)
+}
+
+/// Merges the splitter's shared chunks (one per set of modules that share code) into one file per
+/// module (xtask/src/chunks.rs) and writes the loader that fetches them to `link_js`. Returns the
+/// merged chunks' files.
+fn merge_chunks(pieces: &Path, link_js: &Path) -> Result<Vec<PathBuf>> {
+    let js = std::fs::read_to_string(pieces.join(LINK_JS))?;
+    let chunks = crate::chunks::chunks_in(&js)?;
+    let merges = crate::chunks::plan(&chunks);
+    let mut files = Vec::new();
+    for merge in &merges {
+        let parts = merge
+            .from
             .iter()
-            .filter_map(|m| m.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .map(|c| std::fs::read(pieces.join(&c.file)))
+            .collect::<std::io::Result<Vec<_>>>()?;
+        let out = pieces.join(&merge.file);
+        std::fs::write(
+            &out,
+            crate::chunks::merge(&parts).map_err(|e| format!("merging {}: {e}", merge.file))?,
+        )?;
+        files.push(out);
+    }
+    std::fs::write(link_js, crate::chunks::rewrite_loader(&js, &merges)?)?;
+    println!(
+        "{} shared chunk(s) merged into {}",
+        chunks.len(),
+        merges
+            .iter()
+            .map(|m| format!("{} ({})", m.file, m.from.len()))
             .collect::<Vec<_>>()
             .join(", ")
     );
-    Ok(todo)
+    Ok(files)
 }
 
 /// `wasm-opt -Oz` on every (from, to), two at a time, largest first.
