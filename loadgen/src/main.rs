@@ -211,23 +211,37 @@ async fn open_loop(
     total: usize,
     rate: f64,
 ) -> Outcome {
+    // The schedule runs on a thread of its own with the OS's sleep: tokio's timer wakes on whole
+    // milliseconds, which made every call start up to 1 ms after its due time, and that lateness
+    // counted as the server's latency (a bare handler measured a p99 of 2.5 ms at 1,000/s).
     let interval = Duration::from_secs_f64(1.0 / rate.max(1.0));
-    let start = tokio::time::Instant::now();
-    let mut tasks = Vec::with_capacity(total);
-    for i in 0..total {
-        let due = start + interval.mul_f64(i as f64);
-        tokio::time::sleep_until(due).await;
-        let (session, call) = (sessions[i % sessions.len()].clone(), call.clone());
-        tasks.push(tokio::spawn(async move {
-            let result = session.call(&call).await;
-            let ms = due.elapsed().as_secs_f64() * 1000.0;
-            match result {
-                Ok(()) => (vec![ms], vec![]),
-                Err(e) => (vec![], vec![e]),
+    let (sessions, call) = (sessions.to_vec(), call.clone());
+    let runtime = tokio::runtime::Handle::current();
+    let scheduled = tokio::task::spawn_blocking(move || {
+        let start = Instant::now();
+        let mut tasks = Vec::with_capacity(total);
+        for i in 0..total {
+            let due = start + interval.mul_f64(i as f64);
+            if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                std::thread::sleep(wait);
             }
-        }));
+            let (session, call) = (sessions[i % sessions.len()].clone(), call.clone());
+            tasks.push(runtime.spawn(async move {
+                let result = session.call(&call).await;
+                let ms = due.elapsed().as_secs_f64() * 1000.0;
+                match result {
+                    Ok(()) => (vec![ms], vec![]),
+                    Err(e) => (vec![], vec![e]),
+                }
+            }));
+        }
+        tasks
+    })
+    .await;
+    match scheduled {
+        Ok(tasks) => gather(tasks).await,
+        Err(e) => (Vec::new(), vec![format!("the schedule failed: {e}")]),
     }
-    gather(tasks).await
 }
 
 async fn gather(tasks: Vec<tokio::task::JoinHandle<Outcome>>) -> Outcome {
