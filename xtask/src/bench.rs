@@ -353,6 +353,19 @@ pub fn bench() -> Result<()> {
             &RATE.to_string(),
         ],
     )?;
+    let rate = [
+        "--sessions",
+        &sessions,
+        "--calls",
+        &RATE_CALLS.to_string(),
+        "--rate",
+        &RATE.to_string(),
+    ];
+    let ours_rate_modern = load(
+        &loadgen,
+        &ours_server.url,
+        &[&rate[..], &["--modern"]].concat(),
+    )?;
     let calls = ["--sessions", &sessions, "--calls", &OUR_CALLS.to_string()];
     let ours_modern = load(
         &loadgen,
@@ -381,6 +394,8 @@ pub fn bench() -> Result<()> {
     let floor = server::start("server-floor", &fixtures, &["floor".into()])?;
     let floor_legacy = load(&loadgen, &floor.url, &calls)?;
     let floor_modern = load(&loadgen, &floor.url, &[&calls[..], &["--modern"]].concat())?;
+    let floor_rate = load(&loadgen, &floor.url, &rate)?;
+    let floor_rate_modern = load(&loadgen, &floor.url, &[&rate[..], &["--modern"]].concat())?;
     drop(floor);
 
     let ts = peers.ts_server(&tools)?;
@@ -452,10 +467,17 @@ pub fn bench() -> Result<()> {
             100.0 * ours_modern.throughput / floor_modern.throughput
         ),
     ]);
+    let p50_p99 = |l: &Load| format!("{:.2} / {:.2} ms", l.p50, l.p99);
     rows.push([
-        format!("tools/call at {RATE}/s, p50 / p99"),
-        format!("{:.2} / {:.2} ms", ours_rate.p50, ours_rate.p99),
-        String::new(),
+        format!("tools/call at {RATE}/s, p50 / p99: 2025-11-25 sessions"),
+        p50_p99(&ours_rate),
+        format!("floor {}", p50_p99(&floor_rate)),
+        "goal p99 ≤ 2 ms".into(),
+    ]);
+    rows.push([
+        "the same, 2026-07-28 stateless calls".into(),
+        p50_p99(&ours_rate_modern),
+        format!("floor {}", p50_p99(&floor_rate_modern)),
         "goal p99 ≤ 2 ms".into(),
     ]);
     rows.push([
@@ -479,8 +501,11 @@ pub fn bench() -> Result<()> {
         String::new(),
     ]);
     rows.push([
-        format!("errors in {} calls", OUR_CALLS + RATE_CALLS),
-        format!("{}", ours_load.errors + ours_rate.errors),
+        format!("errors in {} calls", 2 * OUR_CALLS + 2 * RATE_CALLS),
+        format!(
+            "{}",
+            ours_load.errors + ours_modern.errors + ours_rate.errors + ours_rate_modern.errors
+        ),
         format!("TS {}, Python {}", ts_load.errors, py_load.errors),
         String::new(),
     ]);
