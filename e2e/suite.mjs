@@ -993,9 +993,11 @@ const scenarios = {
       reads.push((async () => {
         const response = await request.response();
         const sizes = await request.sizes();
+        const headers = await response.allHeaders();
         return {
           path: url.pathname,
-          encoding: (await response.allHeaders())['content-encoding'] ?? null,
+          encoding: headers['content-encoding'] ?? null,
+          cache: headers['cache-control'] ?? null,
           wire: sizes.responseBodySize + sizes.responseHeadersSize,
         };
       })());
@@ -1010,6 +1012,13 @@ const scenarios = {
     const compressible = files.filter((f) => /\.(wasm|js|mjs|css|html|json|svg)$|\/$/.test(f.path));
     const plain = compressible.filter((f) => f.encoding !== 'br' && f.encoding !== 'gzip');
     check(compressible.length > 0 && plain.length === 0, `sent uncompressed: ${JSON.stringify(plain)}`);
+    // A build's files live in a folder named by their contents (xtask/src/site.rs) and are kept
+    // for good; what is fetched by a fixed address (the page, the workers' loaders) is revalidated.
+    const built = files.filter((f) => f.path.startsWith('/b/'));
+    check(built.length >= 5 && built.every((f) => /immutable/.test(f.cache ?? '')),
+      `a build's files not immutable: ${JSON.stringify(built.filter((f) => !/immutable/.test(f.cache ?? '')))}`);
+    const fixed = files.filter((f) => !f.path.startsWith('/b/'));
+    check(fixed.every((f) => f.cache === 'no-cache'), `fixed addresses not revalidated: ${JSON.stringify(fixed)}`);
     const total = files.reduce((n, f) => n + f.wire, 0);
     const figures = { files: files.length, wireBytes: total, encodings: [...new Set(files.map((f) => f.encoding))], list: files };
     writeFileSync(join(opt.out, 'first-run.json'), JSON.stringify(figures, null, 2));

@@ -209,7 +209,10 @@ pub fn router(
             None => mcp,
         };
     Ok(match &config.static_dir {
-        Some(dir) => Router::new().merge(mcp).fallback_service(static_files(dir)),
+        Some(dir) => Router::new()
+            .merge(mcp)
+            .nest_service(BUILD_PATH, build_files(dir))
+            .fallback_service(static_files(dir)),
         None => mcp,
     })
 }
@@ -400,9 +403,7 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
 
 /// The built app, each response with the page's Content-Security-Policy; unknown paths get
 /// `index.html` (the app reads its state from the address).
-fn static_files(dir: &Path) -> StaticFiles {
-    // The release build writes `.br` and `.gz` beside each compressible file; the one the
-    // browser accepts is sent (brotli first), else the file itself.
+fn static_files(dir: &Path) -> PageFiles<ServeDir<ServeFile>> {
     let index = ServeFile::new(dir.join("index.html"))
         .precompressed_br()
         .precompressed_gzip();
@@ -410,18 +411,42 @@ fn static_files(dir: &Path) -> StaticFiles {
         .precompressed_br()
         .precompressed_gzip()
         .fallback(index);
+    page_files(files, STATIC_CACHE_CONTROL)
+}
+
+/// One build's files (`dist/b/<hash>/…`, named by their contents by the release build): kept by a
+/// browser for good. An unknown path here is a 404, not the page.
+fn build_files(dir: &Path) -> PageFiles<ServeDir> {
+    let files = ServeDir::new(dir.join(&BUILD_PATH[1..]))
+        .precompressed_br()
+        .precompressed_gzip();
+    page_files(files, BUILD_CACHE_CONTROL)
+}
+
+/// Where the release build puts a build's files (xtask/src/site.rs, `BUILD_DIR`).
+pub const BUILD_PATH: &str = "/b";
+
+/// How a browser may keep the files of the top of `dist/` (the page, the workers' loaders):
+/// stored, revalidated before each use.
+pub const STATIC_CACHE_CONTROL: &str = "no-cache";
+
+/// How a browser may keep a build's files: a new build has a new folder, so these never change.
+pub const BUILD_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
+
+/// `files` as the page's files are served: the precompressed variant the browser accepts (the
+/// release build writes `.br` and `.gz` beside each compressible file), `Vary` on it, `cache`,
+/// and the policy headers.
+fn page_files<S>(files: S, cache: &'static str) -> PageFiles<S> {
     // Which body a URL gets depends on Accept-Encoding, so caches must key on it.
     let files = SetResponseHeader::appending(
         files,
         header::VARY,
         HeaderValue::from_static("accept-encoding"),
     );
-    // The build names its files without hashes (the split loader fetches modules by name), so
-    // none is immutable: a browser keeps them but asks again (If-Modified-Since, 304).
     let files = SetResponseHeader::overriding(
         files,
         header::CACHE_CONTROL,
-        HeaderValue::from_static(STATIC_CACHE_CONTROL),
+        HeaderValue::from_static(cache),
     );
     SetResponseHeader::overriding(
         files,
@@ -430,12 +455,9 @@ fn static_files(dir: &Path) -> StaticFiles {
     )
 }
 
-/// How a browser may keep the app's files: stored, revalidated before each use.
-pub const STATIC_CACHE_CONTROL: &str = "no-cache";
-
 /// The app's files as served: precompressed variants, `Vary`, caching and the policy headers.
-type StaticFiles = SetResponseHeader<
-    SetResponseHeader<SetResponseHeader<ServeDir<ServeFile>, HeaderValue>, HeaderValue>,
+type PageFiles<S> = SetResponseHeader<
+    SetResponseHeader<SetResponseHeader<S, HeaderValue>, HeaderValue>,
     HeaderValue,
 >;
 

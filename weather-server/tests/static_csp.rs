@@ -117,6 +117,8 @@ async fn precompressed_files_are_sent_by_accept_encoding() {
             ("app.wasm.gz", b"GZ-WASM"),
             ("only-gz.js", b"export {};"),
             ("only-gz.js.gz", b"GZ-JS"),
+            ("b/0123/app.js", b"export {};"),
+            ("b/0123/app.js.br", b"BR-BUILD-JS"),
         ],
     );
     let server = TestServer::start(&["--static", dir.arg()]).await;
@@ -159,11 +161,26 @@ async fn precompressed_files_are_sent_by_accept_encoding() {
         (encoding.as_deref(), body.as_str()),
         (Some("gzip"), "GZ-JS")
     );
-    // A deep link is the app's page, compressed too.
-    let (encoding, body, ..) = fetch("/a/deep/link", Some("br")).await;
+    // A deep link is the app's page, compressed too, and revalidated.
+    let (encoding, body, _, cache) = fetch("/a/deep/link", Some("br")).await;
     assert_eq!(
         (encoding.as_deref(), body.as_str()),
         (Some("br"), "BR-INDEX")
     );
+    assert_eq!(cache.as_deref(), Some("no-cache"));
+    // A build's folder (named by its contents) is kept for good, compressed the same way; a file
+    // it does not hold is not found, not the page.
+    let (encoding, body, vary, cache) = fetch("/b/0123/app.js", Some("br")).await;
+    assert_eq!(
+        (encoding.as_deref(), body.as_str()),
+        (Some("br"), "BR-BUILD-JS")
+    );
+    assert!(vary.is_some_and(|v| v.to_ascii_lowercase().contains("accept-encoding")));
+    assert_eq!(
+        cache.as_deref(),
+        Some("public, max-age=31536000, immutable")
+    );
+    let missing = server.get("/b/0123/gone.js").send().await.expect("request");
+    assert_eq!(missing.status(), 404);
     server.stop().await.expect("clean shutdown");
 }

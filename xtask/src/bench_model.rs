@@ -105,7 +105,7 @@ pub fn in_page(tools: &Tools, binary: &Path) -> Result<Vec<Row>> {
     )?;
     print!("{out}");
     let line = figures::line(&out, "smollm-page", "the in-page model benchmark")?;
-    let worker_gz = gzipped_kb(&dist.join("smollm-worker_bg.wasm"))?;
+    let worker_gz = gzipped_kb(&crate::site::build_dir(&dist)?.join("smollm-worker_bg.wasm"))?;
     Ok(vec![
         row(
             "model load in the page, downloaded / from the Cache API",

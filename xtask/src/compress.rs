@@ -16,15 +16,20 @@ pub fn is_variant(name: &str) -> bool {
     name.ends_with(".br") || name.ends_with(".gz")
 }
 
-/// The files of `dist` (not the copies) to compress.
+/// The files of `dist` and its folders (not the copies) to compress.
 fn compressible(dist: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(dist)? {
-        let path = entry?.path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if path.is_file() && !is_variant(name) && COMPRESSIBLE.contains(&ext) {
-            out.push(path);
+    let mut todo = vec![dist.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if path.is_dir() {
+                todo.push(path);
+            } else if !is_variant(name) && COMPRESSIBLE.contains(&ext) {
+                out.push(path);
+            }
         }
     }
     out.sort();
@@ -66,7 +71,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("xtask-compress-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let big = vec![b'a'; 1000];
-        for name in ["app.wasm", "app.js", "logo.png", "app.js.gz"] {
+        std::fs::create_dir_all(dir.join("b/1")).unwrap();
+        for name in ["app.wasm", "b/1/app.js", "logo.png", "b/1/app.js.gz"] {
             std::fs::write(dir.join(name), &big).unwrap();
         }
         let names: Vec<String> = compressible(&dir)
@@ -74,7 +80,7 @@ mod tests {
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names, ["app.js", "app.wasm"]);
+        assert_eq!(names, ["app.wasm", "app.js"]);
         assert!(is_variant("app.js.br") && is_variant("app.js.gz") && !is_variant("app.js"));
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -20,6 +20,30 @@ pub fn dist() -> PathBuf {
     workspace_root().join("dist")
 }
 
+/// The folder of `dist/` that holds one build's files under a name made of their contents
+/// (`dist/b/<hash>/`), so a browser may keep them for good: `weather-server --static` sends them
+/// as immutable (its `BUILD_DIR`, the same name). At the top stay only what is fetched by a fixed
+/// address: `index.html`, the OAuth callback page and the workers' loaders, sent revalidated.
+pub const BUILD_DIR: &str = "b";
+
+/// This build's folder in `dist` (`dist/b/<hash>`), once the site is built.
+pub fn build_dir(dist: &Path) -> Result<PathBuf> {
+    let parent = dist.join(BUILD_DIR);
+    let mut dirs = std::fs::read_dir(&parent)
+        .map_err(|e| format!("{}: {e} (build the site first)", parent.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir());
+    match (dirs.next(), dirs.next()) {
+        (Some(dir), None) => Ok(dir),
+        _ => Err(format!("{} should hold one build's folder", parent.display()).into()),
+    }
+}
+
+/// Copied files that stay at the top of `dist/`: pages with addresses of their own.
+fn stays_on_top(name: &str) -> bool {
+    name.ends_with(".html")
+}
+
 /// One `<link data-trunk ...>` of index.html, as this build understands it.
 #[derive(Debug, PartialEq, Eq)]
 enum Asset {
@@ -124,13 +148,23 @@ fn read_index(html: &str) -> Result<(Vec<Asset>, Vec<String>)> {
 
 /// The page as served: each Trunk link replaced by what the browser needs in its place (the
 /// stylesheet, the app's module and wasm preloaded, as Trunk writes them; nothing for workers and
-/// copied files, which the page fetches itself).
-fn page(assets: &[Asset], lines: &[String]) -> String {
+/// copied files, which the page fetches itself). `at` is where the build's files are served
+/// (`/b/<hash>/`): the page's own references to copied files (`src="/boot.js"`) point there too.
+fn page(assets: &[Asset], lines: &[String], at: &str) -> String {
     let mut out = String::new();
     let mut links = assets.iter();
     for line in lines {
         if !line.is_empty() {
-            out.push_str(line);
+            let mut line = line.clone();
+            for asset in assets {
+                if let Asset::Copy(href) = asset {
+                    let name = file_name(href);
+                    if !stays_on_top(name) {
+                        line = line.replace(&format!("\"/{name}\""), &format!("\"{at}{name}\""));
+                    }
+                }
+            }
+            out.push_str(&line);
             out.push('\n');
             continue;
         }
@@ -139,13 +173,13 @@ fn page(assets: &[Asset], lines: &[String]) -> String {
             Some(Asset::Css(href)) => {
                 let name = file_name(href);
                 out.push_str(&format!(
-                    "{indent}<link rel=\"stylesheet\" href=\"/{name}\" />\n"
+                    "{indent}<link rel=\"stylesheet\" href=\"{at}{name}\" />\n"
                 ));
             }
             Some(Asset::App { bin }) => {
                 out.push_str(&format!(
-                    "{indent}<link rel=\"modulepreload\" href=\"/{bin}.js\" crossorigin=\"anonymous\" />\n\
-                     {indent}<link rel=\"preload\" href=\"/{bin}_bg.wasm\" crossorigin=\"anonymous\" as=\"fetch\" type=\"application/wasm\" />\n"
+                    "{indent}<link rel=\"modulepreload\" href=\"{at}{bin}.js\" crossorigin=\"anonymous\" />\n\
+                     {indent}<link rel=\"preload\" href=\"{at}{bin}_bg.wasm\" crossorigin=\"anonymous\" as=\"fetch\" type=\"application/wasm\" />\n"
                 ));
             }
             _ => {}
@@ -190,17 +224,22 @@ pub fn build(tools: &Tools) -> Result<()> {
     if dist.exists() {
         std::fs::remove_dir_all(&dist)?;
     }
-    std::fs::create_dir_all(&dist)?;
+    // The build's files go to a staging folder, renamed for their contents at the end.
+    let stage = dist.join(BUILD_DIR).join("next");
+    std::fs::create_dir_all(&stage)?;
     let mut optimise = Vec::new();
+    let mut workers = Vec::new();
     let mut wasm = built.iter();
     for asset in &assets {
         match asset {
             Asset::Css(href) => {
                 let css = std::fs::read_to_string(root.join(href))?;
-                std::fs::write(dist.join(file_name(href)), crate::css::minify(&css, href)?)?;
+                std::fs::write(stage.join(file_name(href)), crate::css::minify(&css, href)?)?;
             }
             Asset::Copy(href) => {
-                std::fs::copy(root.join(href), dist.join(file_name(href)))?;
+                let name = file_name(href);
+                let to = if stays_on_top(name) { &dist } else { &stage };
+                std::fs::copy(root.join(href), to.join(name))?;
             }
             Asset::Worker { bin, opt, .. } => {
                 let wasm = wasm.next().ok_or("a worker without its build")?;
@@ -209,23 +248,32 @@ pub fn build(tools: &Tools) -> Result<()> {
                         .command(tools.cargo_bin().join("wasm-bindgen"))
                         .args(["--target", "no-modules", "--no-typescript"])
                         .args(["--out-name", bin, "--out-dir"])
-                        .arg(&dist)
+                        .arg(&stage)
                         .arg(wasm),
                 )?;
-                std::fs::write(dist.join(format!("{bin}_loader.js")), loader(bin))?;
+                workers.push(bin);
                 if opt.is_some() {
-                    let file = dist.join(format!("{bin}_bg.wasm"));
+                    let file = stage.join(format!("{bin}_bg.wasm"));
                     optimise.push((file.clone(), file));
                 }
             }
             Asset::App { .. } => {
                 let wasm = wasm.next().ok_or("the app without its build")?;
-                optimise.extend(crate::split::split_app(tools, wasm, &dist)?);
+                optimise.extend(crate::split::split_app(tools, wasm, &stage)?);
             }
         }
     }
     crate::split::optimise_all(tools, &optimise)?;
-    std::fs::write(dist.join("index.html"), page(&assets, &lines))?;
+    let hash = format!("{:016x}", contents_hash(&stage)?);
+    std::fs::rename(&stage, dist.join(BUILD_DIR).join(&hash))?;
+    let at = format!("{BUILD_DIR}/{hash}/");
+    for bin in workers {
+        std::fs::write(dist.join(format!("{bin}_loader.js")), loader(bin, &at))?;
+    }
+    std::fs::write(
+        dist.join("index.html"),
+        page(&assets, &lines, &format!("/{at}")),
+    )?;
     crate::compress::precompress(&dist)?;
     std::fs::write(&stamp, format!("{fingerprint}\n{}", listing(&dist)?))?;
     Ok(())
@@ -244,35 +292,63 @@ fn fingerprint(inputs: &[PathBuf]) -> Result<u64> {
     Ok(hasher.finish())
 }
 
+/// `dir`'s files (in its folders too) by path, sorted.
+fn files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(at) = todo.pop() {
+        for entry in std::fs::read_dir(&at)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// A hash of the files' names (below `dir`) and bytes: the build folder's name.
+fn contents_hash(dir: &Path) -> Result<u64> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for file in files(dir)? {
+        file.strip_prefix(dir).unwrap_or(&file).hash(&mut hasher);
+        std::fs::read(&file)?.hash(&mut hasher);
+    }
+    Ok(hasher.finish())
+}
+
 /// `dist/`'s files with their sizes and times, one a line, sorted.
 fn listing(dist: &Path) -> Result<String> {
-    let Ok(entries) = std::fs::read_dir(dist) else {
+    if !dist.exists() {
         return Ok(String::new());
-    };
+    }
     let mut lines = Vec::new();
-    for entry in entries {
-        let entry = entry?;
-        let meta = entry.metadata()?;
+    for file in files(dist)? {
+        let meta = std::fs::metadata(&file)?;
         let since = meta
             .modified()?
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         lines.push(format!(
             "{} {} {}",
-            entry.file_name().to_string_lossy(),
+            file.strip_prefix(dist).unwrap_or(&file).display(),
             meta.len(),
             since.as_nanos()
         ));
     }
-    lines.sort();
     Ok(lines.join("\n"))
 }
 
-/// The script a worker is started with: loads wasm-bindgen's `no-modules` glue, then the wasm,
-/// which runs the worker's `main`.
-fn loader(bin: &str) -> String {
+/// The script a worker is started with (at the top of `dist/`, where the page asks for it): loads
+/// wasm-bindgen's `no-modules` glue from the build's folder `at`, then the wasm, which runs the
+/// worker's `main`.
+fn loader(bin: &str, at: &str) -> String {
     format!(
-        "importScripts('./{bin}.js');\nwasm_bindgen({{ module_or_path: './{bin}_bg.wasm' }});\n"
+        "importScripts('./{at}{bin}.js');\nwasm_bindgen({{ module_or_path: './{at}{bin}_bg.wasm' }});\n"
     )
 }
 
@@ -340,12 +416,21 @@ mod tests {
                 Asset::Copy("boot.js".into()),
             ]
         );
-        let html = page(&assets, &lines);
+        let html = page(&assets, &lines, "/b/0123/");
         assert!(!html.contains("data-trunk"), "{html}");
-        assert!(html.contains(r#"<link rel="stylesheet" href="/main.css" />"#));
-        assert!(html.contains(r#"<link rel="modulepreload" href="/mcp-flow.js""#));
-        assert!(html.contains(r#"href="/mcp-flow_bg.wasm""#));
-        assert!(html.contains(r#"<script type="module" src="/boot.js"></script>"#));
+        assert!(html.contains(r#"<link rel="stylesheet" href="/b/0123/main.css" />"#));
+        assert!(html.contains(r#"<link rel="modulepreload" href="/b/0123/mcp-flow.js""#));
+        assert!(html.contains(r#"href="/b/0123/mcp-flow_bg.wasm""#));
+        assert!(html.contains(r#"<script type="module" src="/b/0123/boot.js"></script>"#));
+    }
+
+    #[test]
+    fn a_worker_is_started_at_the_top_and_loads_its_files_from_the_build_folder() {
+        assert_eq!(
+            loader("w", "b/0123/"),
+            "importScripts('./b/0123/w.js');\nwasm_bindgen({ module_or_path: './b/0123/w_bg.wasm' });\n"
+        );
+        assert!(stays_on_top("oauth-callback.html") && !stays_on_top("boot.js"));
     }
 
     #[test]

@@ -521,6 +521,9 @@ impl TempDir {
             std::env::temp_dir().join(format!("weather-server-{label}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         for (name, contents) in files {
+            if let Some(parent) = dir.join(name).parent() {
+                std::fs::create_dir_all(parent).expect("temp folder");
+            }
             std::fs::write(dir.join(name), contents).expect("write a temp file");
         }
         Self(dir)
