@@ -341,18 +341,6 @@ pub fn bench() -> Result<()> {
         &ours_server.url,
         &["--sessions", &sessions, "--calls", &OUR_CALLS.to_string()],
     )?;
-    let ours_rate = load(
-        &loadgen,
-        &ours_server.url,
-        &[
-            "--sessions",
-            &sessions,
-            "--calls",
-            &RATE_CALLS.to_string(),
-            "--rate",
-            &RATE.to_string(),
-        ],
-    )?;
     let rate = [
         "--sessions",
         &sessions,
@@ -361,6 +349,7 @@ pub fn bench() -> Result<()> {
         "--rate",
         &RATE.to_string(),
     ];
+    let ours_rate = load(&loadgen, &ours_server.url, &rate)?;
     let ours_rate_modern = load(
         &loadgen,
         &ours_server.url,

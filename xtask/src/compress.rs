@@ -18,22 +18,14 @@ pub fn is_variant(name: &str) -> bool {
 
 /// The files of `dist` and its folders (not the copies) to compress.
 fn compressible(dist: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut todo = vec![dist.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
+    Ok(sh::files_under(dist)?
+        .into_iter()
+        .filter(|path| {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-            if path.is_dir() {
-                todo.push(path);
-            } else if !is_variant(name) && COMPRESSIBLE.contains(&ext) {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
+            !is_variant(name) && COMPRESSIBLE.contains(&ext)
+        })
+        .collect())
 }
 
 /// gzip -9 of `bytes`, with gzip's header and trailer.

@@ -11,35 +11,27 @@ use crate::sh::Result;
 /// The modules of one crate: path (`mcp::client`) → code.
 fn modules(src: &Path) -> Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if path.extension().and_then(|e| e.to_str()) != Some("rs") {
-                continue;
-            }
-            let rel = path.strip_prefix(src)?.with_extension("");
-            let mut parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if matches!(
-                parts.last().map(String::as_str),
-                Some("mod" | "lib" | "main")
-            ) {
-                parts.pop();
-            }
-            if parts.last().is_some_and(|p| p.ends_with("tests"))
-                || parts.first().is_some_and(|p| p == "bin")
-            {
-                continue;
-            }
-            out.insert(parts.join("::"), code_of(&std::fs::read_to_string(&path)?));
+    for path in crate::sh::files_under(src)? {
+        if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+            continue;
         }
+        let rel = path.strip_prefix(src)?.with_extension("");
+        let mut parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if matches!(
+            parts.last().map(String::as_str),
+            Some("mod" | "lib" | "main")
+        ) {
+            parts.pop();
+        }
+        if parts.last().is_some_and(|p| p.ends_with("tests"))
+            || parts.first().is_some_and(|p| p == "bin")
+        {
+            continue;
+        }
+        out.insert(parts.join("::"), code_of(&std::fs::read_to_string(&path)?));
     }
     Ok(out)
 }

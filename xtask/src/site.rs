@@ -292,29 +292,11 @@ fn fingerprint(inputs: &[PathBuf]) -> Result<u64> {
     Ok(hasher.finish())
 }
 
-/// `dir`'s files (in its folders too) by path, sorted.
-fn files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(at) = todo.pop() {
-        for entry in std::fs::read_dir(&at)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                todo.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// A hash of the files' names (below `dir`) and bytes: the build folder's name.
 fn contents_hash(dir: &Path) -> Result<u64> {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    for file in files(dir)? {
+    for file in sh::files_under(dir)? {
         file.strip_prefix(dir).unwrap_or(&file).hash(&mut hasher);
         std::fs::read(&file)?.hash(&mut hasher);
     }
@@ -327,7 +309,7 @@ fn listing(dist: &Path) -> Result<String> {
         return Ok(String::new());
     }
     let mut lines = Vec::new();
-    for file in files(dist)? {
+    for file in sh::files_under(dist)? {
         let meta = std::fs::metadata(&file)?;
         let since = meta
             .modified()?

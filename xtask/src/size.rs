@@ -133,7 +133,11 @@ pub fn measure(dist: &Path) -> Result<Load> {
     }
     let first = first_load(dist)?;
     let mut all = Vec::new();
-    files_in(dist, dist, &mut all)?;
+    for path in crate::sh::files_under(dist)? {
+        if let Ok(rel) = path.strip_prefix(dist) {
+            all.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
     let mut load = Load {
         first: Vec::new(),
         later: Vec::new(),
@@ -163,19 +167,6 @@ pub fn measure(dist: &Path) -> Result<Load> {
     load.first
         .sort_by_key(|f| (f.name.ends_with(".wasm"), f.name.clone()));
     Ok(load)
-}
-
-fn files_in(dir: &Path, root: &Path, out: &mut Vec<String>) -> Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            files_in(&path, root, out)?;
-        } else if let Ok(rel) = path.strip_prefix(root) {
-            out.push(rel.to_string_lossy().replace('\\', "/"));
-        }
-    }
-    out.sort();
-    Ok(())
 }
 
 /// The bytes gzip -9 makes of `bytes` (deflate at level 9 with gzip's header and trailer).
