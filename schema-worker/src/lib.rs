@@ -1,6 +1,7 @@
 //! Checking a tool's `structuredContent` against its `outputSchema`: the messages between the
 //! page and the checker's Web Worker (always built; serde only), and the check itself (feature
-//! `validate`, the `jsonschema` crate). The page starts the worker the first time a result needs
+//! `validate`, [`validate`]: a validator of this crate's own, whose patterns are the browser's
+//! regular expressions). The page starts the worker the first time a result needs
 //! checking, so the validator is not part of the first load, and a schema that takes long to
 //! compile or to apply never blocks the page: the page stops the worker after a time limit.
 
@@ -9,6 +10,8 @@ use serde_json::Value;
 
 #[cfg(feature = "validate")]
 mod check;
+#[cfg(feature = "validate")]
+pub mod validate;
 #[cfg(feature = "validate")]
 pub use check::check;
 

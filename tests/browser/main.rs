@@ -18,4 +18,5 @@ mod lifecycle;
 mod player;
 mod replay;
 mod saved;
+mod schema_check;
 mod you;

@@ -1,7 +1,7 @@
 //! Whether a tool's result matches the `outputSchema` the tool declared. The MCP specification
 //! (2025-06-18 on): a server that declares an output schema MUST return `structuredContent` that
 //! conforms to it, and a client SHOULD check. The check runs in a Web Worker started on demand
-//! ([`worker`]), so the validator (the `jsonschema` crate) is not part of the first load; the
+//! ([`worker`]), so the validator (`schema-worker`'s) is not part of the first load; the
 //! host sees only a [`Checker`].
 
 pub mod worker;
