@@ -257,6 +257,7 @@ async function authorizedTokyo(page, era, server = 'builtin') {
       for (const key of ['access_token', 'refresh_token']) if (body[key]) secrets.push(body[key]);
     }
   });
+  const fetched = pieces(page);
   await page.goto(`${base}/?speed=instant&approve=auto&era=${era}`);
   if (server === 'oidc') {
     // oidc-provider takes no registration from a page: the client pre-registered there.
@@ -268,6 +269,8 @@ async function authorizedTokyo(page, era, server = 'builtin') {
   await page.click('#mf-play');
   for (const round of [1, 2]) {
     await page.waitForSelector('#mf-auth-open', { timeout: 20_000 });
+    // The OAuth flow's module comes when the server first asks for authorization.
+    check(fetched.some((n) => n.startsWith('split_authorize')), `round ${round}: the flow's module: ${fetched}`);
     const request = await page.textContent('.mf-auth-url');
     check(/code_challenge_method=S256/.test(request) && /[?&]state=/.test(request),
       `round ${round}: the authorization request lacks PKCE or state: ${request}`);
@@ -1427,10 +1430,10 @@ const scenarios = {
     const fetched = pieces(page);
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
-    // A run with the offline model fetches no module of the exports, the in-page model, the
-    // server's questions or the views it does not show (comparison, forms, the You dialog, the
+    // A run with the offline model fetches no module of the authorization, the exports, the
+    // in-page model, the server's questions or the views it does not show (comparison, forms, the You dialog, the
     // closed panels).
-    const early = fetched.filter((n) => /^split_(export|import|smollm|server_questions|ui_)/.test(n));
+    const early = fetched.filter((n) => /^split_(authorize|export|import|smollm|server_questions|ui_)/.test(n));
     check(early.length === 0, `modules fetched that this run does not need: ${early.join(', ')}`);
     // The run's module: the engine (MCP client, host, models), the inspector's row details and
     // the output check's reader.
@@ -1569,6 +1572,16 @@ const scenarios = {
     check(declined.includes('could not be read, so it is declined') && declined.includes('could not be fetched'),
       `legacy: the question's row says ${declined.slice(0, 400)}`);
     check((await page.$('#mf-form-title')) === null, 'legacy: a form was shown without its reader');
+
+    // A protected server asks for authorization and the flow's module cannot be fetched: the
+    // request the server refused fails with that reason, and no consent is asked.
+    await page.unrouteAll();
+    await page.route(/\/split_authorize[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
+    await page.goto(`${opt['auth-base']}/?speed=instant&approve=auto&autoplay`);
+    await page.waitForSelector('g[data-row][data-state="failed"]', { timeout: 20_000 });
+    const authError = await page.textContent('#mf-error');
+    check(authError.includes('could not be fetched') && authError.includes('authorizes'), `the refused request's row says: ${authError}`);
+    check((await page.$('#mf-auth-open')) === null, 'the consent was asked without the flow');
 
     // A view fetched on demand (the comparison of the eras): said in its place, with Try again.
     await page.unrouteAll();

@@ -77,6 +77,11 @@ pub const GROUPS: &[Group] = &[
         holds: "the engine (MCP client and transport, host, every model, the output check's page side), the row details, the bridge's record reader, the approval dialog",
     },
     Group {
+        name: "authorize",
+        when: "a server first answers 401 or 403 insufficient_scope",
+        holds: "the OAuth flow (metadata, registration, consent, PKCE, tokens) with the URL parser it needs",
+    },
+    Group {
         name: "server_questions",
         when: "a server asks (an input_required result, a 2025-11-25 elicitation/create)",
         holds: "the reader of the server's questions and the form that answers them",

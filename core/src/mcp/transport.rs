@@ -62,6 +62,24 @@ pub struct Fetched {
     pub body: String,
 }
 
+impl<H: Http> auth::FlowTransport for Transport<H> {
+    fn url(&self) -> &str {
+        &self.url
+    }
+
+    fn now_ms(&self) -> f64 {
+        self.clock.now_ms()
+    }
+
+    fn fetch<'a>(
+        &'a self,
+        request: HttpRequest,
+        step: AuthStep,
+    ) -> futures_util::future::LocalBoxFuture<'a, Result<Fetched, TransportError>> {
+        Box::pin(Transport::fetch(self, request, step))
+    }
+}
+
 /// Session state shared by every request of one connection.
 pub struct Transport<H: Http> {
     pub http: H,

@@ -28,7 +28,7 @@ struct Stage {
 const STAGES: &[Stage] = &[
     Stage {
         name: "lint",
-        covers: "cargo fmt --check; clippy -D warnings, native (every crate, every target) and wasm32 (the app, also with its split points; the model's worker); no module imports a module that imports it back",
+        covers: "cargo fmt --check; clippy -D warnings, native (every crate, every target) and wasm32 (the app, also with its split points; the model's and the schema checker's workers); no module imports a module that imports it back",
         run: lint,
     },
     Stage {
@@ -242,6 +242,8 @@ fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             "mcp-flow",
             "--package",
             "mcp-flow-smollm-worker",
+            "--package",
+            "mcp-flow-schema-worker",
             "--target",
             wasm,
             "--all-targets",

@@ -71,6 +71,8 @@ pub enum AuthError {
     NotEnabled {
         status: u16,
     },
+    /// The part of the page that authorizes could not be fetched (release build).
+    NotLoaded(String),
 }
 
 impl fmt::Display for AuthError {
@@ -150,6 +152,7 @@ impl fmt::Display for AuthError {
             ),
             Self::UserAgent(why) => write!(f, "{why}"),
             Self::NoRandomness(why) => write!(f, "no randomness for PKCE: {why}"),
+            Self::NotLoaded(why) => write!(f, "{why}"),
             Self::NotEnabled { status } => write!(
                 f,
                 "HTTP {status}: the server asks for authorization, and authorization is off"

@@ -1,8 +1,10 @@
 //! The authorization flow itself, step by step, each request an exchange of the run's record.
 
+use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
 use url::Url;
 
+use super::FlowTransport;
 use super::error::AuthError;
 use super::identity::{self, Credentials};
 use super::metadata::{
@@ -12,18 +14,18 @@ use super::metadata::{
 use super::pkce::{Pkce, random_text};
 use super::token::{self, Grant, Tokens};
 use super::{AuthStep, Authorizer, Bound, Challenge, MAX_TRIES};
-use crate::mcp::http::{Http, HttpRequest};
-use crate::mcp::transport::{Fetched, Transport, essence};
+use crate::mcp::http::HttpRequest;
+use crate::mcp::transport::{Fetched, essence};
+use crate::on_demand::{OnDemandError, on_demand};
 
 /// Refresh this long before the access token's stated end (at most half its lifetime).
 const REFRESH_EARLY_MS: f64 = 5_000.0;
 
 impl Authorizer {
-    /// Answers a 401 or a 403 `insufficient_scope`: a new authorization, with the union of the
-    /// scopes asked so far on a step-up. At most [`MAX_TRIES`] without an accepted request.
-    pub async fn on_challenge<H: Http>(
+    /// [`Authorizer::on_challenge`], once the flow's module is here.
+    pub(super) async fn challenge_now(
         &self,
-        t: &Transport<H>,
+        t: &dyn FlowTransport,
         status: u16,
         challenge: &Challenge,
     ) -> Result<(), AuthError> {
@@ -42,7 +44,7 @@ impl Authorizer {
             self.tell(AuthStep::Challenge, Err(err.to_string()));
             return Err(err);
         }
-        let mcp = parse_url(&t.url, "the MCP server's URL")?;
+        let mcp = parse_url(t.url(), "the MCP server's URL")?;
         let asked =
             resource_metadata_urls(&mcp, challenge.resource_metadata.as_deref()).join(", then ");
         let prm = self
@@ -56,7 +58,7 @@ impl Authorizer {
                     {
                         return Err(AuthError::ResourceMismatch {
                             resource: prm.resource.clone(),
-                            server: t.url.clone(),
+                            server: t.url().to_owned(),
                         });
                     }
                     Ok(prm)
@@ -206,10 +208,9 @@ impl Authorizer {
         outcome
     }
 
-    /// Before a request: a token past its end is refreshed when there is a refresh token. A
-    /// refusal drops the tokens, so the server's 401 starts a new authorization.
-    pub async fn refresh_if_expired<H: Http>(&self, t: &Transport<H>) {
-        let now = t.clock.now_ms();
+    /// [`Authorizer::refresh_if_expired`], once the flow's module is here.
+    pub(super) async fn refresh_now(&self, t: &dyn FlowTransport) {
+        let now = t.now_ms();
         let due = {
             let state = self.state.borrow();
             match (&state.tokens, &state.bound) {
@@ -254,9 +255,9 @@ impl Authorizer {
         });
     }
 
-    async fn resource_metadata<H: Http>(
+    async fn resource_metadata(
         &self,
-        t: &Transport<H>,
+        t: &dyn FlowTransport,
         mcp: &Url,
         challenge: &Challenge,
     ) -> Result<Option<ResourceMetadata>, AuthError> {
@@ -279,9 +280,9 @@ impl Authorizer {
         Ok(None)
     }
 
-    async fn server_metadata<H: Http>(
+    async fn server_metadata(
         &self,
-        t: &Transport<H>,
+        t: &dyn FlowTransport,
         issuer: &str,
     ) -> Result<ServerMetadata, AuthError> {
         let issuer_url = parse_url(issuer, "the authorization server")?;
@@ -311,9 +312,9 @@ impl Authorizer {
 
     /// No protected-resource metadata: MCP 2025-03-26's way, the MCP origin's own metadata, or
     /// its default endpoints.
-    async fn fallback_metadata<H: Http>(
+    async fn fallback_metadata(
         &self,
-        t: &Transport<H>,
+        t: &dyn FlowTransport,
         mcp: &Url,
     ) -> Result<ServerMetadata, AuthError> {
         let origin = origin_of(mcp);
@@ -364,9 +365,9 @@ impl Authorizer {
 
     /// This client at `server`: known already, pre-registered, its metadata document, or
     /// registered now.
-    async fn client_at<H: Http>(
+    async fn client_at(
         &self,
-        t: &Transport<H>,
+        t: &dyn FlowTransport,
         server: &ServerMetadata,
         scope: Option<&str>,
     ) -> Result<Credentials, AuthError> {
@@ -423,9 +424,9 @@ impl Authorizer {
         Ok(client)
     }
 
-    async fn register<H: Http>(
+    async fn register(
         &self,
-        t: &Transport<H>,
+        t: &dyn FlowTransport,
         server: &ServerMetadata,
         scope: Option<&str>,
     ) -> Result<Credentials, AuthError> {
@@ -495,7 +496,7 @@ impl Authorizer {
 
     /// The command line's consent: the authorization request over HTTP, its redirect read and
     /// not followed.
-    async fn follow<H: Http>(&self, t: &Transport<H>, url: &str) -> Result<String, AuthError> {
+    async fn follow(&self, t: &dyn FlowTransport, url: &str) -> Result<String, AuthError> {
         let got = fetch(
             t,
             HttpRequest {
@@ -532,9 +533,9 @@ impl Authorizer {
         }
     }
 
-    async fn redeem<H: Http>(
+    async fn redeem(
         &self,
-        t: &Transport<H>,
+        t: &dyn FlowTransport,
         server: &ServerMetadata,
         client: &Credentials,
         grant: &Grant<'_>,
@@ -563,13 +564,7 @@ impl Authorizer {
             .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
             .map(|(_, v)| essence(v))
             .unwrap_or_default();
-        token::response(
-            got.status,
-            &content_type,
-            &got.body,
-            scope,
-            t.clock.now_ms(),
-        )
+        token::response(got.status, &content_type, &got.body, scope, t.now_ms())
     }
 }
 
@@ -620,8 +615,8 @@ pub(super) fn check_callback(
 }
 
 /// A request of the flow, recorded with its secrets redacted, read whole.
-async fn fetch<H: Http>(
-    t: &Transport<H>,
+async fn fetch(
+    t: &dyn FlowTransport,
     request: HttpRequest,
     step: AuthStep,
 ) -> Result<Fetched, AuthError> {
@@ -635,8 +630,8 @@ async fn fetch<H: Http>(
 
 /// A metadata document: `Some(body)` for a 200 JSON object, `None` for any other answer (the
 /// next place is tried).
-async fn get_json<H: Http>(
-    t: &Transport<H>,
+async fn get_json(
+    t: &dyn FlowTransport,
     url: &str,
     step: AuthStep,
 ) -> Result<Option<String>, AuthError> {
@@ -746,3 +741,41 @@ fn token_line(t: &Tokens) -> String {
         }
     )
 }
+
+/// The flow's entry points, as plain function pointers: in the release build the flow (with
+/// the URL parser it needs) is a module of its own, fetched when a server first asks.
+pub(super) struct Entry {
+    pub challenge: ChallengeFn,
+    pub refresh: for<'a> fn(&'a Authorizer, &'a dyn FlowTransport) -> LocalBoxFuture<'a, ()>,
+}
+
+/// [`Authorizer::on_challenge`]'s work.
+type ChallengeFn = for<'a> fn(
+    &'a Authorizer,
+    &'a dyn FlowTransport,
+    u16,
+    &'a Challenge,
+) -> LocalBoxFuture<'a, Result<(), AuthError>>;
+
+fn challenge_entry<'a>(
+    auth: &'a Authorizer,
+    t: &'a dyn FlowTransport,
+    status: u16,
+    challenge: &'a Challenge,
+) -> LocalBoxFuture<'a, Result<(), AuthError>> {
+    Box::pin(auth.challenge_now(t, status, challenge))
+}
+
+fn refresh_entry<'a>(auth: &'a Authorizer, t: &'a dyn FlowTransport) -> LocalBoxFuture<'a, ()> {
+    Box::pin(auth.refresh_now(t))
+}
+
+on_demand!(
+    authorize,
+    pub(super) fn entry() -> Result<Entry, OnDemandError> {
+        Ok(Entry {
+            challenge: challenge_entry,
+            refresh: refresh_entry,
+        })
+    }
+);
