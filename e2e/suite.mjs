@@ -491,10 +491,12 @@ const scenarios = {
 
   async 'Resources, prompts and completion: a browse from the connection panel, both eras'(page) {
     const methods = rpcMethods(page);
+    const fetched = pieces(page);
     for (const spoken of ['legacy', 'modern']) {
       methods.length = 0;
       await page.goto(`${opt.base}/?speed=instant&approve=auto&era=${spoken}`);
       await page.click('#mf-connection > summary');
+      check(!fetched.some((n) => n.startsWith('split_browse')), `${spoken}: the walk's module before the walk: ${fetched}`);
       await page.click('#mf-browse');
       await page.waitForFunction(
         () => ['done', 'failed'].includes(document.querySelector('g[data-row="r-28"]')?.dataset.state) ||
@@ -504,6 +506,8 @@ const scenarios = {
         throw new Error(`${spoken}: a row failed: ${await page.textContent('#mf-error')}`);
       }
       check((await era(page)) === spoken, `${spoken}: the page speaks ${await era(page)}`);
+      check(fetched.some((n) => n.startsWith('split_browse')), `${spoken}: the walk's module: ${fetched}`);
+      fetched.length = 0;
       const states = await rows(page);
       const browse = Object.entries(states).filter(([id]) => id.startsWith('r-'));
       check(browse.length === 28, `${spoken}: ${browse.length} browse rows drawn`);
@@ -816,6 +820,7 @@ const scenarios = {
       exchanges.push({ sent: JSON.parse(r.request().postData() ?? 'null'), reply: r.json().catch(() => null) });
     });
     const q = encodeURIComponent('What is the weather like in Paris?');
+    const fetched = pieces(page);
     for (const style of ['native', 'prompt']) {
       exchanges.length = 0;
       await page.goto(`${opt.base}/?speed=instant&approve=auto&era=legacy&q=${q}`);
@@ -828,6 +833,9 @@ const scenarios = {
       await page.selectOption('#mf-llm-style', style);
       await page.click('#mf-play');
       await finished(page, 120_000);
+      // A model other than the offline one comes in the models' module.
+      check(fetched.some((n) => n.startsWith('split_models')), `${style}: the models' module: ${fetched}`);
+      fetched.length = 0;
       check(exchanges.length >= 1, `${style}: nothing reached llama-server`);
       const [first] = exchanges;
       const system = first.sent.messages.find((m) => m.role === 'system')?.content ?? '';
@@ -1029,6 +1037,8 @@ const scenarios = {
     // The files are a count the build decides (the split modules and their merged chunks,
     // xtask/src/chunks.rs), not a timing: at most 12 to the first answer.
     check(files.length <= 12, `a first run fetched ${files.length} files: ${files.map((f) => f.path).join(', ')}`);
+    // And at most 500 KB on the wire (the bytes, like the files, are the build's, not a timing).
+    check(total <= 500_000, `a first run fetched ${total} bytes: ${files.map((f) => `${f.path} ${f.wire}`).join(', ')}`);
   },
 
   async 'play a full run'(page) {
@@ -1430,10 +1440,11 @@ const scenarios = {
     const fetched = pieces(page);
     await page.goto(`${opt.base}/?${instant}`);
     await finished(page);
-    // A run with the offline model fetches no module of the authorization, the exports, the
-    // in-page model, the server's questions or the views it does not show (comparison, forms, the You dialog, the
+    // A run with the offline model fetches no module of the authorization, the fourth diagram,
+    // the other models, the exports, the in-page model, the server's questions or the views it
+    // does not show (comparison, forms, the You dialog, the
     // closed panels).
-    const early = fetched.filter((n) => /^split_(authorize|export|import|smollm|server_questions|ui_)/.test(n));
+    const early = fetched.filter((n) => /^split_(authorize|browse|models|export|import|smollm|server_questions|ui_)/.test(n));
     check(early.length === 0, `modules fetched that this run does not need: ${early.join(', ')}`);
     // The run's module: the engine (MCP client, host, models), the inspector's row details and
     // the output check's reader.
@@ -1572,6 +1583,17 @@ const scenarios = {
     check(declined.includes('could not be read, so it is declined') && declined.includes('could not be fetched'),
       `legacy: the question's row says ${declined.slice(0, 400)}`);
     check((await page.$('#mf-form-title')) === null, 'legacy: a form was shown without its reader');
+
+    // The fourth diagram's walk cannot be fetched: its first row fails with that reason.
+    await page.unrouteAll();
+    await page.route(/\/split_browse[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
+    await page.goto(`${opt.base}/?speed=instant&approve=auto`);
+    await page.click('#mf-connection > summary');
+    await page.click('#mf-browse');
+    await page.waitForSelector('g[data-row="r-1"][data-state="failed"]', { timeout: 20_000 });
+    const browseError = await page.textContent('#mf-error');
+    check(browseError.includes('could not be fetched') && browseError.includes('resources, prompts and tasks'),
+      `the walk's first row says: ${browseError}`);
 
     // A protected server asks for authorization and the flow's module cannot be fetched: the
     // request the server refused fails with that reason, and no consent is asked.

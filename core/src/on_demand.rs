@@ -82,6 +82,16 @@ pub const GROUPS: &[Group] = &[
         holds: "the OAuth flow (metadata, registration, consent, PKCE, tokens) with the URL parser it needs",
     },
     Group {
+        name: "browse",
+        when: "the fourth diagram's walk first starts",
+        holds: "the walk through resources, prompts, completion, the subscription and the task",
+    },
+    Group {
+        name: "models",
+        when: "a run starts with a model other than the offline one",
+        holds: "the remote providers' clients (OpenAI-compatible, Anthropic, Gemini), the in-page model's and the user's seats as models",
+    },
+    Group {
         name: "server_questions",
         when: "a server asks (an input_required result, a 2025-11-25 elicitation/create)",
         holds: "the reader of the server's questions and the form that answers them",

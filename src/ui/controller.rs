@@ -449,22 +449,30 @@ impl Controller {
             Then::Browse => After::Browse,
         };
         let task = lifetime.bind(async move {
+            // A module that cannot be fetched fails the first row with the reason, and the
+            // inspector goes to it.
+            let fail_first_row = |error: String| {
+                let at_ms = BrowserClock.now_ms();
+                let row = Row::Prepare;
+                emit(HostEvent::Run(RunEvent::Active { row, at_ms }));
+                emit(HostEvent::Run(RunEvent::Failed { row, at_ms, error }));
+            };
             let build = match call_on_demand!(engine::engine_builder()) {
                 Ok(build) => build,
                 Err(e) => {
-                    // The first row fails with the reason, and the inspector goes to it.
-                    let at_ms = BrowserClock.now_ms();
-                    let row = Row::Prepare;
-                    emit(HostEvent::Run(RunEvent::Active { row, at_ms }));
-                    emit(HostEvent::Run(RunEvent::Failed {
-                        row,
-                        at_ms,
-                        error: e.into_message("runs the protocol (the MCP client and the model)"),
-                    }));
+                    fail_first_row(
+                        e.into_message("runs the protocol (the MCP client and the model)"),
+                    );
                     return;
                 }
             };
-            let engine = build(parts);
+            let engine = match build(parts).await {
+                Ok(engine) => engine,
+                Err(e) => {
+                    fail_first_row(e);
+                    return;
+                }
+            };
             // The timeout as it is now (it may have changed while the module was on its way).
             engine.set_timeout_ms(this.settings.timeout_ms.get_untracked());
             let _ = slot.set(engine.clone());

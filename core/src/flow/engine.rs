@@ -9,11 +9,61 @@ use futures_util::future::LocalBoxFuture;
 use rmcp::model::ElicitResult;
 
 use super::host::{Approval, Host, Stopped};
+use crate::diagram::Row;
 use crate::llm::Llm;
 use crate::mcp::error::McpError;
 use crate::mcp::http::{Http, HttpRequest};
 use crate::mcp::record::ReplayOf;
 use crate::mcp::replay::{Original, Prepared};
+use crate::on_demand::OnDemandError;
+
+/// The fourth diagram's walk on a connection, as a plain function: the page's release build
+/// fetches it as a module of its own when a browse first starts (see `on_demand.rs`).
+pub type BrowseWalk<H, L> = fn(Rc<Host<H, L>>) -> LocalBoxFuture<'static, Result<String, Stopped>>;
+
+/// Fetches the walk.
+pub type LoadBrowse<H, L> =
+    fn() -> LocalBoxFuture<'static, Result<BrowseWalk<H, L>, OnDemandError>>;
+
+/// The walk, for the page's split point.
+pub fn browse_walk<H: Http + 'static, L: Llm + 'static>(
+    host: Rc<Host<H, L>>,
+) -> LocalBoxFuture<'static, Result<String, Stopped>> {
+    Box::pin(async move { Host::browse(&host).await })
+}
+
+/// The walk where the host has no loader: in place, or, in the release build (whose page always
+/// gives one), not at all, so that the run's module does not hold it.
+#[cfg(not(feature = "split"))]
+fn in_place<H: Http + 'static, L: Llm + 'static>() -> Result<BrowseWalk<H, L>, OnDemandError> {
+    Ok(browse_walk)
+}
+
+#[cfg(feature = "split")]
+fn in_place<H: Http + 'static, L: Llm + 'static>() -> Result<BrowseWalk<H, L>, OnDemandError> {
+    Err(OnDemandError::NotLoaded)
+}
+
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
+    /// The walk through the host's loader when it has one (a failed fetch fails the walk's
+    /// first row), in place otherwise.
+    async fn browse_fetched(self: Rc<Self>) -> Result<String, Stopped> {
+        let walk = match self.load_browse.get() {
+            Some(load) => load().await,
+            None => in_place(),
+        };
+        match walk {
+            Ok(walk) => walk(self).await,
+            Err(e) => {
+                self.begin(Row::Browse).await;
+                Err(self.fail(
+                    Row::Browse,
+                    e.into_message("walks the resources, prompts and tasks"),
+                ))
+            }
+        }
+    }
+}
 
 /// What a run does once diagram 1 has connected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +118,7 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
                     Host::ask(&self, &question).await?;
                 }
                 After::Browse => {
-                    Host::browse(&self).await?;
+                    self.browse_fetched().await?;
                 }
             }
             Ok(())
@@ -80,7 +130,7 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
     }
 
     fn browse(self: Rc<Self>) -> LocalBoxFuture<'static, Result<String, Stopped>> {
-        Box::pin(async move { Host::browse(&self).await })
+        Box::pin(self.browse_fetched())
     }
 
     fn set_timeout_ms(&self, ms: u32) {

@@ -90,6 +90,8 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) log_level: Cell<Option<LogLevel>>,
     /// The server's capabilities, as diagram 1 learned them (initialize or server/discover).
     pub(super) capabilities: RefCell<Value>,
+    /// Where the fourth diagram's walk is fetched from (`None`: it is called in place).
+    pub(super) load_browse: Cell<Option<super::engine::LoadBrowse<H, L>>>,
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -128,7 +130,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             output_schemas: RefCell::default(),
             log_level: Cell::new(Some(LogLevel::ASKED_BY_DEFAULT)),
             capabilities: RefCell::new(Value::Null),
+            load_browse: Cell::new(None),
         }
+    }
+
+    /// Fetches the fourth diagram's walk with `load` when a browse first starts.
+    pub fn with_browse_loader(self, load: super::engine::LoadBrowse<H, L>) -> Self {
+        self.load_browse.set(Some(load));
+        self
     }
 
     /// Authorizes when the server asks for it, with the flow drawn as the Authorization

@@ -10,6 +10,7 @@
 //!   the user in the model's place; `choice`: the settings that pick a backend.
 
 pub mod anthropic;
+pub mod boxed;
 pub mod choice;
 pub mod formats;
 pub mod gemini;

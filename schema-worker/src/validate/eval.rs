@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::draft::Draft;
 use super::index::{Addr, Index};
-use super::json::{compare, equal, is_integer, is_multiple, show};
+use super::json::{compare, equal, is_integer, is_multiple, quote, show};
 use crate::Violation;
 
 /// How many references may be followed inside one another before the check gives up (a
@@ -400,7 +400,7 @@ impl<'s> Evaluator<'_, 's> {
                     for missing in missing {
                         let mut found = self.violation(
                             Some(keyword),
-                            format!("{missing:?} is a required property"),
+                            format!("{} is a required property", quote(missing)),
                         );
                         push(&mut found.rule, Step::Key(name));
                         out.faults.push(found);
@@ -433,7 +433,7 @@ impl<'s> Evaluator<'_, 's> {
                 } else {
                     "Unevaluated"
                 };
-                let names = listed(extra.iter().map(|k| format!("{k:?}")));
+                let names = listed(extra.iter().map(|k| quote(k)));
                 let message = format!("{which} properties are not allowed ({names} unexpected)");
                 out.faults.push(self.violation(Some(keyword), message));
             }
@@ -616,7 +616,7 @@ fn assertions(
             _ => Vec::new(),
         };
         if !names.iter().any(|name| has_type(inst, name)) {
-            let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+            let quoted: Vec<String> = names.iter().map(|n| quote(n)).collect();
             let (s, list) = if quoted.len() == 1 {
                 ("", quoted[0].clone())
             } else {
@@ -718,7 +718,10 @@ fn assertions(
             if let Some(source) = obj.get("pattern").and_then(Value::as_str)
                 && index.pattern(source).is_some_and(|p| !p.is_match(s))
             {
-                found.push(("pattern", format!("{} does not match {source:?}", shown())));
+                found.push((
+                    "pattern",
+                    format!("{} does not match {}", shown(), quote(source)),
+                ));
             }
         }
         Value::Array(items) => {
@@ -783,7 +786,10 @@ fn assertions(
                     .filter_map(Value::as_str)
                     .filter(|n| !map.contains_key(*n))
                 {
-                    found.push(("required", format!("{name:?} is a required property")));
+                    found.push((
+                        "required",
+                        format!("{} is a required property", quote(name)),
+                    ));
                 }
             }
         }

@@ -9,6 +9,7 @@ use fluent_uri::{Uri, UriRef};
 use serde_json::{Map, Value};
 
 use super::draft::Draft;
+use super::json::quote;
 use super::pattern::Pattern;
 
 /// A value's identity: its address in the document, which outlives the check.
@@ -288,7 +289,11 @@ impl<'s> Builder<'s> {
     fn compile(&mut self, source: &str, at: &str) -> Result<(), String> {
         if !self.index.patterns.contains_key(source) {
             let pattern = Pattern::new(source).map_err(|e| {
-                format!("{}: {source:?} is not a regular expression: {e}", place(at))
+                format!(
+                    "{}: {} is not a regular expression: {e}",
+                    place(at),
+                    quote(source)
+                )
             })?;
             self.index.patterns.insert(source.to_owned(), pattern);
         }
@@ -331,9 +336,9 @@ impl<'s> Builder<'s> {
         let (uri, fragment) = resolve(&pending.base, pending.reference, &pending.at)?;
         let outside = || {
             format!(
-                "{}: {:?} points outside the schema ({uri}); this checker resolves references within the schema only",
+                "{}: {} points outside the schema ({uri}); this checker resolves references within the schema only",
                 place(&pending.at),
-                pending.reference
+                quote(pending.reference)
             )
         };
         let root = *self.by_uri.get(&uri).ok_or_else(outside)?;
@@ -342,9 +347,9 @@ impl<'s> Builder<'s> {
             Some(pointer) if pointer.starts_with('/') => {
                 let target = root.pointer(pointer).ok_or_else(|| {
                     format!(
-                        "{}: {:?} points to nothing in the schema",
+                        "{}: {} points to nothing in the schema",
                         place(&pending.at),
-                        pending.reference
+                        quote(pending.reference)
                     )
                 })?;
                 (target, None)
@@ -355,7 +360,11 @@ impl<'s> Builder<'s> {
                     .get(&(uri.clone(), name.to_owned()))
                     .copied()
                     .ok_or_else(|| {
-                        format!("{}: no anchor {name:?} in the schema", place(&pending.at))
+                        format!(
+                            "{}: no anchor {} in the schema",
+                            place(&pending.at),
+                            quote(name)
+                        )
                     })?;
                 (target, Some(name.to_owned()))
             }
@@ -435,7 +444,7 @@ fn children<'s>(
                 for (k, dep) in map {
                     if dep.is_array() {
                         if !strings(dep) {
-                            return Err(format!("{}: {k:?} must list strings", here()));
+                            return Err(format!("{}: {} must list strings", here(), quote(k)));
                         }
                     } else {
                         found.push((
@@ -460,8 +469,9 @@ const TYPES: [&str; 7] = [
 fn resolve(base: &str, reference: &str, at: &str) -> Result<(String, Option<String>), String> {
     let bad = |e: String| {
         format!(
-            "{}: {reference:?} is not a usable URI reference: {e}",
-            place(at)
+            "{}: {} is not a usable URI reference: {e}",
+            place(at),
+            quote(reference)
         )
     };
     let base = Uri::parse(base).map_err(|e| bad(e.to_string()))?;

@@ -68,6 +68,11 @@ pub fn pointer_step(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
+/// A name or a text as a JSON string, in quotes, for messages.
+pub fn quote(text: &str) -> String {
+    Value::from(text).to_string()
+}
+
 /// The most of a value a message quotes.
 const SHOWN: usize = 120;
 

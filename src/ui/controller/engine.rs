@@ -6,17 +6,21 @@
 use std::rc::Rc;
 
 use crate::clock::{BrowserClock, SharedClock};
-use crate::flow::engine::Engine;
+use futures_util::future::LocalBoxFuture;
+
+use crate::flow::engine::{BrowseWalk, Engine, browse_walk};
 use crate::flow::gate::Gate;
 use crate::flow::host::{Approval, Emit, Host, HostEvent, Memory};
-use crate::llm::choice::{LlmSettings, Seats};
+use crate::llm::boxed::DynLlm;
+use crate::llm::choice::{LlmSettings, Provider, Seats};
+use crate::llm::offline::OfflineModel;
 use crate::mcp::auth::popup::PopupConsent;
 use crate::mcp::auth::{AuthConfig, PreRegistered};
 use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 use crate::mcp::era::EraChoice;
 use crate::mcp::log_level::LogLevel;
-use crate::on_demand::{OnDemandError, on_demand};
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::output_check::worker::SchemaWorker;
 use crate::record::run::RunEvent;
 
@@ -38,11 +42,32 @@ pub struct EngineParts {
     pub schema: Rc<SchemaWorker>,
 }
 
-/// Makes a run's engine from its parts.
-pub type BuildEngine = fn(EngineParts) -> Rc<dyn Engine>;
+/// Makes the model the settings name, from the models' module.
+type BuildModel = fn(&LlmSettings, SharedClock, &Seats) -> Box<dyn DynLlm>;
 
-fn build(parts: EngineParts) -> Rc<dyn Engine> {
+on_demand!(
+    models,
+    fn models_builder() -> Result<BuildModel, OnDemandError> {
+        Ok(|settings, clock, seats| Box::new(settings.build(Fetch, clock, seats)))
+    }
+);
+
+/// Makes a run's engine from its parts; the error is the first row's.
+pub type BuildEngine = fn(EngineParts) -> LocalBoxFuture<'static, Result<Rc<dyn Engine>, String>>;
+
+/// The model the settings name: the offline one in place, any other from the models' module.
+async fn model(parts: &EngineParts, clock: SharedClock) -> Result<PageLlm, String> {
+    if parts.llm.provider == Provider::Offline {
+        return Ok(Box::new(OfflineModel::new(clock)));
+    }
+    let make =
+        call_on_demand!(models_builder()).map_err(|e| e.into_message("runs the chosen model"))?;
+    Ok(make(&parts.llm, clock, &parts.seats))
+}
+
+async fn build(parts: EngineParts) -> Result<Rc<dyn Engine>, String> {
     let clock: SharedClock = Rc::new(BrowserClock);
+    let llm = model(&parts, clock.clone()).await?;
     let origin = web_sys::window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
@@ -55,31 +80,43 @@ fn build(parts: EngineParts) -> Rc<dyn Engine> {
         parts.server,
         Rc::new(move |u| mcp_emit(HostEvent::Run(RunEvent::Mcp(u)))),
     ));
-    Rc::new(
-        Host::new(
-            client,
-            parts.llm.build(Fetch, clock, &parts.seats),
-            parts.gate,
-            parts.approval,
-            parts.emit,
-        )
-        .with_era(parts.era, parts.memory)
-        .with_authorization(
-            AuthConfig {
-                pre_registered: parts.client,
-                ..AuthConfig::page(&origin)
-            },
-            Some(Rc::new(consent)),
-        )
-        .with_headers(&parts.headers)
-        .with_log_level(parts.log_level)
-        .with_checker(parts.schema.checker()),
-    )
+    Ok(Rc::new(
+        Host::new(client, llm, parts.gate, parts.approval, parts.emit)
+            .with_era(parts.era, parts.memory)
+            .with_authorization(
+                AuthConfig {
+                    pre_registered: parts.client,
+                    ..AuthConfig::page(&origin)
+                },
+                Some(Rc::new(consent)),
+            )
+            .with_headers(&parts.headers)
+            .with_log_level(parts.log_level)
+            .with_checker(parts.schema.checker())
+            .with_browse_loader(load_browse),
+    ))
+}
+
+/// The run's model as the page holds it.
+type PageLlm = Box<dyn DynLlm>;
+
+/// The walk as the page's host runs it.
+type PageWalk = BrowseWalk<Fetch, PageLlm>;
+
+on_demand!(
+    browse,
+    fn browse_walk_fn() -> Result<PageWalk, OnDemandError> {
+        Ok(browse_walk)
+    }
+);
+
+fn load_browse() -> LocalBoxFuture<'static, Result<PageWalk, OnDemandError>> {
+    Box::pin(async { call_on_demand!(browse_walk_fn()) })
 }
 
 on_demand!(
     run,
     pub fn engine_builder() -> Result<BuildEngine, OnDemandError> {
-        Ok(build)
+        Ok(|parts| Box::pin(build(parts)))
     }
 );
