@@ -8,7 +8,7 @@ use std::rc::Rc;
 use futures_util::future::LocalBoxFuture;
 use rmcp::model::ElicitResult;
 
-use super::host::{Approval, Host, Stopped};
+use super::host::{Approval, BrowseWalk, Host, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
 use crate::mcp::error::McpError;
@@ -16,14 +16,6 @@ use crate::mcp::http::{Http, HttpRequest};
 use crate::mcp::record::ReplayOf;
 use crate::mcp::replay::{Original, Prepared};
 use crate::on_demand::OnDemandError;
-
-/// The fourth diagram's walk on a connection, as a plain function: the page's release build
-/// fetches it as a module of its own when a browse first starts (see `on_demand.rs`).
-pub type BrowseWalk<H, L> = fn(Rc<Host<H, L>>) -> LocalBoxFuture<'static, Result<String, Stopped>>;
-
-/// Fetches the walk.
-pub type LoadBrowse<H, L> =
-    fn() -> LocalBoxFuture<'static, Result<BrowseWalk<H, L>, OnDemandError>>;
 
 /// The walk, for the page's split point.
 pub fn browse_walk<H: Http + 'static, L: Llm + 'static>(

@@ -6,6 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use futures_util::future::LocalBoxFuture;
 use rmcp::model::{CallToolResult, ElicitResult};
 use serde_json::{Map, Value};
 
@@ -22,6 +23,7 @@ use crate::mcp::http::Http;
 use crate::mcp::log_level::LogLevel;
 use crate::mcp::tools::result_text;
 use crate::mcp::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
+use crate::on_demand::OnDemandError;
 use crate::output_check::{Checker, check_result};
 use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::RunEvent;
@@ -55,6 +57,14 @@ pub fn check_server_url(url: &str) -> Result<(), String> {
         )),
     }
 }
+
+/// The fourth diagram's walk on a connection, as a plain function: the page's release build
+/// fetches it as a module of its own when a browse first starts (see `on_demand.rs`).
+pub type BrowseWalk<H, L> = fn(Rc<Host<H, L>>) -> LocalBoxFuture<'static, Result<String, Stopped>>;
+
+/// Fetches the walk.
+pub type LoadBrowse<H, L> =
+    fn() -> LocalBoxFuture<'static, Result<BrowseWalk<H, L>, OnDemandError>>;
 
 /// What the page remembers across runs: each server's era and fresh tool, resource, template
 /// and prompt lists.
@@ -91,7 +101,7 @@ pub struct Host<H: Http, L: Llm> {
     /// The server's capabilities, as diagram 1 learned them (initialize or server/discover).
     pub(super) capabilities: RefCell<Value>,
     /// Where the fourth diagram's walk is fetched from (`None`: it is called in place).
-    pub(super) load_browse: Cell<Option<super::engine::LoadBrowse<H, L>>>,
+    pub(super) load_browse: Cell<Option<LoadBrowse<H, L>>>,
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -135,7 +145,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     }
 
     /// Fetches the fourth diagram's walk with `load` when a browse first starts.
-    pub fn with_browse_loader(self, load: super::engine::LoadBrowse<H, L>) -> Self {
+    pub fn with_browse_loader(self, load: LoadBrowse<H, L>) -> Self {
         self.load_browse.set(Some(load));
         self
     }

@@ -62,7 +62,19 @@ pub struct Fetched {
     pub body: String,
 }
 
-impl<H: Http> auth::FlowTransport for Transport<H> {
+/// The connection's transport as the flow uses it: the MCP server's URL, the run's clock, and
+/// whole requests recorded as a step of the flow (one flow for every kind of HTTP client).
+pub trait FlowTransport {
+    fn url(&self) -> &str;
+    fn now_ms(&self) -> f64;
+    fn fetch<'a>(
+        &'a self,
+        request: HttpRequest,
+        step: AuthStep,
+    ) -> futures_util::future::LocalBoxFuture<'a, Result<Fetched, TransportError>>;
+}
+
+impl<H: Http> FlowTransport for Transport<H> {
     fn url(&self) -> &str {
         &self.url
     }

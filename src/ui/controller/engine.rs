@@ -8,9 +8,9 @@ use std::rc::Rc;
 use crate::clock::{BrowserClock, SharedClock};
 use futures_util::future::LocalBoxFuture;
 
-use crate::flow::engine::{BrowseWalk, Engine, browse_walk};
+use crate::flow::engine::{Engine, browse_walk};
 use crate::flow::gate::Gate;
-use crate::flow::host::{Approval, Emit, Host, HostEvent, Memory};
+use crate::flow::host::{Approval, BrowseWalk, Emit, Host, HostEvent, Memory};
 use crate::llm::boxed::DynLlm;
 use crate::llm::choice::{LlmSettings, Provider, Seats};
 use crate::llm::offline::OfflineModel;

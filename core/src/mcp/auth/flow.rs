@@ -4,7 +4,6 @@ use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
 use url::Url;
 
-use super::FlowTransport;
 use super::error::AuthError;
 use super::identity::{self, Credentials};
 use super::metadata::{
@@ -15,7 +14,7 @@ use super::pkce::{Pkce, random_text};
 use super::token::{self, Grant, Tokens};
 use super::{AuthStep, Authorizer, Bound, Challenge, MAX_TRIES};
 use crate::mcp::http::HttpRequest;
-use crate::mcp::transport::{Fetched, essence};
+use crate::mcp::transport::{Fetched, FlowTransport, essence};
 use crate::on_demand::{OnDemandError, on_demand};
 
 /// Refresh this long before the access token's stated end (at most half its lifetime).

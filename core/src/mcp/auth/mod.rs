@@ -6,6 +6,7 @@
 //! of the run's record, with its secrets redacted. Tokens live in memory only.
 
 pub mod challenge;
+mod entry;
 pub mod error;
 mod flow;
 pub mod identity;
@@ -21,11 +22,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use futures_util::future::LocalBoxFuture;
-
-use crate::mcp::error::TransportError;
-use crate::mcp::http::HttpRequest;
-use crate::mcp::transport::Fetched;
-use crate::on_demand::call_on_demand;
 
 pub use challenge::Challenge;
 pub use error::AuthError;
@@ -58,18 +54,6 @@ pub trait Watcher {
     fn after(&self, step: AuthStep, outcome: Result<String, String>);
     /// The step was not needed (a client the server already knows needs no registration).
     fn not_needed(&self, step: AuthStep);
-}
-
-/// The connection's transport as the flow uses it: the MCP server's URL, the run's clock, and
-/// whole requests recorded as a step of the flow (one flow for every kind of HTTP client).
-pub trait FlowTransport {
-    fn url(&self) -> &str;
-    fn now_ms(&self) -> f64;
-    fn fetch<'a>(
-        &'a self,
-        request: HttpRequest,
-        step: AuthStep,
-    ) -> LocalBoxFuture<'a, Result<Fetched, TransportError>>;
 }
 
 /// What this client says about itself to authorization servers.
@@ -252,32 +236,5 @@ impl Authorizer {
     /// The server accepted a request: the step-up count starts again.
     pub fn accepted(&self) {
         self.state.borrow_mut().tries = 0;
-    }
-}
-
-impl Authorizer {
-    /// Answers a 401 or a 403 `insufficient_scope`: a new authorization, with the union of the
-    /// scopes asked so far on a step-up. At most [`MAX_TRIES`] without an accepted request.
-    pub async fn on_challenge(
-        &self,
-        t: &dyn FlowTransport,
-        status: u16,
-        challenge: &Challenge,
-    ) -> Result<(), AuthError> {
-        let entry = call_on_demand!(flow::entry())
-            .map_err(|e| AuthError::NotLoaded(e.into_message("authorizes")))?;
-        (entry.challenge)(self, t, status, challenge).await
-    }
-
-    /// Before a request: a token past its end is refreshed when there is a refresh token. A
-    /// refusal drops the tokens, so the server's 401 starts a new authorization.
-    pub async fn refresh_if_expired(&self, t: &dyn FlowTransport) {
-        // Tokens come from a flow, so the flow's module is already here when there are some.
-        if self.state.borrow().tokens.is_none() {
-            return;
-        }
-        if let Ok(entry) = call_on_demand!(flow::entry()) {
-            (entry.refresh)(self, t).await;
-        }
     }
 }
