@@ -216,7 +216,7 @@ mod tests {
     #[test]
     fn a_response_in_an_unterminated_final_event_is_not_taken() {
         // SSE dispatches an event only on a blank line: a stream that ends right after the
-        // response's data line has not delivered it (this tool used to accept it).
+        // response's data line has not delivered it.
         let text = "id: 0\nretry: 3000\ndata:\n\nid: 1\ndata: {\"id\":1,\"result\":{}}\n";
         let err = answer_in(text, true, 1).unwrap_err();
         assert!(err.contains("ended inside an event"), "{err}");

@@ -408,8 +408,8 @@ async fn answer(fault: &str, at: Option<&str>, headers: &HeaderMap, body: &str) 
         Reply::SseCut(bytes) => {
             let cut = stream::once(async move {
                 // Let the partial line reach the client on its own before the cut. A cut that
-                // comes before the browser has read the chunk takes the chunk with it; on a busy
-                // 2-core machine 100 ms was once not enough, so give it a whole second.
+                // comes before the browser has read the chunk takes the chunk with it; a whole
+                // second leaves room for a busy 2-core machine.
                 tokio::time::sleep(Duration::from_millis(1000)).await;
                 Err(std::io::Error::other("the connection is cut mid-event"))
             });

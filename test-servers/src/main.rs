@@ -16,6 +16,10 @@ const USAGE: &str = "usage: mcp-flow-test-servers llm|faulty|floor [--bind 127.0
 
 use std::net::SocketAddr;
 
+/// The weather server's allocator, so the floor beside it differs by MCP alone.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let mut args = std::env::args().skip(1);

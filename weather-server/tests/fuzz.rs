@@ -21,7 +21,7 @@
 //! - `fuzz_smoke`: a fixed number of cases with fixed seeds, part of `cargo test`.
 //! - `fuzz_for_a_while` (ignored): rounds with fresh seeds until `FUZZ_SECONDS` (default 60)
 //!   have passed; `FUZZ_SEED` fixes the first round's seed. Run it as
-//!   `cargo test --release -p weather-server --test fuzz -- --ignored --nocapture
+//!   `cargo test --profile native -p weather-server --test fuzz -- --ignored --nocapture
 //!   fuzz_for_a_while`. Its first line starting with `fuzz:` is the summary (`cargo xtask
 //!   bench` reads it).
 //!

@@ -56,13 +56,7 @@ fn loadgen_latency(loadgen: &Path, url: &str) -> Result<Latency> {
 /// `cargo xtask bench-bridge`: only this measurement, printed as a table row.
 pub fn run() -> Result<()> {
     let tools = Tools::locate();
-    sh::run(Command::new("cargo").current_dir(workspace_root()).args([
-        "build",
-        "--release",
-        "--package",
-        "loadgen",
-    ]))?;
-    let loadgen = crate::target_dir().join("release/mcp-flow-load");
+    let loadgen = crate::server::build_native(&["loadgen"])?.join("mcp-flow-load");
     let [a, b, c, d] = overhead(&tools, &loadgen)?;
     println!("| figure | MCP Flow | peer | ratio / goal |");
     println!("| --- | --- | --- | --- |");
@@ -72,13 +66,7 @@ pub fn run() -> Result<()> {
 
 /// The table row: overhead of the bridge and of supergateway over direct stdio.
 pub fn overhead(tools: &Tools, loadgen: &Path) -> Result<[String; 4]> {
-    sh::run(Command::new("cargo").current_dir(workspace_root()).args([
-        "build",
-        "--release",
-        "--package",
-        "mcp-flow-bridge",
-    ]))?;
-    let bridge_binary = crate::target_dir().join("release/mcp-flow-bridge");
+    let bridge_binary = crate::server::build_native(&["mcp-flow-bridge"])?.join("mcp-flow-bridge");
     let peers = BridgePeers::ensure(tools)?;
     let gateway_dir = tools.root.join("interop/supergateway");
     tools.ensure_npm_in(

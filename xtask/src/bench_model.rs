@@ -26,7 +26,7 @@ fn row(what: &str, value: String, goal: &str) -> Row {
 pub fn run() -> Result<()> {
     let tools = Tools::locate();
     tools.ensure_test()?;
-    let binary = server::build_release()?;
+    let binary = server::build_weather_server()?;
     crate::site::build(&tools)?;
     sh::step("the language model (SmolLM2-135M, Q8_0), natively");
     let mut rows = native(&tools)?;

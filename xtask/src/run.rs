@@ -47,7 +47,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let tools = Tools::locate();
     tools.ensure_app()?;
 
-    let binary = server::build_release()?;
+    let binary = server::build_weather_server()?;
     crate::site::build(&tools)?;
 
     // The server always allows its own origin, so the page it serves may call /mcp.
@@ -99,17 +99,13 @@ pub fn run(args: &[String]) -> Result<()> {
 /// Builds `mcp-flow-bridge` and starts it on a free loopback port for pages from `origin`:
 /// `MODE --bind 127.0.0.1:0 --allow-origin ORIGIN REST...`. Returns it and its endpoint.
 fn start_bridge(mode_and_args: &[String], origin: &str) -> Result<(sh::Background, String)> {
-    sh::step("building the bridge (release)");
-    sh::run(
-        std::process::Command::new("cargo")
-            .current_dir(workspace_root())
-            .args(["build", "--release", "--package", "mcp-flow-bridge"]),
-    )?;
+    sh::step("building the bridge (the native profile)");
+    let bridge = crate::server::build_native(&["mcp-flow-bridge"])?.join("mcp-flow-bridge");
     let (mode, rest) = mode_and_args.split_first().ok_or(USAGE)?;
     sh::step(&format!("starting the bridge: {}", mode_and_args.join(" ")));
     let (process, line) = sh::Background::start(
         "bridge",
-        std::process::Command::new(crate::target_dir().join("release/mcp-flow-bridge"))
+        std::process::Command::new(&bridge)
             .arg(mode)
             .args(["--bind", "127.0.0.1:0", "--allow-origin", origin])
             .args(rest),

@@ -71,15 +71,25 @@ pub fn start_command(
     Ok(Server { url, process })
 }
 
-/// `cargo build --release -p weather-server`; returns the binary.
-pub fn build_release() -> Result<std::path::PathBuf> {
-    crate::sh::step("building the weather server (release, the speed profile it ships with)");
-    crate::sh::run(
-        Command::new("cargo")
-            .current_dir(crate::workspace_root())
-            .args(["build", "--release", "--package", "weather-server"]),
-    )?;
-    Ok(crate::target_dir().join("release/weather-server"))
+/// The Cargo profile of the native programs (Cargo.toml `[profile.native]`: release at full speed).
+pub const NATIVE_PROFILE: &str = "native";
+
+/// `cargo build --profile native` of `packages`; returns the folder their binaries are in.
+pub fn build_native(packages: &[&str]) -> Result<std::path::PathBuf> {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(crate::workspace_root())
+        .args(["build", "--profile", NATIVE_PROFILE]);
+    for package in packages {
+        cmd.args(["--package", package]);
+    }
+    crate::sh::run(&mut cmd)?;
+    Ok(crate::target_dir().join(NATIVE_PROFILE))
+}
+
+/// The weather server as it ships (`build_native`); returns the binary.
+pub fn build_weather_server() -> Result<std::path::PathBuf> {
+    crate::sh::step("building the weather server (the native profile: release at full speed)");
+    Ok(build_native(&["weather-server"])?.join("weather-server"))
 }
 
 /// Flags for a test server on a free port that lets pages from `origin` call it.

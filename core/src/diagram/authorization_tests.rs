@@ -391,7 +391,7 @@ fn authorization_lays_out_with_its_own_columns() {
 
 #[test]
 fn the_tutorials_layout_is_unchanged_by_the_diagrams_own_columns() {
-    // Lifelines at the tutorial's fixed columns, as before columns came from the diagram.
+    // Lifelines at the tutorial's fixed columns: the diagrams' own columns leave them there.
     let opts = LayoutOptions::default();
     for d in diagrams().iter().chain(modern_diagrams()) {
         let g = layout(d, Lang::En, &opts);

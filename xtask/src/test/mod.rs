@@ -349,7 +349,7 @@ fn release(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
 /// The weather server as `cargo xtask run` builds it carries none of the conformance suite's
 /// fixtures: not their names, not the flag that would serve them.
 fn shipped_server_has_no_fixtures() -> Result<()> {
-    let binary = server::build_release()?;
+    let binary = server::build_weather_server()?;
     let bytes = std::fs::read(&binary)?;
     for name in ["test_missing_capability", "test_input_required_result"] {
         if bytes.windows(name.len()).any(|w| w == name.as_bytes()) {
