@@ -74,7 +74,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "run",
         when: "a run starts, or a row is selected",
-        holds: "the engine (MCP client and transport, host, every model, the output check's page side), the row details, the bridge's record reader, the approval dialog",
+        holds: "the engine (MCP client and transport, host, the offline model, the output check's page side), the row details, the bridge's record reader, the approval dialog",
     },
     Group {
         name: "authorize",
