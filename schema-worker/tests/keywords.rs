@@ -93,6 +93,16 @@ fn strings_count_characters_and_patterns_match_anywhere() {
             (json!(5), true),
         ],
     );
+    // A limit written as a decimal with no fraction is that integer.
+    cases(
+        json!({"maxLength": 2.0, "minItems": 1.0}),
+        &[
+            (json!("ab"), true),
+            (json!("abc"), false),
+            (json!([]), false),
+            (json!([1]), true),
+        ],
+    );
     cases(
         json!({"pattern": "^[A-Z]"}),
         &[(json!("Tokyo"), true), (json!("tokyo"), false)],
@@ -287,6 +297,18 @@ fn unevaluated_sees_what_subschemas_evaluated() {
             (json!([null, "s", 2]), true),
             (json!([null, "s", true]), false),
         ],
+    );
+    // What a subschema evaluated in a nested value is the nested value's, not its parent's.
+    cases(
+        json!({"properties": {"a": {"properties": {"b": true}}}, "unevaluatedProperties": false}),
+        &[
+            (json!({"a": {"b": 1}}), true),
+            (json!({"a": {"b": 1}, "b": 2}), false),
+        ],
+    );
+    cases(
+        json!({"prefixItems": [{"prefixItems": [true, true]}], "unevaluatedItems": false}),
+        &[(json!([[1, 2]]), true), (json!([[1, 2], 3]), false)],
     );
 }
 

@@ -153,9 +153,16 @@ impl<'s> Evaluator<'_, 's> {
         for &step in rule {
             push(&mut self.rule, step);
         }
-        let result = self.eval(schema, inst);
+        let mut result = self.eval(schema, inst);
         self.at.truncate(at_len);
         self.rule.truncate(rule_len);
+        // What a subschema evaluated on a child value is the child's, not this value's.
+        if at.is_some()
+            && let Ok(out) = &mut result
+        {
+            out.props.clear();
+            out.items.clear();
+        }
         result
     }
 
@@ -530,12 +537,7 @@ impl<'s> Evaluator<'_, 's> {
                 matched.push(i);
             }
         }
-        let bound = |keyword| {
-            draft
-                .has(keyword)
-                .then(|| obj.get(keyword).and_then(Value::as_u64))
-                .flatten()
-        };
+        let bound = |keyword| draft.has(keyword).then(|| limit(obj, keyword)).flatten();
         let min = bound("minContains").unwrap_or(1);
         let count = matched.len() as u64;
         let shown = || show(&Value::Array(items.to_vec()));
@@ -699,7 +701,7 @@ fn assertions(
         }
         Value::String(s) => {
             let length = || s.chars().count() as u64;
-            if let Some(max) = obj.get("maxLength").and_then(Value::as_u64)
+            if let Some(max) = limit(obj, "maxLength")
                 && length() > max
             {
                 found.push((
@@ -707,7 +709,7 @@ fn assertions(
                     format!("{} is longer than {max} character{}", shown(), plural(max)),
                 ));
             }
-            if let Some(min) = obj.get("minLength").and_then(Value::as_u64)
+            if let Some(min) = limit(obj, "minLength")
                 && length() < min
             {
                 found.push((
@@ -726,7 +728,7 @@ fn assertions(
         }
         Value::Array(items) => {
             let len = items.len() as u64;
-            if let Some(max) = obj.get("maxItems").and_then(Value::as_u64)
+            if let Some(max) = limit(obj, "maxItems")
                 && len > max
             {
                 found.push((
@@ -734,7 +736,7 @@ fn assertions(
                     format!("{} has more than {max} item{}", shown(), plural(max)),
                 ));
             }
-            if let Some(min) = obj.get("minItems").and_then(Value::as_u64)
+            if let Some(min) = limit(obj, "minItems")
                 && len < min
             {
                 found.push((
@@ -756,7 +758,7 @@ fn assertions(
         }
         Value::Object(map) => {
             let len = map.len() as u64;
-            if let Some(max) = obj.get("maxProperties").and_then(Value::as_u64)
+            if let Some(max) = limit(obj, "maxProperties")
                 && len > max
             {
                 found.push((
@@ -768,7 +770,7 @@ fn assertions(
                     ),
                 ));
             }
-            if let Some(min) = obj.get("minProperties").and_then(Value::as_u64)
+            if let Some(min) = limit(obj, "minProperties")
                 && len < min
             {
                 found.push((
@@ -809,6 +811,17 @@ fn has_type(inst: &Value, name: &str) -> bool {
         ("integer", Value::Number(n)) => is_integer(n),
         _ => false,
     }
+}
+
+/// A count limit (`maxLength`, `minItems`, …): a non-negative integer, written `2` or `2.0`.
+fn limit(obj: &Map<String, Value>, keyword: &str) -> Option<u64> {
+    let value = obj.get(keyword)?;
+    value.as_u64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < u64::MAX as f64)
+            .map(|f| f as u64)
+    })
 }
 
 fn plural(n: u64) -> &'static str {
