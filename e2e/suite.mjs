@@ -4,6 +4,7 @@
 //   node e2e/suite.mjs --base http://127.0.0.1:PORT --out DIR [--faulty URL] [--auth-base URL]
 //                      [--llama-base URL] [--everything URL]
 //                      [--oidc-base URL --oidc-client ID] [--only NAME]
+//                      [--unavailable NAME=WHY]... [--list]
 //
 // --auth-base is the same app served by `weather-server --auth` (a protected resource with its
 // demo authorization server and consent page); the authorization scenario needs it.
@@ -13,6 +14,9 @@
 // --everything is the reference server-everything (2025-11-25 tasks) through mcp-flow-bridge http.
 // --faulty is the base URL of `mcp-flow-test-servers faulty` (a server that breaks the protocol
 // on purpose); the scenarios that need it fail without it.
+// --unavailable NAME=WHY says that the server an option names (base, auth-base, oidc-base,
+// faulty, everything, llama-base) could not be started, and why: every scenario that uses it
+// fails with that reason, the others run. --list prints the scenarios' names and their count.
 //
 // Each scenario opens a fresh page, drives it as a user would and checks what the page shows.
 // Screenshots go to DIR: finished-run.png (the README's screenshot), player-1280.png (a Play run
@@ -24,6 +28,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchChromium } from './browser.mjs';
+import { runAll, servers, unavailable } from './runner.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -38,14 +43,18 @@ const { values: opt } = parseArgs({
     'oidc-client': { type: 'string' },
     // The protected servers' access-token lifetime.
     'token-secs': { type: 'string', default: '4' },
+    unavailable: { type: 'string', multiple: true, default: [] },
+    list: { type: 'boolean', default: false },
   },
 });
-if (!opt.base || !opt.out) {
-  console.error('usage: suite.mjs --base URL --out DIR [--only NAME]');
+if (!opt.list && !opt.out) {
+  console.error('usage: suite.mjs --base URL --out DIR [--only NAME] [--unavailable NAME=WHY]... | --list');
   process.exit(2);
 }
 
-const browser = await launchChromium();
+/** The URL of a server option; a scenario that reads one the test command could not start
+ * fails, saying why (e2e/runner.mjs). */
+const need = servers(opt, unavailable(opt.unavailable));
 
 function check(cond, message) {
   if (!cond) throw new Error(message);
@@ -244,8 +253,7 @@ const approvers = {
  * 401, then get_weather's 403 step-up), each approved in a popup on the authorization server's
  * pages. `server` is `builtin` (weather-server --auth) or `oidc` (oidc-provider in front). */
 async function authorizedTokyo(page, era, server = 'builtin') {
-  const base = server === 'oidc' ? opt['oidc-base'] : opt['auth-base'];
-  check(base, `no --${server === 'oidc' ? 'oidc' : 'auth'}-base: the protected server was not started`);
+  const base = server === 'oidc' ? need('oidc-base') : need('auth-base');
   // Every secret the authorization server hands out, read off the wire, to look for later.
   const secrets = [];
   page.context().on('response', async (response) => {
@@ -286,6 +294,12 @@ async function authorizedTokyo(page, era, server = 'builtin') {
     // The user's click opens the popup; the user approves on the authorization server's pages.
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.click('#mf-auth-open')]);
     const closed = popup.waitForEvent('close', { timeout: 30_000 });
+    // The authorization server's page gets no handle on the page that opened it.
+    const opener = await popup.waitForURL((url) => url.protocol !== 'about:', { timeout: 20_000 })
+      .then(() => popup.evaluate(() => window.opener === null))
+      .catch(() => 'closed'); // oidc-provider may come straight back and close it
+    check(opener === true || (server === 'oidc' && opener === 'closed'),
+      `round ${round}: the authorization server's page sees window.opener (${opener})`);
     await approvers[server](popup, round === 1 && era === 'modern', closed);
     // Back on the page's origin with the code, the page reads it and closes the popup.
     await closed;
@@ -357,7 +371,7 @@ async function refreshedAsk(page, tokenPath) {
 
 const scenarios = {
   async 'What changed: runs against servers with different tools, each change named'(page) {
-    await page.goto(`${opt.base}/?speed=instant&approve=auto&era=legacy`);
+    await page.goto(`${need('base')}/?speed=instant&approve=auto&era=legacy`);
     const connect = async (server) => {
       if (server) {
         await openSettings(page);
@@ -378,7 +392,7 @@ const scenarios = {
     await page.waitForSelector('#mf-connection .mf-hint');
     check((await page.textContent('#mf-connection')).includes('No earlier run'), 'a diff with no earlier run');
     // The calculator: the weather tool gone, four tools added, the capabilities it lacks named.
-    await connect(`${opt.base}/calc`);
+    await connect(`${need('base')}/calc`);
     await page.waitForSelector('#mf-diff li');
     const changes = () => page.$$eval('#mf-diff li', (lis) => lis.map((li) => [li.dataset.change, li.textContent]));
     const calc = await changes();
@@ -398,7 +412,7 @@ const scenarios = {
     check((await rows(page))['d1-8'] === 'done' && (await page.textContent('g[data-row="d1-6"]')).includes('add'),
       'the recording was loaded in place of the run');
     // A server whose get_weather differs from the weather server's, compared with run 1.
-    await connect(`${opt.faulty}/fault/output-mismatch/mcp`);
+    await connect(`${need('faulty')}/fault/output-mismatch/mcp`);
     await page.selectOption('#mf-diff-from', '1');
     await page.waitForFunction(() => document.querySelector('#mf-diff li[data-change="changed"]'), null, { timeout: 5_000 });
     const faulty = await changes();
@@ -411,7 +425,7 @@ const scenarios = {
     const methods = rpcMethods(page);
     for (const spoken of ['legacy', 'modern']) {
       methods.length = 0;
-      await page.goto(`${opt.base}/?speed=instant&approve=auto&autoplay&era=${spoken}&view=timeline`);
+      await page.goto(`${need('base')}/?speed=instant&approve=auto&autoplay&era=${spoken}&view=timeline`);
       await finished(page);
       await page.waitForSelector('#mf-timeline[open] g[data-span]');
       const spans = () => page.$$eval('#mf-timeline g[data-span]', (gs) => gs.map((g) => ({
@@ -470,7 +484,7 @@ const scenarios = {
     // 2025-11-25 the answer is a POST of its own while the call's stream stays open.
     const q = encodeURIComponent("What's the weather in Springfield?");
     for (const spoken of ['modern', 'legacy']) {
-      await page.goto(`${opt.base}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay&view=timeline`);
+      await page.goto(`${need('base')}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay&view=timeline`);
       await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
       await answerIllinois(page, spoken);
       await finished(page);
@@ -494,7 +508,7 @@ const scenarios = {
     const fetched = pieces(page);
     for (const spoken of ['legacy', 'modern']) {
       methods.length = 0;
-      await page.goto(`${opt.base}/?speed=instant&approve=auto&era=${spoken}`);
+      await page.goto(`${need('base')}/?speed=instant&approve=auto&era=${spoken}`);
       await page.click('#mf-connection > summary');
       check(!fetched.some((n) => n.startsWith('split_browse')), `${spoken}: the walk's module before the walk: ${fetched}`);
       await page.click('#mf-browse');
@@ -590,11 +604,11 @@ const scenarios = {
     const bodies = [];
     page.on('request', (r) => { if (r.method() === 'POST') bodies.push(r.postData() ?? ''); });
     const methods = rpcMethods(page);
-    const server = encodeURIComponent(`${opt.base}/forecast`);
+    const server = encodeURIComponent(`${need('base')}/forecast`);
     for (const spoken of ['modern', 'legacy']) {
       methods.length = 0;
       bodies.length = 0;
-      await page.goto(`${opt.base}/?server=${server}&speed=instant&era=${spoken}&view=timeline`);
+      await page.goto(`${need('base')}/?server=${server}&speed=instant&era=${spoken}&view=timeline`);
       await page.click('#mf-connection > summary');
       await page.click('#mf-browse');
       await page.waitForFunction(
@@ -661,10 +675,10 @@ const scenarios = {
   },
 
   async 'Tasks in 2025-11-25: the reference server-everything runs its research as a task'(page) {
-    check(opt.everything, 'this scenario needs --everything URL');
+    need('everything');
     const methods = rpcMethods(page);
-    const server = encodeURIComponent(opt.everything);
-    await page.goto(`${opt.base}/?server=${server}&speed=instant&era=legacy&view=timeline`);
+    const server = encodeURIComponent(need('everything'));
+    await page.goto(`${need('base')}/?server=${server}&speed=instant&era=legacy&view=timeline`);
     await page.click('#mf-connection > summary');
     await page.click('#mf-browse');
     // The subscription may wait its 15 s for an update; the research takes four 1 s stages.
@@ -733,7 +747,7 @@ const scenarios = {
     // A city the prompt does not name (the tool's description gives Tokyo as its example), so
     // the call's arguments are the model's reading of the question. Paris has light rain.
     const q = encodeURIComponent('What is the weather like in Paris?');
-    await page.goto(`${opt.base}/?llm=smollm2&speed=instant&approve=auto&q=${q}`);
+    await page.goto(`${need('base')}/?llm=smollm2&speed=instant&approve=auto&q=${q}`);
     check((await page.inputValue('#mf-llm-provider')) === 'smollm2', 'llm=smollm2 did not pick it');
     // The model's panel (and its worker's reader) come with the in-page model's module, fetched
     // because the model is picked (a page with the offline model does not: see the exports).
@@ -812,21 +826,21 @@ const scenarios = {
   },
 
   async "llama.cpp's llama-server: the OpenAI-compatible provider against a real server, in both tool-calling styles"(page) {
-    check(opt['llama-base'], 'this scenario needs --llama-base URL');
+    need('llama-base');
     // What went to llama-server and what it answered, read off the wire.
     const exchanges = [];
     page.on('response', (r) => {
-      if (!r.url().startsWith(opt['llama-base']) || r.request().method() !== 'POST') return;
+      if (!r.url().startsWith(need('llama-base')) || r.request().method() !== 'POST') return;
       exchanges.push({ sent: JSON.parse(r.request().postData() ?? 'null'), reply: r.json().catch(() => null) });
     });
     const q = encodeURIComponent('What is the weather like in Paris?');
     const fetched = pieces(page);
     for (const style of ['native', 'prompt']) {
       exchanges.length = 0;
-      await page.goto(`${opt.base}/?speed=instant&approve=auto&era=legacy&q=${q}`);
+      await page.goto(`${need('base')}/?speed=instant&approve=auto&era=legacy&q=${q}`);
       await openSettings(page);
       await page.selectOption('#mf-llm-provider', 'openai');
-      await page.fill('#mf-llm-base', `${opt['llama-base']}/v1`);
+      await page.fill('#mf-llm-base', `${need('llama-base')}/v1`);
       await page.press('#mf-llm-base', 'Tab');
       await page.fill('#mf-llm-model', 'SmolLM2-135M-Instruct');
       await page.press('#mf-llm-model', 'Tab');
@@ -887,7 +901,7 @@ const scenarios = {
         serious.push(`${where}: ${v.impact} ${v.id} on ${v.nodes} element(s), first ${v.first}`);
       }
     };
-    await page.goto(`${opt.base}/?speed=instant`);
+    await page.goto(`${need('base')}/?speed=instant`);
     await page.waitForSelector('g[data-row]');
     await audit('first load, light');
     // The first screen at 1280x800, light and dark: the settings in order and the diagram below.
@@ -895,13 +909,13 @@ const scenarios = {
     const diagramTop = await page.$eval('.mf-diagrams', (d) => d.getBoundingClientRect().top);
     check(diagramTop < 700, `the diagram starts at ${diagramTop}px on a 1280x800 first load`);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.goto(`${opt.base}/?speed=instant`);
+    await page.goto(`${need('base')}/?speed=instant`);
     await page.waitForSelector('g[data-row]');
     await audit('first load, dark');
     await page.screenshot({ path: join(opt.out, 'first-load-1280-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
     // Mid-run: step mode, a few rows done, one waiting.
-    await page.goto(`${opt.base}/?mode=step&era=legacy&speed=instant`);
+    await page.goto(`${need('base')}/?mode=step&era=legacy&speed=instant`);
     await page.waitForSelector('g[data-row="d1-1"]');
     for (let i = 0; i < 4; i++) await page.click('#mf-next');
     await page.waitForSelector('g[data-row][data-state="done"]');
@@ -912,15 +926,15 @@ const scenarios = {
     await page.$$eval('.mf-inspector details', (ds) => ds.forEach((d) => { d.open = true; }));
     await audit('the inspector, an exchange open');
     // The dialogs: approval, the server's question, the user in the model's place.
-    await page.goto(`${opt.base}/?speed=instant&era=legacy`);
+    await page.goto(`${need('base')}/?speed=instant&era=legacy`);
     await page.click('#mf-play');
     await page.waitForSelector('#mf-yes', { timeout: 20_000 });
     await audit('the approval dialog');
     const q = encodeURIComponent("What's the weather in Springfield?");
-    await page.goto(`${opt.base}/?era=legacy&q=${q}&speed=instant&approve=auto&autoplay`);
+    await page.goto(`${need('base')}/?era=legacy&q=${q}&speed=instant&approve=auto&autoplay`);
     await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
     await audit("the server's question form");
-    await page.goto(`${opt.base}/?llm=you&speed=instant&approve=auto&autoplay&era=legacy`);
+    await page.goto(`${need('base')}/?llm=you&speed=instant&approve=auto&autoplay&era=legacy`);
     await page.waitForSelector('#mf-you', { timeout: 20_000 });
     await audit('the "you are the model" dialog');
     console.log(`     axe-core: ${report.join('; ')}`);
@@ -928,7 +942,7 @@ const scenarios = {
   },
 
   async 'a full run in 2026-07-28, the era a new server speaks'(page) {
-    await page.goto(`${opt.base}/?speed=instant&approve=auto&autoplay`);
+    await page.goto(`${need('base')}/?speed=instant&approve=auto&autoplay`);
     await finished(page);
     check((await era(page)) === 'modern', `data-era: ${await era(page)}`);
     await allDone(page, ['d2-4', 'd2-5']);
@@ -943,7 +957,7 @@ const scenarios = {
   },
 
   async 'a deep link with era=modern'(page) {
-    await page.goto(`${opt.base}/?era=modern&speed=instant&approve=auto&autoplay#d2-8`);
+    await page.goto(`${need('base')}/?era=modern&speed=instant&approve=auto&autoplay#d2-8`);
     await finished(page);
     check((await era(page)) === 'modern', `data-era: ${await era(page)}`);
     check((await page.inputValue('#mf-era')) === 'modern', 'the era picker does not say modern');
@@ -957,7 +971,7 @@ const scenarios = {
     const fetched = pieces(page);
     for (const spoken of ['modern', 'legacy']) {
       fetched.length = 0;
-      await page.goto(`${opt.base}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay`);
+      await page.goto(`${need('base')}/?era=${spoken}&q=${q}&speed=instant&approve=auto&autoplay`);
       await page.waitForSelector('#mf-form-title', { timeout: 20_000 });
       // The form's view comes with the reader of the server's questions (one module).
       check(fetched.some((n) => n.startsWith('split_server_questions')), `${spoken}: the form's view: ${fetched}`);
@@ -978,7 +992,7 @@ const scenarios = {
 
   async 'the comparison of the eras'(page) {
     const fetched = pieces(page);
-    await page.goto(`${opt.base}/?speed=instant&approve=auto`);
+    await page.goto(`${need('base')}/?speed=instant&approve=auto`);
     await page.click('#mf-compare-button');
     await page.waitForSelector('#mf-compare-table', { timeout: 40_000 });
     check(fetched.some((n) => n.startsWith('split_ui_compare')), `the comparison's view was not fetched: ${fetched}`);
@@ -996,7 +1010,7 @@ const scenarios = {
   async 'first run on the wire: every compressible file compressed, and the bytes and files to the Tokyo answer'(page) {
     // What a first visit costs: from page load to the answer of the default Tokyo run (Play,
     // approval on its default), every response of the page's origin as it came over the wire.
-    const origin = new URL(opt.base).origin;
+    const origin = new URL(need('base')).origin;
     const reads = [];
     page.on('requestfinished', (request) => {
       const url = new URL(request.url());
@@ -1013,7 +1027,7 @@ const scenarios = {
         };
       })());
     });
-    await page.goto(`${opt.base}/?speed=instant`);
+    await page.goto(`${need('base')}/?speed=instant`);
     await page.click('#mf-play');
     await page.waitForSelector('#mf-yes', { timeout: 20_000 });
     await page.click('#mf-yes');
@@ -1042,7 +1056,7 @@ const scenarios = {
   },
 
   async 'play a full run'(page) {
-    await page.goto(`${opt.base}/?${instant}#d2-8`);
+    await page.goto(`${need('base')}/?${instant}#d2-8`);
     await finished(page);
     await allDone(page, ['d2-4', 'd2-5']);
     check((await answer(page)) === 'The weather in Tokyo is sunny, 22 °C.', `answer: ${await answer(page)}`);
@@ -1057,7 +1071,7 @@ const scenarios = {
   },
 
   async 'a deep link shows its row on load'(page) {
-    await page.goto(`${opt.base}/?approve=auto#d2-8`);
+    await page.goto(`${need('base')}/?approve=auto#d2-8`);
     await page.waitForSelector('.mf-row.mf-selected[data-row="d2-8"]');
     await page.waitForTimeout(300);
     const at = await placement(page, '.mf-row[data-row="d2-8"]');
@@ -1068,7 +1082,7 @@ const scenarios = {
 
   async 'a Play run at 1x keeps the current row in view'(page) {
     await page.addInitScript(recordFollowing);
-    await page.goto(`${opt.base}/?approve=auto&autoplay`);
+    await page.goto(`${need('base')}/?approve=auto&autoplay`);
     // The settings make way for the diagrams once the run starts.
     await page.waitForFunction(() => !document.querySelector('#mf-settings-panel').open);
     // Mid-run (the selection is the newest row; states stay, so a busy machine cannot miss it).
@@ -1088,7 +1102,7 @@ const scenarios = {
   },
 
   async 'a user scroll stops following and the toggle brings the run back'(page) {
-    await page.goto(`${opt.base}/?approve=auto&autoplay&speed=2`);
+    await page.goto(`${need('base')}/?approve=auto&autoplay&speed=2`);
     await page.waitForSelector('.mf-row[data-row="d1-8"]:not([data-state="pending"])', { state: 'attached', timeout: 20_000 });
     check((await page.getAttribute('#mf-follow', 'aria-pressed')) === 'true', 'not following at the start');
     await page.mouse.move(400, 500);
@@ -1108,7 +1122,7 @@ const scenarios = {
   },
 
   async 'the language switch turns the whole page Chinese'(page) {
-    await page.goto(`${opt.base}/?approve=auto`);
+    await page.goto(`${need('base')}/?approve=auto`);
     await page.waitForSelector('#mf-play');
     await page.selectOption('#mf-lang', 'zh');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
@@ -1144,7 +1158,7 @@ const scenarios = {
   async 'the theme switch sets data-theme and is remembered'(page) {
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto(`${opt.base}/`);
+    await page.goto(`${need('base')}/`);
     await page.waitForSelector('#mf-theme');
     check((await page.evaluate(() => document.documentElement.dataset.theme)) === undefined, 'auto sets no data-theme');
     const light = await background();
@@ -1175,7 +1189,7 @@ const scenarios = {
       };
     });
     await page.setViewportSize({ width: 1024, height: 768 });
-    await page.goto(`${opt.base}/?${instant}`);
+    await page.goto(`${need('base')}/?${instant}`);
     await finished(page);
     let l = await layout();
     check(l.overflow <= 0, `1024: the page scrolls sideways by ${l.overflow}px`);
@@ -1183,7 +1197,7 @@ const scenarios = {
     check(l.bar < 60, `1024: the player bar wraps (${l.bar}px)`);
     await page.setViewportSize({ width: 390, height: 844 });
     // Another query string: a change of the hash alone would not load the page again.
-    await page.goto(`${opt.base}/?${instant}&lang=en#d1-3`);
+    await page.goto(`${need('base')}/?${instant}&lang=en#d1-3`);
     await finished(page);
     l = await layout();
     check(l.overflow <= 0, `390: the page scrolls sideways by ${l.overflow}px`);
@@ -1202,7 +1216,7 @@ const scenarios = {
   },
 
   async 'step mode with the keyboard sends nothing early'(page) {
-    await page.goto(`${opt.base}/?mode=step&approve=auto&speed=instant&era=legacy`);
+    await page.goto(`${need('base')}/?mode=step&approve=auto&speed=instant&era=legacy`);
     await page.waitForSelector('g[data-row="d1-1"]');
     await stepUntil(page, async () => (await rows(page))['d2-3'] === 'done');
     const s = await rows(page);
@@ -1213,7 +1227,7 @@ const scenarios = {
   },
 
   async 'declining the tool call'(page) {
-    await page.goto(`${opt.base}/?speed=instant&approve=ask&autoplay`);
+    await page.goto(`${need('base')}/?speed=instant&approve=ask&autoplay`);
     await page.waitForSelector('#mf-no', { timeout: 20_000 });
     const title = await page.textContent('#mf-dialog-title');
     check(title.includes('get_weather'), `dialog title: ${title}`);
@@ -1226,7 +1240,7 @@ const scenarios = {
   },
 
   async 'chinese mode'(page) {
-    await page.goto(`${opt.base}/?lang=zh&${instant}`);
+    await page.goto(`${need('base')}/?lang=zh&${instant}`);
     await finished(page);
     await allDone(page, ['d2-4', 'd2-5']);
     check((await answer(page)) === '东京的天气是晴天，22 °C。', `answer: ${await answer(page)}`);
@@ -1235,7 +1249,7 @@ const scenarios = {
 
   async 'a deep link reproduces the same view'(page) {
     const q = encodeURIComponent('How is the weather in Paris?');
-    const link = `${opt.base}/?q=${q}&${instant}#d2-3`;
+    const link = `${need('base')}/?q=${q}&${instant}#d2-3`;
     const view = async (p) => {
       await p.goto(link);
       await finished(p);
@@ -1256,7 +1270,7 @@ const scenarios = {
   },
 
   async 'the calculator server'(page) {
-    await page.goto(`${opt.base}/?server=${encodeURIComponent(`${opt.base}/calc`)}&${instant}`);
+    await page.goto(`${need('base')}/?server=${encodeURIComponent(`${need('base')}/calc`)}&${instant}`);
     await finished(page);
     await allDone(page, ['d2-4', 'd2-5']);
     const question = await page.inputValue('#mf-question');
@@ -1269,7 +1283,7 @@ const scenarios = {
     const fetched = pieces(page);
     const start = async () => {
       fetched.length = 0;
-      await page.goto(`${opt.base}/?llm=you&${instant}`);
+      await page.goto(`${need('base')}/?llm=you&${instant}`);
       await page.waitForSelector('#mf-you-json-toggle', { timeout: 20_000 });
       check(fetched.some((n) => n.startsWith('split_ui_you')), `the dialog's view was not fetched: ${fetched}`);
       await page.check('#mf-you-json-toggle');
@@ -1313,7 +1327,7 @@ const scenarios = {
   },
 
   async "a result is checked against its tool's outputSchema, in a worker started then"(page) {
-    check(opt.faulty, 'this scenario needs --faulty URL');
+    need('faulty');
     await page.addInitScript(() => {
       window.__workers = [];
       const Native = window.Worker;
@@ -1334,7 +1348,7 @@ const scenarios = {
     };
     const fetched = pieces(page);
     // The weather server's get_weather declares an outputSchema and keeps to it.
-    await page.goto(`${opt.base}/?${instant}#d2-8`);
+    await page.goto(`${need('base')}/?${instant}#d2-8`);
     await finished(page);
     let shown = await inspector('outputSchema');
     check(shown.includes("matches the tool's outputSchema"), `weather server: ${shown}`);
@@ -1345,8 +1359,8 @@ const scenarios = {
       'a valid result is drawn as a mismatch',
     );
     // A server whose result breaks its own schema: said on the row and in the inspector.
-    const server = `${opt.faulty}/fault/output-mismatch/mcp`;
-    await page.goto(`${opt.base}/?server=${encodeURIComponent(server)}&${instant}#d2-8`);
+    const server = `${need('faulty')}/fault/output-mismatch/mcp`;
+    await page.goto(`${need('base')}/?server=${encodeURIComponent(server)}&${instant}#d2-8`);
     await confirmLinkOnce(page);
     await finished(page);
     shown = await inspector('does not match');
@@ -1365,7 +1379,7 @@ const scenarios = {
       null, { timeout: 20_000 });
     // A run does not fetch the checker before it is needed: none while the run waits for
     // the user's yes (d2-4), before any result; one once the result is in.
-    await page.goto(`${opt.base}/?speed=instant&era=legacy`);
+    await page.goto(`${need('base')}/?speed=instant&era=legacy`);
     await page.click('#mf-play');
     await page.waitForSelector('#mf-yes', { timeout: 20_000 });
     workers = await page.evaluate(() => window.__workers);
@@ -1377,14 +1391,14 @@ const scenarios = {
   },
 
   async "a result's content blocks, each by its kind"(page) {
-    check(opt.faulty, 'this scenario needs --faulty URL');
+    need('faulty');
     await page.addInitScript(() => {
       window.__violations = [];
       document.addEventListener('securitypolicyviolation', (e) =>
         window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    const server = `${opt.faulty}/fault/content-kinds/mcp`;
-    await page.goto(`${opt.base}/?server=${encodeURIComponent(server)}&${instant}#d2-8`);
+    const server = `${need('faulty')}/fault/content-kinds/mcp`;
+    await page.goto(`${need('base')}/?server=${encodeURIComponent(server)}&${instant}#d2-8`);
     await confirmLinkOnce(page);
     await finished(page);
     await page.waitForSelector('.mf-content .mf-block', { timeout: 20_000 });
@@ -1414,7 +1428,7 @@ const scenarios = {
       document.addEventListener('securitypolicyviolation', (e) =>
         window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    const response = await page.goto(`${opt.base}/?${instant}`);
+    const response = await page.goto(`${need('base')}/?${instant}`);
     await finished(page);
     // A response header, not a meta tag (so `trunk serve` can send its own for live reload).
     const policy = response.headers()['content-security-policy'];
@@ -1438,7 +1452,7 @@ const scenarios = {
     // The HAR and Mermaid writers and the recording's reader are split out of the first load
     // (xtask/src/split.rs): fetched on first use, not before.
     const fetched = pieces(page);
-    await page.goto(`${opt.base}/?${instant}`);
+    await page.goto(`${need('base')}/?${instant}`);
     await finished(page);
     // A run with the offline model fetches no module of the authorization, the fourth diagram,
     // the other models, the exports, the in-page model, the server's questions or the views it
@@ -1490,7 +1504,7 @@ const scenarios = {
     const sent = [];
     fresh.on('request', (r) => { if (r.method() === 'POST') sent.push(r.url()); });
     const freshFetched = pieces(fresh);
-    await fresh.goto(`${opt.base}/`);
+    await fresh.goto(`${need('base')}/`);
     await fresh.setInputFiles('#mf-import', json.path);
     await fresh.waitForSelector('#mf-recording');
     check(freshFetched.some((n) => n.startsWith('split_import_recording')), `the reader's module was not fetched: ${freshFetched.join(', ')}`);
@@ -1521,7 +1535,7 @@ const scenarios = {
     // aborting the wasm app (a failed load must not panic), and a later click fetches it again.
     let refused = 0;
     await page.route(/\/split_export[^/]*\.wasm$/, (route) => { refused++; return route.abort('connectionrefused'); });
-    await page.goto(`${opt.base}/?${instant}`);
+    await page.goto(`${need('base')}/?${instant}`);
     await finished(page);
     await page.click('#mf-export-har');
     await page.waitForFunction(() => document.querySelector('#mf-share-message')?.textContent.includes('could not be fetched'));
@@ -1548,7 +1562,7 @@ const scenarios = {
     const idle = await page.context().newPage();
     const idleFetched = pieces(idle);
     await idle.route(/\/split_run[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
-    await idle.goto(`${opt.base}/?speed=instant&approve=auto`);
+    await idle.goto(`${need('base')}/?speed=instant&approve=auto`);
     await idle.waitForSelector('#mf-play');
     check(!idleFetched.some((n) => n.startsWith('split_run')), `the run's module came with the page: ${idleFetched.join(', ')}`);
     await idle.click('#mf-play');
@@ -1569,13 +1583,13 @@ const scenarios = {
     // the tool call fails with that reason (not the server's fault), and nothing hangs.
     await page.route(/\/split_server_questions[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
     const q = encodeURIComponent("What's the weather in Springfield?");
-    await page.goto(`${opt.base}/?era=modern&q=${q}&speed=instant&approve=auto&autoplay`);
+    await page.goto(`${need('base')}/?era=modern&q=${q}&speed=instant&approve=auto&autoplay`);
     await page.waitForSelector('g[data-row][data-state="failed"]', { timeout: 20_000 });
     const error = await page.textContent('#mf-error');
     check(error.includes('could not be fetched') && error.includes('input_required'), `the failed row says: ${error}`);
     check((await page.$('#mf-form-title')) === null, 'a form was shown without its reader');
     // In 2025-11-25 the question comes on the stream: it is declined, and its row says why.
-    await page.goto(`${opt.base}/?era=legacy&q=${q}&speed=instant&approve=auto&autoplay`);
+    await page.goto(`${need('base')}/?era=legacy&q=${q}&speed=instant&approve=auto&autoplay`);
     await page.waitForFunction(() => document.querySelector('g[data-row="d2-elicit-reply"]')?.dataset.state === 'done'
       || document.querySelector('g[data-row][data-state="failed"]') !== null, null, { timeout: 20_000 });
     await page.click('g[data-row="d2-elicit"]');
@@ -1587,7 +1601,7 @@ const scenarios = {
     // The fourth diagram's walk cannot be fetched: its first row fails with that reason.
     await page.unrouteAll();
     await page.route(/\/split_browse[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
-    await page.goto(`${opt.base}/?speed=instant&approve=auto`);
+    await page.goto(`${need('base')}/?speed=instant&approve=auto`);
     await page.click('#mf-connection > summary');
     await page.click('#mf-browse');
     await page.waitForSelector('g[data-row="r-1"][data-state="failed"]', { timeout: 20_000 });
@@ -1599,7 +1613,7 @@ const scenarios = {
     // request the server refused fails with that reason, and no consent is asked.
     await page.unrouteAll();
     await page.route(/\/split_authorize[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
-    await page.goto(`${opt['auth-base']}/?speed=instant&approve=auto&autoplay`);
+    await page.goto(`${need('auth-base')}/?speed=instant&approve=auto&autoplay`);
     await page.waitForSelector('g[data-row][data-state="failed"]', { timeout: 20_000 });
     const authError = await page.textContent('#mf-error');
     check(authError.includes('could not be fetched') && authError.includes('authorizes'), `the refused request's row says: ${authError}`);
@@ -1608,7 +1622,7 @@ const scenarios = {
     // A view fetched on demand (the comparison of the eras): said in its place, with Try again.
     await page.unrouteAll();
     await page.route(/\/split_ui_compare[^/]*\.wasm$/, (route) => route.abort('connectionrefused'));
-    await page.goto(`${opt.base}/?speed=instant&approve=auto`);
+    await page.goto(`${need('base')}/?speed=instant&approve=auto`);
     await page.click('#mf-compare-button');
     await page.waitForSelector('.mf-not-loaded', { timeout: 20_000 });
     const said = await page.textContent('.mf-not-loaded');
@@ -1620,28 +1634,27 @@ const scenarios = {
   },
 };
 
-let failures = 0;
-let ran = 0;
-for (const [name, run] of Object.entries(scenarios)) {
-  if (opt.only && !name.includes(opt.only)) continue;
-  ran++;
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  const started = Date.now();
-  try {
-    await run(page);
-    check(errors.length === 0, `page errors: ${errors.join('; ')}`);
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (err) {
-    failures++;
-    console.error(`FAIL ${name}: ${err.message}`);
-    const shot = join(opt.out, `failed-${name.replace(/\W+/g, '-')}.png`);
-    await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
-  }
-  await context.close();
+const chosen = Object.entries(scenarios).filter(([name]) => !opt.only || name.includes(opt.only));
+if (opt.list) {
+  for (const [name] of chosen) console.log(name);
+  console.log(`${chosen.length} scenarios`);
+  process.exit(0);
 }
-await browser.close();
-console.log(`e2e: ${ran - failures} passed, ${failures} failed`);
-process.exit(failures || ran === 0 ? 1 : 0);
+
+// Without a browser every scenario fails with that reason; none is left uncounted.
+let browser = null;
+let noBrowser = null;
+try {
+  browser = await launchChromium();
+} catch (err) {
+  noBrowser = `Chromium did not start: ${err.message.split('\n')[0]}`;
+}
+
+const failures = await runAll(chosen, {
+  browser,
+  noBrowser,
+  onFailure: (name, page) =>
+    page.screenshot({ path: join(opt.out, `failed-${name.replace(/\W+/g, '-')}.png`), fullPage: true }),
+});
+await browser?.close();
+process.exit(failures || chosen.length === 0 ? 1 : 0);

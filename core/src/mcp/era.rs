@@ -83,8 +83,13 @@ pub enum Why {
     NotModern { answer: String },
     /// The probe got no HTTP answer at all. In a browser this is what a legacy server whose CORS
     /// does not allow the new request headers looks like (the preflight fails); it is also what a
-    /// server that is down looks like.
+    /// server that is down looks like. Not evidence of an era.
     NoAnswer { detail: String },
+    /// The probe failed in a way any server can fail (authorization, 405, 404, 5xx, a body that
+    /// is not JSON-RPC): not evidence of an era; the client tries `initialize` next.
+    Inconclusive { failure: String },
+    /// `initialize` answered after a probe that proved nothing: a legacy server.
+    Handshake { version: String, probe: Box<Why> },
     /// This server answered the same way earlier on this page.
     Remembered { first: Box<Why> },
 }
@@ -106,14 +111,43 @@ impl Why {
                 clip(answer, 160)
             ),
             Why::NoAnswer { detail } => format!(
-                "the modern probe got no HTTP answer ({}); in a browser that is a legacy \
-                 server whose CORS does not allow the Mcp-Method/Mcp-Name headers (the \
-                 preflight fails), or a server that is down: falling back to initialize",
+                "the modern probe got no HTTP answer ({}), which says nothing of the era: in a \
+                 browser a legacy server whose CORS does not allow the Mcp-Method/Mcp-Name \
+                 headers looks like this (the preflight fails), and so does a server that is \
+                 down; trying initialize",
                 clip(detail, 120)
+            ),
+            Why::Inconclusive { failure } => format!(
+                "the modern probe failed ({}), which says nothing of the era; trying initialize",
+                clip(failure, 160)
+            ),
+            Why::Handshake { version, probe } => format!(
+                "initialize answered (protocol {version}) after the modern probe proved \
+                 nothing: {}",
+                probe.probe_failure()
             ),
             Why::Remembered { first } => {
                 format!("remembered from earlier on this page: {}", first.describe())
             }
+        }
+    }
+
+    /// Whether this says which era the server speaks. A probe that failed the way any server can
+    /// fail does not, until `initialize` answers.
+    pub fn is_evidence(&self) -> bool {
+        match self {
+            Why::NoAnswer { .. } | Why::Inconclusive { .. } => false,
+            Why::Remembered { first } => first.is_evidence(),
+            _ => true,
+        }
+    }
+
+    /// How the probe failed, for a later line that knows the era.
+    fn probe_failure(&self) -> String {
+        match self {
+            Why::NoAnswer { detail } => format!("no HTTP answer ({})", clip(detail, 120)),
+            Why::Inconclusive { failure } => clip(failure, 160),
+            other => other.describe(),
         }
     }
 }
@@ -123,6 +157,33 @@ impl Why {
 pub struct Detection {
     pub era: Era,
     pub why: Why,
+}
+
+impl Detection {
+    /// The era's name as a line shows it: `modern`, `legacy`, or `not known yet` while the
+    /// client tries `initialize` after a probe that proved nothing.
+    pub fn era_name(&self) -> &'static str {
+        if self.why.is_evidence() {
+            self.era.id()
+        } else {
+            "not known yet"
+        }
+    }
+
+    /// After a probe that proved nothing, `initialize` answered with `version`: what the client
+    /// now knows. Evidence already held is kept.
+    pub fn after_handshake(&self, version: &str) -> Detection {
+        if self.why.is_evidence() {
+            return self.clone();
+        }
+        Detection {
+            era: Era::Legacy,
+            why: Why::Handshake {
+                version: version.to_owned(),
+                probe: Box::new(self.why.clone()),
+            },
+        }
+    }
 }
 
 /// The modern error codes: a server that answers with one of them speaks 2026-07-28.
@@ -154,9 +215,24 @@ pub fn classify(probe: &Result<(), McpError>) -> Detection {
         Err(McpError::Transport(e @ TransportError::Timeout { .. })) => legacy(Why::NoAnswer {
             detail: e.to_string(),
         }),
-        Err(other) => legacy(Why::NotModern {
-            answer: other.to_string(),
+        Err(e) if says_legacy(e) => legacy(Why::NotModern {
+            answer: e.to_string(),
         }),
+        Err(other) => legacy(Why::Inconclusive {
+            failure: other.to_string(),
+        }),
+    }
+}
+
+/// Whether a failed probe is what a legacy server answers a request it does not know: a
+/// JSON-RPC error (such as "method not found"), a 400 (no session), or a JSON-RPC result that is
+/// not a discover result. Authorization failures, 404, 405, 5xx, other content and broken
+/// streams are what any server, or no MCP server at all, can answer.
+fn says_legacy(e: &McpError) -> bool {
+    match e {
+        McpError::Protocol { .. } | McpError::Invalid(_) => true,
+        McpError::Transport(TransportError::Status { status, .. }) => *status == 400,
+        _ => false,
     }
 }
 
@@ -229,13 +305,6 @@ mod tests {
                 "No valid session ID",
             ),
             (
-                McpError::Transport(TransportError::Status {
-                    status: 405,
-                    body: String::new(),
-                }),
-                "405",
-            ),
-            (
                 McpError::Invalid("server/discover result does not parse".into()),
                 "does not parse",
             ),
@@ -260,6 +329,55 @@ mod tests {
             ms: 3000,
         })));
         assert!(matches!(slow.why, Why::NoAnswer { .. }));
+    }
+
+    #[test]
+    fn a_probe_that_failed_as_any_server_can_fail_names_no_era_until_initialize_answers() {
+        let auth =
+            McpError::Transport(TransportError::Auth(crate::mcp::auth::AuthError::Request {
+                step: "token".into(),
+                detail: "invalid_grant".into(),
+            }));
+        let failures = [
+            auth,
+            McpError::Transport(TransportError::Status {
+                status: 405,
+                body: "Method Not Allowed".into(),
+            }),
+            McpError::Transport(TransportError::Status {
+                status: 401,
+                body: String::new(),
+            }),
+            McpError::Transport(TransportError::Status {
+                status: 502,
+                body: String::new(),
+            }),
+            McpError::Transport(TransportError::Network {
+                url: "http://127.0.0.1:9/mcp".into(),
+                detail: "Connection refused".into(),
+            }),
+        ];
+        for failure in failures {
+            let d = classify(&Err(failure.clone()));
+            assert!(!d.why.is_evidence(), "{failure}");
+            assert_eq!(d.era_name(), "not known yet", "{failure}");
+            assert!(
+                !d.why.describe().contains("legacy server:"),
+                "{}",
+                d.why.describe()
+            );
+            let known = d.after_handshake("2025-06-18");
+            assert_eq!((known.era, known.era_name()), (Era::Legacy, "legacy"));
+            let line = known.why.describe();
+            assert!(
+                line.contains("initialize answered (protocol 2025-06-18)"),
+                "{line}"
+            );
+        }
+        // A legacy server's own answer is evidence, and a handshake does not replace it.
+        let d = classify(&Err(protocol(-32601)));
+        assert_eq!(d.era_name(), "legacy");
+        assert_eq!(d.after_handshake("2025-11-25"), d);
     }
 
     #[test]

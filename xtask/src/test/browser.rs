@@ -3,7 +3,9 @@
 //! to the tests by an `MCP_FLOW_TEST_*` variable.
 
 use super::Ctx;
+use super::helpers::Helpers;
 use super::report::{Counts, run_counted};
+use crate::interop::{BridgePeers, Interop};
 use crate::server;
 use crate::sh::{self, Background, Result};
 
@@ -12,114 +14,132 @@ pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     let binary = ctx.debug_binary("weather-server");
     let fixtures = ctx.debug_binary("mcp-flow-test-servers");
     let bridge_binary = ctx.debug_binary("mcp-flow-bridge");
-    let bridge_peers = ctx.bridge_peers()?;
-    let interop = ctx.interop()?;
+    let bridge_peers = ctx.bridge_peers().map_err(|e| e.to_string());
+    let interop = ctx.interop().map_err(|e| e.to_string());
 
     let page_port = sh::free_port()?;
     let page_origin = format!("http://127.0.0.1:{page_port}");
     let common = |extra: &[&str]| server::test_args(&page_origin, extra);
-    let mut live = Live::default();
-    let mut ours = |var, name: &str, bin: &std::path::Path, args: Vec<String>| -> Result<()> {
-        let s = server::start(name, bin, &args)?;
-        live.add(var, s.url.clone(), s);
-        Ok(())
+    let mut live = Helpers::default();
+    let started = |s: Result<server::Server>| {
+        s.map(|s| {
+            let url = s.url.clone();
+            (s, url)
+        })
     };
-    ours("MCP_FLOW_TEST_SSE_URL", "server-sse", &binary, common(&[]))?;
-    ours(
+    let ours = |name: &str, bin: &std::path::Path, args: Vec<String>| {
+        started(server::start(name, bin, &args))
+    };
+    live.add(
+        "MCP_FLOW_TEST_SSE_URL",
+        ours("server-sse", &binary, common(&[])),
+    );
+    live.add(
         "MCP_FLOW_TEST_JSON_URL",
-        "server-json",
-        &binary,
-        common(&["--stateless", "--json-response"]),
-    )?;
-    ours(
+        ours(
+            "server-json",
+            &binary,
+            common(&["--stateless", "--json-response"]),
+        ),
+    );
+    live.add(
         "MCP_FLOW_TEST_STATELESS_URL",
-        "server-stateless",
-        &binary,
-        common(&["--stateless"]),
-    )?;
+        ours("server-stateless", &binary, common(&["--stateless"])),
+    );
     // Keeps a journal of every request and allows two sessions: the lifecycle tests check that
     // an ended run sends nothing more and closes its session.
-    ours(
+    live.add(
         "MCP_FLOW_TEST_LIFECYCLE_URL",
-        "server-lifecycle",
-        &binary,
-        common(&["--journal", "--max-sessions", "2"]),
-    )?;
-    ours(
+        ours(
+            "server-lifecycle",
+            &binary,
+            common(&["--journal", "--max-sessions", "2"]),
+        ),
+    );
+    live.add(
         "MCP_FLOW_TEST_LLM_URL",
-        "server-llm",
-        &fixtures,
-        vec!["llm".into()],
-    )?;
-    ours(
+        ours("server-llm", &fixtures, vec!["llm".into()]),
+    );
+    live.add(
         "MCP_FLOW_TEST_FAULTY_URL",
-        "server-faulty",
-        &fixtures,
-        vec!["faulty".into()],
-    )?;
+        ours("server-faulty", &fixtures, vec!["faulty".into()]),
+    );
     // A protected resource with its demo authorization server, approving at once.
-    ours(
+    live.add(
         "MCP_FLOW_TEST_AUTH_URL",
-        "server-auth",
-        &binary,
-        common(&["--auth", "--auth-auto-approve"]),
-    )?;
+        ours(
+            "server-auth",
+            &binary,
+            common(&["--auth", "--auth-auto-approve"]),
+        ),
+    );
     // Started without the test page's origin on its allow-list.
-    ours(
+    live.add(
         "MCP_FLOW_TEST_FOREIGN_URL",
-        "server-foreign",
-        &binary,
-        vec!["--bind".into(), "127.0.0.1:0".into()],
-    )?;
+        ours(
+            "server-foreign",
+            &binary,
+            vec!["--bind".into(), "127.0.0.1:0".into()],
+        ),
+    );
 
     // Servers nobody here wrote: the official TypeScript and Python SDKs.
-    let ts_sdk = interop.ts_server(&ctx.tools)?;
-    live.add("MCP_FLOW_TEST_TS_SDK_URL", ts_sdk.url.clone(), ts_sdk);
-    let py_sdk = interop.python_server(&page_origin)?;
-    live.add("MCP_FLOW_TEST_PY_SDK_URL", py_sdk.url.clone(), py_sdk);
+    let sdk = |which: &dyn Fn(&Interop) -> Result<server::Server>| {
+        started(interop.clone().map_err(Into::into).and_then(|i| which(&i)))
+    };
+    live.add(
+        "MCP_FLOW_TEST_TS_SDK_URL",
+        sdk(&|i| i.ts_server(&ctx.tools)),
+    );
+    live.add(
+        "MCP_FLOW_TEST_PY_SDK_URL",
+        sdk(&|i| i.python_server(&page_origin)),
+    );
 
     let origins = [page_origin.as_str()];
+    let peers = |bridged: &dyn Fn(&BridgePeers) -> Result<(Background, String)>| {
+        bridge_peers
+            .clone()
+            .map_err(Into::into)
+            .and_then(|p| bridged(&p))
+    };
     // The Python SDK's stdio weather server through mcp-flow-bridge, and the reference servers
     // mcp-server-time and server-everything the same way.
-    live.bridged(
+    live.add(
         "MCP_FLOW_TEST_BRIDGE_URL",
-        bridge_peers.bridge_py_stdio_for(&bridge_binary, &origins)?,
+        peers(&|p| p.bridge_py_stdio_for(&bridge_binary, &origins)),
     );
-    live.bridged(
+    live.add(
         "MCP_FLOW_TEST_BRIDGE_TIME_URL",
-        bridge_peers.bridge_time_for(&bridge_binary, &origins)?,
+        peers(&|p| p.bridge_time_for(&bridge_binary, &origins)),
     );
-    live.bridged(
+    live.add(
         "MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL",
-        bridge_peers.bridge_everything_for(&bridge_binary, &origins, &[])?,
+        peers(&|p| p.bridge_everything_for(&bridge_binary, &origins, &[])),
     );
     // The Python SDK's HTTP server with DNS-rebinding protection that admits no page: the page
     // reaches it only through `mcp-flow-bridge http`.
-    let guarded = interop.python_server_for_no_page()?;
-    let guarded_url = guarded.url.clone();
-    live.add("MCP_FLOW_TEST_GUARDED_URL", guarded_url.clone(), guarded);
-    live.bridged(
+    let guarded = live.add(
+        "MCP_FLOW_TEST_GUARDED_URL",
+        sdk(&|i| i.python_server_for_no_page()),
+    );
+    live.add(
         "MCP_FLOW_TEST_BRIDGE_GUARDED_URL",
-        crate::interop::bridge_http(
-            &bridge_binary,
-            "bridge-http-guarded",
-            &guarded_url,
-            &origins,
-        )?,
+        guarded
+            .ok_or_else(|| "the guarded Python SDK server did not start".into())
+            .and_then(|url| {
+                crate::interop::bridge_http(&bridge_binary, "bridge-http-guarded", &url, &origins)
+            }),
     );
     // server-everything's own Streamable HTTP mode, which sends no CORS headers for the page,
     // through `mcp-flow-bridge http`.
-    let (everything_http, everything_http_url) = bridge_peers.everything_http()?;
-    live.running.push(Box::new(everything_http));
-    live.bridged(
-        "MCP_FLOW_TEST_BRIDGE_EVERYTHING_HTTP_URL",
-        crate::interop::bridge_http(
-            &bridge_binary,
-            "bridge-http-everything",
-            &everything_http_url,
-            &origins,
-        )?,
-    );
+    let everything_http = bridge_peers.clone().map_err(Into::into).and_then(|p| {
+        let (upstream, url) = p.everything_http()?;
+        let (bridge, bridged) =
+            crate::interop::bridge_http(&bridge_binary, "bridge-http-everything", &url, &origins)?;
+        Ok(((upstream, bridge), bridged))
+    });
+    live.add("MCP_FLOW_TEST_BRIDGE_EVERYTHING_HTTP_URL", everything_http);
 
     let mut cmd = ctx.tools.command("cargo");
     cmd.current_dir(crate::workspace_root())
@@ -133,27 +153,25 @@ pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
         )
         // The runner's timeout covers a whole test binary, not one test: all the browser tests
         // are one binary. A bound on hangs, not on speed.
-        .env("WASM_BINDGEN_TEST_TIMEOUT", "1500")
-        .envs(live.env.iter().map(|(k, v)| (k, v)));
+        .env("WASM_BINDGEN_TEST_TIMEOUT", "1500");
+    // A server that did not start is named to the tests with why: only those using it fail.
+    for (var, found) in live.found() {
+        match found {
+            Ok(url) => cmd.env(var, url),
+            Err(why) => cmd.env(var, format!("{UNAVAILABLE}{why}")),
+        };
+    }
     let result = run_counted(&mut cmd, counts);
+    let down = live.down();
     drop(live);
-    result
-}
-
-/// The processes the tests talk to (alive until dropped) and the variables that name them.
-#[derive(Default)]
-struct Live {
-    running: Vec<Box<dyn std::any::Any>>,
-    env: Vec<(&'static str, String)>,
-}
-
-impl Live {
-    fn add(&mut self, var: &'static str, url: String, process: impl std::any::Any) {
-        self.env.push((var, url));
-        self.running.push(Box::new(process));
-    }
-
-    fn bridged(&mut self, var: &'static str, (process, url): (Background, String)) {
-        self.add(var, url, process);
+    match result {
+        Err(e) if !down.is_empty() => {
+            Err(format!("{e}; servers that did not start: {}", down.join(", ")).into())
+        }
+        result => result,
     }
 }
+
+/// What a `MCP_FLOW_TEST_*` variable starts with when its server did not start (the reason
+/// follows); `tests/browser/common.rs` reads the same prefix.
+const UNAVAILABLE: &str = "unavailable: ";

@@ -387,8 +387,19 @@ pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             "conformance against {target:?}: {} case(s)",
             cases.len()
         ));
-        // Kept alive while the target's cases run.
-        let (_running, endpoint) = start(ctx, target)?;
+        // Kept alive while the target's cases run. A target that cannot start fails only its
+        // own cases, each saying why; the other targets still run.
+        let (_running, endpoint) = match start(ctx, target) {
+            Ok(started) => started,
+            Err(e) => {
+                for case in cases {
+                    eprintln!("FAIL {}: {target:?} did not start: {e}", case.label());
+                    counts.one(false);
+                    failed.push(case.label());
+                }
+                continue;
+            }
+        };
         let print = Mutex::new(());
         let shared: &Ctx = ctx;
         let results = sh::side_by_side(&cases, target.parallel(), |case| {

@@ -4,12 +4,14 @@
 
 mod browser;
 mod conformance;
+pub mod helpers;
 pub mod report;
 
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
+use helpers::Helpers;
 use report::{Counts, Row, run_counted};
 
 use crate::interop::{BridgePeers, Interop};
@@ -118,8 +120,21 @@ pub fn test(args: &[String]) -> Result<()> {
         }
         rows.push(row);
     }
+    let attacks = if rows.iter().any(|r| r.stage == "native") {
+        attack_rows()
+    } else {
+        Vec::new()
+    };
+    if !attacks.is_empty() {
+        println!(
+            "\n==> the authorization server's attack table (weather-server/tests/attacks.rs): {} rows\n{}",
+            attacks.len(),
+            attacks.join("\n")
+        );
+    }
     let table = report::table(&rows);
-    let json = report::json(&rows);
+    let mut json = report::json(&rows);
+    json["attacks"] = serde_json::json!(attacks);
     let path = workspace_root().join("target/test-report.json");
     let written = std::fs::create_dir_all(workspace_root().join("target"))
         .and_then(|()| std::fs::write(&path, format!("{json:#}\n")));
@@ -314,7 +329,22 @@ fn native(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     for krate in MODEL_CRATES {
         cmd.args(["--exclude", krate]);
     }
+    // A table from an earlier run must not pass for this one's.
+    let _ = std::fs::remove_file(attack_table());
     run_counted(&mut cmd, counts)
+}
+
+/// Where the weather server's attack table (`weather-server/tests/attacks.rs`) writes its rows
+/// (Cargo's `CARGO_TARGET_TMPDIR`).
+fn attack_table() -> PathBuf {
+    crate::target_dir().join("tmp/attack-table.txt")
+}
+
+/// The attack table's rows, if the native stage ran it.
+fn attack_rows() -> Vec<String> {
+    std::fs::read_to_string(attack_table())
+        .map(|text| text.lines().map(str::to_owned).collect())
+        .unwrap_or_default()
 }
 
 fn model(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
@@ -371,76 +401,153 @@ fn shipped_server_has_no_fixtures() -> Result<()> {
 }
 
 fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
-    ctx.site()?;
-    ctx.debug_binaries()?;
-    let binary = ctx.debug_binary("weather-server");
-    let fixtures = ctx.debug_binary("mcp-flow-test-servers");
-    let site = server::start(
-        "server-e2e",
-        &binary,
-        &[
-            "--bind".into(),
-            "127.0.0.1:0".into(),
-            "--static".into(),
-            crate::site::dist().display().to_string(),
-            "--models".into(),
-            ctx.tools.models_dir().display().to_string(),
-            // Reports change every 2 s, so a subscription hears an update soon.
-            "--update-secs".into(),
-            "2".into(),
-        ],
-    )?;
-    let page = site.url.trim_end_matches("/mcp").to_owned();
-    // The same app served by a protected weather server (its consent page shown, not skipped).
-    let protected = server::start(
-        "server-e2e-auth",
-        &binary,
-        &[
-            "--bind".into(),
-            "127.0.0.1:0".into(),
-            "--static".into(),
-            crate::site::dist().display().to_string(),
-            "--auth".into(),
-            "--auth-token-secs".into(),
-            TOKEN_SECS.into(),
-        ],
-    )?;
-    let auth_page = protected.url.trim_end_matches("/mcp").to_owned();
-    // The app served by a weather server whose tokens come from a third-party authorization
-    // server (oidc-provider); the page uses the client pre-registered there.
-    let (_oidc, oidc_site) = oidc_site(ctx, &binary)?;
-    let oidc_page = oidc_site.url.trim_end_matches("/mcp").to_owned();
-    // The server that breaks the protocol on purpose (a result against its own outputSchema).
-    let faulty = server::start("server-faulty-e2e", &fixtures, &["faulty".into()])?;
-    // The reference server-everything (2025-11-25 tasks) in its HTTP mode, through the bridge.
-    let peers = ctx.bridge_peers()?;
-    let (_everything, everything_url) = peers.everything_http()?;
-    let (_bridged, everything) = crate::interop::bridge_http(
-        &ctx.debug_binary("mcp-flow-bridge"),
-        "bridge-http-everything-e2e",
-        &everything_url,
-        &[page.as_str()],
-    )?;
-    // A real OpenAI-compatible server serving the project's SmolLM2 file.
-    let llama = crate::llama::Llama::ensure(&ctx.tools)?.start(&ctx.tools, &page)?;
+    // The runner's own tests: a server that did not start fails only the scenarios needing it.
+    let runner = Command::new("node")
+        .current_dir(workspace_root())
+        .args(["--test", "e2e/runner.test.mjs"])
+        .output();
+    let runner_counts = match &runner {
+        Ok(out) => node_test_counts(&String::from_utf8_lossy(&out.stdout)),
+        Err(_) => Counts::default(),
+    };
+    counts.add(runner_counts);
+    let scenarios = e2e_scenarios();
+    let helpers = e2e_helpers(ctx);
+    let mut suite = Command::new("node");
+    suite
+        .current_dir(workspace_root())
+        .env("MCP_FLOW_TOOLS", &ctx.tools.root)
+        .arg("e2e/suite.mjs")
+        .args(["--oidc-client", OIDC_CLIENT, "--token-secs", TOKEN_SECS]);
+    for (name, found) in helpers.found() {
+        match found {
+            Ok(url) => suite.arg(format!("--{name}")).arg(url),
+            Err(why) => suite.arg("--unavailable").arg(format!("{name}={why}")),
+        };
+    }
     let shots = crate::target_dir().join("e2e");
     std::fs::create_dir_all(&shots)?;
-    run_counted(
+    let ran = run_counted(suite.arg("--out").arg(&shots), counts);
+    // Scenarios the suite never reached (it stopped early, or could not start) are not run.
+    match scenarios {
+        Ok(n) => counts.expect(n + runner_counts.ran()),
+        Err(e) => eprintln!("could not list the e2e scenarios: {e}"),
+    }
+    let runner_ok = runner.as_ref().is_ok_and(|out| out.status.success());
+    let down = helpers.down();
+    match ran {
+        _ if !runner_ok => {
+            Err("the e2e runner's own tests failed (node --test e2e/runner.test.mjs)".into())
+        }
+        Err(e) if !down.is_empty() => {
+            Err(format!("{e}; servers that did not start: {}", down.join(", ")).into())
+        }
+        ran => ran,
+    }
+}
+
+/// `node --test`'s `# pass N` and `# fail N` lines.
+fn node_test_counts(out: &str) -> Counts {
+    let number = |key: &str| {
+        out.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    Counts {
+        passed: number("# pass "),
+        failed: number("# fail "),
+        ..Counts::default()
+    }
+}
+
+/// The number of scenarios of the e2e suite (`suite.mjs --list`, no browser needed).
+fn e2e_scenarios() -> Result<u64> {
+    let out = sh::capture(
         Command::new("node")
             .current_dir(workspace_root())
-            .env("MCP_FLOW_TOOLS", &ctx.tools.root)
-            .arg("e2e/suite.mjs")
-            .args(["--base", &page])
-            .args(["--auth-base", &auth_page])
-            .args(["--oidc-base", &oidc_page, "--oidc-client", OIDC_CLIENT])
-            .args(["--token-secs", TOKEN_SECS])
-            .args(["--faulty", faulty.url.trim_end_matches('/')])
-            .args(["--llama-base", &llama.url])
-            .args(["--everything", &everything])
-            .arg("--out")
-            .arg(&shots),
-        counts,
-    )
+            .args(["e2e/suite.mjs", "--list"]),
+    )?;
+    out.lines()
+        .find_map(|l| l.strip_suffix(" scenarios"))
+        .and_then(|n| n.trim().parse().ok())
+        .ok_or_else(|| "suite.mjs --list printed no count".into())
+}
+
+/// The servers the e2e suite uses, by the suite's option names; each that cannot start is kept
+/// with why, and only the scenarios that use it fail.
+fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
+    let mut helpers = Helpers::default();
+    let ready = ctx
+        .site()
+        .and_then(|()| ctx.debug_binaries())
+        .map_err(|e| format!("the release build or the debug servers did not build: {e}"));
+    let binary = ctx.debug_binary("weather-server");
+    let fixtures = ctx.debug_binary("mcp-flow-test-servers");
+    let dist = crate::site::dist().display().to_string();
+    let site = |name: &str, extra: &[&str]| -> Result<(server::Server, String)> {
+        ready.clone()?;
+        let mut args = vec!["--bind", "127.0.0.1:0", "--static", &dist];
+        args.extend_from_slice(extra);
+        let args: Vec<String> = args.into_iter().map(str::to_owned).collect();
+        let s = server::start(name, &binary, &args)?;
+        let page = s.url.trim_end_matches("/mcp").to_owned();
+        Ok((s, page))
+    };
+    let models = ctx.tools.models_dir().display().to_string();
+    // Reports change every 2 s, so a subscription hears an update soon.
+    let page = helpers.add(
+        "base",
+        site("server-e2e", &["--models", &models, "--update-secs", "2"]),
+    );
+    // The same app served by a protected weather server (its consent page shown, not skipped).
+    helpers.add(
+        "auth-base",
+        site(
+            "server-e2e-auth",
+            &["--auth", "--auth-token-secs", TOKEN_SECS],
+        ),
+    );
+    // The app served by a weather server whose tokens come from a third-party authorization
+    // server (oidc-provider); the page uses the client pre-registered there.
+    let oidc = ready
+        .clone()
+        .map_err(Into::into)
+        .and_then(|()| oidc_site(ctx, &binary))
+        .map(|(oidc, site)| {
+            let page = site.url.trim_end_matches("/mcp").to_owned();
+            ((oidc, site), page)
+        });
+    helpers.add("oidc-base", oidc);
+    // The server that breaks the protocol on purpose (a result against its own outputSchema).
+    let faulty = ready.clone().map_err(Into::into).and_then(|()| {
+        let s = server::start("server-faulty-e2e", &fixtures, &["faulty".into()])?;
+        let url = s.url.trim_end_matches('/').to_owned();
+        Ok((s, url))
+    });
+    helpers.add("faulty", faulty);
+    let page = page.ok_or("the app's server (base) did not start");
+    // The reference server-everything (2025-11-25 tasks) in its HTTP mode, through the bridge.
+    let everything = page.clone().map_err(Into::into).and_then(|page| {
+        let peers = ctx.bridge_peers()?;
+        let (upstream, url) = peers.everything_http()?;
+        let (bridge, bridged) = crate::interop::bridge_http(
+            &ctx.debug_binary("mcp-flow-bridge"),
+            "bridge-http-everything-e2e",
+            &url,
+            &[page.as_str()],
+        )?;
+        Ok(((upstream, bridge), bridged))
+    });
+    helpers.add("everything", everything);
+    // A real OpenAI-compatible server serving the project's SmolLM2 file.
+    let llama = page.map_err(Into::into).and_then(|page| {
+        let s = crate::llama::Llama::ensure(&ctx.tools)?.start(&ctx.tools, &page)?;
+        let url = s.url.clone();
+        Ok((s, url))
+    });
+    helpers.add("llama-base", llama);
+    helpers
 }
 
 /// The client the page uses at oidc-provider (pre-registered there, public, PKCE).

@@ -1,5 +1,7 @@
-//! What a test run reports: per stage, its time and its tests passed / failed / skipped, printed
-//! as a table at the end of every run (a failed one too) and written to `target/test-report.json`.
+//! What a test run reports: per stage, its time and its tests passed / failed / skipped / not
+//! run, printed as a table at the end of every run (a failed one too) and written to
+//! `target/test-report.json`. A test that could not run (its server did not start, its runner
+//! stopped early) is counted as not run, and fails its stage like a failed one.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -12,6 +14,8 @@ pub struct Counts {
     pub passed: u64,
     pub failed: u64,
     pub skipped: u64,
+    /// Tests the stage has but could not run.
+    pub not_run: u64,
 }
 
 impl Counts {
@@ -28,6 +32,17 @@ impl Counts {
         self.passed += other.passed;
         self.failed += other.failed;
         self.skipped += other.skipped;
+        self.not_run += other.not_run;
+    }
+
+    /// Tests run so far (passed or failed).
+    pub fn ran(&self) -> u64 {
+        self.passed + self.failed
+    }
+
+    /// Of `expected` tests, those not counted yet are counted as not run.
+    pub fn expect(&mut self, expected: u64) {
+        self.not_run += expected.saturating_sub(self.ran() + self.not_run);
     }
 
     /// Adds what a summary line says: libtest's `test result: ok. 5 passed; 0 failed; 1 ignored;
@@ -52,6 +67,7 @@ fn summary(line: &str) -> Option<Counts> {
             passed: number_before(rest, " passed")?,
             failed: number_before(rest, " failed")?,
             skipped: number_before(rest, " ignored").unwrap_or(0),
+            not_run: 0,
         });
     }
     let body = match line.split_once(": ") {
@@ -72,6 +88,7 @@ fn summary(line: &str) -> Option<Counts> {
         passed,
         failed,
         skipped,
+        not_run: 0,
     })
 }
 
@@ -107,7 +124,7 @@ pub struct Row {
 
 impl Row {
     pub fn ok(&self) -> bool {
-        self.error.is_none() && self.counts.failed == 0
+        self.error.is_none() && self.counts.failed == 0 && self.counts.not_run == 0
     }
 }
 
@@ -124,39 +141,41 @@ fn total(rows: &[Row]) -> (f64, Counts) {
 /// The table, ending with the plain `total: N passed, N failed, N skipped` line.
 pub fn table(rows: &[Row]) -> String {
     let mut out = format!(
-        "{:<12} {:>8} {:>7} {:>7} {:>8}  {}\n",
-        "stage", "seconds", "passed", "failed", "skipped", "outcome"
+        "{:<12} {:>8} {:>7} {:>7} {:>8} {:>8}  {}\n",
+        "stage", "seconds", "passed", "failed", "skipped", "not run", "outcome"
     );
     for row in rows {
         let outcome = match &row.error {
-            None if row.counts.failed == 0 => "ok".to_owned(),
+            None if row.ok() => "ok".to_owned(),
             None => "FAILED".to_owned(),
             Some(e) => format!("FAILED: {e}"),
         };
         out.push_str(&format!(
-            "{:<12} {:>8.0} {:>7} {:>7} {:>8}  {}\n",
+            "{:<12} {:>8.0} {:>7} {:>7} {:>8} {:>8}  {}\n",
             row.stage,
             row.seconds,
             row.counts.passed,
             row.counts.failed,
             row.counts.skipped,
+            row.counts.not_run,
             outcome
         ));
     }
     let (seconds, counts) = total(rows);
     out.push_str(&format!(
-        "{:<12} {:>8.0} {:>7} {:>7} {:>8}\n",
-        "total", seconds, counts.passed, counts.failed, counts.skipped
+        "{:<12} {:>8.0} {:>7} {:>7} {:>8} {:>8}\n",
+        "total", seconds, counts.passed, counts.failed, counts.skipped, counts.not_run
     ));
-    // A failed stage that counted no failed test (a build that broke) still fails the total.
+    // A failed stage that counted nothing failed or not run (a build that broke) still fails
+    // the total.
     let failed = counts.failed
         + rows
             .iter()
-            .filter(|r| r.error.is_some() && r.counts.failed == 0)
+            .filter(|r| r.error.is_some() && r.counts.failed == 0 && r.counts.not_run == 0)
             .count() as u64;
     out.push_str(&format!(
-        "total: {} passed, {failed} failed, {} skipped\n",
-        counts.passed, counts.skipped
+        "total: {} passed, {failed} failed, {} skipped, {} not run\n",
+        counts.passed, counts.skipped, counts.not_run
     ));
     out
 }
@@ -170,6 +189,7 @@ pub fn json(rows: &[Row]) -> serde_json::Value {
             "passed": row.counts.passed,
             "failed": row.counts.failed,
             "skipped": row.counts.skipped,
+            "not_run": row.counts.not_run,
             "ok": row.ok(),
             "error": row.error,
         })
@@ -182,6 +202,7 @@ pub fn json(rows: &[Row]) -> serde_json::Value {
             "passed": counts.passed,
             "failed": counts.failed,
             "skipped": counts.skipped,
+            "not_run": counts.not_run,
             "ok": rows.iter().all(Row::ok),
         },
     })
@@ -196,6 +217,7 @@ mod tests {
             passed,
             failed,
             skipped,
+            not_run: 0,
         }
     }
 
@@ -253,11 +275,38 @@ mod tests {
         );
         assert_eq!(
             table.lines().last(),
-            Some("total: 3 passed, 1 failed, 0 skipped")
+            Some("total: 3 passed, 1 failed, 0 skipped, 0 not run")
         );
         let json = json(&rows);
         assert_eq!(json["total"]["passed"], 3);
         assert_eq!(json["total"]["ok"], false);
         assert_eq!(json["stages"][1]["error"], "the build failed");
+    }
+
+    #[test]
+    fn tests_that_could_not_run_are_counted_and_fail_their_stage() {
+        let mut e2e = counts(20, 2, 0);
+        e2e.expect(33);
+        assert_eq!((e2e.ran(), e2e.not_run), (22, 11));
+        e2e.expect(33);
+        assert_eq!(e2e.not_run, 11, "counting twice adds nothing");
+        let rows = [Row {
+            stage: "e2e",
+            seconds: 1.0,
+            counts: e2e,
+            error: None,
+        }];
+        assert!(!rows[0].ok());
+        let table = table(&rows);
+        assert!(
+            table
+                .lines()
+                .any(|l| l.starts_with("e2e") && l.contains("FAILED"))
+        );
+        assert_eq!(
+            table.lines().last(),
+            Some("total: 20 passed, 2 failed, 0 skipped, 11 not run")
+        );
+        assert_eq!(json(&rows)["total"]["not_run"], 11);
     }
 }

@@ -1,0 +1,50 @@
+// The runner without a browser: a fake one whose pages do nothing (node --test e2e/).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runAll, servers, unavailable } from './runner.mjs';
+
+const fakeBrowser = () => ({
+  async newContext() {
+    return { async newPage() { return { on() {} }; }, async close() {} };
+  },
+});
+
+const recorder = () => {
+  const lines = [];
+  return { lines, log: { log: (l) => lines.push(l), error: (l) => lines.push(l) } };
+};
+
+test('a server that did not start fails only the scenarios that need it, saying why', async () => {
+  const need = servers({ base: 'http://127.0.0.1:1' }, unavailable(['llama-base=llama-server crashed (signal 11)']));
+  const ran = [];
+  const chosen = [
+    ['plain run', async () => { need('base'); ran.push('plain run'); }],
+    ['a real model', async () => { need('llama-base'); ran.push('a real model'); }],
+    ['the export', async () => { need('base'); ran.push('the export'); }],
+  ];
+  const { lines, log } = recorder();
+  const failures = await runAll(chosen, { browser: fakeBrowser(), log });
+  assert.equal(failures, 1);
+  assert.deepEqual(ran, ['plain run', 'the export']);
+  assert.ok(lines.includes(
+    'FAIL a real model: needs --llama-base, which the test command could not start: llama-server crashed (signal 11)'));
+  assert.equal(lines.at(-1), 'e2e: 2 passed, 1 failed');
+});
+
+test('without a browser every scenario fails with that reason and is counted', async () => {
+  const { lines, log } = recorder();
+  const failures = await runAll([['a', async () => {}], ['b', async () => {}]],
+    { browser: null, noBrowser: 'Chromium did not start: no such file', log });
+  assert.equal(failures, 2);
+  assert.deepEqual(lines, [
+    'FAIL a: Chromium did not start: no such file',
+    'FAIL b: Chromium did not start: no such file',
+    'e2e: 0 passed, 2 failed',
+  ]);
+});
+
+test('an option neither given nor unavailable is named', () => {
+  const need = servers({}, unavailable(['faulty']));
+  assert.throws(() => need('everything'), /needs --everything URL/);
+  assert.throws(() => need('faulty'), /could not start: it did not start/);
+});
