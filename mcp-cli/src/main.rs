@@ -218,6 +218,8 @@ async fn run(options: Options) -> Result<(), String> {
             auth_config(&options),
             None,
         ))));
+    // Declared (form elicitation), so answered in both eras.
+    client.set_elicitor(Some(session::elicitor()));
     client.set_listener(Some(Box::new(|message: &Value| {
         eprintln!("  <- {}", clip(&message.to_string(), 300));
     })));

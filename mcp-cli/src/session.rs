@@ -3,7 +3,7 @@
 //! prompts. Everything it learns goes to stdout; the exchanges go to stderr (see `report`).
 
 use mcp_flow_core::mcp::client::McpClient;
-use mcp_flow_core::mcp::era::{Era, EraChoice};
+use mcp_flow_core::mcp::era::{Detection, Era, EraChoice};
 use mcp_flow_core::mcp::error::McpError;
 use mcp_flow_core::mcp::http::Http;
 use mcp_flow_core::mcp::tools::result_text;
@@ -17,6 +17,7 @@ const MAX_INPUT_ROUNDS: u32 = 5;
 /// Connects in `choice`'s era (`auto`: the modern probe first, legacy if it is not answered as
 /// a modern one) and says which era it speaks and why.
 pub async fn connect<H: Http>(client: &McpClient<H>, choice: EraChoice) -> Result<Era, String> {
+    let mut probed = None;
     let modern = match choice {
         EraChoice::Legacy => false,
         EraChoice::Modern => {
@@ -29,14 +30,17 @@ pub async fn connect<H: Http>(client: &McpClient<H>, choice: EraChoice) -> Resul
         }
         EraChoice::Auto => {
             let (detection, found) = client.probe().await;
-            println!("era: {} ({})", detection.era.id(), detection.why.describe());
+            print_era(&detection);
             match (detection.era, found) {
                 (Era::Modern, Ok(found)) => {
                     print_discovery(&found);
                     true
                 }
                 (Era::Modern, Err(e)) => return Err(format!("server/discover: {e}")),
-                (Era::Legacy, _) => false,
+                (Era::Legacy, _) => {
+                    probed = Some(detection);
+                    false
+                }
             }
         }
     };
@@ -48,6 +52,10 @@ pub async fn connect<H: Http>(client: &McpClient<H>, choice: EraChoice) -> Resul
         .connect()
         .await
         .map_err(|e| format!("connect: {e}"))?;
+    // A probe that proved nothing named no era; initialize has now answered.
+    if let Some(probed) = probed.filter(|d| !d.why.is_evidence()) {
+        print_era(&probed.after_handshake(hs.protocol_version));
+    }
     let session = client
         .transport
         .session_id()
@@ -57,6 +65,15 @@ pub async fn connect<H: Http>(client: &McpClient<H>, choice: EraChoice) -> Resul
         hs.server_name, hs.server_version, hs.protocol_version
     );
     Ok(Era::Legacy)
+}
+
+/// The `era:` line: the era (or that it is not known yet) and why.
+fn print_era(detection: &Detection) {
+    println!(
+        "era: {} ({})",
+        detection.era_name(),
+        detection.why.describe()
+    );
 }
 
 fn print_discovery(found: &mcp_flow_core::mcp::discover::Discovery) {
@@ -130,6 +147,27 @@ pub fn fill(schema: &Value) -> Map<String, Value> {
         out.insert(name.clone(), value);
     }
     out
+}
+
+/// Answers the server's `elicitation/create` on a 2025-11-25 stream as [`answer`] answers a
+/// 2026-07-28 `input_required`: the same form, the same reply, printed the same way.
+pub fn elicitor() -> mcp_flow_core::mcp::client::Elicitor {
+    std::rc::Rc::new(|question: Result<ElicitRequestParams, String>| {
+        Box::pin(async move {
+            let given = match &question {
+                Ok(params) => answer(params),
+                Err(_) => ElicitResult::new(ElicitationAction::Decline),
+            };
+            match question {
+                Ok(_) => println!(
+                    "  the server asks (elicitation/create); answered {}",
+                    serde_json::to_string(&given).unwrap_or_default()
+                ),
+                Err(why) => println!("  the server asks (elicitation/create); declined: {why}"),
+            }
+            given
+        })
+    })
 }
 
 /// The answer given to a server's form when nobody is at the keyboard: accept, with every field

@@ -170,20 +170,26 @@ pub fn router(
     }
     if config.journal {
         let journal = Journal::default();
+        let read = Router::new().route(
+            "/journal",
+            get(journal::read)
+                .with_state(journal.clone())
+                .layer(middleware::from_fn_with_state(
+                    Arc::new(crate::auth::site::Gate::of(config, local_addr)),
+                    crate::auth::site::guard,
+                )),
+        );
+        // It shows session ids: under --auth, only to a caller with a token, as /mcp.
+        let read = match &auth {
+            Some(auth) => auth.protect(read),
+            None => read,
+        };
         mcp = mcp
             .layer(middleware::from_fn_with_state(
-                (journal.clone(), config.max_body()),
+                (journal, config.max_body()),
                 journal::record,
             ))
-            .route(
-                "/journal",
-                get(journal::read)
-                    .with_state(journal)
-                    .layer(middleware::from_fn_with_state(
-                        Arc::new(crate::auth::site::Gate::of(config, local_addr)),
-                        crate::auth::site::guard,
-                    )),
-            );
+            .merge(read);
     }
     let cors = match &auth {
         // A browser client must read the 401's and 403's challenge.

@@ -31,13 +31,19 @@ pub fn list() -> Vec<Prompt> {
     ]
 }
 
+/// Whether getting the prompt `name` gives a weather report (its embedded resource), which
+/// `weather:read` guards under `--auth`.
+pub fn carries_report(name: &str) -> bool {
+    name == PROMPT
+}
+
 /// `prompts/get`: `None` when the name is not this server's prompt. The embedded report says
 /// when it was `observed`.
 pub fn get(
     request: &GetPromptRequestParams,
     observed: u64,
 ) -> Option<Result<GetPromptResult, McpError>> {
-    (request.name == PROMPT).then(|| {
+    carries_report(&request.name).then(|| {
         let asked = request
             .arguments
             .as_ref()

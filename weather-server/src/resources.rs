@@ -48,6 +48,12 @@ pub fn templates() -> Vec<ResourceTemplate> {
     ]
 }
 
+/// Whether reading `uri` gives a city's weather report (what `weather:read` guards under
+/// `--auth`): every URI [`read`] answers with a report starts so.
+pub fn is_report(uri: &str) -> bool {
+    uri.starts_with(CITY_PREFIX)
+}
+
 /// The contents of `uri`, with how long they stay fresh; `None` when the server has no such
 /// resource (the caller answers with its not-found error). A city's report says when it was
 /// `observed` (Unix seconds, [`crate::updates::Clock`]).

@@ -33,10 +33,6 @@ use std::{
     collections::{BTreeMap, HashMap},
     fmt,
     net::SocketAddr,
-    sync::{
-        Once,
-        atomic::{AtomicUsize, Ordering},
-    },
     time::{Duration, Instant, SystemTime, UNIX_EPOCH},
 };
 
@@ -59,6 +55,8 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 use weather_server::{CALC_PATH, Config, MCP_PATH, router};
 
+mod support;
+
 /// The address the router is told it is bound to (nothing is bound: requests go in process).
 const LOCAL_ADDR: &str = "127.0.0.1:8000";
 const OWN_HOST: &str = "127.0.0.1:8000";
@@ -74,20 +72,6 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_SESSIONS: usize = 3;
 /// Cases per proptest round in `fuzz_for_a_while`.
 const ROUND_CASES: u32 = 256;
-
-static PANICS: AtomicUsize = AtomicUsize::new(0);
-static PANIC_HOOK: Once = Once::new();
-
-/// Counts every panic (in this thread, the runtime's workers and spawned tasks alike).
-fn install_panic_counter() {
-    PANIC_HOOK.call_once(|| {
-        let default_hook = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            PANICS.fetch_add(1, Ordering::SeqCst);
-            default_hook(info);
-        }));
-    });
-}
 
 // ---------------------------------------------------------------------------------------------
 // The generated request
@@ -1165,7 +1149,7 @@ struct Answer {
 
 impl Harness {
     fn new(deadline: Option<Instant>) -> Self {
-        install_panic_counter();
+        support::panics();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -1199,9 +1183,9 @@ impl Harness {
         if !self.round_failed.get() && self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(());
         }
-        let panics_before = PANICS.load(Ordering::SeqCst);
+        let panics_before = support::panics();
         let outcome = self.runtime.block_on(self.exercise(case));
-        let panics = PANICS.load(Ordering::SeqCst) - panics_before;
+        let panics = support::panics() - panics_before;
         let problem = match outcome {
             Err(problem) => Some(problem),
             Ok(()) if panics > 0 => Some(format!("{panics} panic(s) while handling the request")),
@@ -1546,7 +1530,7 @@ fn run_round(harness: &Harness, mode: Mode, seed: u64, cases: u32) -> Result<(),
 fn report(harness: &Harness, started: Instant, failure: Option<String>) {
     let stats = harness.stats.borrow();
     println!("{}", stats.summary(started.elapsed()));
-    let panics = PANICS.load(Ordering::SeqCst);
+    let panics = support::panics();
     let mut problems = Vec::new();
     if let Some(failure) = failure {
         problems.push(failure);

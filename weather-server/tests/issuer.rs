@@ -131,7 +131,9 @@ async fn a_token_is_taken_only_when_signed_typed_and_addressed_to_this_resource(
     );
 
     type Change = fn(&mut Header, &mut Value);
-    let refused: [(&str, Change); 6] = [
+    let refused: [(&str, Change); 7] = [
+        // Leeway is 5 s: a token valid only from a minute on is not valid yet.
+        ("not valid yet (nbf)", |_, c| c["nbf"] = json!(now() + 60)),
         ("another audience", |_, c| {
             c["aud"] = json!("http://127.0.0.1:1/mcp")
         }),

@@ -7,7 +7,7 @@
 use axum::{
     Extension,
     extract::{Request, State},
-    http::StatusCode,
+    http::{HeaderMap, StatusCode},
     response::Response,
 };
 
@@ -23,12 +23,38 @@ use super::{
 /// An error sent back to the client: `error` and `error_description`.
 type Refusal = (&'static str, String);
 
+/// The longest `state` held for a client (it is echoed back in the redirect).
+pub const MAX_STATE_CHARS: usize = 512;
+
+/// The authorization endpoint is a page a user opens. A browser says what a request is for
+/// (`Sec-Fetch-Mode`, `Sec-Fetch-Dest`): anything but a top-level navigation (an image, a
+/// script, a `fetch` from another site's page) is refused before any client is looked up, so
+/// no page can make this server fetch a metadata document or hold a request behind the user's
+/// back. Programs that send neither header (a command-line client) are served.
+fn navigated(headers: &HeaderMap) -> Result<(), String> {
+    let value = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let mode = value("sec-fetch-mode");
+    let dest = value("sec-fetch-dest");
+    if mode.is_some_and(|m| m != "navigate") || dest.is_some_and(|d| d != "document") {
+        return Err(format!(
+            "the authorization endpoint is a page to open, not a resource to fetch \
+             (Sec-Fetch-Mode {}, Sec-Fetch-Dest {})",
+            mode.unwrap_or("absent"),
+            dest.unwrap_or("absent")
+        ));
+    }
+    Ok(())
+}
+
 /// `GET /oauth/authorize`.
 pub async fn authorize(
     State(auth): State<Auth>,
     Extension(site): Extension<Site>,
     request: Request,
 ) -> Response {
+    if let Err(why) = navigated(request.headers()) {
+        return bad_page("invalid_request", &why);
+    }
     let params = Params::parse(request.uri().query().unwrap_or_default().as_bytes());
     let (client_id, redirect_uri) = match params.get_all(["client_id", "redirect_uri"]) {
         Ok([Some(client_id), Some(redirect_uri)]) => (client_id, redirect_uri),
@@ -36,7 +62,7 @@ pub async fn authorize(
         Ok([_, None]) => return bad_page("invalid_request", "redirect_uri is required"),
         Err(Repeated(name)) => return bad_page("invalid_request", &format!("{name} is repeated")),
     };
-    let client = match clients::resolve(&auth.store, client_id).await {
+    let client = match clients::resolve(&auth.store, &auth.documents, client_id).await {
         Ok(client) => client,
         Err(why) => return bad_page("invalid_client", &why),
     };
@@ -48,6 +74,12 @@ pub async fn authorize(
     }
     let issuer = site.issuer();
     let state = params.get("state").ok().flatten();
+    if state.is_some_and(|s| s.len() > MAX_STATE_CHARS) {
+        return bad_page(
+            "invalid_request",
+            &format!("state may be at most {MAX_STATE_CHARS} characters"),
+        );
+    }
     let pending = match checked(&auth, &site, &params) {
         Ok((scope, resource, challenge)) => Pending {
             grant: Grant {

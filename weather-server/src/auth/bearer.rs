@@ -1,7 +1,10 @@
 //! The guard of the protected resource `/mcp`: every request (any method) needs a live access
-//! token issued for this very resource (`http://<Host>/mcp`) with `mcp:basic`; calling the
-//! `get_weather` tool needs `weather:read` as well. No token: 401 naming the resource metadata;
-//! a bad one: 401 `invalid_token`; too few scopes: 403 `insufficient_scope` (RFC 6750 §3).
+//! token issued for this very resource (`http://<Host>/mcp`) with `mcp:basic`; whatever gives a
+//! weather report needs `weather:read` as well (calling `get_weather`, reading a city's report
+//! resource, getting the `weather_report` prompt that embeds it). No token: 401 naming the
+//! resource metadata; a bad one: 401 `invalid_token`; too few scopes: 403 `insufficient_scope`
+//! (RFC 6750 §3). A 2025-11-25 session belongs to the client whose token opened it: another
+//! client's token does not reach it.
 
 use axum::{
     body::Body,
@@ -83,7 +86,7 @@ pub async fn require_token(State(auth): State<Auth>, request: Request, next: Nex
                 return (status, "Bad Request: the body could not be read").into_response();
             }
         };
-        if calls_tool(&bytes, TOOL_NAME) {
+        if gives_report(&bytes) {
             required = full;
         }
         Request::from_parts(parts, Body::from(bytes))
@@ -93,7 +96,30 @@ pub async fn require_token(State(auth): State<Auth>, request: Request, next: Nex
     if !access.scope.contains_all(&required) {
         return insufficient(&site, &required);
     }
-    next.run(request).await
+    let session = session_of(request.headers());
+    if let Some(session) = &session
+        && !auth.owners.allows(session, &access.client)
+    {
+        tracing::info!(client_id = %access.client, "a session unknown to this token's client");
+        return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+    }
+    let closing = request.method() == Method::DELETE;
+    let response = next.run(request).await;
+    match (session, session_of(response.headers())) {
+        (None, Some(opened)) => auth.owners.open(opened, access.client),
+        (Some(session), _) if closing && response.status().is_success() => {
+            auth.owners.close(&session)
+        }
+        _ => {}
+    }
+    response
+}
+
+fn session_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
 }
 
 impl Auth {
@@ -155,15 +181,26 @@ fn credential(headers: &HeaderMap) -> Credential<'_> {
     Credential::Bearer(token)
 }
 
-/// Whether the JSON-RPC body (or any message of a batch) calls the tool `name`.
-fn calls_tool(body: &[u8], name: &str) -> bool {
-    fn is_call(message: &Value, name: &str) -> bool {
-        message.get("method").and_then(Value::as_str) == Some("tools/call")
-            && message.pointer("/params/name").and_then(Value::as_str) == Some(name)
+/// Whether the JSON-RPC body (or any message of a batch) asks for a weather report: a call of
+/// `get_weather`, a read of a city's report, the prompt that embeds one.
+fn gives_report(body: &[u8]) -> bool {
+    fn asks(message: &Value) -> bool {
+        let param = |name: &str| {
+            message
+                .get("params")
+                .and_then(|p| p.get(name))
+                .and_then(Value::as_str)
+        };
+        match message.get("method").and_then(Value::as_str) {
+            Some("tools/call") => param("name") == Some(TOOL_NAME),
+            Some("resources/read") => param("uri").is_some_and(crate::resources::is_report),
+            Some("prompts/get") => param("name").is_some_and(crate::prompts::carries_report),
+            _ => false,
+        }
     }
     match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Array(messages)) => messages.iter().any(|m| is_call(m, name)),
-        Ok(message) => is_call(&message, name),
+        Ok(Value::Array(messages)) => messages.iter().any(asks),
+        Ok(message) => asks(&message),
         Err(_) => false,
     }
 }
@@ -244,18 +281,27 @@ mod tests {
     }
 
     #[test]
-    fn only_a_call_of_the_tool_counts() {
-        let call =
-            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather"}}"#;
-        assert!(calls_tool(call, "get_weather"));
-        let batch =
-            br#"[{"method":"tools/list"},{"method":"tools/call","params":{"name":"get_weather"}}]"#;
-        assert!(calls_tool(batch, "get_weather"));
-        let list =
-            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"get_weather"}}"#;
-        assert!(!calls_tool(list, "get_weather"));
-        assert!(!calls_tool(b"not json", "get_weather"));
-        let escaped = br#"{"method":"tools/call","params":{"name":"get\u005fweather"}}"#;
-        assert!(calls_tool(escaped, "get_weather"));
+    fn whatever_gives_a_report_counts_and_nothing_else() {
+        let reports: [&[u8]; 5] = [
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather"}}"#,
+            br#"[{"method":"tools/list"},{"method":"tools/call","params":{"name":"get_weather"}}]"#,
+            br#"{"method":"tools/call","params":{"name":"get\u005fweather"}}"#,
+            br#"{"method":"resources/read","params":{"uri":"weather://city/Tokyo"}}"#,
+            br#"{"method":"prompts/get","params":{"name":"weather_report","arguments":{"city":"Tokyo"}}}"#,
+        ];
+        for body in reports {
+            assert!(gives_report(body), "{}", String::from_utf8_lossy(body));
+        }
+        let others: [&[u8]; 6] = [
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"get_weather"}}"#,
+            br#"{"method":"resources/read","params":{"uri":"weather://cities"}}"#,
+            br#"{"method":"resources/read","params":{"uri":"weather://icon.png"}}"#,
+            br#"{"method":"prompts/list"}"#,
+            br#"{"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"weather_report"}}}"#,
+            b"not json",
+        ];
+        for body in others {
+            assert!(!gives_report(body), "{}", String::from_utf8_lossy(body));
+        }
     }
 }

@@ -1,7 +1,14 @@
 //! Client ID metadata documents: a `client_id` that is a URL names a JSON document describing
 //! the client, fetched when the client first asks for authorization. This demo server fetches
 //! them only from loopback hosts: it must send no traffic elsewhere, and a server that fetches
-//! URLs a stranger names is an SSRF tool. No proxy, no redirects, 5 s, at most 64 KB.
+//! URLs a stranger names is an SSRF tool. No proxy, no redirects, 5 s, at most 64 KB. A document
+//! is fetched once and kept for a while ([`Cache`]), so repeated requests send nothing more.
+
+use std::{
+    collections::HashMap,
+    sync::{Mutex, PoisonError},
+    time::{Duration, Instant},
+};
 
 use reqwest::Url;
 use serde::Deserialize;
@@ -25,9 +32,70 @@ struct Document {
     grant_types: Option<Vec<String>>,
 }
 
+/// How long a fetched document is used before it is fetched again.
+pub const CACHE_TTL: Duration = Duration::from_secs(300);
+/// How long a failed fetch is remembered (so a stranger cannot make the server knock again and
+/// again).
+pub const FAILURE_TTL: Duration = Duration::from_secs(30);
+/// The most documents kept; beyond, the oldest gives way.
+pub const MAX_CACHED: usize = 100;
+
+/// What one fetch of a document gave, and when.
+type Fetched = (Instant, Result<Client, String>);
+
+/// The documents fetched, by `client_id`.
+#[derive(Default)]
+pub struct Cache {
+    entries: Mutex<HashMap<String, Fetched>>,
+    fetches: std::sync::atomic::AtomicUsize,
+}
+
+impl Cache {
+    /// The client `client_id`'s document describes: from the cache while fresh, else fetched.
+    pub async fn client(&self, client_id: &str) -> Result<Client, String> {
+        if let Some(kept) = self.fresh(client_id) {
+            return kept;
+        }
+        self.fetches
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let found = fetch(client_id).await;
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        entries.retain(|_, (at, kept)| now.duration_since(*at) < ttl(kept));
+        if entries.len() >= MAX_CACHED
+            && let Some(oldest) = entries
+                .iter()
+                .min_by_key(|(_, (at, _))| *at)
+                .map(|(k, _)| k.clone())
+        {
+            entries.remove(&oldest);
+        }
+        entries.insert(client_id.to_owned(), (now, found.clone()));
+        found
+    }
+
+    /// How many times a document was fetched (not answered from the cache).
+    #[cfg(test)]
+    pub fn fetches(&self) -> usize {
+        self.fetches.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn fresh(&self, client_id: &str) -> Option<Result<Client, String>> {
+        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        entries
+            .get(client_id)
+            .filter(|(at, kept)| at.elapsed() < ttl(kept))
+            .map(|(_, kept)| kept.clone())
+    }
+}
+
+fn ttl(kept: &Result<Client, String>) -> Duration {
+    if kept.is_ok() { CACHE_TTL } else { FAILURE_TTL }
+}
+
 /// The client a metadata document at `client_id` describes; `Err` is an `invalid_client`
 /// description.
-pub async fn fetch(client_id: &str) -> Result<Client, String> {
+async fn fetch(client_id: &str) -> Result<Client, String> {
     let url = Url::parse(client_id)
         .map_err(|error| format!("client_id {client_id:?} is not a valid URL: {error}"))?;
     check_loopback(&url, "client metadata documents")?;
@@ -107,6 +175,21 @@ mod tests {
             let error = fetch(url).await.expect_err("refused");
             assert!(error.contains("only from loopback hosts"), "{error}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_document_is_fetched_once_while_fresh_and_a_failure_is_remembered() {
+        let cache = Cache::default();
+        // Nothing listens on port 9: the fetch fails, and the failure is kept.
+        let id = "http://127.0.0.1:9/client.json";
+        for _ in 0..3 {
+            assert!(cache.client(id).await.is_err());
+        }
+        assert_eq!(cache.fetches(), 1);
+        for i in 0..MAX_CACHED + 5 {
+            let _ = cache.client(&format!("http://10.0.0.1/{i}.json")).await;
+        }
+        assert!(cache.entries.lock().expect("lock").len() <= MAX_CACHED);
     }
 
     #[test]

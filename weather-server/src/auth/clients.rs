@@ -23,12 +23,16 @@ pub fn demo_client() -> Client {
 }
 
 /// The client named by `client_id`; `Err` says why there is none (an `invalid_client`).
-pub async fn resolve(store: &Store, client_id: &str) -> Result<Client, String> {
+pub async fn resolve(
+    store: &Store,
+    documents: &cimd::Cache,
+    client_id: &str,
+) -> Result<Client, String> {
     if client_id == DEMO_CLIENT {
         return Ok(demo_client());
     }
     if client_id.starts_with("http://") || client_id.starts_with("https://") {
-        return cimd::fetch(client_id).await;
+        return documents.client(client_id).await;
     }
     store
         .registered(&ClientId(client_id.to_owned()))

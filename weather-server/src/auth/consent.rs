@@ -14,11 +14,17 @@ use super::{
     types::{MCP_BASIC, WEATHER_READ},
 };
 
-/// What each scope lets the client do, for the page.
+/// What each scope lets the client do, for the page: the guard's rules (`bearer`) in words.
 fn scope_meaning(scope: &str) -> &'static str {
     match scope {
-        MCP_BASIC => "use the MCP endpoint: discover the server, list its tools",
-        WEATHER_READ => "call the get_weather tool",
+        MCP_BASIC => {
+            "use the MCP endpoint: discover the server; list its tools, resources and prompts; \
+             read the list of cities and the icon; complete city names; no weather report"
+        }
+        WEATHER_READ => {
+            "read weather reports: call get_weather, read a city's report \
+             (weather://city/…), get the weather_report prompt that embeds one"
+        }
         _ => "",
     }
 }

@@ -1,6 +1,7 @@
 //! `--auth-issuer URL`: tokens come from another authorization server. Its access tokens are
 //! JWTs (RFC 9068) checked here: the signature against the keys its metadata's `jwks_uri`
-//! names, `typ` `at+jwt`, `iss` the issuer, `aud` this resource, not expired, and the scopes
+//! names, `typ` `at+jwt`, `iss` the issuer, `aud` this resource, not expired, not before its
+//! `nbf`, and the scopes
 //! its `scope` claim grants. Like client metadata documents, the issuer is fetched from
 //! loopback hosts only.
 
@@ -127,6 +128,8 @@ impl Issuer {
         validation.set_issuer(&[&self.url]);
         validation.set_audience(&[resource]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        // Not before its time (RFC 7519 §4.1.5): jsonwebtoken leaves nbf unchecked by default.
+        validation.validate_nbf = true;
         let data = decode::<Claims>(token, &key, &validation)
             .map_err(|error| Refused::Token(format!("the access token was refused: {error}")))?;
         let claims = data.claims;

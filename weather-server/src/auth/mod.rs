@@ -34,6 +34,7 @@ mod records;
 mod redirects;
 mod register;
 mod reply;
+mod sessions;
 pub(crate) mod site;
 mod store;
 mod token;
@@ -70,6 +71,10 @@ pub const REGISTER_PATH: &str = "/oauth/register";
 #[derive(Clone)]
 pub struct Auth {
     store: Arc<store::Store>,
+    /// Client ID metadata documents fetched.
+    documents: Arc<cimd::Cache>,
+    /// Which client opened each 2025-11-25 session at `/mcp`.
+    owners: Arc<sessions::Owners>,
     gate: Arc<site::Gate>,
     max_body: usize,
     auto_approve: bool,
@@ -85,6 +90,8 @@ impl Auth {
             store: Arc::new(store::Store::new(Duration::from_secs(
                 config.auth_token_secs,
             ))),
+            documents: Arc::default(),
+            owners: Arc::default(),
             gate: Arc::new(site::Gate::of(config, local_addr)),
             max_body: config.max_body(),
             auto_approve: config.auth_auto_approve,

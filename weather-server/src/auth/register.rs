@@ -21,6 +21,11 @@ use super::{
 };
 
 const MAX_NAME_CHARS: usize = 200;
+/// The largest registration read: a client's metadata is a few hundred bytes.
+pub const MAX_REGISTRATION_BYTES: usize = 16 * 1024;
+/// The most redirect URIs one client registers, and the longest each may be.
+pub const MAX_REDIRECT_URIS: usize = 8;
+pub const MAX_REDIRECT_URI_CHARS: usize = 1024;
 
 #[derive(Deserialize)]
 struct Registration {
@@ -42,14 +47,16 @@ pub async fn register(State(auth): State<Auth>, request: Request) -> Response {
 }
 
 async fn registered(auth: &Auth, request: Request) -> Result<Value, OAuthError> {
-    let body = read_body(request.into_body(), auth.max_body)
-        .await
-        .map_err(|status| {
-            let mut error =
-                OAuthError::new("invalid_client_metadata", "the body could not be read");
-            error.status = status;
-            error
-        })?;
+    let body = read_body(
+        request.into_body(),
+        MAX_REGISTRATION_BYTES.min(auth.max_body),
+    )
+    .await
+    .map_err(|status| {
+        let mut error = OAuthError::new("invalid_client_metadata", "the body could not be read");
+        error.status = status;
+        error
+    })?;
     let form: Registration = serde_json::from_slice(&body)
         .map_err(|e| metadata_error(format!("the body is not registration JSON: {e}")))?;
 
@@ -60,7 +67,19 @@ async fn registered(auth: &Auth, request: Request) -> Result<Value, OAuthError> 
             "redirect_uris is required and may not be empty",
         ));
     }
+    if redirect_uris.len() > MAX_REDIRECT_URIS {
+        return Err(OAuthError::new(
+            "invalid_redirect_uri",
+            format!("at most {MAX_REDIRECT_URIS} redirect_uris may be registered"),
+        ));
+    }
     for uri in &redirect_uris {
+        if uri.len() > MAX_REDIRECT_URI_CHARS {
+            return Err(OAuthError::new(
+                "invalid_redirect_uri",
+                format!("a redirect URI may be at most {MAX_REDIRECT_URI_CHARS} characters"),
+            ));
+        }
         check_redirect_uri(uri).map_err(|why| OAuthError::new("invalid_redirect_uri", why))?;
     }
     let method = form
@@ -116,15 +135,13 @@ async fn registered(auth: &Auth, request: Request) -> Result<Value, OAuthError> 
         (None, _) => ClientAuth::None,
     };
     let refresh = grant_types.iter().any(|g| g == "refresh_token");
-    auth.store
-        .register(Client {
-            id: id.clone(),
-            name: name.clone(),
-            auth: client_auth,
-            redirects: Redirects::Listed(redirect_uris.clone()),
-            refresh,
-        })
-        .map_err(|_| OAuthError::unavailable())?;
+    auth.store.register(Client {
+        id: id.clone(),
+        name: name.clone(),
+        auth: client_auth,
+        redirects: Redirects::Listed(redirect_uris.clone()),
+        refresh,
+    });
     tracing::info!(client_id = %id, method, secret = secret.is_some(), "registered a client");
 
     let issued_at = SystemTime::now()

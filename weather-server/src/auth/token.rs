@@ -15,7 +15,7 @@ use super::{
     client_auth::Presented,
     params::{Params, Repeated, read_body},
     reply::{OAuthError, json_no_store},
-    store::{Issued, RefreshError},
+    store::{Issued, Redeem, RefreshError},
     types::{Scopes, is_pkce_value, pkce_s256_matches},
 };
 
@@ -76,10 +76,16 @@ fn code_grant(auth: &Auth, params: &Params, presented: &Presented) -> Result<Iss
         .map_err(repeated)?;
     let code = code.ok_or_else(|| invalid_request("code is required"))?;
     // Spent by this attempt whatever follows: a code cannot be retried (e.g. verifier guessing).
+    // One that already issued tokens revokes them.
     let record = auth
         .store
         .redeem_code(code)
-        .ok_or_else(|| invalid_grant("the code is unknown, used or expired"))?;
+        .map_err(|redeem| match redeem {
+            Redeem::Unknown => invalid_grant("the code is unknown, used or expired"),
+            Redeem::Replayed => invalid_grant(
+                "the code was already redeemed: the tokens it issued are revoked (RFC 6749 §4.1.2)",
+            ),
+        })?;
     presented.authenticate(&record.grant.client)?;
     match redirect_uri {
         None => return Err(invalid_request("redirect_uri is required")),
@@ -104,7 +110,7 @@ fn code_grant(auth: &Auth, params: &Params, presented: &Presented) -> Result<Iss
     let client_id = record.grant.client.id.clone();
     let issued = auth
         .store
-        .issue_tokens(record.grant)
+        .issue_tokens(code, record.grant)
         .map_err(|_| OAuthError::unavailable())?;
     tracing::info!(%client_id, scope = %issued.scope, refresh = issued.refresh_token.is_some(),
         "tokens issued for a code");
@@ -147,7 +153,11 @@ fn refresh_grant(
             }
         })
         .map_err(|error| match error {
-            RefreshError::Unknown => invalid_grant("the refresh token is unknown, used or expired"),
+            RefreshError::Unknown => invalid_grant("the refresh token is unknown or expired"),
+            RefreshError::Replayed => invalid_grant(
+                "the refresh token was already used: every token of its grant is revoked \
+                 (RFC 9700 §4.14.2)",
+            ),
             RefreshError::Refused(error) => error,
             RefreshError::Unavailable => OAuthError::unavailable(),
         })?;

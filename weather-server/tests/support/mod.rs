@@ -540,3 +540,21 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+// --- fuzzing ------------------------------------------------------------------------------------
+
+static PANICS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static PANIC_HOOK: std::sync::Once = std::sync::Once::new();
+
+/// Counts every panic from now on (in this thread, the runtime's workers and spawned tasks
+/// alike); returns the count so far.
+pub fn panics() -> usize {
+    PANIC_HOOK.call_once(|| {
+        let default_hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            PANICS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            default_hook(info);
+        }));
+    });
+    PANICS.load(std::sync::atomic::Ordering::SeqCst)
+}

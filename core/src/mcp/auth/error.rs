@@ -33,6 +33,13 @@ pub enum AuthError {
     NoS256 {
         issuer: String,
     },
+    /// An authorization server endpoint (or issuer) that is neither `https` nor `http` on a
+    /// loopback host: codes and tokens would travel in clear, or the URL is not a web page at
+    /// all (`javascript:`, `data:`).
+    InsecureEndpoint {
+        what: String,
+        url: String,
+    },
     /// No way to get a client identity from this server.
     NoRegistration {
         issuer: String,
@@ -106,6 +113,12 @@ impl fmt::Display for AuthError {
                 f,
                 "{issuer} does not list S256 in code_challenge_methods_supported, and MCP clients \
                  must use PKCE with S256"
+            ),
+            Self::InsecureEndpoint { what, url } => write!(
+                f,
+                "the {what} {url:?} is neither https nor http on a loopback host (127.0.0.1, \
+                 localhost, [::1]): codes and tokens are sent only over https, so authorization \
+                 stops"
             ),
             Self::NoRegistration { issuer } => write!(
                 f,

@@ -87,6 +87,7 @@ impl Authorizer {
                         Some(issuer) => self.server_metadata(t, issuer).await?,
                         None => self.fallback_metadata(t, &mcp).await?,
                     };
+                    server.check_endpoints()?;
                     if !server.supports_s256() {
                         return Err(AuthError::NoS256 {
                             issuer: server.issuer,
@@ -319,10 +320,22 @@ impl Authorizer {
         let origin = origin_of(mcp);
         let url = format!("{origin}/.well-known/oauth-authorization-server");
         match get_json(t, &url, AuthStep::ServerMetadata).await? {
-            Some(body) => serde_json::from_str(&body).map_err(|e| AuthError::Request {
-                step: "authorization server metadata".into(),
-                detail: format!("{url} is not authorization server metadata: {e}"),
-            }),
+            Some(body) => {
+                let server: ServerMetadata =
+                    serde_json::from_str(&body).map_err(|e| AuthError::Request {
+                        step: "authorization server metadata".into(),
+                        detail: format!("{url} is not authorization server metadata: {e}"),
+                    })?;
+                // The document at the origin's well-known URI speaks for the origin only
+                // (RFC 8414 §3.3): its issuer picks the credentials sent, so it must match.
+                if server.issuer.trim_end_matches('/') != origin {
+                    return Err(AuthError::IssuerMismatch {
+                        expected: origin,
+                        found: server.issuer,
+                    });
+                }
+                Ok(server)
+            }
             None => Ok(ServerMetadata::defaults_at(&origin)),
         }
     }

@@ -63,11 +63,42 @@ impl ServerMetadata {
             .is_some_and(|s| s.iter().any(|x| x == scope))
     }
 
+    /// Every endpoint this client would send the user or a secret to is `https`, or `http` on
+    /// a loopback host (OAuth 2.1 §1.5; RFC 8252 §7.3 for loopback).
+    pub fn check_endpoints(&self) -> Result<(), AuthError> {
+        check_secure("authorization server (issuer)", &self.issuer)?;
+        check_secure("authorization endpoint", &self.authorization_endpoint)?;
+        check_secure("token endpoint", &self.token_endpoint)?;
+        if let Some(registration) = &self.registration_endpoint {
+            check_secure("registration endpoint", registration)?;
+        }
+        Ok(())
+    }
+
     /// PKCE with S256 is possible: the spec has clients refuse a server that does not say so.
     pub fn supports_s256(&self) -> bool {
         self.code_challenge_methods_supported
             .as_ref()
             .is_some_and(|m| m.iter().any(|x| x == "S256"))
+    }
+}
+
+/// `url` is `https`, or `http` on a loopback host; `what` names it in the error.
+pub fn check_secure(what: &str, url: &str) -> Result<(), AuthError> {
+    let parsed = parse_url(url, what)?;
+    let loopback = match parsed.host() {
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match parsed.scheme() {
+        "https" if parsed.host().is_some() => Ok(()),
+        "http" if loopback => Ok(()),
+        _ => Err(AuthError::InsecureEndpoint {
+            what: what.to_owned(),
+            url: super::redact::url(url),
+        }),
     }
 }
 
@@ -222,5 +253,38 @@ mod tests {
         let fallback = ServerMetadata::defaults_at("http://localhost:3000");
         assert_eq!(fallback.token_endpoint, "http://localhost:3000/token");
         assert!(fallback.supports_s256());
+    }
+
+    #[test]
+    fn endpoints_must_be_https_or_loopback_http() {
+        for ok in [
+            "https://as.example/authorize",
+            "http://127.0.0.1:9000/authorize",
+            "http://localhost/token",
+            "http://[::1]:1/register",
+        ] {
+            assert!(check_secure("endpoint", ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "javascript:alert(document.domain)",
+            "data:text/html,<script>1</script>",
+            "http://as.example/authorize",
+            "http://127.0.0.1.nip.io/authorize",
+            "ftp://127.0.0.1/x",
+            "not a url",
+        ] {
+            assert!(check_secure("endpoint", bad).is_err(), "{bad}");
+        }
+        let mut server = ServerMetadata::defaults_at("https://as.example");
+        assert!(server.check_endpoints().is_ok());
+        server.authorization_endpoint = "javascript:alert(1)".into();
+        let error = server
+            .check_endpoints()
+            .expect_err("javascript:")
+            .to_string();
+        assert!(error.contains("authorization endpoint"), "{error}");
+        let mut plain = ServerMetadata::defaults_at("https://as.example");
+        plain.token_endpoint = "http://as.example/token".into();
+        assert!(plain.check_endpoints().is_err());
     }
 }

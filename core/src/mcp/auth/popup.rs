@@ -64,11 +64,9 @@ impl AuthPrompt {
         };
         let popup = window
             // A new window each time: one closed a moment ago may still be closing under a name.
-            .open_with_url_and_target_and_features(
-                &self.url,
-                "_blank",
-                "popup,width=560,height=720",
-            )
+            // Blank first, so that this page can cut the authorization server's `window.opener`
+            // before it loads there; this page keeps its own handle to watch for the redirect.
+            .open_with_url_and_target_and_features("", "_blank", "popup,width=560,height=720")
             .ok()
             .flatten();
         let Some(popup) = popup else {
@@ -78,6 +76,15 @@ impl AuthPrompt {
                     .into(),
             )));
         };
+        let opened = popup
+            .set_opener(&wasm_bindgen::JsValue::NULL)
+            .and_then(|()| popup.location().replace(&self.url));
+        if opened.is_err() {
+            let _ = popup.close();
+            return self.answer(Err(AuthError::UserAgent(
+                "the authorization window could not be sent to the authorization server".into(),
+            )));
+        }
         let this = self.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let mut waited = 0;

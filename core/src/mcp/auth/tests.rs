@@ -571,6 +571,36 @@ fn bad_answers_are_errors_at_their_step() {
             "publishes no",
         ),
         (
+            "a javascript: authorization endpoint",
+            vec![
+                unauthorized(&www),
+                prm(MCP, None),
+                server_metadata(json!({"authorization_endpoint": "javascript:alert(1)"})),
+            ],
+            "authorization endpoint",
+        ),
+        (
+            "a token endpoint in clear off loopback",
+            vec![
+                unauthorized(&www),
+                prm(MCP, None),
+                server_metadata(json!({"token_endpoint": "http://as.example/token"})),
+            ],
+            "neither https nor http on a loopback host",
+        ),
+        (
+            // 2025-03-26's fallback: the origin's own metadata naming another issuer, whose
+            // pre-registered credentials would then be sent to endpoints it picks.
+            "fallback metadata naming another issuer",
+            vec![
+                unauthorized("Bearer"),
+                status(404, "text/plain", ""),
+                status(404, "text/plain", ""),
+                server_metadata(json!({})),
+            ],
+            "RFC 8414",
+        ),
+        (
             "wrong state",
             vec![
                 unauthorized(&www),
