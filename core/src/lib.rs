@@ -10,5 +10,6 @@ pub mod llm;
 pub mod mcp;
 pub mod on_demand;
 pub mod output_check;
+pub mod placeholders;
 pub mod record;
 pub mod worker_link;

@@ -1,4 +1,4 @@
-//! Parts of the app fetched on first use. The release build (`cargo xtask`, xtask/src/site.rs,
+//! Parts of the app fetched on first use. The release build (`cargo xtask`, xtask/src/build/site.rs,
 //! the `split` feature) moves each function marked with [`on_demand`] into a wasm module of
 //! its own, outside the first load; the page fetches it the first time the function is called.
 //! Unsplit builds (`trunk serve`, the wasm-bindgen tests) call the function in place.

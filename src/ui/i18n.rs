@@ -41,7 +41,7 @@ messages! {
     RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
     PrimingEvent, Request, Response,
     StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
-    Era, EraAuto, EraModern, EraLegacy, EraInUse, EraNotYet, EraProbing, EraModernName, EraLegacyName,
+    Era, EraAuto, EraModern, EraLegacy, EraInUse, EraNotYet, EraModernName, EraLegacyName,
     FormTitle, FormSend, FormDecline, FormCancel, FormRequired,
     Compare, CompareHint, YouNote, Connection, BridgeLeg, BridgeLegNone, ViaBridge,
     AdvancedSettings, RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
@@ -79,13 +79,14 @@ pub fn in_lang(
     move || by_lang(lang.get(), en, zh)
 }
 
-/// `template` with each `{name}` replaced by its value.
+/// `template` with each `{name}` replaced by its value (names without one stay as written).
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    values
-        .iter()
-        .fold(template.to_owned(), |out, (name, value)| {
-            out.replace(&format!("{{{name}}}"), value)
-        })
+    crate::placeholders::fill(template, |name| {
+        values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| (*v).to_owned())
+    })
 }
 
 fn en(msg: Msg) -> &'static str {
@@ -252,7 +253,6 @@ fn en(msg: Msg) -> &'static str {
         EraLegacy => "2025-11-25 (the tutorial': initialize, sessions)",
         EraInUse => "Speaking {era}: {why}",
         EraNotYet => "Era: not known until the server answers",
-        EraProbing => "Era: not known yet: {why}",
         EraModernName => "MCP 2026-07-28",
         EraLegacyName => "MCP 2025-11-25",
         FormTitle => "The server asks",
@@ -419,7 +419,6 @@ fn zh(msg: Msg) -> &'static str {
         EraLegacy => "2025-11-25（示例文档的版本：initialize、会话）",
         EraInUse => "正在使用 {era}：{why}",
         EraNotYet => "协议版本：服务器回答后才知道",
-        EraProbing => "协议版本：尚不知道：{why}",
         EraModernName => "MCP 2026-07-28",
         EraLegacyName => "MCP 2025-11-25",
         FormTitle => "服务器提问",

@@ -264,22 +264,20 @@ fn timeline_asked() -> bool {
 /// Which era the run speaks and why, or that it is not known yet.
 fn era_line(ctl: Controller) -> String {
     let lang = ctl.settings.lang.get();
-    ctl.run.with(|r| match &r.era {
+    ctl.run.with(|r| {
+        let Some(d) = &r.era else {
+            return text(Msg::EraNotYet, lang).to_owned();
+        };
+        let why = r.era_said.as_deref().unwrap_or_default();
         // The probe failed as any server can fail; initialize will tell.
-        Some(d) if !d.why.is_evidence() => {
-            fill(text(Msg::EraProbing, lang), &[("why", &d.why.describe())])
+        if !d.why.is_evidence() {
+            return format!("{}: {why}", text(Msg::EraNotYet, lang));
         }
-        Some(d) => {
-            let name = match d.era {
-                crate::mcp::era::Era::Modern => text(Msg::EraModernName, lang),
-                crate::mcp::era::Era::Legacy => text(Msg::EraLegacyName, lang),
-            };
-            fill(
-                text(Msg::EraInUse, lang),
-                &[("era", name), ("why", &d.why.describe())],
-            )
-        }
-        None => text(Msg::EraNotYet, lang).to_owned(),
+        let name = match d.era {
+            crate::mcp::era::Era::Modern => text(Msg::EraModernName, lang),
+            crate::mcp::era::Era::Legacy => text(Msg::EraLegacyName, lang),
+        };
+        fill(text(Msg::EraInUse, lang), &[("era", name), ("why", why)])
     })
 }
 

@@ -1,8 +1,11 @@
-//! The tutorial's two sequence diagrams as data ([`original`]), redrawn for 2026-07-28
-//! ([`modern`]), the Authorization diagram ([`authorization`]), the diagram of resources, prompts
-//! and completion ([`browse`]), their vocabulary ([`spec`]), typed
-//! row ids ([`rows`]) and a pure layout ([`layout`]) to plain geometry ([`geometry`]), measuring
-//! text without a DOM ([`text`]). No Leptos: the SVG view draws what [`layout::layout`] returns.
+//! The diagrams as data, one file per diagram holding its rows' specs (what each carries, its
+//! explanation: [`row_spec`]) beside its drawings: diagrams 1 and 2 in both eras
+//! ([`tool_discovery`], [`tool_execution`]; assembled as the tutorial drew them in [`original`]
+//! and redrawn for 2026-07-28 in [`modern`]), the Authorization diagram ([`authorization`]), the
+//! diagram of resources, prompts and completion ([`browse`]); their vocabulary ([`spec`]), typed
+//! row ids ([`rows`]), a row's spec wherever it is ([`explained`]) and a pure layout
+//! ([`layout`]) to plain geometry ([`geometry`]), measuring text without a DOM ([`text`]). No
+//! Leptos: the SVG view draws what [`layout::layout`] returns.
 
 pub mod authorization;
 #[cfg(test)]
@@ -10,15 +13,21 @@ mod authorization_tests;
 pub mod browse;
 #[cfg(test)]
 mod browse_tests;
+pub mod explained;
 pub mod geometry;
 pub mod layout;
+#[cfg(test)]
+mod layout_tests;
 pub mod modern;
 pub mod original;
+pub mod row_spec;
 pub mod rows;
 pub mod spec;
 #[cfg(test)]
 mod tests;
 pub mod text;
+pub mod tool_discovery;
+pub mod tool_execution;
 
 pub use authorization::authorization;
 pub use browse::browse;

@@ -287,3 +287,132 @@ impl Diagram {
         &self.participants[self.column(actor)]
     }
 }
+
+// --- building the diagrams' statics ---------------------------------------------------------
+
+pub const fn solid(id: Row, from: Actor, to: Actor, en: &'static str, zh: &'static str) -> Message {
+    Message {
+        id,
+        number: None,
+        from,
+        to,
+        kind: ArrowKind::Solid,
+        label: Text::new(en, zh),
+        optional: false,
+        activate: false,
+        deactivate: false,
+        added: false,
+    }
+}
+
+pub const fn dashed(
+    id: Row,
+    from: Actor,
+    to: Actor,
+    en: &'static str,
+    zh: &'static str,
+) -> Message {
+    let mut m = solid(id, from, to, en, zh);
+    m.kind = ArrowKind::Dashed;
+    m
+}
+
+pub const fn note(placement: NotePlacement, en: &'static str, zh: &'static str) -> Item {
+    Item::Note(Note {
+        placement,
+        text: Text::new(en, zh),
+    })
+}
+
+impl Message {
+    pub const fn numbered(mut self, number: u8) -> Message {
+        self.number = Some(number);
+        self
+    }
+
+    /// Mermaid `A->>+B`.
+    pub const fn activating(mut self) -> Message {
+        self.activate = true;
+        self
+    }
+
+    /// Mermaid `B-->>-A`.
+    pub const fn deactivating(mut self) -> Message {
+        self.deactivate = true;
+        self
+    }
+
+    pub const fn optional(mut self) -> Message {
+        self.optional = true;
+        self
+    }
+
+    /// A row the tutorial does not have, shown only when it happens (drawn as optional).
+    pub const fn added(mut self) -> Message {
+        self.optional = true;
+        self.added = true;
+        self
+    }
+}
+
+/// The tutorial's participants by their display names; the line under each name is the diagram's.
+pub const fn participant(actor: Actor, subtitle: Option<Text>) -> Participant {
+    let name = match actor {
+        Actor::User => "User",
+        Actor::Host => "ClientApp (Host)",
+        Actor::Llm => "LLM (e.g., Claude)",
+        Actor::Client => "MCPClient (Internal Component)",
+        Actor::Server => "MCPServer (e.g., Tool Server)",
+        Actor::AuthServer => "Authorization Server",
+    };
+    Participant {
+        actor,
+        name,
+        subtitle,
+    }
+}
+
+/// A participant with the line `en` / `zh` under its name.
+pub const fn under(actor: Actor, en: &'static str, zh: &'static str) -> Participant {
+    participant(actor, Some(Text::new(en, zh)))
+}
+
+/// One item of a diagram drawn in both eras: the same in both, each era's own, or one era's
+/// only.
+#[derive(Clone, Copy, Debug)]
+pub enum Drawn {
+    Both(Item),
+    /// 2025-11-25's, then 2026-07-28's.
+    Eras(Item, Item),
+    Legacy(Item),
+    Modern(Item),
+}
+
+/// The items of `drawn` in one era (`modern`: 2026-07-28), in order. `N` is how many there are:
+/// another number does not compile.
+pub const fn drawn_in<const N: usize>(drawn: &[Drawn], modern: bool) -> [Item; N] {
+    let blank = Item::Note(Note {
+        placement: NotePlacement::Over1(Actor::User),
+        text: Text::new("", ""),
+    });
+    let mut out = [blank; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < drawn.len() {
+        let item = match drawn[i] {
+            Drawn::Both(item) => Some(item),
+            Drawn::Eras(legacy, latest) => Some(if modern { latest } else { legacy }),
+            Drawn::Legacy(item) if !modern => Some(item),
+            Drawn::Modern(item) if modern => Some(item),
+            Drawn::Legacy(_) | Drawn::Modern(_) => None,
+        };
+        if let Some(item) = item {
+            assert!(at < N, "more items than the era's count");
+            out[at] = item;
+            at += 1;
+        }
+        i += 1;
+    }
+    assert!(at == N, "fewer items than the era's count");
+    out
+}

@@ -103,7 +103,11 @@ impl Recording {
             }
             None => return Err("the recording has no \"version\"".into()),
         }
-        serde_json::from_value(value).map_err(|e| format!("the recording is damaged: {e}"))
+        let mut recording: Self =
+            serde_json::from_value(value).map_err(|e| format!("the recording is damaged: {e}"))?;
+        let run = &mut recording.run;
+        run.era_said = run.era.as_ref().map(|d| d.why.describe());
+        Ok(recording)
     }
 }
 
@@ -175,10 +179,12 @@ pub(crate) mod tests {
             row: Row::Confirm,
             why: SkipReason::ApprovalOff,
         });
-        run.apply(RunEvent::Era(crate::mcp::era::Detection {
+        let discovered = crate::mcp::era::Detection {
             era: crate::mcp::era::Era::Modern,
             why: crate::mcp::era::Why::Discovered,
-        }));
+        };
+        let said = discovered.why.describe();
+        run.apply(RunEvent::Era(discovered, said));
         run.apply(RunEvent::Llm(Box::new(crate::llm::LlmExchange {
             provider: "OpenAI-compatible".into(),
             url: "http://127.0.0.1:11434/v1/chat/completions".into(),

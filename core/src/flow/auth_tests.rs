@@ -10,13 +10,14 @@ use serde_json::json;
 
 use super::gate::{Gate, Mode};
 use super::host::{Approval, Emit, Host, HostEvent, Memory};
+use crate::diagram::explained::fits;
 use crate::diagram::{Row, all_rows};
 use crate::llm::offline::OfflineModel;
 use crate::mcp::auth::AuthConfig;
 use crate::mcp::era::EraChoice;
 use crate::mcp::http::HttpRequest;
 use crate::mcp::scripted::*;
-use crate::record::payload::{Payload, fits};
+use crate::record::payload::Payload;
 use crate::record::run::{RowStatus, Run, RunEvent};
 
 const PRM: &str = "http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp";

@@ -30,7 +30,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.done(Row::Prepare, Some(Payload::Server { url: url.clone() }));
 
         let (detection, discovery) = self.choose_era(&url).await?;
-        self.record(RunEvent::Era(detection.clone()));
+        self.record(RunEvent::Era(detection.clone(), detection.why.describe()));
         match (detection.era, discovery) {
             (Era::Modern, Some(found)) => self.ready_modern(&found).await,
             (Era::Modern, None) => return Err(self.fail(Row::Ready, "no discover answer".into())),
@@ -129,7 +129,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         // A probe that proved nothing names the era only now that initialize answered.
         let known = detection.after_handshake(hs.protocol_version);
         if known != *detection {
-            self.record(RunEvent::Era(known.clone()));
+            self.record(RunEvent::Era(known.clone(), known.why.describe()));
         }
         self.memory.eras.put(url, &known);
         self.begin(Row::InitializeResult).await;

@@ -14,11 +14,12 @@ use serde_json::{Value, json};
 use super::gate::{Gate, Mode};
 use super::host::{Approval, Emit, FormRequest, Host, HostEvent, Memory, Stopped};
 use crate::diagram::Row;
+use crate::diagram::explained::fits;
 use crate::llm::offline::OfflineModel;
 use crate::mcp::era::{Era, EraChoice, Why};
 use crate::mcp::http::HttpRequest;
 use crate::mcp::scripted::*;
-use crate::record::payload::{Payload, SkipReason, fits};
+use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::{RowStatus, Run, RunEvent};
 
 type TestHost = Host<Rc<Scripted>, OfflineModel>;

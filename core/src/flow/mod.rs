@@ -19,4 +19,6 @@ pub mod lifetime;
 pub mod steps;
 pub mod task;
 #[cfg(test)]
+mod task_tests;
+#[cfg(test)]
 mod tests;

@@ -10,12 +10,13 @@ use serde_json::json;
 use super::gate::{Gate, Mode};
 use super::host::{Approval, ApprovalRequest, Emit, FormRequest, Host, HostEvent, Memory};
 use crate::diagram::Row;
+use crate::diagram::explained::fits;
 use crate::llm::offline::OfflineModel;
 use crate::llm::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec};
 use crate::mcp::client::McpClient;
 use crate::mcp::era::EraChoice;
 use crate::mcp::scripted::*;
-use crate::record::payload::{Field, Payload, Shown, fits};
+use crate::record::payload::{Field, Payload, Shown};
 use crate::record::run::{RowStatus, Run, RunEvent};
 
 fn rows() -> impl Iterator<Item = Row> {

@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::diagram::Row;
 use crate::llm::{Style, ToolSpec};
 use crate::output_check::OutputCheck;
 
@@ -190,137 +189,72 @@ pub mod by_kind {
     }
 }
 
-/// A value a payload offers to explanations (`{name}` in a template) and the inspector.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Field {
-    Server,
-    Requested,
-    Version,
-    Capabilities,
-    Session,
-    Logging,
-    Count,
-    Tools,
-    Llm,
-    Style,
-    Question,
-    Tool,
-    Arguments,
-    Round,
-    Text,
-    IsError,
-    Structured,
-    Answer,
-    Versions,
-    Ttl,
-    CacheScope,
-    Dropped,
-    Why,
-    Message,
-    Action,
-    Content,
-    State,
-    OutputSchema,
-    Detail,
-    Offers,
-    Items,
-    Target,
-    Values,
-    HasMore,
-    TaskId,
-    Status,
-    PollInterval,
-    Polls,
+/// Declares [`Field`]: each field once, with its placeholder name.
+macro_rules! fields {
+    ($($field:ident = $name:literal,)*) => {
+        /// A value a payload offers to explanations (`{name}` in a template) and the inspector.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Field {
+            $($field,)*
+        }
+
+        impl Field {
+            pub const ALL: &'static [Field] = &[$(Field::$field,)*];
+
+            /// The placeholder name in templates and the label in the inspector.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Field::$field => $name,)*
+                }
+            }
+        }
+    };
+}
+
+fields! {
+    Server = "server",
+    Requested = "requested",
+    Version = "version",
+    Capabilities = "capabilities",
+    Session = "session",
+    Logging = "logging",
+    Count = "count",
+    Tools = "tools",
+    Llm = "llm",
+    Style = "style",
+    Question = "question",
+    Tool = "tool",
+    Arguments = "arguments",
+    Round = "round",
+    Text = "text",
+    IsError = "isError",
+    Structured = "structured",
+    Answer = "answer",
+    Versions = "versions",
+    Ttl = "ttlMs",
+    CacheScope = "cacheScope",
+    Dropped = "dropped",
+    Why = "why",
+    Message = "message",
+    Action = "action",
+    Content = "content",
+    State = "requestState",
+    OutputSchema = "outputSchema",
+    Detail = "detail",
+    Offers = "offers",
+    Items = "items",
+    Target = "target",
+    Values = "values",
+    HasMore = "hasMore",
+    TaskId = "taskId",
+    Status = "status",
+    PollInterval = "pollInterval",
+    Polls = "polls",
 }
 
 impl Field {
-    pub const ALL: [Field; 38] = [
-        Field::Server,
-        Field::Requested,
-        Field::Version,
-        Field::Capabilities,
-        Field::Session,
-        Field::Logging,
-        Field::Count,
-        Field::Tools,
-        Field::Llm,
-        Field::Style,
-        Field::Question,
-        Field::Tool,
-        Field::Arguments,
-        Field::Round,
-        Field::Text,
-        Field::IsError,
-        Field::Structured,
-        Field::Answer,
-        Field::Versions,
-        Field::Ttl,
-        Field::CacheScope,
-        Field::Dropped,
-        Field::Why,
-        Field::Message,
-        Field::Action,
-        Field::Content,
-        Field::State,
-        Field::OutputSchema,
-        Field::Detail,
-        Field::Offers,
-        Field::Items,
-        Field::Target,
-        Field::Values,
-        Field::HasMore,
-        Field::TaskId,
-        Field::Status,
-        Field::PollInterval,
-        Field::Polls,
-    ];
-
-    /// The placeholder name in templates and the label in the inspector.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Field::Server => "server",
-            Field::Requested => "requested",
-            Field::Version => "version",
-            Field::Capabilities => "capabilities",
-            Field::Session => "session",
-            Field::Logging => "logging",
-            Field::Count => "count",
-            Field::Tools => "tools",
-            Field::Llm => "llm",
-            Field::Style => "style",
-            Field::Question => "question",
-            Field::Tool => "tool",
-            Field::Arguments => "arguments",
-            Field::Round => "round",
-            Field::Text => "text",
-            Field::IsError => "isError",
-            Field::Structured => "structured",
-            Field::Answer => "answer",
-            Field::Versions => "versions",
-            Field::Ttl => "ttlMs",
-            Field::CacheScope => "cacheScope",
-            Field::Dropped => "dropped",
-            Field::Why => "why",
-            Field::Message => "message",
-            Field::Action => "action",
-            Field::Content => "content",
-            Field::State => "requestState",
-            Field::OutputSchema => "outputSchema",
-            Field::Detail => "detail",
-            Field::Offers => "offers",
-            Field::Items => "items",
-            Field::Target => "target",
-            Field::Values => "values",
-            Field::HasMore => "hasMore",
-            Field::TaskId => "taskId",
-            Field::Status => "status",
-            Field::PollInterval => "pollInterval",
-            Field::Polls => "polls",
-        }
-    }
-
     pub fn from_name(name: &str) -> Option<Field> {
-        Field::ALL.into_iter().find(|f| f.name() == name)
+        Field::ALL.iter().copied().find(|f| f.name() == name)
     }
 }
 
@@ -643,82 +577,16 @@ impl SkipReason {
     }
 }
 
-/// Whether `payload` is what `row` finishes with (checked on every row of the host's tests).
-pub fn fits(row: Row, payload: Option<&Payload>) -> bool {
-    use Payload as P;
-    match row {
-        Row::Prepare => matches!(payload, Some(P::Server { .. })),
-        Row::Discover | Row::Initialize => matches!(payload, Some(P::Requested { .. })),
-        Row::DiscoverResult => matches!(payload, Some(P::Discovered { .. } | P::Fallback { .. })),
-        Row::Elicit | Row::ElicitAsk => matches!(payload, Some(P::Form { .. })),
-        Row::ElicitAnswer | Row::ElicitReply => matches!(payload, Some(P::FormAnswer { .. })),
-        Row::InitializeResult => matches!(payload, Some(P::Handshake { .. })),
-        Row::Initialized | Row::ListToolsAsk | Row::ListTools | Row::CallTool | Row::Execute => {
-            payload.is_none()
-        }
-        Row::Ready => matches!(payload, Some(P::Logging { .. })),
-        Row::ListToolsResult | Row::ToolsToHost => matches!(payload, Some(P::Tools { .. })),
-        Row::ToolsToLlm => matches!(payload, Some(P::ToolsForLlm { .. })),
-        Row::Question => matches!(payload, Some(P::Question { .. })),
-        Row::AskLlm | Row::ResultToLlm => matches!(payload, Some(P::LlmCall { .. })),
-        Row::LlmChoice | Row::LlmAnswer => {
-            matches!(payload, Some(P::ToolCall { .. } | P::Text { .. }))
-        }
-        Row::Confirm | Row::CallToolAsk => matches!(payload, Some(P::ToolCall { .. })),
-        Row::Confirmed => matches!(payload, Some(P::Decision { .. })),
-        Row::CallToolResult | Row::ResultToHost => matches!(payload, Some(P::ToolResult { .. })),
-        Row::ShowAnswer => matches!(payload, Some(P::Answer { .. })),
-        Row::AuthChallenge
-        | Row::AuthResourceMetadata
-        | Row::AuthResourceMetadataResult
-        | Row::AuthServerMetadata
-        | Row::AuthServerMetadataResult
-        | Row::AuthRegister
-        | Row::AuthRegistered
-        | Row::AuthOpen
-        | Row::AuthConsent
-        | Row::AuthRedirect
-        | Row::AuthToken
-        | Row::AuthTokenResult
-        | Row::AuthRetry
-        | Row::AuthRefresh
-        | Row::AuthRefreshResult => matches!(payload, Some(P::Auth { .. })),
-        Row::Browse => matches!(payload, Some(P::Offers { .. })),
-        Row::ListResources | Row::ListTemplates | Row::ListPrompts => payload.is_none(),
-        Row::ListResourcesResult
-        | Row::ListTemplatesResult
-        | Row::ListPromptsResult
-        | Row::Subscribed => matches!(payload, Some(P::Listed { .. })),
-        Row::ReadResource
-        | Row::Complete
-        | Row::ReadTemplate
-        | Row::GetPrompt
-        | Row::Subscribe
-        | Row::Updated
-        | Row::Unsubscribe
-        | Row::ReadUpdated => matches!(payload, Some(P::Target { .. })),
-        Row::CompleteResult => matches!(payload, Some(P::Completion { .. })),
-        Row::ReadResourceResult
-        | Row::ReadTemplateResult
-        | Row::GetPromptResult
-        | Row::ReadUpdatedResult => matches!(payload, Some(P::Contents { .. })),
-        Row::TaskCall | Row::TaskResult => matches!(payload, Some(P::Target { .. })),
-        Row::TaskCreated | Row::TaskPoll | Row::TaskStatus => {
-            matches!(payload, Some(P::Task { .. }))
-        }
-        Row::TaskResultAnswer => matches!(payload, Some(P::ToolResult { .. })),
-        Row::ShowBrowsed => matches!(payload, Some(P::Text { .. })),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagram::Row;
+    use crate::diagram::explained::fits;
     use serde_json::json;
 
     #[test]
     fn field_names_read_back() {
-        for f in Field::ALL {
+        for &f in Field::ALL {
             assert_eq!(Field::from_name(f.name()), Some(f));
         }
         assert_eq!(Field::from_name("nope"), None);

@@ -102,8 +102,9 @@ pub enum RunEvent {
     /// A message the server sent before a response (log, progress).
     Notification(Value),
     Llm(Box<LlmExchange>),
-    /// The era this run speaks to the server, and why.
-    Era(Detection),
+    /// The era this run speaks to the server, and why (with why in a sentence, written where the
+    /// run is, so the first load carries none of those sentences).
+    Era(Detection, String),
 }
 
 /// The record of one run: what happened, nothing about what is shown.
@@ -115,6 +116,9 @@ pub struct Run {
     pub notifications: Vec<Value>,
     /// The protocol era of this run, once known, and why it was chosen.
     pub era: Option<Detection>,
+    /// Why, in a sentence ([`crate::mcp::era::Why::describe`]).
+    #[serde(skip)]
+    pub era_said: Option<String>,
     /// The row that became active last: exchanges made from now on belong to it.
     #[serde(skip)]
     current: Option<Row>,
@@ -296,7 +300,10 @@ impl Run {
                 self.mcp.apply(update);
             }
             RunEvent::Notification(value) => self.notifications.push(value),
-            RunEvent::Era(detection) => self.era = Some(detection),
+            RunEvent::Era(detection, said) => {
+                self.era = Some(detection);
+                self.era_said = Some(said);
+            }
             RunEvent::Llm(exchange) => {
                 let index = self.llm.len();
                 self.llm.push(*exchange);

@@ -1,20 +1,18 @@
 //! The authorization flow itself, step by step, each request an exchange of the run's record.
 
 use futures_util::future::LocalBoxFuture;
-use serde_json::Value;
-use url::Url;
 
+use super::discover::{self, fetch, refused};
 use super::error::AuthError;
 use super::identity::{self, Credentials};
 use super::metadata::{
-    ResourceMetadata, ServerMetadata, origin_of, parse_url, resource_covers,
-    resource_metadata_urls, server_metadata_urls,
+    ResourceMetadata, ServerMetadata, origin_of, parse_url, resource_covers, resource_metadata_urls,
 };
 use super::pkce::{Pkce, random_text};
 use super::token::{self, Grant, Tokens};
 use super::{AuthStep, Authorizer, Bound, Challenge, MAX_TRIES};
 use crate::mcp::http::HttpRequest;
-use crate::mcp::transport::{Fetched, FlowTransport, essence};
+use crate::mcp::transport::{FlowTransport, essence};
 use crate::on_demand::{OnDemandError, on_demand};
 
 /// Refresh this long before the access token's stated end (at most half its lifetime).
@@ -51,7 +49,7 @@ impl Authorizer {
                 AuthStep::ResourceMetadata,
                 format!("GET {asked}"),
                 async {
-                    let prm = self.resource_metadata(t, &mcp, challenge).await?;
+                    let prm = discover::resource_metadata(t, &mcp, challenge).await?;
                     if let Some(prm) = &prm
                         && !resource_covers(&prm.resource, &mcp)
                     {
@@ -84,8 +82,8 @@ impl Authorizer {
                 asked,
                 async {
                     let server = match &issuer {
-                        Some(issuer) => self.server_metadata(t, issuer).await?,
-                        None => self.fallback_metadata(t, &mcp).await?,
+                        Some(issuer) => discover::server_metadata(t, issuer).await?,
+                        None => discover::fallback_metadata(t, &mcp).await?,
                     };
                     server.check_endpoints()?;
                     if !server.supports_s256() {
@@ -253,91 +251,6 @@ impl Authorizer {
             tokens.refresh = tokens.refresh.or(Some(refresh));
             tokens
         });
-    }
-
-    async fn resource_metadata(
-        &self,
-        t: &dyn FlowTransport,
-        mcp: &Url,
-        challenge: &Challenge,
-    ) -> Result<Option<ResourceMetadata>, AuthError> {
-        let urls = resource_metadata_urls(mcp, challenge.resource_metadata.as_deref());
-        for url in &urls {
-            let got = get_json(t, url, AuthStep::ResourceMetadata).await?;
-            if let Some(body) = got {
-                let prm = serde_json::from_str::<ResourceMetadata>(&body).map_err(|e| {
-                    AuthError::Request {
-                        step: "protected-resource metadata".into(),
-                        detail: format!("{url} is not protected-resource metadata: {e}"),
-                    }
-                })?;
-                return Ok(Some(prm));
-            }
-        }
-        if challenge.resource_metadata.is_some() {
-            return Err(AuthError::NoResourceMetadata { tried: urls });
-        }
-        Ok(None)
-    }
-
-    async fn server_metadata(
-        &self,
-        t: &dyn FlowTransport,
-        issuer: &str,
-    ) -> Result<ServerMetadata, AuthError> {
-        let issuer_url = parse_url(issuer, "the authorization server")?;
-        let urls = server_metadata_urls(&issuer_url);
-        for url in &urls {
-            if let Some(body) = get_json(t, url, AuthStep::ServerMetadata).await? {
-                let server = serde_json::from_str::<ServerMetadata>(&body).map_err(|e| {
-                    AuthError::Request {
-                        step: "authorization server metadata".into(),
-                        detail: format!("{url} is not authorization server metadata: {e}"),
-                    }
-                })?;
-                if server.issuer != issuer {
-                    return Err(AuthError::IssuerMismatch {
-                        expected: issuer.to_owned(),
-                        found: server.issuer,
-                    });
-                }
-                return Ok(server);
-            }
-        }
-        Err(AuthError::Request {
-            step: "authorization server metadata".into(),
-            detail: format!("none found for {issuer} (tried {})", urls.join(", ")),
-        })
-    }
-
-    /// No protected-resource metadata: MCP 2025-03-26's way, the MCP origin's own metadata, or
-    /// its default endpoints.
-    async fn fallback_metadata(
-        &self,
-        t: &dyn FlowTransport,
-        mcp: &Url,
-    ) -> Result<ServerMetadata, AuthError> {
-        let origin = origin_of(mcp);
-        let url = format!("{origin}/.well-known/oauth-authorization-server");
-        match get_json(t, &url, AuthStep::ServerMetadata).await? {
-            Some(body) => {
-                let server: ServerMetadata =
-                    serde_json::from_str(&body).map_err(|e| AuthError::Request {
-                        step: "authorization server metadata".into(),
-                        detail: format!("{url} is not authorization server metadata: {e}"),
-                    })?;
-                // The document at the origin's well-known URI speaks for the origin only
-                // (RFC 8414 §3.3): its issuer picks the credentials sent, so it must match.
-                if server.issuer.trim_end_matches('/') != origin {
-                    return Err(AuthError::IssuerMismatch {
-                        expected: origin,
-                        found: server.issuer,
-                    });
-                }
-                Ok(server)
-            }
-            None => Ok(ServerMetadata::defaults_at(&origin)),
-        }
     }
 
     /// The 401's scope, else the resource's, else none; on a step-up, also every scope asked
@@ -624,62 +537,6 @@ pub(super) fn check_callback(
         error: "no code in the redirect back".into(),
         description: None,
     })
-}
-
-/// A request of the flow, recorded with its secrets redacted, read whole.
-async fn fetch(
-    t: &dyn FlowTransport,
-    request: HttpRequest,
-    step: AuthStep,
-) -> Result<Fetched, AuthError> {
-    t.fetch(request, step)
-        .await
-        .map_err(|e| AuthError::Request {
-            step: step.describe().into(),
-            detail: e.to_string(),
-        })
-}
-
-/// A metadata document: `Some(body)` for a 200 JSON object, `None` for any other answer (the
-/// next place is tried).
-async fn get_json(
-    t: &dyn FlowTransport,
-    url: &str,
-    step: AuthStep,
-) -> Result<Option<String>, AuthError> {
-    let got = fetch(
-        t,
-        HttpRequest {
-            method: "GET",
-            url: url.to_owned(),
-            headers: vec![("Accept".into(), "application/json".into())],
-            body: None,
-        },
-        step,
-    )
-    .await?;
-    let is_object = serde_json::from_str::<Value>(&got.body).is_ok_and(|v| v.is_object());
-    Ok((got.status == 200 && is_object).then_some(got.body))
-}
-
-/// A non-2xx answer of the flow, with the server's OAuth error if it gave one.
-fn refused(step: &str, got: &Fetched) -> AuthError {
-    let error = serde_json::from_str::<Value>(&got.body).ok().and_then(|v| {
-        v.get("error").and_then(Value::as_str).map(|e| {
-            match v.get("error_description").and_then(Value::as_str) {
-                Some(d) => format!("{e}: {d}"),
-                None => e.to_owned(),
-            }
-        })
-    });
-    AuthError::Request {
-        step: step.into(),
-        detail: format!(
-            "HTTP {}{}",
-            got.status,
-            error.map(|e| format!(" ({e})")).unwrap_or_default()
-        ),
-    }
 }
 
 fn challenge_line(status: u16, c: &Challenge) -> String {

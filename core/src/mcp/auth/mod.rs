@@ -6,6 +6,7 @@
 //! of the run's record, with its secrets redacted. Tokens live in memory only.
 
 pub mod challenge;
+mod discover;
 mod entry;
 pub mod error;
 mod flow;
