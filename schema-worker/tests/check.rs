@@ -7,7 +7,7 @@ use std::time::Duration;
 use mcp_flow_schema_worker::{MAX_LISTED, Verdict, check};
 use serde_json::{Value, json};
 
-/// The shape of the weather server's `outputSchema` (weather-server/src/tool.rs).
+/// The shape of the weather server's `outputSchema` (weather-server/src/handlers/weather.rs).
 fn weather_schema() -> Value {
     json!({
         "type": "object",

@@ -3,35 +3,21 @@
 //!
 //! The binary is a thin wrapper around [`serve`]; tests run the same server
 //! in-process on `127.0.0.1:0`.
+//!
+//! Rooms: [`handlers`] (what the servers answer: the weather server, the calculator, the
+//! forecast, resources, prompts, the server's questions), [`http`] (the router, its guards and
+//! streams), [`auth`] (the protected resource and the demo authorization server),
+//! [`conformance`] (the suite's fixtures, only with the `conformance-fixtures` feature); at the
+//! root the flags ([`config`]), the eras ([`era`]) and the sealed `requestState` ([`sealed`]).
 
 pub mod auth;
-pub mod calc;
-pub mod cities;
 pub mod config;
 #[cfg(feature = "conformance-fixtures")]
 pub mod conformance;
-#[cfg(feature = "conformance-fixtures")]
-pub mod conformance_content;
-#[cfg(feature = "conformance-fixtures")]
-pub mod conformance_kit;
-#[cfg(feature = "conformance-fixtures")]
-pub mod conformance_tasks;
-pub mod elicit;
 pub mod era;
-pub mod forecast;
+pub mod handlers;
 pub mod http;
-pub mod journal;
-pub mod jsonrpc;
-pub mod modern;
-pub mod prompts;
-pub mod report;
-pub mod resources;
 pub mod sealed;
-pub mod stream_cap;
-pub mod streams;
-pub mod tool;
-pub mod units;
-pub mod updates;
 
 use axum::serve::ListenerExt;
 use std::{future::Future, io, net::SocketAddr};
@@ -41,8 +27,8 @@ use tokio_util::sync::CancellationToken;
 
 pub use config::Config;
 pub use era::Era;
+pub use handlers::weather::WeatherServer;
 pub use http::{CALC_PATH, FORECAST_PATH, MCP_PATH, router};
-pub use tool::WeatherServer;
 
 /// The line printed on stdout once the server is bound, e.g.
 /// `weather-server listening on http://127.0.0.1:8000/mcp`.

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use support::*;
-use weather_server::{cities::CITIES, tool::weather_result, units::Units};
+use weather_server::handlers::{cities::CITIES, units::Units, weather::weather_result};
 
 const REGENERATE: &str = "UPDATE_FIXTURES=1 cargo test -p weather-server --test fixtures";
 

@@ -23,7 +23,7 @@ use super::{
     site::Site,
     types::{MCP_BASIC, Scopes, WEATHER_READ},
 };
-use crate::tool::TOOL_NAME;
+use crate::handlers::weather::TOOL_NAME;
 
 /// What the Authorization header holds.
 #[derive(Debug, PartialEq, Eq)]
@@ -81,7 +81,9 @@ pub async fn require_token(State(auth): State<Auth>, request: Request, next: Nex
         let (parts, body) = request.into_parts();
         let bytes = match read_body(body, auth.max_body).await {
             Ok(bytes) => bytes,
-            Err(StatusCode::PAYLOAD_TOO_LARGE) => return crate::jsonrpc::too_large(auth.max_body),
+            Err(StatusCode::PAYLOAD_TOO_LARGE) => {
+                return crate::http::jsonrpc::too_large(auth.max_body);
+            }
             Err(status) => {
                 return (status, "Bad Request: the body could not be read").into_response();
             }
@@ -193,8 +195,12 @@ fn gives_report(body: &[u8]) -> bool {
         };
         match message.get("method").and_then(Value::as_str) {
             Some("tools/call") => param("name") == Some(TOOL_NAME),
-            Some("resources/read") => param("uri").is_some_and(crate::resources::is_report),
-            Some("prompts/get") => param("name").is_some_and(crate::prompts::carries_report),
+            Some("resources/read") => {
+                param("uri").is_some_and(crate::handlers::resources::is_report)
+            }
+            Some("prompts/get") => {
+                param("name").is_some_and(crate::handlers::prompts::carries_report)
+            }
             _ => false,
         }
     }

@@ -426,6 +426,11 @@ mod tests {
         }
     }
 
+    /// A refresh that keeps the grant's scope.
+    fn rotate(store: &Store, token: &str) -> Result<Issued, RefreshError<()>> {
+        store.refresh::<()>(token, |g| Ok(g.scope.clone()))
+    }
+
     fn issued_code(store: &Store) -> String {
         store
             .issue_code(Code {
@@ -459,7 +464,7 @@ mod tests {
         assert!(store.access(&issued.access_token).is_none());
         let refresh = issued.refresh_token.expect("refresh token");
         assert!(matches!(
-            store.refresh::<()>(&refresh, |g| Ok(g.scope.clone())),
+            rotate(&store, &refresh),
             Err(RefreshError::Unknown)
         ));
         assert!(
@@ -481,15 +486,12 @@ mod tests {
             .expect("rotated");
         assert!(store.access(&again.access_token).is_some());
         // The rotated-out token again: refused, and the whole family with it.
-        assert!(matches!(
-            store.refresh::<()>(&old, |g| Ok(g.scope.clone())),
-            Err(RefreshError::Replayed)
-        ));
+        assert!(matches!(rotate(&store, &old), Err(RefreshError::Replayed)));
         assert!(store.access(&again.access_token).is_none());
         assert!(store.access(&issued.access_token).is_none());
         let newest = again.refresh_token.expect("rotated refresh token");
         assert!(matches!(
-            store.refresh::<()>(&newest, |g| Ok(g.scope.clone())),
+            rotate(&store, &newest),
             Err(RefreshError::Unknown)
         ));
         assert!(

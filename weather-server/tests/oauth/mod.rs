@@ -151,21 +151,21 @@ pub async fn code(server: &Server, pkce: &Pkce, extra: &[(&str, &str)]) -> Strin
     params.get("code").expect("code").clone()
 }
 
+/// Sends `request` (`what` names it in a panic): the status, headers and JSON body.
+async fn answered(request: reqwest::RequestBuilder, what: &str) -> (StatusCode, HeaderMap, Value) {
+    let response = request.send().await.expect(what);
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.json().await.expect("JSON body");
+    (status, headers, body)
+}
+
 /// `POST /oauth/token` with `form`; the status, headers and JSON body.
 pub async fn token_request(
     server: &Server,
     form: &[(&str, &str)],
 ) -> (StatusCode, HeaderMap, Value) {
-    let response = http()
-        .post(server.url("/oauth/token"))
-        .form(form)
-        .send()
-        .await
-        .expect("token");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response.json().await.expect("JSON body");
-    (status, headers, body)
+    answered(http().post(server.url("/oauth/token")).form(form), "token").await
 }
 
 /// The refresh grant of the demo client for `token`.
@@ -305,14 +305,9 @@ pub fn tool_names(reply: &Value) -> Vec<&str> {
 }
 
 pub async fn register(server: &Server, body: &Value) -> (StatusCode, Value) {
-    let response = http()
-        .post(server.url("/oauth/register"))
-        .json(body)
-        .send()
-        .await
-        .expect("register");
-    let status = response.status();
-    (status, response.json().await.expect("JSON"))
+    let request = http().post(server.url("/oauth/register")).json(body);
+    let (status, _, body) = answered(request, "register").await;
+    (status, body)
 }
 
 /// The request id in the consent page's form.

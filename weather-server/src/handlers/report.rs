@@ -4,8 +4,8 @@
 use rmcp::schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cities::City;
-use crate::units::{self, Units};
+use crate::handlers::cities::City;
+use crate::handlers::units::{self, Units};
 
 /// Structured result of `get_weather` (the tool's `outputSchema`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

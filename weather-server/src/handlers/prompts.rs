@@ -8,8 +8,8 @@ use rmcp::model::{
     Role,
 };
 
-use crate::cities::{self, CITIES, normalize};
-use crate::resources::{self, CITY_TEMPLATE};
+use crate::handlers::cities::{self, CITIES, normalize};
+use crate::handlers::resources::{self, CITY_TEMPLATE};
 
 pub const PROMPT: &str = "weather_report";
 const CITY: &str = "city";

@@ -16,7 +16,7 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use crate::conformance_kit::{ask_field, elicited, input_required, one};
+use crate::conformance::kit::{ask_field, elicited, input_required, one};
 
 const GREET: &str = "greet";
 const SLOW: &str = "slow_compute";
@@ -58,7 +58,7 @@ pub const TOOLS: [(&str, &str); 7] = [
 const MAX_SECONDS: u64 = 120;
 
 pub fn tools() -> Vec<Tool> {
-    crate::conformance_kit::no_argument_tools(&TOOLS)
+    crate::conformance::kit::no_argument_tools(&TOOLS)
 }
 
 fn text(text: impl Into<String>) -> CallToolResult {
@@ -105,7 +105,11 @@ pub fn call_tool(
             let name = argument(request, "name")
                 .and_then(Value::as_str)
                 .unwrap_or("World");
-            Ok(text(format!("Hello, {}!", crate::cities::clip(name, 100))).into())
+            Ok(text(format!(
+                "Hello, {}!",
+                crate::handlers::cities::clip(name, 100)
+            ))
+            .into())
         }
         SLOW => {
             let seconds = argument(request, "seconds")
@@ -114,7 +118,7 @@ pub fn call_tool(
                 .min(MAX_SECONDS);
             let label = argument(request, "label")
                 .and_then(Value::as_str)
-                .map(|l| crate::cities::clip(l, 100))
+                .map(|l| crate::handlers::cities::clip(l, 100))
                 .unwrap_or_default();
             if !takes_tasks {
                 // Without the extension the call is synchronous; only a short wait is honoured.
@@ -152,7 +156,7 @@ pub fn call_tool(
         CONFIRM => {
             let file = argument(request, "filename")
                 .and_then(Value::as_str)
-                .map(|f| crate::cities::clip(f, 100))
+                .map(|f| crate::handlers::cities::clip(f, 100))
                 .unwrap_or_default();
             spawn(tasks, move |ctx| {
                 Box::pin(async move {
@@ -197,7 +201,7 @@ fn with_task(
         ));
     };
     let name = elicited("name", answer, "name")?.unwrap_or_else(|| "nobody".into());
-    let name = crate::cities::clip(&name, 100);
+    let name = crate::handlers::cities::clip(&name, 100);
     spawn(tasks, move |ctx| {
         Box::pin(async move {
             wait(&ctx, 0).await?;

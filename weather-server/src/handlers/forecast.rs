@@ -19,8 +19,8 @@ use rmcp::{
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    cities::{self, City},
-    tool::{CallOutcome, Extra, WeatherServer},
+    handlers::cities::{self, City},
+    handlers::weather::{CallOutcome, Extra, WeatherServer},
 };
 
 /// The tool's name on the wire.

@@ -17,7 +17,7 @@ use rmcp::{
     service::RequestContext,
 };
 
-use crate::tool::WeatherServer;
+use crate::handlers::weather::WeatherServer;
 
 const SIMPLE_TEXT: &str = "test_simple_text";
 const IMAGE: &str = "test_image_content";
@@ -57,7 +57,7 @@ const RESOURCE_PROMPT: &str = "test_prompt_with_embedded_resource";
 const IMAGE_PROMPT: &str = "test_prompt_with_image";
 
 /// A PNG to show (the weather server's icon).
-const PNG: &[u8] = include_bytes!("../assets/sun.png");
+const PNG: &[u8] = include_bytes!("../../assets/sun.png");
 
 fn base64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
@@ -88,7 +88,7 @@ fn embedded(uri: &str, mime: &str, text: &str) -> ContentBlock {
 }
 
 pub fn tools() -> Vec<Tool> {
-    crate::conformance_kit::no_argument_tools(&TOOLS)
+    crate::conformance::kit::no_argument_tools(&TOOLS)
 }
 
 /// A call of one of these tools; `None` for another name.
@@ -170,7 +170,7 @@ pub fn read(uri: &str) -> Option<ResourceContents> {
             let id = uri
                 .strip_prefix("test://template/")?
                 .strip_suffix("/data")?;
-            let id = crate::cities::clip(id, 100);
+            let id = crate::handlers::cities::clip(id, 100);
             let text = serde_json::json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")});
             Some(ResourceContents::text(text.to_string(), uri).with_mime_type("application/json"))
         }
@@ -209,7 +209,7 @@ pub fn get_prompt(request: &GetPromptRequestParams) -> Option<GetPromptResult> {
             .as_ref()
             .and_then(|a| a.get(name))
             .and_then(|v| v.as_str())
-            .map(|v| crate::cities::clip(v, 200))
+            .map(|v| crate::handlers::cities::clip(v, 200))
             .unwrap_or_default()
     };
     let messages = match request.name.as_str() {

@@ -9,16 +9,16 @@ use rmcp::model::{
     ResourceTemplate,
 };
 
-use crate::cities::{self, CITIES};
-use crate::report::WeatherReport;
-use crate::units::Units;
+use crate::handlers::cities::{self, CITIES};
+use crate::handlers::report::WeatherReport;
+use crate::handlers::units::Units;
 
 pub const CITIES_URI: &str = "weather://cities";
 pub const CITY_TEMPLATE: &str = "weather://city/{name}";
 pub const CITY_PREFIX: &str = "weather://city/";
 pub const ICON_URI: &str = "weather://icon.png";
 /// A 32×32 sun, the server's icon.
-const ICON: &[u8] = include_bytes!("../assets/sun.png");
+const ICON: &[u8] = include_bytes!("../../assets/sun.png");
 
 const DAY_MS: u64 = 24 * 60 * 60 * 1000;
 const REPORT_TTL_MS: u64 = 60 * 1000;
@@ -56,7 +56,7 @@ pub fn is_report(uri: &str) -> bool {
 
 /// The contents of `uri`, with how long they stay fresh; `None` when the server has no such
 /// resource (the caller answers with its not-found error). A city's report says when it was
-/// `observed` (Unix seconds, [`crate::updates::Clock`]).
+/// `observed` (Unix seconds, [`crate::handlers::updates::Clock`]).
 pub fn read(uri: &str, observed: u64) -> Option<(ResourceContents, u64)> {
     if uri == CITIES_URI {
         let names: Vec<String> = CITIES.iter().map(|c| c.full_name()).collect();

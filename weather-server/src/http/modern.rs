@@ -23,7 +23,7 @@ use serde_json::{Map, Value, json};
 
 use crate::{
     era::{Era, LATEST_LEGACY, MODERN, is_modern_version},
-    jsonrpc::jsonrpc_error_response,
+    http::jsonrpc::jsonrpc_error_response,
 };
 
 const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");

@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::{
-    cities::{self, City},
+    handlers::cities::{self, City},
+    handlers::units::Units,
     sealed::{REFUSED, Sealer},
-    units::Units,
 };
 
 /// The `inputRequests`/`inputResponses` key of the question.
@@ -242,7 +242,7 @@ pub async fn ask_in_session(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cities::{LookupError, lookup};
+    use crate::handlers::cities::{LookupError, lookup};
 
     fn springfields() -> Vec<&'static City> {
         match lookup("Springfield") {

@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rmcp::{Peer, RoleServer, model::ResourceUpdatedNotificationParam};
 
-use crate::resources::CITY_PREFIX;
+use crate::handlers::resources::CITY_PREFIX;
 
 /// When reports are observed: at each multiple of the period, in seconds since the Unix epoch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

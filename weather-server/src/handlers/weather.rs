@@ -29,18 +29,18 @@ use rmcp::{
     task_manager::TaskManager,
 };
 
-pub use crate::report::WeatherReport;
-use crate::updates::{Clock, Subscriptions};
+pub use crate::handlers::report::WeatherReport;
+use crate::handlers::updates::{Clock, Subscriptions};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::cities::{self, City, LookupError};
+use super::elicit::{self, Answer};
+use super::units::{self, Units};
+use crate::http::streams::RelatedRequest;
 use crate::{
-    cities::{self, City, LookupError},
-    elicit::{self, Answer},
     era::{Era, is_modern_version},
     sealed::Sealer,
-    streams::RelatedRequest,
-    units::{self, Units},
 };
 
 /// The tool's name on the wire.
@@ -166,7 +166,7 @@ pub trait Extra: Send + Sync {
         request: &GetPromptRequestParams,
         _context: &RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        Err(crate::prompts::unknown_prompt(&request.name))
+        Err(crate::handlers::prompts::unknown_prompt(&request.name))
     }
     /// Some of its tools run as tasks (the server then declares the tasks extension).
     fn runs_tasks(&self) -> bool {
@@ -270,7 +270,7 @@ impl WeatherServer {
     /// What is at `uri` (the weather server's resources, then the extra ones), with how long it
     /// stays fresh.
     fn find_resource(&self, uri: &str) -> Option<(ResourceContents, u64)> {
-        crate::resources::read(uri, self.shared.clock.observed_at()).or_else(|| {
+        crate::handlers::resources::read(uri, self.shared.clock.observed_at()).or_else(|| {
             let extra = self.shared.extra.as_ref()?;
             Some((extra.read_resource(uri)?, CACHE_TTL_MS))
         })
@@ -585,7 +585,7 @@ impl ServerHandler for WeatherServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        let mut prompts = crate::prompts::list();
+        let mut prompts = crate::handlers::prompts::list();
         prompts.extend(self.extra_prompts().unwrap_or_default());
         let result = ListPromptsResult::with_all_items(prompts);
         Ok(hinted!(self, &context, result))
@@ -596,14 +596,16 @@ impl ServerHandler for WeatherServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        if let Some(result) = crate::prompts::get(&request, self.shared.clock.observed_at()) {
+        if let Some(result) =
+            crate::handlers::prompts::get(&request, self.shared.clock.observed_at())
+        {
             let mut result = result?;
             result.meta = self.result_meta(&context);
             return Ok(result.into());
         }
         match &self.shared.extra {
             Some(extra) => extra.get_prompt(self, &request, &context),
-            None => Err(crate::prompts::unknown_prompt(&request.name)),
+            None => Err(crate::handlers::prompts::unknown_prompt(&request.name)),
         }
     }
 
@@ -612,7 +614,7 @@ impl ServerHandler for WeatherServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let mut resources = crate::resources::list();
+        let mut resources = crate::handlers::resources::list();
         if let Some(extra) = &self.shared.extra {
             resources.extend(extra.resources());
         }
@@ -625,7 +627,7 @@ impl ServerHandler for WeatherServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        let mut templates = crate::resources::templates();
+        let mut templates = crate::handlers::resources::templates();
         if let Some(extra) = &self.shared.extra {
             templates.extend(extra.resource_templates());
         }
@@ -639,7 +641,8 @@ impl ServerHandler for WeatherServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let found = self.find_resource(&request.uri);
-        let mut result = crate::resources::read_result(&request.uri, found, is_modern(&context))?;
+        let mut result =
+            crate::handlers::resources::read_result(&request.uri, found, is_modern(&context))?;
         result.meta = self.result_meta(&context);
         Ok(result.into())
     }
@@ -651,7 +654,7 @@ impl ServerHandler for WeatherServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
         if self.find_resource(&request.uri).is_none() {
-            return Err(crate::resources::not_found(&request.uri, false));
+            return Err(crate::handlers::resources::not_found(&request.uri, false));
         }
         self.subscriptions
             .add(request.uri, &context.peer, self.shared.clock);
@@ -687,7 +690,7 @@ impl ServerHandler for WeatherServer {
             .resource_subscriptions
             .iter()
             .flatten()
-            .filter(|uri| crate::updates::changes(uri))
+            .filter(|uri| crate::handlers::updates::changes(uri))
             .cloned()
             .collect();
         loop {
@@ -744,7 +747,7 @@ impl ServerHandler for WeatherServer {
             .and_then(|extra| extra.complete(&request));
         let mut result = match extra {
             Some(result) => result,
-            None => crate::prompts::complete(&request)?,
+            None => crate::handlers::prompts::complete(&request)?,
         };
         result.meta = self.result_meta(&context);
         Ok(result)

@@ -16,6 +16,10 @@
 // `test_logging_tool` logs; rmcp marks MCP logging deprecated (SEP-2577).
 #![allow(deprecated)]
 
+pub mod content;
+pub mod kit;
+pub mod tasks;
+
 use rmcp::{
     ErrorData as McpError, RoleServer,
     model::{
@@ -28,11 +32,11 @@ use rmcp::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::conformance_kit::{
+use crate::conformance::kit::{
     ask_field, elicited, input_request, input_required, invalid, no_argument_tools, one,
 };
+use crate::handlers::weather::{CallOutcome, Extra, WeatherServer};
 use crate::sealed::REFUSED;
-use crate::tool::{CallOutcome, Extra, WeatherServer};
 
 pub const MISSING_CAPABILITY: &str = "test_missing_capability";
 pub const LOGGING: &str = "test_logging_tool";
@@ -97,8 +101,8 @@ const TOOLS: [(&str, &str); 11] = [
 /// The diagnostic tools (no arguments).
 pub fn tools() -> Vec<Tool> {
     let mut tools = no_argument_tools(&TOOLS);
-    tools.extend(crate::conformance_content::tools());
-    tools.extend(crate::conformance_tasks::tools());
+    tools.extend(crate::conformance::content::tools());
+    tools.extend(crate::conformance::tasks::tools());
     tools
 }
 
@@ -109,7 +113,7 @@ pub fn prompts() -> Vec<Prompt> {
         Some("Conformance diagnostic: asks user_context through elicitation"),
         None,
     )];
-    prompts.extend(crate::conformance_content::prompts());
+    prompts.extend(crate::conformance::content::prompts());
     prompts
 }
 
@@ -486,7 +490,7 @@ pub fn get_prompt(
     context: &RequestContext<RoleServer>,
 ) -> Result<GetPromptResponse, McpError> {
     if request.name != PROMPT {
-        return Err(crate::prompts::unknown_prompt(&request.name));
+        return Err(crate::handlers::prompts::unknown_prompt(&request.name));
     }
     let caps = context.client_capabilities().unwrap_or_default();
     require(&caps, &[Need::Elicitation])?;
@@ -537,11 +541,11 @@ impl Extra for Fixtures {
     ) -> CallOutcome<'a> {
         Box::pin(async move {
             if let Some(outcome) =
-                crate::conformance_tasks::call_tool(server.tasks(), request, context)
+                crate::conformance::tasks::call_tool(server.tasks(), request, context)
             {
                 return Some(outcome);
             }
-            match crate::conformance_content::call_tool(server, request, context).await {
+            match crate::conformance::content::call_tool(server, request, context).await {
                 Some(outcome) => Some(outcome),
                 None => call_tool(server, request, context).await,
             }
@@ -554,7 +558,7 @@ impl Extra for Fixtures {
         request: &GetPromptRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        match crate::conformance_content::get_prompt(request) {
+        match crate::conformance::content::get_prompt(request) {
             Some(mut result) => {
                 result.meta = server.result_meta(context);
                 Ok(result.into())
@@ -568,22 +572,22 @@ impl Extra for Fixtures {
     }
 
     fn resources(&self) -> Vec<rmcp::model::Resource> {
-        crate::conformance_content::resources()
+        crate::conformance::content::resources()
     }
 
     fn resource_templates(&self) -> Vec<rmcp::model::ResourceTemplate> {
-        crate::conformance_content::templates()
+        crate::conformance::content::templates()
     }
 
     fn read_resource(&self, uri: &str) -> Option<rmcp::model::ResourceContents> {
-        crate::conformance_content::read(uri)
+        crate::conformance::content::read(uri)
     }
 
     fn complete(
         &self,
         request: &rmcp::model::CompleteRequestParams,
     ) -> Option<rmcp::model::CompleteResult> {
-        crate::conformance_content::complete(request)
+        crate::conformance::content::complete(request)
     }
 }
 
@@ -630,8 +634,8 @@ mod tests {
         assert_eq!(
             names.len(),
             TOOLS.len()
-                + crate::conformance_content::TOOLS.len()
-                + crate::conformance_tasks::TOOLS.len()
+                + crate::conformance::content::TOOLS.len()
+                + crate::conformance::tasks::TOOLS.len()
         );
     }
 }

@@ -1,6 +1,12 @@
 //! The HTTP side: the `/mcp` endpoint with CORS, request guards (body limit,
-//! session cap, JSON-RPC parse errors, the era rules of [`crate::modern`]), the cap on open
-//! streams ([`crate::stream_cap`]) and the optional static web app.
+//! session cap, JSON-RPC parse errors, the era rules of [`crate::http::modern`]), the cap on open
+//! streams ([`crate::http::stream_cap`]) and the optional static web app.
+
+pub mod journal;
+pub mod jsonrpc;
+pub mod modern;
+pub mod stream_cap;
+pub mod streams;
 
 use std::{net::SocketAddr, path::Path, sync::Arc};
 
@@ -43,19 +49,18 @@ use rmcp::{
     },
 };
 
-use crate::jsonrpc::{jsonrpc_error_response, too_large};
 use crate::{
     auth::Auth,
-    calc::CalculatorServer,
     config::Config,
     era::Era,
-    journal::{self, Journal},
-    modern,
+    handlers::calc::CalculatorServer,
+    handlers::weather::{Shared, WeatherServer},
     sealed::Sealer,
-    stream_cap::{self, StreamCap},
-    streams::RoutingSessionManager,
-    tool::{Shared, WeatherServer},
 };
+use journal::Journal;
+use jsonrpc::{jsonrpc_error_response, too_large};
+use stream_cap::StreamCap;
+use streams::RoutingSessionManager;
 
 /// Path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
@@ -108,14 +113,14 @@ const TYPED_METHODS: &[&str] = &[
 /// The tools and prompts served beside the weather server's: the conformance suite's, in a build
 /// with them and when asked for; none otherwise.
 #[cfg(feature = "conformance-fixtures")]
-fn extra(config: &Config) -> Option<Arc<dyn crate::tool::Extra>> {
+fn extra(config: &Config) -> Option<Arc<dyn crate::handlers::weather::Extra>> {
     config
         .conformance_fixtures
-        .then(|| Arc::new(crate::conformance::Fixtures) as Arc<dyn crate::tool::Extra>)
+        .then(|| Arc::new(crate::conformance::Fixtures) as Arc<dyn crate::handlers::weather::Extra>)
 }
 
 #[cfg(not(feature = "conformance-fixtures"))]
-fn extra(_config: &Config) -> Option<Arc<dyn crate::tool::Extra>> {
+fn extra(_config: &Config) -> Option<Arc<dyn crate::handlers::weather::Extra>> {
     None
 }
 
@@ -138,12 +143,12 @@ pub fn router(
         sealer: Arc::new(Sealer::random().map_err(std::io::Error::other)?),
         extra: extra(config),
         tasks: Default::default(),
-        clock: crate::updates::Clock::every(config.update_secs),
+        clock: crate::handlers::updates::Clock::every(config.update_secs),
     };
     let era = config.era;
     // Its own tasks: /mcp declares none and must not answer tasks/get for these.
     let forecast_shared = Shared {
-        extra: Some(Arc::new(crate::forecast::ForecastTool::default())),
+        extra: Some(Arc::new(crate::handlers::forecast::ForecastTool::default())),
         tasks: Default::default(),
         ..shared.clone()
     };
@@ -442,7 +447,7 @@ fn build_files(dir: &Path) -> PageFiles<ServeDir> {
     page_files(files, BUILD_CACHE_CONTROL)
 }
 
-/// Where the release build puts a build's files (xtask/src/site.rs, `BUILD_DIR`).
+/// Where the release build puts a build's files (xtask/src/build/site.rs, `BUILD_DIR`).
 pub const BUILD_PATH: &str = "/b";
 
 /// How a browser may keep the files of the top of `dist/` (the page, the workers' loaders):
