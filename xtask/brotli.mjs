@@ -1,6 +1,6 @@
 // Writes FILE.br beside each FILE named on the command line (when smaller than FILE): brotli at its best quality, with
 // Node's own zlib (no brotli encoder is among the workspace's crates). Called by xtask's release
-// build (xtask/src/compress.rs).
+// build (xtask/src/build/compress.rs).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
 

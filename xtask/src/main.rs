@@ -2,25 +2,12 @@
 //! `cargo xtask test`: set up what is missing and run every test (or only some stages).
 
 mod bench;
-mod bench_bridge;
-mod bench_model;
-mod chunks;
-mod compress;
-mod css;
-mod figures;
-mod imports;
-mod interop;
-mod llama;
-mod peers;
-mod relay_conformance;
+mod build;
 mod run;
 mod server;
+mod setup;
 mod sh;
-mod site;
-mod size;
-mod split;
 mod test;
-mod tools;
 
 use std::path::PathBuf;
 
@@ -46,23 +33,24 @@ commands:
 fn main() {
     share_target_dir();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = tools::claim_target_dir().and_then(|()| match args.first().map(String::as_str) {
-        Some("run") => run::run(&args[1..]),
-        Some("test") => test::test(&args[1..]),
-        Some("bench") => bench::bench(),
-        Some("size") => size::size(&args[1..]),
-        Some("bench-bridge") => bench_bridge::run(),
-        Some("bench-model") => bench_model::run(),
-        Some("setup") => {
-            let tools = tools::Tools::locate();
-            tools.ensure_test().and_then(|()| tools.ensure_trunk())
-        }
-        Some("model") => tools::Tools::locate().ensure_model(),
-        _ => {
-            eprintln!("{USAGE}");
-            std::process::exit(2);
-        }
-    });
+    let result =
+        setup::tools::claim_target_dir().and_then(|()| match args.first().map(String::as_str) {
+            Some("run") => run::run(&args[1..]),
+            Some("test") => test::test(&args[1..]),
+            Some("bench") => bench::bench(),
+            Some("size") => build::size::size(&args[1..]),
+            Some("bench-bridge") => bench::bridge::run(),
+            Some("bench-model") => bench::model::run(),
+            Some("setup") => {
+                let tools = setup::tools::Tools::locate();
+                tools.ensure_test().and_then(|()| tools.ensure_trunk())
+            }
+            Some("model") => setup::tools::Tools::locate().ensure_model(),
+            _ => {
+                eprintln!("{USAGE}");
+                std::process::exit(2);
+            }
+        });
     if let Err(e) = result {
         eprintln!("\nxtask: error: {e}");
         std::process::exit(1);
@@ -76,10 +64,10 @@ pub fn workspace_root() -> PathBuf {
 }
 
 /// Every cargo command xtask starts builds into the shared target folder
-/// ([`tools::Tools::shared_target_dir`]) unless `CARGO_TARGET_DIR` names another.
+/// ([`setup::tools::Tools::shared_target_dir`]) unless `CARGO_TARGET_DIR` names another.
 fn share_target_dir() {
     if std::env::var_os("CARGO_TARGET_DIR").is_none() {
-        let dir = tools::Tools::locate().shared_target_dir();
+        let dir = setup::tools::Tools::locate().shared_target_dir();
         // SAFETY: the first thing main does, before any thread exists.
         unsafe { std::env::set_var("CARGO_TARGET_DIR", dir) };
     }

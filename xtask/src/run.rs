@@ -1,7 +1,7 @@
 //! `cargo xtask run`.
 
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 use crate::{server, workspace_root};
 
 const USAGE: &str = "usage: cargo xtask run [--bind ADDR] [--auth] [--bridge stdio -- CMD ARGS... \
@@ -48,7 +48,7 @@ pub fn run(args: &[String]) -> Result<()> {
     tools.ensure_app()?;
 
     let binary = server::build_weather_server()?;
-    crate::site::build(&tools)?;
+    crate::build::site::build(&tools)?;
 
     // The server always allows its own origin, so the page it serves may call /mcp.
     let args = vec![

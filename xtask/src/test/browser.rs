@@ -5,8 +5,8 @@
 use super::Ctx;
 use super::helpers::Helpers;
 use super::report::{Counts, run_counted};
-use crate::interop::{BridgePeers, Interop};
 use crate::server;
+use crate::setup::interop::{BridgePeers, Interop};
 use crate::sh::{self, Background, Result};
 
 pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
@@ -128,15 +128,24 @@ pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
         guarded
             .ok_or_else(|| "the guarded Python SDK server did not start".into())
             .and_then(|url| {
-                crate::interop::bridge_http(&bridge_binary, "bridge-http-guarded", &url, &origins)
+                crate::setup::interop::bridge_http(
+                    &bridge_binary,
+                    "bridge-http-guarded",
+                    &url,
+                    &origins,
+                )
             }),
     );
     // server-everything's own Streamable HTTP mode, which sends no CORS headers for the page,
     // through `mcp-flow-bridge http`.
     let everything_http = bridge_peers.clone().map_err(Into::into).and_then(|p| {
         let (upstream, url) = p.everything_http()?;
-        let (bridge, bridged) =
-            crate::interop::bridge_http(&bridge_binary, "bridge-http-everything", &url, &origins)?;
+        let (bridge, bridged) = crate::setup::interop::bridge_http(
+            &bridge_binary,
+            "bridge-http-everything",
+            &url,
+            &origins,
+        )?;
         Ok(((upstream, bridge), bridged))
     });
     live.add("MCP_FLOW_TEST_BRIDGE_EVERYTHING_HTTP_URL", everything_http);

@@ -5,6 +5,8 @@
 mod browser;
 mod conformance;
 pub mod helpers;
+pub mod imports;
+mod relay_conformance;
 pub mod report;
 
 use std::path::PathBuf;
@@ -14,9 +16,9 @@ use std::time::Instant;
 use helpers::Helpers;
 use report::{Counts, Row, run_counted};
 
-use crate::interop::{BridgePeers, Interop};
+use crate::setup::interop::{BridgePeers, Interop};
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 use crate::{server, workspace_root};
 
 /// One stage of the test command.
@@ -218,7 +220,7 @@ impl Ctx {
     fn site(&mut self) -> Result<()> {
         self.ensure_tools()?;
         let tools = &self.tools;
-        once(&mut self.site_built, || crate::site::build(tools))
+        once(&mut self.site_built, || crate::build::site::build(tools))
     }
 
     /// The servers nobody here wrote that the bridge wraps (installed once per run).
@@ -293,19 +295,19 @@ fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     }
 }
 
-/// No module of any crate imports a module that imports it back (xtask/src/imports.rs).
+/// No module of any crate imports a module that imports it back (xtask/src/test/imports.rs).
 fn import_circles() -> Result<()> {
     let root = workspace_root();
     let mut found = Vec::new();
     for entry in std::fs::read_dir(&root)? {
         let src = entry?.path().join("src");
         if src.is_dir() && src.parent().is_some_and(|p| p.join("Cargo.toml").exists()) {
-            for (a, b) in crate::imports::mutual_imports(&src)? {
+            for (a, b) in crate::test::imports::mutual_imports(&src)? {
                 found.push(format!("{}: {a} <-> {b}", src.display()));
             }
         }
     }
-    for (a, b) in crate::imports::mutual_imports(&root.join("src"))? {
+    for (a, b) in crate::test::imports::mutual_imports(&root.join("src"))? {
         found.push(format!("src: {a} <-> {b}"));
     }
     if found.is_empty() {
@@ -369,7 +371,7 @@ fn bridge(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
 
 fn release(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     ctx.site()?;
-    let budget = crate::size::check_budget();
+    let budget = crate::build::size::check_budget();
     counts.one(budget.is_ok());
     let shipped = shipped_server_has_no_fixtures();
     counts.one(shipped.is_ok());
@@ -484,7 +486,7 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
         .map_err(|e| format!("the release build or the debug servers did not build: {e}"));
     let binary = ctx.debug_binary("weather-server");
     let fixtures = ctx.debug_binary("mcp-flow-test-servers");
-    let dist = crate::site::dist().display().to_string();
+    let dist = crate::build::site::dist().display().to_string();
     let site = |name: &str, extra: &[&str]| -> Result<(server::Server, String)> {
         ready.clone()?;
         let mut args = vec!["--bind", "127.0.0.1:0", "--static", &dist];
@@ -531,7 +533,7 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
     let everything = page.clone().map_err(Into::into).and_then(|page| {
         let peers = ctx.bridge_peers()?;
         let (upstream, url) = peers.everything_http()?;
-        let (bridge, bridged) = crate::interop::bridge_http(
+        let (bridge, bridged) = crate::setup::interop::bridge_http(
             &ctx.debug_binary("mcp-flow-bridge"),
             "bridge-http-everything-e2e",
             &url,
@@ -542,7 +544,7 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
     helpers.add("everything", everything);
     // A real OpenAI-compatible server serving the project's SmolLM2 file.
     let llama = page.map_err(Into::into).and_then(|page| {
-        let s = crate::llama::Llama::ensure(&ctx.tools)?.start(&ctx.tools, &page)?;
+        let s = crate::setup::llama::Llama::ensure(&ctx.tools)?.start(&ctx.tools, &page)?;
         let url = s.url.clone();
         Ok((s, url))
     });
@@ -596,7 +598,7 @@ fn oidc_site(ctx: &Ctx, binary: &std::path::Path) -> Result<(server::Server, ser
             "--bind".into(),
             format!("127.0.0.1:{port}"),
             "--static".into(),
-            crate::site::dist().display().to_string(),
+            crate::build::site::dist().display().to_string(),
             "--auth".into(),
             "--auth-issuer".into(),
             oidc.url.clone(),
@@ -610,7 +612,7 @@ fn interop(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     ctx.debug_binaries()?;
     let bridge = ctx.debug_binary("mcp-flow-bridge");
     let peers = ctx.bridge_peers()?;
-    let compared = crate::relay_conformance::compare(&ctx.tools, &peers, &bridge)?;
+    let compared = crate::test::relay_conformance::compare(&ctx.tools, &peers, &bridge)?;
     counts.passed += compared.same as u64;
     counts.failed += compared.differ.len() as u64;
     if compared.differ.is_empty() {

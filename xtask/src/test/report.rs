@@ -221,6 +221,14 @@ mod tests {
         }
     }
 
+    /// The table's line of `stage`.
+    fn stage_line<'a>(table: &'a str, stage: &str) -> &'a str {
+        table
+            .lines()
+            .find(|l| l.starts_with(stage))
+            .unwrap_or_default()
+    }
+
     #[test]
     fn libtest_and_plain_summaries_are_counted() {
         let mut c = Counts::default();
@@ -268,11 +276,7 @@ mod tests {
             },
         ];
         let table = table(&rows);
-        assert!(
-            table
-                .lines()
-                .any(|l| l.starts_with("e2e") && l.contains("FAILED: the build failed"))
-        );
+        assert!(stage_line(&table, "e2e").contains("FAILED: the build failed"));
         assert_eq!(
             table.lines().last(),
             Some("total: 3 passed, 1 failed, 0 skipped, 0 not run")
@@ -298,11 +302,7 @@ mod tests {
         }];
         assert!(!rows[0].ok());
         let table = table(&rows);
-        assert!(
-            table
-                .lines()
-                .any(|l| l.starts_with("e2e") && l.contains("FAILED"))
-        );
+        assert!(stage_line(&table, "e2e").contains("FAILED"));
         assert_eq!(
             table.lines().last(),
             Some("total: 20 passed, 2 failed, 0 skipped, 11 not run")

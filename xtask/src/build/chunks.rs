@@ -1,4 +1,4 @@
-//! Fewer files for a first run: the splitter (xtask/src/split.rs) makes one shared chunk per set
+//! Fewer files for a first run: the splitter (xtask/src/build/split.rs) makes one shared chunk per set
 //! of split modules that share code, so a first run fetched the `run` module and about 40 chunks
 //! of a few hundred bytes each. This step merges the chunks into one file per split module, in
 //! [`ORDER`]: every chunk the `run` module needs goes into `chunk_run.wasm`, every other chunk
@@ -132,7 +132,7 @@ pub fn rewrite_loader(js: &str, merges: &[Merge]) -> Result<String> {
             out.pop();
             if declared.insert(merge.var.clone()) {
                 out.push(format!(
-                    "/* the shared chunks {} needs that no module before it took (xtask/src/chunks.rs) */",
+                    "/* the shared chunks {} needs that no module before it took (xtask/src/build/chunks.rs) */",
                     merge.module
                 ));
                 let old = &merge.from[0];

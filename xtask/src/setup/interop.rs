@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use crate::server::{self, Server};
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 
 pub const TS_SERVER_PACKAGE: &str = "@modelcontextprotocol/server@2.4.0";
 pub const ZOD_PACKAGE: &str = "zod@4.6.7";

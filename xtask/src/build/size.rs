@@ -6,14 +6,14 @@
 //! import (`name.js` → `name_bg.wasm`). Any other file in `dist/` is not fetched by the page
 //! until something asks for it, and is listed apart. Sizes are gzip level 9 (flate2), per
 //! file, and the bytes on the wire: the brotli copy the release build wrote beside the file
-//! (`xtask/src/compress.rs`), which `weather-server --static` sends a browser that accepts br.
+//! (`xtask/src/build/compress.rs`), which `weather-server --static` sends a browser that accepts br.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 use crate::workspace_root;
 
 /// The most the first load may weigh, gzipped, so that it cannot creep up unnoticed: the goal
@@ -55,9 +55,9 @@ pub fn size(args: &[String]) -> Result<()> {
         return Err("usage: cargo xtask size".into());
     }
     let tools = Tools::locate();
-    let dist = crate::site::dist();
+    let dist = crate::build::site::dist();
     tools.ensure_app()?;
-    crate::site::build(&tools)?;
+    crate::build::site::build(&tools)?;
     let load = measure(&dist)?;
     print(&load);
     println!();
@@ -142,7 +142,10 @@ pub fn measure(dist: &Path) -> Result<Load> {
         first: Vec::new(),
         later: Vec::new(),
     };
-    for name in all.into_iter().filter(|n| !crate::compress::is_variant(n)) {
+    for name in all
+        .into_iter()
+        .filter(|n| !crate::build::compress::is_variant(n))
+    {
         let bytes = std::fs::read(dist.join(&name))?;
         let gz = gzip_len(&bytes)?;
         // What the server sends a browser that accepts br: the .br copy, else the .gz one,
@@ -171,7 +174,7 @@ pub fn measure(dist: &Path) -> Result<Load> {
 
 /// The bytes gzip -9 makes of `bytes` (deflate at level 9 with gzip's header and trailer).
 pub fn gzip_len(bytes: &[u8]) -> Result<u64> {
-    Ok(crate::compress::gzip(bytes)?.len() as u64)
+    Ok(crate::build::compress::gzip(bytes)?.len() as u64)
 }
 
 /// The files the page fetches before it runs: from `index.html`, its stylesheets and scripts,
@@ -294,7 +297,7 @@ fn resolve(from: &str, reference: &str) -> Option<String> {
 }
 
 /// What makes up the first load's wasm, after `wasm-opt -Oz`, by crate and by item, from twiggy
-/// (with names kept: `wasm-opt -g`): the split build's main module (xtask/src/split.rs), or
+/// (with names kept: `wasm-opt -g`): the split build's main module (xtask/src/build/split.rs), or
 /// Trunk's whole app when no split build is there.
 fn contributors(tools: &Tools) -> Result<()> {
     let twiggy = twiggy();
@@ -308,7 +311,7 @@ fn contributors(tools: &Tools) -> Result<()> {
     let work = crate::target_dir().join("size");
     std::fs::create_dir_all(&work)?;
     let named = work.join("mcp-flow.named.wasm");
-    let split = crate::split::main_module();
+    let split = crate::build::split::main_module();
     let input = if split.exists() {
         split
     } else {
@@ -338,7 +341,7 @@ fn contributors(tools: &Tools) -> Result<()> {
             .command(tools.npm_bin().join("wasm-opt"))
             .arg(&input)
             .args(["-Oz", "-g"])
-            .args(crate::split::WASM_OPT_FEATURES)
+            .args(crate::build::split::WASM_OPT_FEATURES)
             .arg("-o")
             .arg(&named),
     )?;

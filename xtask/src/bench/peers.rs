@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::figures;
+use crate::bench::figures;
 use crate::server::{self, Server};
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 
 pub const INSPECTOR_PACKAGE: &str = "@modelcontextprotocol/inspector@2.12.0";
 pub const TS_SDK_PACKAGE: &str = "@modelcontextprotocol/sdk@1.32.2";

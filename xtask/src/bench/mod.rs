@@ -1,15 +1,19 @@
 //! `cargo xtask bench`: benchmarks with printed figures (not timed tests), measured side by
 //! side in one run against the official peers (see `peers.rs`), ending in one table.
 
+pub mod bridge;
+pub mod figures;
+pub mod model;
+pub mod peers;
+
 use std::process::Stdio;
 
-use crate::bench_model;
-use crate::figures::{self, field};
-use crate::peers::Peers;
 use crate::server::{self, Server};
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 use crate::workspace_root;
+use figures::field;
+use peers::Peers;
 
 /// Closed-loop load: this many sessions, each calling back to back.
 const SESSIONS: usize = 50;
@@ -262,7 +266,7 @@ pub fn bench() -> Result<()> {
     let native = server::build_native(&["loadgen", "test-servers"])?;
     let loadgen = native.join("mcp-flow-load");
     let fixtures = native.join("mcp-flow-test-servers");
-    crate::site::build(&tools)?;
+    crate::build::site::build(&tools)?;
     let mut rows: Vec<[String; 4]> = Vec::new();
 
     sh::step("1-2. first load: download (gzipped) and time to interactive, headless Chromium");
@@ -436,7 +440,7 @@ pub fn bench() -> Result<()> {
     let fuzz = fuzz()?;
 
     sh::step("7. the bridge: overhead per tools/call over direct stdio, beside supergateway");
-    let bridge_row = crate::bench_bridge::overhead(&tools, &loadgen)?;
+    let bridge_row = crate::bench::bridge::overhead(&tools, &loadgen)?;
 
     let fmt = |l: &Load| {
         format!(
@@ -538,9 +542,9 @@ pub fn bench() -> Result<()> {
     rows.push(bridge_row);
 
     sh::step("7. the language model (SmolLM2-135M, Q8_0), natively");
-    rows.extend(bench_model::native(&tools)?);
+    rows.extend(model::native(&tools)?);
     sh::step("8. the language model in the page (headless Chromium, its Web Worker)");
-    rows.extend(bench_model::in_page(&tools, &binary)?);
+    rows.extend(model::in_page(&tools, &binary)?);
 
     println!(
         "\nMCP Flow benchmarks (one run, this machine: {} cores)\n",

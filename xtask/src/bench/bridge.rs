@@ -6,10 +6,10 @@
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use crate::figures::{self, field};
-use crate::interop::BridgePeers;
+use crate::bench::figures::{self, field};
+use crate::setup::interop::BridgePeers;
+use crate::setup::tools::Tools;
 use crate::sh::{self, Background, Result};
-use crate::tools::Tools;
 use crate::workspace_root;
 
 pub const SUPERGATEWAY_PACKAGE: &str = "supergateway@4.0.0";

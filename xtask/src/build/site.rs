@@ -6,13 +6,13 @@
 //! loader script, as Trunk's `data-loader-shim` does), and builds the app itself once, with the
 //! split points on (`--features split`, only on the app's own crate, so no dependency is compiled
 //! twice) and the relocations the splitter needs asked only of the final link. Then
-//! [`crate::split`] cuts the app into its first load and the modules fetched on demand.
+//! [`crate::build::split`] cuts the app into its first load and the modules fetched on demand.
 //! A link this build does not know is an error, so Trunk and this build cannot drift apart silently.
 
 use std::path::{Path, PathBuf};
 
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 use crate::{target_dir, workspace_root};
 
 /// Where the release site is written.
@@ -234,7 +234,10 @@ pub fn build(tools: &Tools) -> Result<()> {
         match asset {
             Asset::Css(href) => {
                 let css = std::fs::read_to_string(root.join(href))?;
-                std::fs::write(stage.join(file_name(href)), crate::css::minify(&css, href)?)?;
+                std::fs::write(
+                    stage.join(file_name(href)),
+                    crate::build::css::minify(&css, href)?,
+                )?;
             }
             Asset::Copy(href) => {
                 let name = file_name(href);
@@ -259,11 +262,11 @@ pub fn build(tools: &Tools) -> Result<()> {
             }
             Asset::App { .. } => {
                 let wasm = wasm.next().ok_or("the app without its build")?;
-                optimise.extend(crate::split::split_app(tools, wasm, &stage)?);
+                optimise.extend(crate::build::split::split_app(tools, wasm, &stage)?);
             }
         }
     }
-    crate::split::optimise_all(tools, &optimise)?;
+    crate::build::split::optimise_all(tools, &optimise)?;
     let hash = format!("{:016x}", contents_hash(&stage)?);
     std::fs::rename(&stage, dist.join(BUILD_DIR).join(&hash))?;
     let at = format!("{BUILD_DIR}/{hash}/");
@@ -274,7 +277,7 @@ pub fn build(tools: &Tools) -> Result<()> {
         dist.join("index.html"),
         page(&assets, &lines, &format!("/{at}")),
     )?;
-    crate::compress::precompress(&dist)?;
+    crate::build::compress::precompress(&dist)?;
     std::fs::write(&stamp, format!("{fingerprint}\n{}", listing(&dist)?))?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! (functions marked with `on_demand!`, core/src/on_demand.rs) leave the first load and become wasm
 //! modules of their own that the page fetches on first use.
 //!
-//! [`crate::site`] builds the app's wasm once with the split points (`--features split`) and
+//! [`crate::build::site`] builds the app's wasm once with the split points (`--features split`) and
 //! `--emit-relocs` (what the splitter needs to move code and data); this step splits it with
 //! `wasm_split_cli_support` (the splitter Leptos' own build tool uses), runs wasm-bindgen on the
 //! main module and hands every piece to wasm-opt. `trunk serve` and the wasm-bindgen tests build
@@ -10,9 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
 use crate::target_dir;
-use crate::tools::Tools;
 
 /// The app's JavaScript module, as Trunk names it (`filehash = false`): the split modules'
 /// loader imports `initSync` from it.
@@ -95,12 +95,12 @@ pub fn split_app(tools: &Tools, wasm: &Path, dist: &Path) -> Result<Vec<(PathBuf
 }
 
 /// Merges the splitter's shared chunks (one per set of modules that share code) into one file per
-/// module (xtask/src/chunks.rs) and writes the loader that fetches them to `link_js`. Returns the
+/// module (xtask/src/build/chunks.rs) and writes the loader that fetches them to `link_js`. Returns the
 /// merged chunks' files.
 fn merge_chunks(pieces: &Path, link_js: &Path) -> Result<Vec<PathBuf>> {
     let js = std::fs::read_to_string(pieces.join(LINK_JS))?;
-    let chunks = crate::chunks::chunks_in(&js)?;
-    let merges = crate::chunks::plan(&chunks);
+    let chunks = crate::build::chunks::chunks_in(&js)?;
+    let merges = crate::build::chunks::plan(&chunks);
     let mut files = Vec::new();
     for merge in &merges {
         let parts = merge
@@ -111,11 +111,12 @@ fn merge_chunks(pieces: &Path, link_js: &Path) -> Result<Vec<PathBuf>> {
         let out = pieces.join(&merge.file);
         std::fs::write(
             &out,
-            crate::chunks::merge(&parts).map_err(|e| format!("merging {}: {e}", merge.file))?,
+            crate::build::chunks::merge(&parts)
+                .map_err(|e| format!("merging {}: {e}", merge.file))?,
         )?;
         files.push(out);
     }
-    std::fs::write(link_js, crate::chunks::rewrite_loader(&js, &merges)?)?;
+    std::fs::write(link_js, crate::build::chunks::rewrite_loader(&js, &merges)?)?;
     println!(
         "{} shared chunk(s) merged into {}",
         chunks.len(),

@@ -7,9 +7,9 @@
 
 use std::process::Command;
 
-use crate::interop::BridgePeers;
+use crate::setup::interop::BridgePeers;
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 
 /// Scenarios whose verdict the bridge changes, and why: through the bridge they must pass at
 /// least the checks they pass directly. A difference elsewhere fails the test.

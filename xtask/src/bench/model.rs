@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use crate::figures::{self, field};
+use crate::bench::figures::{self, field};
 use crate::server;
+use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
-use crate::tools::Tools;
 use crate::workspace_root;
 
 /// Page rounds: the first downloads the model, the others read it from the browser's cache.
@@ -27,7 +27,7 @@ pub fn run() -> Result<()> {
     let tools = Tools::locate();
     tools.ensure_test()?;
     let binary = server::build_weather_server()?;
-    crate::site::build(&tools)?;
+    crate::build::site::build(&tools)?;
     sh::step("the language model (SmolLM2-135M, Q8_0), natively");
     let mut rows = native(&tools)?;
     sh::step("the language model in the page (headless Chromium, its Web Worker)");
@@ -105,7 +105,8 @@ pub fn in_page(tools: &Tools, binary: &Path) -> Result<Vec<Row>> {
     )?;
     print!("{out}");
     let line = figures::line(&out, "smollm-page", "the in-page model benchmark")?;
-    let worker_gz = gzipped_kb(&crate::site::build_dir(&dist)?.join("smollm-worker_bg.wasm"))?;
+    let worker_gz =
+        gzipped_kb(&crate::build::site::build_dir(&dist)?.join("smollm-worker_bg.wasm"))?;
     Ok(vec![
         row(
             "model load in the page, downloaded / from the Cache API",
@@ -226,7 +227,7 @@ fn native_accuracy_rows(out: &str) -> Vec<Row> {
 
 /// A file's size gzipped (level 9, as `cargo xtask size` counts), in KB.
 fn gzipped_kb(path: &Path) -> Result<f64> {
-    Ok(crate::size::gzip_len(&std::fs::read(path)?)? as f64 / 1000.0)
+    Ok(crate::build::size::gzip_len(&std::fs::read(path)?)? as f64 / 1000.0)
 }
 
 #[cfg(test)]
