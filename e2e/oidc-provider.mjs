@@ -1,5 +1,5 @@
 // A third-party authorization server for the end-to-end suite: oidc-provider (npm, a certified
-// OpenID provider, pinned in xtask/src/tools.rs) in front of `weather-server --auth-issuer`.
+// OpenID provider, pinned in xtask/src/setup/tools.rs) in front of `weather-server --auth-issuer`.
 //
 //   node oidc-provider.mjs --port P --resource http://127.0.0.1:Q/mcp --client-id ID --redirect URI
 //                          [--access-token-ttl SECONDS]

@@ -1,0 +1,34 @@
+// What every scenario reads: the suite's options (the servers the test command started, the
+// screenshot folder), need() for a server's URL (or the reason it is missing), and check().
+import { parseArgs } from 'node:util';
+import { servers, unavailable } from '../runner.mjs';
+
+export const { values: opt } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    out: { type: 'string' },
+    only: { type: 'string' },
+    faulty: { type: 'string' },
+    'llama-base': { type: 'string' },
+    everything: { type: 'string' },
+    'auth-base': { type: 'string' },
+    'oidc-base': { type: 'string' },
+    'oidc-client': { type: 'string' },
+    // The protected servers' access-token lifetime.
+    'token-secs': { type: 'string', default: '4' },
+    unavailable: { type: 'string', multiple: true, default: [] },
+    list: { type: 'boolean', default: false },
+  },
+});
+if (!opt.list && !opt.out) {
+  console.error('usage: suite.mjs --base URL --out DIR [--only NAME] [--unavailable NAME=WHY]... | --list');
+  process.exit(2);
+}
+
+/** The URL of a server option; a scenario that reads one the test command could not start
+ * fails, saying why (e2e/runner.mjs). */
+export const need = servers(opt, unavailable(opt.unavailable));
+
+export function check(cond, message) {
+  if (!cond) throw new Error(message);
+}
