@@ -252,17 +252,20 @@ fn route_line(routes: &SharedRoutes, record: &Record, bytes: Vec<u8>) {
     }
     match classify(&text) {
         Ok(Kind::Response { id }) => {
-            let mut locked = lock(routes);
-            let position = locked.pending.iter().position(|pending| pending.id == id);
-            let note = match position {
-                Some(position) => {
-                    let pending = locked.pending.remove(position);
-                    let _ = pending.tx.send(Delivery::Response(text.clone()));
-                    format!("answers POST {} (id {id})", pending.method)
-                }
+            let pending = {
+                let mut locked = lock(routes);
+                let position = locked.pending.iter().position(|pending| pending.id == id);
+                position.map(|position| locked.pending.remove(position))
+            };
+            let note = match &pending {
+                Some(pending) => format!("answers POST {} (id {id})", pending.method),
                 None => format!("answers no open request (id {id}): not delivered"),
             };
-            record.push(Leg::Stdout, text, Some(note));
+            // Recorded before it is delivered: whoever got the answer finds it in the record.
+            record.push(Leg::Stdout, text.clone(), Some(note));
+            if let Some(pending) = pending {
+                let _ = pending.tx.send(Delivery::Response(text));
+            }
         }
         Ok(Kind::Request { method, .. } | Kind::Notification { method }) => {
             let mut locked = lock(routes);
