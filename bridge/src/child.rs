@@ -246,20 +246,20 @@ impl Child {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        // Recorded before it is written: a child that answers at once must not have its answer
+        // recorded before the line it answers.
+        let seq = self.record.push(Leg::Stdin, line, None);
         let written = async {
             pipe.write_all(&bytes).await?;
             pipe.flush().await
         }
         .await;
-        match &written {
-            Ok(()) => self.record.push(Leg::Stdin, line, None),
-            Err(error) => self.record.push(
-                Leg::Stdin,
-                line,
-                Some(format!("could not be written: {error}")),
-            ),
-        };
-        if written.is_err() {
+        if let Err(error) = &written {
+            self.record.push(
+                Leg::Bridge,
+                format!("the stdin line #{seq} could not be written: {error}"),
+                None,
+            );
             *stdin = None;
         }
         written
