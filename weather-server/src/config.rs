@@ -114,7 +114,7 @@ pub struct Config {
     /// loopback host) instead of the built-in one: its JWT access tokens are checked against
     /// the keys its metadata names, and the built-in `/oauth/*` endpoints are not served.
     #[arg(long, value_name = "URL", requires = "auth", conflicts_with = "auth_auto_approve",
-          value_parser = crate::auth::issuer::check_url)]
+          value_parser = crate::auth::resource::issuer::check_url)]
     pub auth_issuer: Option<String>,
 
     /// Keep a journal of every request received (method, path, session, JSON-RPC method) and

@@ -6,7 +6,7 @@ use std::{net::SocketAddr, time::Duration};
 
 use reqwest::{Url, header, redirect};
 
-use super::redirects::is_loopback_host;
+use super::server::redirects::is_loopback_host;
 
 /// The largest document read.
 pub const MAX_DOCUMENT_BYTES: usize = 64 * 1024;

@@ -3,41 +3,33 @@
 //! `http://<Host>`, the resource `http://<Host>/mcp`, both from the request's validated Host,
 //! so 127.0.0.1:PORT and localhost:PORT each work.
 //!
+//! Two rooms: the protected resource ([`resource`]) and the demo authorization server
+//! ([`server`]); beside them the Host and Origin rules ([`site`]), the server's own fetches
+//! ([`fetch`]), scopes and secrets ([`types`]).
+//!
 //! - Discovery: protected resource metadata (RFC 9728) and authorization server metadata
 //!   (RFC 8414, also at the OpenID path), in [`metadata`].
 //! - Clients: the pre-registered public client `mcp-flow-demo` (any loopback redirect),
-//!   dynamic registration (RFC 7591, [`register`]) and client ID metadata documents fetched
-//!   from loopback hosts only ([`cimd`]).
+//!   dynamic registration (RFC 7591, [`server::register`]) and client ID metadata documents fetched
+//!   from loopback hosts only ([`server::cimd`]).
 //! - The code flow with PKCE S256, resource indicators (RFC 8707) and `iss` (RFC 9207):
-//!   [`authorize`], [`consent`], [`token`]; refresh tokens rotate on every use.
-//! - Scopes: `mcp:basic` for everything at `/mcp`, plus `weather:read` to call `get_weather`
-//!   ([`bearer`]).
+//!   [`server::authorize`], [`server::consent`], [`server::token`]; refresh tokens rotate on every use.
+//! - Scopes: `mcp:basic` for everything at `/mcp`, plus `weather:read` for whatever gives a
+//!   weather report ([`resource::bearer`]).
 //!
-//! Everything lives in memory ([`store`]); secrets are kept as SHA-256 fingerprints and never
+//! Everything lives in memory ([`server::store`]); secrets are kept as SHA-256 fingerprints and never
 //! logged.
 //!
 //! With `--auth-issuer URL` another authorization server issues the tokens: the metadata names
 //! it, the built-in endpoints are not served, and its JWT access tokens are checked in
-//! [`issuer`].
+//! [`resource::issuer`].
 
-mod authorize;
-mod bearer;
-mod cimd;
-mod client_auth;
-mod clients;
-mod consent;
 mod fetch;
-pub mod issuer;
 mod metadata;
 mod params;
-mod records;
-mod redirects;
-mod register;
-mod reply;
-mod sessions;
+pub mod resource;
+pub mod server;
 pub(crate) mod site;
-mod store;
-mod token;
 mod types;
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
@@ -50,7 +42,7 @@ use axum::{
 };
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-pub use clients::DEMO_CLIENT;
+pub use server::clients::DEMO_CLIENT;
 pub use types::{MCP_BASIC, SUPPORTED_SCOPES, WEATHER_READ};
 
 use crate::config::Config;
@@ -70,16 +62,16 @@ pub const REGISTER_PATH: &str = "/oauth/register";
 /// The authorization side of the server, shared by its routes and the `/mcp` guard.
 #[derive(Clone)]
 pub struct Auth {
-    store: Arc<store::Store>,
+    store: Arc<server::store::Store>,
     /// Client ID metadata documents fetched.
-    documents: Arc<cimd::Cache>,
+    documents: Arc<server::cimd::Cache>,
     /// Which client opened each 2025-11-25 session at `/mcp`.
-    owners: Arc<sessions::Owners>,
+    owners: Arc<resource::sessions::Owners>,
     gate: Arc<site::Gate>,
     max_body: usize,
     auto_approve: bool,
     /// `--auth-issuer`: the authorization server whose tokens are taken instead.
-    issuer: Option<Arc<issuer::Issuer>>,
+    issuer: Option<Arc<resource::issuer::Issuer>>,
 }
 
 impl Auth {
@@ -87,7 +79,7 @@ impl Auth {
     /// at `/mcp`.
     pub fn new(config: &Config, local_addr: SocketAddr) -> Self {
         Self {
-            store: Arc::new(store::Store::new(Duration::from_secs(
+            store: Arc::new(server::store::Store::new(Duration::from_secs(
                 config.auth_token_secs,
             ))),
             documents: Arc::default(),
@@ -98,7 +90,7 @@ impl Auth {
             issuer: config
                 .auth_issuer
                 .clone()
-                .map(|url| Arc::new(issuer::Issuer::new(url))),
+                .map(|url| Arc::new(resource::issuer::Issuer::new(url))),
         }
     }
 
@@ -123,10 +115,10 @@ impl Auth {
                     OPENID_CONFIGURATION_PATH,
                     get(metadata::authorization_server),
                 )
-                .route(AUTHORIZE_PATH, get(authorize::authorize))
-                .route(DECISION_PATH, post(authorize::decide))
-                .route(TOKEN_PATH, post(token::token))
-                .route(REGISTER_PATH, post(register::register));
+                .route(AUTHORIZE_PATH, get(server::authorize::authorize))
+                .route(DECISION_PATH, post(server::authorize::decide))
+                .route(TOKEN_PATH, post(server::token::token))
+                .route(REGISTER_PATH, post(server::register::register));
         }
         router
             .layer(middleware::from_fn_with_state(self.clone(), site::screen))
@@ -138,7 +130,7 @@ impl Auth {
     pub fn protect(&self, router: Router) -> Router {
         router.layer(middleware::from_fn_with_state(
             self.clone(),
-            bearer::require_token,
+            resource::bearer::require_token,
         ))
     }
 

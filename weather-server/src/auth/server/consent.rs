@@ -7,10 +7,10 @@ use axum::{
 };
 use reqwest::Url;
 
-use super::{
+use crate::auth::{
     DECISION_PATH,
-    reply::{escape_html, page_headers},
-    store::Pending,
+    server::reply::{escape_html, page_headers},
+    server::store::Pending,
     types::{MCP_BASIC, WEATHER_READ},
 };
 

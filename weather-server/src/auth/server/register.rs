@@ -11,12 +11,12 @@ use axum::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{
+use crate::auth::{
     Auth,
     params::read_body,
-    redirects::check_redirect_uri,
-    reply::{OAuthError, json_no_store},
-    store::{Client, ClientAuth, Redirects},
+    server::redirects::check_redirect_uri,
+    server::reply::{OAuthError, json_no_store},
+    server::store::{Client, ClientAuth, Redirects},
     types::{ClientId, Fingerprint, Scopes, random_secret},
 };
 

@@ -15,11 +15,11 @@ use axum::{
 };
 use serde_json::{Value, json};
 
-use super::{
+use crate::auth::{
     Auth,
-    issuer::Refused,
     params::read_body,
-    records::Access,
+    resource::issuer::Refused,
+    server::records::Access,
     site::Site,
     types::{MCP_BASIC, Scopes, WEATHER_READ},
 };

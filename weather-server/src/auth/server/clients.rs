@@ -1,11 +1,11 @@
 //! Who a `client_id` is: the pre-registered demo client, a dynamically registered client, or a
 //! client ID metadata document fetched from its URL; and which redirect URIs each may use (by
-//! the rules of [`super::redirects`]).
+//! the rules of [`crate::auth::server::redirects`]).
 
-use super::{
-    cimd,
-    redirects::{loopback_http, same_but_port},
-    store::{Client, ClientAuth, Redirects, Store},
+use crate::auth::{
+    server::cimd,
+    server::redirects::{loopback_http, same_but_port},
+    server::store::{Client, ClientAuth, Redirects, Store},
     types::ClientId,
 };
 

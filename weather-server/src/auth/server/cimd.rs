@@ -13,10 +13,10 @@ use std::{
 use reqwest::Url;
 use serde::Deserialize;
 
-use super::{
+use crate::auth::{
     fetch::{check_loopback, get},
-    redirects::check_redirect_uri,
-    store::{Client, ClientAuth, Redirects},
+    server::redirects::check_redirect_uri,
+    server::store::{Client, ClientAuth, Redirects},
     types::ClientId,
 };
 

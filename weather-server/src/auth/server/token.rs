@@ -10,12 +10,12 @@ use axum::{
 };
 use serde_json::json;
 
-use super::{
+use crate::auth::{
     Auth,
-    client_auth::Presented,
     params::{Params, Repeated, read_body},
-    reply::{OAuthError, json_no_store},
-    store::{Issued, Redeem, RefreshError},
+    server::client_auth::Presented,
+    server::reply::{OAuthError, json_no_store},
+    server::store::{Issued, Redeem, RefreshError},
     types::{Scopes, is_pkce_value, pkce_s256_matches},
 };
 

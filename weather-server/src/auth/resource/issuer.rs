@@ -15,7 +15,7 @@ use reqwest::Url;
 use serde::Deserialize;
 use tokio::sync::Mutex;
 
-use super::{
+use crate::auth::{
     fetch,
     types::{ClientId, Scopes},
 };

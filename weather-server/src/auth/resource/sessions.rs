@@ -6,7 +6,7 @@ use std::{
     sync::{Mutex, MutexGuard, PoisonError},
 };
 
-use super::types::ClientId;
+use crate::auth::types::ClientId;
 
 /// Which client opened each session, so that only its tokens reach it. At most
 /// [`MAX_OWNED`] are kept (far more than the sessions the server allows); the oldest is

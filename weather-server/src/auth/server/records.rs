@@ -1,6 +1,6 @@
 //! What the authorization server knows of clients and grants: the records its store keeps.
 
-use super::types::{ClientId, Fingerprint, Scopes};
+use crate::auth::types::{ClientId, Fingerprint, Scopes};
 
 /// How a client proves itself at the token endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Everything the authorization server remembers, in memory: registered clients, consent
 //! requests waiting for a decision, authorization codes, access and refresh tokens (the records
-//! of [`super::records`]), and the codes and refresh tokens already spent. Secrets are kept as
+//! of [`crate::auth::server::records`]), and the codes and refresh tokens already spent. Secrets are kept as
 //! fingerprints; expired entries are swept whenever a table grows.
 //!
 //! Nothing an anonymous caller sends can fill it for good: registrations and waiting requests
@@ -14,8 +14,10 @@ use std::{
     time::{Duration, Instant},
 };
 
-pub use super::records::{Access, Client, ClientAuth, Code, Grant, Issued, Pending, Redirects};
-use super::types::{ClientId, Fingerprint, Scopes, random_secret};
+pub use crate::auth::server::records::{
+    Access, Client, ClientAuth, Code, Grant, Issued, Pending, Redirects,
+};
+use crate::auth::types::{ClientId, Fingerprint, Scopes, random_secret};
 
 /// How long an authorization code may be redeemed.
 pub const CODE_TTL: Duration = Duration::from_secs(60);

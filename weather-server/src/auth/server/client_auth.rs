@@ -5,10 +5,10 @@
 use axum::http::{HeaderMap, header};
 use base64::{Engine as _, engine::general_purpose::STANDARD};
 
-use super::{
+use crate::auth::{
     params::{Params, Repeated},
-    reply::OAuthError,
-    store::{Client, ClientAuth},
+    server::reply::OAuthError,
+    server::store::{Client, ClientAuth},
 };
 
 /// The credentials of one token request.
@@ -148,7 +148,7 @@ fn form_decode(text: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::auth::{
-        clients::demo_client,
+        server::clients::demo_client,
         types::{ClientId, Fingerprint},
     };
 

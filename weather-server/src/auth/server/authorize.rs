@@ -11,12 +11,14 @@ use axum::{
     response::Response,
 };
 
-use super::{
-    Auth, clients, consent,
+use crate::auth::{
+    Auth,
     params::{Params, Repeated, read_body},
-    reply::{error_page, redirect},
+    server::clients,
+    server::consent,
+    server::reply::{error_page, redirect},
+    server::store::{Code, Grant, Pending},
     site::Site,
-    store::{Code, Grant, Pending},
     types::{MCP_BASIC, Scopes, is_pkce_value},
 };
 
