@@ -22,8 +22,9 @@
 // Screenshots go to DIR: finished-run.png (the README's screenshot), player-1280.png (a Play run
 // following its current row) and player-390.png (a phone), among others.
 // The scenarios live by area in scenarios/*.mjs, the page object in lib/ (selectors.mjs, page.mjs),
-// the options in lib/context.mjs, the runner in runner.mjs. Exits 1 if any scenario fails. playwright-core is resolved normally, else from the project's
-// tools folder ($MCP_FLOW_TOOLS, default ~/.cache/mcp-flow) where `cargo xtask test` installs it.
+// the options in lib/context.mjs, the runner in runner.mjs. Exits 1 if any scenario fails.
+// playwright-core is resolved normally, else from the project's tools folder ($MCP_FLOW_TOOLS,
+// default ~/.cache/mcp-flow) where `cargo xtask test` installs it.
 import { join } from 'node:path';
 import { launchChromium } from './browser.mjs';
 import { opt } from './lib/context.mjs';

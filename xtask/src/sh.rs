@@ -107,8 +107,21 @@ impl Background {
         match rx.recv_timeout(Duration::from_secs(60)) {
             Ok(line) => Ok((bg, line)),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                let status = bg.child.wait().ok();
-                Err(format!("{name} exited before it was ready ({})", exit(status)).into())
+                // Its output ended: it is exiting, or it closed its output and lives on (a
+                // moment to learn which; dropping `bg` kills it either way).
+                let mut status = None;
+                for _ in 0..50 {
+                    status = bg.child.try_wait().ok().flatten();
+                    if status.is_some() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                Err(format!(
+                    "{name} ended its output before it was ready ({})",
+                    exit(status)
+                )
+                .into())
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let status = bg.child.try_wait().ok().flatten();

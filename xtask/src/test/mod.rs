@@ -406,7 +406,7 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     // The runner's own tests: a server that did not start fails only the scenarios needing it.
     let runner = Command::new("node")
         .current_dir(workspace_root())
-        .args(["--test", "e2e/runner.test.mjs"])
+        .args(["--test", "--test-reporter=tap", "e2e/runner.test.mjs"])
         .output();
     let runner_counts = match &runner {
         Ok(out) => node_test_counts(&String::from_utf8_lossy(&out.stdout)),
@@ -625,6 +625,14 @@ fn interop(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_tests_are_counted_from_their_tap_summary() {
+        let tap = "TAP version 13\n# Subtest: a\nok 1 - a\n1..3\n# tests 3\n# pass 2\n# fail 1\n";
+        let counts = node_test_counts(tap);
+        assert_eq!((counts.passed, counts.failed, counts.ran()), (2, 1, 3));
+        assert_eq!(node_test_counts("not TAP at all").ran(), 0);
+    }
 
     #[test]
     fn stages_are_chosen_by_name_in_their_own_order() {
