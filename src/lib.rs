@@ -1,7 +1,8 @@
 //! MCP Flow: a real MCP client in the browser, made visible as the tutorial's sequence diagrams.
 
+pub use mcp_flow_client::{self as mcp, clock};
 pub use mcp_flow_core::{
-    clock, diagram, export, flow, llm, mcp, on_demand, output_check, placeholders, record,
-    worker_link,
+    diagram, export, flow, host, llm, output_check, placeholders, record, worker_link,
 };
+pub use mcp_flow_on_demand as on_demand;
 pub mod ui;

@@ -1,14 +1,14 @@
 //! The native HTTP for the transport: reqwest with the response body read as a stream (each
 //! chunk as the connection delivers it); and the native clock, an [`Instant`] with tokio's
-//! timer. The model is the browser's `Fetch` in `mcp_flow_core::mcp::browser`.
+//! timer. The model is the browser's `Fetch` in `mcp_flow_client::browser`.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use futures_util::{Stream, StreamExt};
-use mcp_flow_core::clock::{Clock, Sleep};
-use mcp_flow_core::mcp::http::{BodyStream, Http, HttpRequest, HttpResponse};
+use mcp_flow_client::clock::{Clock, Sleep};
+use mcp_flow_client::http::{BodyStream, Http, HttpRequest, HttpResponse};
 use reqwest::Method;
 
 /// How long to wait for a TCP connection before reporting no response.

@@ -4,16 +4,16 @@
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use mcp_flow_core::mcp::client::McpClient;
-use mcp_flow_core::mcp::http::{BodyStream, Http, HttpRequest};
-use mcp_flow_core::mcp::record::shared_log;
-use mcp_flow_core::mcp::tools::result_text;
+use mcp_flow_client::client::McpClient;
+use mcp_flow_client::http::{BodyStream, Http, HttpRequest};
+use mcp_flow_client::record::shared_log;
+use mcp_flow_client::tools::result_text;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::http::{Native, TokioClock};
-use mcp_flow_core::clock::Clock;
+use mcp_flow_client::clock::Clock;
 
 /// One request as the peer read it.
 struct Received {

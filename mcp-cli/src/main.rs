@@ -11,10 +11,10 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_cli::http::{Native, TokioClock};
 use mcp_cli::{report, session};
-use mcp_flow_core::mcp::auth::{AuthConfig, Authorizer, PreRegistered};
-use mcp_flow_core::mcp::client::McpClient;
-use mcp_flow_core::mcp::era::EraChoice;
-use mcp_flow_core::mcp::error::clip;
+use mcp_flow_client::auth::{AuthConfig, Authorizer, PreRegistered};
+use mcp_flow_client::client::McpClient;
+use mcp_flow_client::era::EraChoice;
+use mcp_flow_client::error::clip;
 use serde_json::{Value, json};
 
 /// The conformance suite's authorization scenarios: connect, list the tools, call each.

@@ -4,8 +4,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use mcp_flow_core::mcp::record::{Exchange, Log, Update};
-use mcp_flow_core::mcp::transport::{Recorder, essence};
+use mcp_flow_client::record::{Exchange, Log, Update};
+use mcp_flow_client::transport::{Recorder, essence};
 
 /// A recorder that hands each finished exchange, as text, to `write`.
 pub fn printer(write: impl Fn(&str) + 'static) -> Recorder {
@@ -61,8 +61,8 @@ pub fn exchange_text(x: &Exchange) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_flow_core::mcp::http::HttpRequest;
-    use mcp_flow_core::mcp::record::RecordedEvent;
+    use mcp_flow_client::http::HttpRequest;
+    use mcp_flow_client::record::RecordedEvent;
 
     fn exchange() -> Exchange {
         let request = HttpRequest {
@@ -84,7 +84,7 @@ mod tests {
             body: None,
         };
         let mut x = Exchange::sent(0, &request, None, None, 0.0);
-        x.auth = Some(mcp_flow_core::mcp::auth::AuthStep::ResourceMetadata);
+        x.auth = Some(mcp_flow_client::auth::AuthStep::ResourceMetadata);
         x.status = Some(200);
         x.finished_ms = Some(2.0);
         assert_eq!(

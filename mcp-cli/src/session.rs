@@ -2,12 +2,12 @@
 //! initialize), list tools, call a tool answering the server's questions, read resources and
 //! prompts. Everything it learns goes to stdout; the exchanges go to stderr (see `report`).
 
-use mcp_flow_core::mcp::client::McpClient;
-use mcp_flow_core::mcp::era::{Detection, Era, EraChoice};
-use mcp_flow_core::mcp::error::McpError;
-use mcp_flow_core::mcp::http::Http;
-use mcp_flow_core::mcp::tools::result_text;
-use mcp_flow_core::mcp::tools::{CallOutcome, Question, Retry};
+use mcp_flow_client::client::McpClient;
+use mcp_flow_client::era::{Detection, Era, EraChoice};
+use mcp_flow_client::error::McpError;
+use mcp_flow_client::http::Http;
+use mcp_flow_client::tools::result_text;
+use mcp_flow_client::tools::{CallOutcome, Question, Retry};
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::{Map, Value, json};
 
@@ -76,11 +76,11 @@ fn print_era(detection: &Detection) {
     );
 }
 
-fn print_discovery(found: &mcp_flow_core::mcp::discover::Discovery) {
+fn print_discovery(found: &mcp_flow_client::discover::Discovery) {
     println!(
         "discovered {} (protocol {}; supports {}; fresh for {} ms)",
         found.server.as_deref().unwrap_or("an unnamed server"),
-        mcp_flow_core::mcp::modern::VERSION,
+        mcp_flow_client::modern::VERSION,
         found.versions.join(", "),
         found.ttl_ms
     );
@@ -151,7 +151,7 @@ pub fn fill(schema: &Value) -> Map<String, Value> {
 
 /// Answers the server's `elicitation/create` on a 2025-11-25 stream as [`answer`] answers a
 /// 2026-07-28 `input_required`: the same form, the same reply, printed the same way.
-pub fn elicitor() -> mcp_flow_core::mcp::client::Elicitor {
+pub fn elicitor() -> mcp_flow_client::client::Elicitor {
     std::rc::Rc::new(|question: Result<ElicitRequestParams, String>| {
         Box::pin(async move {
             let given = match &question {
@@ -277,7 +277,7 @@ pub async fn read_resources<H: Http>(client: &McpClient<H>) -> Result<(), String
             .map_err(|e| format!("resources/read {uri}: {e}"))?;
         println!(
             "read {uri}: {}",
-            mcp_flow_core::mcp::error::clip(&read.to_string(), 200)
+            mcp_flow_client::error::clip(&read.to_string(), 200)
         );
     }
     Ok(())
@@ -314,7 +314,7 @@ pub async fn get_prompts<H: Http>(client: &McpClient<H>) -> Result<(), String> {
             .map_err(|e| format!("prompts/get {name}: {e}"))?;
         println!(
             "prompt {name}: {}",
-            mcp_flow_core::mcp::error::clip(&got.to_string(), 200)
+            mcp_flow_client::error::clip(&got.to_string(), 200)
         );
     }
     Ok(())
@@ -326,7 +326,7 @@ pub async fn get_prompts<H: Http>(client: &McpClient<H>) -> Result<(), String> {
 /// arguments completed). A method the server does not have (-32601) is said and skipped.
 pub async fn browse<H: Http>(client: &McpClient<H>) -> Result<Vec<String>, String> {
     let mut said = Vec::new();
-    use mcp_flow_core::mcp::browse::{Freshness, expand, first_variable, items};
+    use mcp_flow_client::browse::{Freshness, expand, first_variable, items};
     use rmcp::model::{Reference, ResourceTemplateReference};
 
     let Some(listed) = skippable("resources/list", client.list_resources().await, &mut said)?
@@ -377,7 +377,7 @@ async fn read_one<H: Http>(
     uri: &str,
     said: &mut Vec<String>,
 ) -> Result<(), String> {
-    use mcp_flow_core::mcp::browse::{Freshness, contents_summary};
+    use mcp_flow_client::browse::{Freshness, contents_summary};
     let read = client
         .read_resource(uri)
         .await
@@ -397,7 +397,7 @@ async fn browse_prompts<H: Http>(
     fallback: Option<String>,
     said: &mut Vec<String>,
 ) -> Result<(), String> {
-    use mcp_flow_core::mcp::browse::{Freshness, items, prompt_arguments};
+    use mcp_flow_client::browse::{Freshness, items, prompt_arguments};
     use rmcp::model::{PromptReference, Reference};
 
     let Some(listed) = skippable("prompts/list", client.list_prompts().await, said)? else {
@@ -428,7 +428,7 @@ async fn browse_prompts<H: Http>(
     let messages = items(&got, "messages").len();
     said.push(format!(
         "prompts/get {name}: {messages} message(s): {}",
-        mcp_flow_core::mcp::error::clip(&got.to_string(), 200)
+        mcp_flow_client::error::clip(&got.to_string(), 200)
     ));
     Ok(())
 }
@@ -449,7 +449,7 @@ async fn complete_first<H: Http>(
         return Ok(None);
     };
     let completion = &answer["completion"];
-    let values = mcp_flow_core::mcp::browse::items(completion, "values");
+    let values = mcp_flow_client::browse::items(completion, "values");
     said.push(format!(
         "completion/complete {argument}: {} value(s){}",
         values.len(),

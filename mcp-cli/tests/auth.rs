@@ -9,11 +9,11 @@ use std::rc::Rc;
 
 use mcp_cli::http::{Native, TokioClock};
 use mcp_cli::session;
-use mcp_flow_core::mcp::auth::{AuthConfig, AuthStep, Authorizer};
-use mcp_flow_core::mcp::client::McpClient;
-use mcp_flow_core::mcp::era::EraChoice;
-use mcp_flow_core::mcp::record::{Log, curl, shared_log};
-use mcp_flow_core::mcp::tools::{CallOutcome, result_text};
+use mcp_flow_client::auth::{AuthConfig, AuthStep, Authorizer};
+use mcp_flow_client::client::McpClient;
+use mcp_flow_client::era::EraChoice;
+use mcp_flow_client::record::{Log, curl, shared_log};
+use mcp_flow_client::tools::{CallOutcome, result_text};
 use serde_json::json;
 
 /// The protected weather server (`--auth --auth-auto-approve` and `extra`); returns its MCP URL.

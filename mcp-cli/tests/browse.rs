@@ -8,9 +8,9 @@ use std::rc::Rc;
 
 use mcp_cli::http::{Native, TokioClock};
 use mcp_cli::session;
-use mcp_flow_core::mcp::client::McpClient;
-use mcp_flow_core::mcp::era::EraChoice;
-use mcp_flow_core::mcp::record::shared_log;
+use mcp_flow_client::client::McpClient;
+use mcp_flow_client::era::EraChoice;
+use mcp_flow_client::record::shared_log;
 
 async fn browse(url: &str, era: EraChoice) -> Vec<String> {
     let (_log, recorder) = shared_log();

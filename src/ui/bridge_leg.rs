@@ -1,15 +1,15 @@
 //! The second leg, when the server is reached through `mcp-flow-bridge`: the real command or
 //! upstream on the MCP server's box, and under each exchange the lines the server behind the
-//! bridge really got and wrote (read from the bridge's record, `mcp::bridge`).
+//! bridge really got and wrote (read from the bridge's record, `host::bridge_leg`).
 
 use futures_util::future::LocalBoxFuture;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::controller::Controller;
 use super::i18n::{Msg, text};
+use super::stores::Settings;
 use crate::diagram::Lang;
-use crate::mcp::bridge::{Legs, SESSION_HEADER, legs_url};
+use crate::host::bridge_leg::{Legs, SESSION_HEADER, legs_url};
 use crate::mcp::browser::Fetch;
 use crate::mcp::http::{BodyStream, Http, HttpRequest};
 use crate::mcp::record::Exchange;
@@ -67,11 +67,12 @@ on_demand!(
     }
 );
 
-/// Keeps `ctl.settings.bridge` naming what the bridge runs while the server is a bridge endpoint.
-pub fn watch(ctl: Controller) {
+/// Keeps `Settings::bridge` naming what the bridge runs while the server is a bridge endpoint.
+pub fn watch() {
+    let settings = expect_context::<Settings>();
     Effect::new(move || {
-        let server = ctl.settings.server.get();
-        ctl.settings.bridge.set(None);
+        let server = settings.server.get();
+        settings.bridge.set(None);
         let Some(url) = legs_url(&server) else {
             return;
         };
@@ -82,9 +83,9 @@ pub fn watch(ctl: Controller) {
                 return;
             };
             if let Some(what) = describe(url).await
-                && ctl.settings.server.get_untracked() == server
+                && settings.server.get_untracked() == server
             {
-                ctl.settings.bridge.set(Some(what));
+                settings.bridge.set(Some(what));
             }
         });
     });

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::controller::{Compared, Controller};
 use super::i18n::{Msg, by_lang, fill, in_lang, text};
 use super::lazy_view::{ViewFn, lazy_view};
+use super::stores::Settings;
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::compare::{CHANGELOG, CHANGES, EraFigures, change};
@@ -28,12 +29,13 @@ fn column(f: &EraFigures) -> [String; 5] {
 }
 
 fn compare_view(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     // The module is in now: a comparison that could not start without it starts.
     if ctl.comparison.compared.get_untracked() == Some(Compared::NotStarted) {
         ctl.compare();
     }
     move || {
-        let lang = ctl.settings.lang.get();
+        let lang = settings.lang.get();
         let body = match ctl.comparison.compared.get()? {
             Compared::Running | Compared::NotStarted => view! { <p class="mf-hint">{by_lang(lang, "Running the question in both eras…", "正在用两个版本运行这个问题…")}</p> }.into_any(),
             Compared::Failed(era, error) => view! {
@@ -74,7 +76,7 @@ fn compare_view(ctl: Controller) -> impl IntoView {
         };
         Some(view! {
             <section id="mf-compare" class="mf-compare" aria-labelledby="mf-compare-title">
-                <h2 id="mf-compare-title">{in_lang(ctl.settings.lang, "The same question in both eras", "同一个问题，两个协议版本")}</h2>
+                <h2 id="mf-compare-title">{in_lang(settings.lang, "The same question in both eras", "同一个问题，两个协议版本")}</h2>
                 {body}
             </section>
         })

@@ -6,11 +6,12 @@ use leptos::prelude::*;
 use super::controller::Controller;
 use super::i18n::{Msg, by_lang};
 use super::lazy_view::{ViewFn, lazy_panel};
+use super::stores::Settings;
 use crate::mcp::era::Era;
 use crate::mcp::log_level::{self, LogLevel};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::diff::{Change, Offer, diff};
-use crate::record::facts::{Facts, log_lines};
+use crate::record::facts::{ConnectionFacts, log_lines};
 
 /// The panel body's texts, kept with its on-demand view (out of the first load's table).
 #[derive(Clone, Copy)]
@@ -118,8 +119,9 @@ impl ConnText {
     }
 
     /// The text in the page's language, as the page's language changes.
-    fn shown(self, ctl: Controller) -> impl Fn() -> &'static str + Copy {
-        move || self.get(ctl.settings.lang.get())
+    fn shown(self) -> impl Fn() -> &'static str + Copy {
+        let settings = expect_context::<Settings>();
+        move || self.get(settings.lang.get())
     }
 }
 
@@ -128,10 +130,11 @@ fn pretty(v: &serde_json::Value) -> String {
 }
 
 fn connection_body(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let level = RwSignal::new(LogLevel::Debug);
-    let facts = Memo::new(move |_| ctl.run.with(Facts::of));
+    let facts = Memo::new(move |_| ctl.run.with(ConnectionFacts::of));
     let rows = move || {
-        let lang = ctl.settings.lang.get();
+        let lang = settings.lang.get();
         let t = move |m: ConnText| m.get(lang);
         let f = facts.get();
         let mut out: Vec<(ConnText, String, bool)> = Vec::new();
@@ -210,7 +213,7 @@ fn connection_body(ctl: Controller) -> impl IntoView {
     let logs = move || {
         let lines = ctl.run.with(|r| log_lines(r, level.get()));
         if lines.is_empty() {
-            return view! { <p class="mf-hint">{ConnText::LogsNone.shown(ctl)}</p> }.into_any();
+            return view! { <p class="mf-hint">{ConnText::LogsNone.shown()}</p> }.into_any();
         }
         view! {
             <ol id="mf-logs" class="mf-logs">
@@ -232,33 +235,33 @@ fn connection_body(ctl: Controller) -> impl IntoView {
                     disabled=move || ctl.running.get()
                     on:click=move |_| ctl.browse(ctl.mode.get_untracked())
                 >
-                    {ConnText::Browse.shown(ctl)}
+                    {ConnText::Browse.shown()}
                 </button>
                 " "
-                <span class="mf-hint">{ConnText::BrowseHint.shown(ctl)}</span>
+                <span class="mf-hint">{ConnText::BrowseHint.shown()}</span>
             </p>
             <div id="mf-connection-facts">{rows}</div>
             {changes(ctl)}
-            <h3>{ConnText::Logs.shown(ctl)}</h3>
+            <h3>{ConnText::Logs.shown()}</h3>
             <label>
-                {ConnText::LogAsk.shown(ctl)}
+                {ConnText::LogAsk.shown()}
                 <select
                     id="mf-log-ask"
-                    on:change=move |ev| ctl.settings.log_level.set(log_level::asked_from_str(&event_target_value(&ev)))
+                    on:change=move |ev| settings.log_level.set(log_level::asked_from_str(&event_target_value(&ev)))
                 >
-                    <option value="off" selected=move || ctl.settings.log_level.get().is_none()>
-                        {ConnText::LogAskOff.shown(ctl)}
+                    <option value="off" selected=move || settings.log_level.get().is_none()>
+                        {ConnText::LogAskOff.shown()}
                     </option>
                     {LogLevel::ALL.into_iter().map(|l| view! {
-                        <option value=l.as_str() selected=move || ctl.settings.log_level.get() == Some(l)>
+                        <option value=l.as_str() selected=move || settings.log_level.get() == Some(l)>
                             {l.as_str()}
                         </option>
                     }).collect_view()}
                 </select>
             </label>
-            <p class="mf-hint">{ConnText::LogAskHint.shown(ctl)}</p>
+            <p class="mf-hint">{ConnText::LogAskHint.shown()}</p>
             <label>
-                {ConnText::LogLevel.shown(ctl)}
+                {ConnText::LogLevel.shown()}
                 <select
                     id="mf-log-level"
                     on:change=move |ev| level.set(LogLevel::parse(&event_target_value(&ev)).unwrap_or(LogLevel::Debug))
@@ -272,6 +275,7 @@ fn connection_body(ctl: Controller) -> impl IntoView {
 
 /// What changed from an earlier run of this page (the previous one at first) to the run shown.
 fn changes(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     // The earlier run compared, by its number; `None`: the latest one.
     let picked = RwSignal::new(None::<usize>);
     // A recording read from a file, compared without loading it: its name and what it offered.
@@ -282,7 +286,7 @@ fn changes(ctl: Controller) -> impl IntoView {
             return;
         };
         let name = file.name();
-        let lang = ctl.settings.lang.get_untracked();
+        let lang = settings.lang.get_untracked();
         leptos::task::spawn_local(async move {
             match super::share::read_recording_file(file, lang).await {
                 Ok(rec) => {
@@ -297,7 +301,7 @@ fn changes(ctl: Controller) -> impl IntoView {
         });
     };
     let list = move || {
-        let lang = ctl.settings.lang.get();
+        let lang = settings.lang.get();
         let runs = ctl.past.runs.get();
         let earlier = picked
             .get()
@@ -332,9 +336,9 @@ fn changes(ctl: Controller) -> impl IntoView {
         .into_any()
     };
     view! {
-        <h3>{ConnText::Changed.shown(ctl)}</h3>
+        <h3>{ConnText::Changed.shown()}</h3>
         <label>
-            {ConnText::ChangedSince.shown(ctl)}
+            {ConnText::ChangedSince.shown()}
             <select id="mf-diff-from" on:change=move |ev| {
                 against.set(None);
                 picked.set(event_target_value(&ev).parse().ok());
@@ -346,12 +350,12 @@ fn changes(ctl: Controller) -> impl IntoView {
             </select>
         </label>
         <label>
-            {ConnText::ChangedFile.shown(ctl)}
+            {ConnText::ChangedFile.shown()}
             " "
             <input id="mf-diff-file" type="file" accept=".json,application/json" on:change=read_file />
         </label>
         {move || against.with(|a| a.as_ref().map(|(name, _)| view! {
-            <p id="mf-diff-against" class="mf-hint">{ConnText::ChangedAgainst.shown(ctl)}": "{name.clone()}</p>
+            <p id="mf-diff-against" class="mf-hint">{ConnText::ChangedAgainst.shown()}": "{name.clone()}</p>
         }))}
         {move || (!problem.get().is_empty()).then(|| view! { <p class="mf-error" role="alert">{problem.get()}</p> })}
         {list}

@@ -1,11 +1,11 @@
-//! A tool result's content blocks, each by its kind (`crate::mcp::content`): text as text, an
+//! A tool result's content blocks, each by its kind (`crate::host::content`): text as text, an
 //! image or audio clip from its `data:` URL when its type and data allow, resource links and
 //! embedded resources as their URI, name and text; annotations as badges. Nothing the server
 //! sent becomes markup or a link.
 
 use leptos::prelude::*;
 
-use crate::mcp::content::{Block, Kind};
+use crate::host::content::{Block, Kind};
 
 pub fn content_view(blocks: Vec<Block>) -> impl IntoView {
     let n = blocks.len();

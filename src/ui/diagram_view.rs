@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::controller::Controller;
 use super::i18n::{self, Msg, fill, text};
 use super::lazy_view::ViewFn;
+use super::stores::Settings;
 use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams_for,
     layout_labeled,
@@ -44,6 +45,7 @@ fn points(row: &RowGeom) -> String {
 }
 
 fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let id = row.id;
     let status = move || ctl.run.with(|r| r.status(id));
     let state = move || status().as_str();
@@ -85,7 +87,7 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             r.current().is_some_and(|c| c == asked_by || c == id)
                 && r.status(id) != crate::record::run::RowStatus::Done
         });
-        (writing && ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2))
+        (writing && settings.llm.with(|s| s.provider == Provider::SmolLm2))
             .then(|| {
                 ctl.workers
                     .model_text
@@ -111,7 +113,7 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             tabindex="0"
             role="button"
             aria-label=move || {
-                let lang = ctl.settings.lang.get();
+                let lang = settings.lang.get();
                 fill(text(Msg::RowAria, lang), &[("label", &shown), ("id", id.id()), ("state", i18n::status(status(), lang))])
             }
             on:click=move |_| ctl.select(id)
@@ -217,6 +219,7 @@ pub fn DiagramView(
     #[prop(optional)]
     below: Option<Below>,
 ) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let diagram = move || pick(ctl.shown_era());
     let id = diagram().id;
     // The labels carry the run's real values in place of the tutorial's examples.
@@ -228,7 +231,7 @@ pub fn DiagramView(
             let lay = |run: Option<&Run>| {
                 layout_labeled(
                     diagram(),
-                    ctl.settings.lang.get(),
+                    settings.lang.get(),
                     &LayoutOptions::default(),
                     &|m, original| {
                         let label = live.label(m.id, original);
@@ -247,9 +250,9 @@ pub fn DiagramView(
     });
     move || {
         let g = geometry.get();
-        let lang = ctl.settings.lang.get_untracked();
-        let llm = ctl.settings.llm.get();
-        let bridge = ctl.settings.bridge.get();
+        let lang = settings.lang.get_untracked();
+        let llm = settings.llm.get();
+        let bridge = settings.bridge.get();
         let boxes = g
             .participants
             .iter()

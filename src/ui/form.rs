@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::controller::Controller;
 use super::i18n::{Msg, tr};
 use super::lazy_view::{ViewFn, lazy_view};
+use super::stores::Settings;
 use crate::flow::form_fields::{FieldKind, FormField, content, fields};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
@@ -80,9 +81,10 @@ pub(super) fn field_view(
 }
 
 fn form_dialog(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let problem = RwSignal::new(String::new());
     move || {
-        let form = ctl.prompts.form.get()?;
+        let form = ctl.dialogs.form.get()?;
         let fields = fields(&form.schema);
         let entries = RwSignal::new(
             fields
@@ -106,16 +108,16 @@ fn form_dialog(ctl: Controller) -> impl IntoView {
         };
         Some(view! {
             <div class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-form-title">
-                <h2 id="mf-form-title">{tr(ctl.settings.lang, Msg::FormTitle)}</h2>
+                <h2 id="mf-form-title">{tr(settings.lang, Msg::FormTitle)}</h2>
                 <p class="mf-form-message">{form.message.clone()}</p>
-                {fields.into_iter().map(|f| field_view("mf-form", f, entries, ctl.settings.lang)).collect_view()}
+                {fields.into_iter().map(|f| field_view("mf-form", f, entries, settings.lang)).collect_view()}
                 <p id="mf-form-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
-                <button id="mf-form-send" on:click=send>{tr(ctl.settings.lang, Msg::FormSend)}</button>
+                <button id="mf-form-send" on:click=send>{tr(settings.lang, Msg::FormSend)}</button>
                 <button id="mf-form-decline" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Decline))>
-                    {tr(ctl.settings.lang, Msg::FormDecline)}
+                    {tr(settings.lang, Msg::FormDecline)}
                 </button>
                 <button id="mf-form-cancel" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Cancel))>
-                    {tr(ctl.settings.lang, Msg::FormCancel)}
+                    {tr(settings.lang, Msg::FormCancel)}
                 </button>
             </div>
         })
@@ -134,7 +136,7 @@ on_demand!(
 pub fn FormDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        Box::new(move || ctl.prompts.form.with(Option::is_some)),
+        Box::new(move || ctl.dialogs.form.with(Option::is_some)),
         || Box::pin(async { call_on_demand!(form_dialog_fn()) }),
     )
 }

@@ -8,15 +8,15 @@ use super::controller::Controller;
 use super::i18n::{self, Msg, fill, text};
 use super::lazy_view::{ViewFn, lazy_view};
 use super::model_status::ModelLiveView;
-use crate::diagram::{Lang, Row, diagrams_for, find_row};
+use super::stores::Settings;
+use crate::diagram::{Lang, diagrams_for, find_row};
 use crate::llm::{LlmExchange, formats};
-use crate::mcp::content;
 use crate::mcp::record::{Exchange, curl};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::explain::explain;
 use crate::record::freshness::freshness;
-use crate::record::live::LiveValues;
-use crate::record::payload::{Field, Payload, Shown};
+use crate::record::payload::{Field, FieldValue, Payload};
+use crate::record::row_details::RowDetails;
 use crate::record::run::RowStatus;
 
 fn pretty(text: &str) -> String {
@@ -136,19 +136,20 @@ fn llm_view(x: LlmExchange, lang: Lang) -> impl IntoView {
 
 #[component]
 pub fn Inspector(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     view! {
-        <aside class="mf-inspector" aria-label=move || text(Msg::Inspector, ctl.settings.lang.get())>
+        <aside class="mf-inspector" aria-label=move || text(Msg::Inspector, settings.lang.get())>
             <ModelLiveView ctl=ctl />
             <label class="mf-switch">
                 <input
                     type="checkbox"
-                    prop:checked=move || ctl.settings.wire_detail.get()
-                    on:change=move |ev| ctl.settings.wire_detail.set(event_target_checked(&ev))
+                    prop:checked=move || settings.wire_detail.get()
+                    on:change=move |ev| settings.wire_detail.set(event_target_checked(&ev))
                 />
-                {move || text(Msg::WireDetail, ctl.settings.lang.get())}
+                {move || text(Msg::WireDetail, settings.lang.get())}
             </label>
             {move || ctl.selected().is_none().then(|| view! {
-                <p class="mf-hint">{text(Msg::InspectorHint, ctl.settings.lang.get())}</p>
+                <p class="mf-hint">{text(Msg::InspectorHint, settings.lang.get())}</p>
             })}
             {lazy_view(ctl, Box::new(move || ctl.selected().is_some()), || Box::pin(async { call_on_demand!(row_details_fn()) }))}
         </aside>
@@ -164,25 +165,38 @@ on_demand!(
 
 /// The selected row: what it is and what happened there, with the exchanges behind it.
 fn row_details(ctl: Controller) -> impl IntoView {
-    move || {
-        let lang = ctl.settings.lang.get();
-        let t = move |m: Msg| text(m, lang);
-        let Some(id) = ctl.selected() else {
-            return ().into_any();
-        };
-        let wire = ctl.settings.wire_detail.get();
-        let run = ctl.run.get();
-        let record = run.row(id).cloned();
-        // The row's label as its arrow shows it: the shown era's diagram, the run's values.
+    let settings = expect_context::<Settings>();
+    // Read from the run once per change of the run, the selection, the era or the language.
+    let details = Memo::new(move |_| {
+        let id = ctl.selected()?;
+        let lang = settings.lang.get();
+        // The row's label as its arrow shows it: the shown era's diagram.
         let original = diagrams_for(ctl.shown_era())
             .iter()
             .find_map(|d| d.message(id))
             .or_else(|| find_row(id).map(|(_, m)| m))
             .map(|m| m.label.get(lang))
             .unwrap_or_default();
-        let label = LiveValues::from_run(&run).label(id, original);
-        let tool_failed = run.tool_failed(id);
-        let mismatch = run.output_mismatch(id).map(|c| c.summary());
+        Some((id, ctl.run.with(|run| RowDetails::of(run, id, original))))
+    });
+    move || {
+        let lang = settings.lang.get();
+        let t = move |m: Msg| text(m, lang);
+        let Some((id, details)) = details.get() else {
+            return ().into_any();
+        };
+        let wire = settings.wire_detail.get();
+        let RowDetails {
+            record,
+            label,
+            tool_failed,
+            mismatch,
+            exchanges,
+            llm,
+            decision,
+            content,
+            notifications,
+        } = details;
         let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
         let href = link.clone();
         let shown_values = record
@@ -193,8 +207,8 @@ fn row_details(ctl: Controller) -> impl IntoView {
             .into_iter()
             .map(|(field, value)| {
                 let value = match value {
-                    Shown::Value(v) => v,
-                    Shown::Absent => t(Msg::NoValue).to_owned(),
+                    FieldValue::Value(v) => v,
+                    FieldValue::Absent => t(Msg::NoValue).to_owned(),
                 };
                 view! { <dt>{field.name()}</dt><dd>{value}</dd> }
             })
@@ -218,91 +232,20 @@ fn row_details(ctl: Controller) -> impl IntoView {
             .map(|r| r.status)
             .unwrap_or(RowStatus::Pending);
         let error = record.as_ref().and_then(|r| r.error.clone());
-        let exchanges = record
-            .as_ref()
-            .map(|r| {
-                r.mcp
-                    .iter()
-                    .filter_map(|s| run.mcp.exchanges.get(*s).cloned())
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        let llm = record
-            .as_ref()
-            .map(|r| {
-                r.llm
-                    .iter()
-                    .filter_map(|i| run.llm.get(*i).cloned())
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        // The in-page model's choice, on the row of the choice: the decision of the first
-        // turn (its exchange is recorded on the request row, d2-2).
-        let decision = (id == Row::LlmChoice)
-            .then(|| run.row(Row::AskLlm))
-            .flatten()
-            .and_then(|r| r.llm.first().and_then(|i| run.llm.get(*i)))
-            .and_then(|x| x.response.as_ref())
-            .and_then(crate::llm::smollm::decision::summary)
-            .map(super::decision_view::decision_view);
-        type Reader = fn(&Value) -> Vec<content::Block>;
-        // The result's content blocks by kind, from the response as it arrived: a tool's result,
-        // a read's contents, a prompt's messages (their exchange is on the request's row).
-        let blocks = match id {
-            Row::CallToolResult => Some((None, "tools/call", content::blocks as Reader)),
-            Row::ReadResourceResult => Some((
-                Some(Row::ReadResource),
-                "resources/read",
-                content::read_blocks as Reader,
-            )),
-            Row::ReadTemplateResult => Some((
-                Some(Row::ReadTemplate),
-                "resources/read",
-                content::read_blocks as Reader,
-            )),
-            Row::ReadUpdatedResult => Some((
-                Some(Row::ReadUpdated),
-                "resources/read",
-                content::read_blocks as Reader,
-            )),
-            Row::GetPromptResult => Some((
-                Some(Row::GetPrompt),
-                "prompts/get",
-                content::prompt_blocks as Reader,
-            )),
-            _ => None,
-        };
-        let content = blocks
-            .and_then(|(asked, method, read)| {
-                let on_row = asked.and_then(|row| run.row(row)).map(|r| r.mcp.clone());
-                run.mcp
-                    .exchanges
-                    .iter()
-                    .rev()
-                    .filter(|x| on_row.as_ref().is_none_or(|seqs| seqs.contains(&x.seq)))
-                    .filter(|x| x.rpc_method.as_deref() == Some(method))
-                    .find_map(|x| x.rpc_response())
-                    .and_then(|r| r.get("result").map(read))
-            })
-            .filter(|b| !b.is_empty())
-            .map(super::content_view::content_view);
+        let decision = decision.map(super::decision_view::decision_view);
+        let content = (!content.is_empty()).then(|| super::content_view::content_view(content));
         // A live run's result with caching hints: how old it is against its ttlMs.
         let fresh = record
             .as_ref()
             .filter(|_| ctl.recording.with_untracked(Option::is_none))
             .and_then(|r| match (r.field(Field::Ttl), r.finished_ms) {
-                (Some(Shown::Value(ttl)), Some(at)) => Some((ttl.parse::<u64>().ok()?, at)),
+                (Some(FieldValue::Value(ttl)), Some(at)) => Some((ttl.parse::<u64>().ok()?, at)),
                 _ => None,
             })
             .map(|(ttl, at)| {
                 let now = crate::clock::Clock::now_ms(&crate::clock::BrowserClock);
                 view! { <p class="mf-note-line mf-freshness">{freshness(at, ttl, now, lang)}</p> }
             });
-        let notifications = if id == Row::Execute {
-            run.notifications.clone()
-        } else {
-            Vec::new()
-        };
         view! {
             <div class="mf-inspect" data-row=id.id()>
                 <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status.as_str()>{i18n::status(status, lang)}</span></h3>

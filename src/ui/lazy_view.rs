@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{Msg, text, tr};
+use super::stores::Settings;
 use crate::on_demand::OnDemandError;
 
 /// Builds a view fetched on demand.
@@ -30,6 +31,7 @@ pub type Due = Box<dyn Fn() -> bool + Send + Sync>;
 /// holds; a failed fetch is said in place of the view, with a button that tries again (as does
 /// the next time the view is due). Not generic: every lazy view of the page shares this code.
 pub fn lazy_view(ctl: Controller, due: Due, load: Loader) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let due = Memo::new(move |_| due());
     let state = RwSignal::new(Load::Idle);
     let failure = RwSignal::new(None::<OnDemandError>);
@@ -62,12 +64,12 @@ pub fn lazy_view(ctl: Controller, due: Due, load: Loader) -> impl IntoView {
                 view! {
                     <p class="mf-error-line mf-not-loaded" role="alert">
                         {move || match &error {
-                            OnDemandError::NotLoaded => text(Msg::ViewNotLoaded, ctl.settings.lang.get()).to_owned(),
+                            OnDemandError::NotLoaded => text(Msg::ViewNotLoaded, settings.lang.get()).to_owned(),
                             OnDemandError::Failed(e) => e.clone(),
                         }}
                         " "
                         <button class="mf-retry" on:click=move |_| attempt.update(|n| *n += 1)>
-                            {tr(ctl.settings.lang, Msg::TryAgain)}
+                            {tr(settings.lang, Msg::TryAgain)}
                         </button>
                     </p>
                 }
@@ -87,11 +89,12 @@ pub fn lazy_panel(
     open: bool,
     load: Loader,
 ) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let opened = RwSignal::new(open);
     view! {
         // The first toggle of a closed <details> opens it.
         <details id=id class="mf-connection" open=open on:toggle=move |_| opened.set(true)>
-            <summary>{tr(ctl.settings.lang, summary)}</summary>
+            <summary>{tr(settings.lang, summary)}</summary>
             {lazy_view(ctl, Box::new(move || opened.get()), load)}
         </details>
     }

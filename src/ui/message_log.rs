@@ -8,6 +8,7 @@ use super::controller::NO_CONNECTION;
 use super::i18n::{Msg, in_lang};
 use super::lazy_view::{ViewFn, lazy_panel};
 use super::replay::{ReplayPanel, shown_body};
+use super::stores::Settings;
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::message_log::{
@@ -25,6 +26,7 @@ fn kind_of(id: &str) -> Option<Kind> {
 }
 
 fn message_log_body(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let query = RwSignal::new(String::new());
     let kind = RwSignal::new(String::from("all"));
     let direction = RwSignal::new(None::<Direction>);
@@ -99,7 +101,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         title=move || (!ctl.can_replay()).then_some(NO_CONNECTION)
                         on:click=move |_| open_replay(line)
                     >
-                        {in_lang(ctl.settings.lang, "replay…", "重放…")}
+                        {in_lang(settings.lang, "replay…", "重放…")}
                     </button>
                 });
                 let state = match r.outcome.kind() {
@@ -154,9 +156,9 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         _ => None,
                     })
                 >
-                    <option value="both">{in_lang(ctl.settings.lang, "both ways", "双向")}</option>
-                    <option value="sent">{in_lang(ctl.settings.lang, "→ to the server", "→ 发往服务器")}</option>
-                    <option value="received">{in_lang(ctl.settings.lang, "← from the server", "← 来自服务器")}</option>
+                    <option value="both">{in_lang(settings.lang, "both ways", "双向")}</option>
+                    <option value="sent">{in_lang(settings.lang, "→ to the server", "→ 发往服务器")}</option>
+                    <option value="received">{in_lang(settings.lang, "← from the server", "← 来自服务器")}</option>
                 </select>
                 <label>
                     <input
@@ -165,14 +167,14 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         prop:checked=move || with_llm.get()
                         on:change=move |ev| with_llm.set(event_target_checked(&ev))
                     />
-                    {in_lang(ctl.settings.lang, "model calls too", "也显示模型调用")}
+                    {in_lang(settings.lang, "model calls too", "也显示模型调用")}
                 </label>
                 <select id="mf-log-kind" on:change=move |ev| kind.set(event_target_value(&ev))>
-                    <option value="all">{in_lang(ctl.settings.lang, "all", "全部")}</option>
+                    <option value="all">{in_lang(settings.lang, "all", "全部")}</option>
                     <option value="ok">"ok"</option>
-                    <option value="tool">{in_lang(ctl.settings.lang, "tool errors", "工具错误")}</option>
-                    <option value="error">{in_lang(ctl.settings.lang, "errors", "错误")}</option>
-                    <option value="pending">{in_lang(ctl.settings.lang, "waiting", "等待中")}</option>
+                    <option value="tool">{in_lang(settings.lang, "tool errors", "工具错误")}</option>
+                    <option value="error">{in_lang(settings.lang, "errors", "错误")}</option>
+                    <option value="pending">{in_lang(settings.lang, "waiting", "等待中")}</option>
                 </select>
             </div>
             <table class="mf-log-table">

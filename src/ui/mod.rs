@@ -48,8 +48,9 @@ use inspector::Inspector;
 use message_log::MessageLog;
 use params::Preset;
 use player::PlayerBar;
-use settings::Settings;
+use settings::SettingsPanel;
 use share::Share;
+use stores::Settings;
 use theme::Theme;
 use timeline::TimelinePanel;
 use you::YouDialog;
@@ -132,10 +133,11 @@ pub fn App() -> impl IntoView {
 /// answer.
 #[component]
 pub fn Page(ctl: Controller) -> impl IntoView {
+    let settings = ctl.settings;
     ctl.provide();
-    let t = move |m: Msg| text(m, ctl.settings.lang.get());
+    let t = move |m: Msg| text(m, settings.lang.get());
     // Through mcp-flow-bridge: name what the bridge runs on the server's box.
-    bridge_leg::watch(ctl);
+    bridge_leg::watch();
     // Keep the hash on the selected row, so a link opens the same view.
     Effect::new(move |_| {
         if let Some(row) = ctl.selected() {
@@ -145,7 +147,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
     // The page's own language, for screen readers and fonts.
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {
-            let _ = root.set_attribute("lang", html_lang(ctl.settings.lang.get()));
+            let _ = root.set_attribute("lang", html_lang(settings.lang.get()));
         }
     });
     // The era spoken, on the root element once known (for tests and styles).
@@ -185,34 +187,34 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <header class="mf-header">
                 <div class="mf-heading">
                     <h1 class="mf-title">"MCP Flow"</h1>
-                    <p class="mf-lede">{tr(ctl.settings.lang, Msg::Lede)}</p>
+                    <p class="mf-lede">{tr(settings.lang, Msg::Lede)}</p>
                 </div>
                 <div class="mf-prefs">
                     <label>
-                        {tr(ctl.settings.lang, Msg::Language)}
+                        {tr(settings.lang, Msg::Language)}
                         <select id="mf-lang" on:change=move |ev| {
-                            if let Some(l) = Lang::from_code(&event_target_value(&ev)) { set_lang(ctl, l) }
+                            if let Some(l) = Lang::from_code(&event_target_value(&ev)) { set_lang(settings, l) }
                         }>
-                            <option value="en" selected=move || ctl.settings.lang.get() == Lang::En>"English"</option>
-                            <option value="zh" selected=move || ctl.settings.lang.get() == Lang::Zh>"中文"</option>
+                            <option value="en" selected=move || settings.lang.get() == Lang::En>"English"</option>
+                            <option value="zh" selected=move || settings.lang.get() == Lang::Zh>"中文"</option>
                         </select>
                     </label>
                     <label>
-                        {tr(ctl.settings.lang, Msg::Theme)}
+                        {tr(settings.lang, Msg::Theme)}
                         <select id="mf-theme" on:change=move |ev| {
                             let picked = Theme::from_id(&event_target_value(&ev));
                             storage::save_theme(picked);
                             theme.set(picked);
                         }>
                             {Theme::ALL.into_iter().map(|th| view! {
-                                <option value=th.id() selected=move || theme.get() == th>{tr(ctl.settings.lang, th.label())}</option>
+                                <option value=th.id() selected=move || theme.get() == th>{tr(settings.lang, th.label())}</option>
                             }).collect_view()}
                         </select>
                     </label>
                 </div>
             </header>
             <PlayerBar ctl=ctl />
-            <Settings ctl=ctl />
+            <SettingsPanel ctl=ctl />
             <Share ctl=ctl />
             <Show when=move || ctl.recording.with(|r| r.is_some())>
                 <p id="mf-recording" class="mf-recording" role="status">
@@ -230,7 +232,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <CompareView ctl=ctl />
             <section class="mf-answer" aria-live="polite">
                 <p id="mf-era-line" class="mf-era-line">{move || era_line(ctl)}</p>
-                <h2>{tr(ctl.settings.lang, Msg::Answer)}</h2>
+                <h2>{tr(settings.lang, Msg::Answer)}</h2>
                 <p id="mf-answer">{move || ctl.run.with(|r| r.answer().map(str::to_owned)).unwrap_or_default()}</p>
                 <p id="mf-error" class="mf-error-line">
                     {move || ctl.run.with(|r| r.first_error().map(|(row, e)| format!("{row}: {e}"))).unwrap_or_default()}
@@ -250,7 +252,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </div>
                 <Inspector ctl=ctl />
             </div>
-            <footer class="mf-footer">{tr(ctl.settings.lang, Msg::Keys)}</footer>
+            <footer class="mf-footer">{tr(settings.lang, Msg::Keys)}</footer>
         </main>
     }
 }
@@ -263,7 +265,8 @@ fn timeline_asked() -> bool {
 
 /// Which era the run speaks and why, or that it is not known yet.
 fn era_line(ctl: Controller) -> String {
-    let lang = ctl.settings.lang.get();
+    let settings = expect_context::<Settings>();
+    let lang = settings.lang.get();
     ctl.run.with(|r| {
         let Some(d) = &r.era else {
             return text(Msg::EraNotYet, lang).to_owned();
@@ -290,11 +293,11 @@ fn html_lang(lang: Lang) -> &'static str {
 }
 
 /// Switches the page's language; a question still at its example follows the language too.
-fn set_lang(ctl: Controller, lang: Lang) {
-    let server = ctl.settings.server.get_untracked();
-    let question = ctl.settings.question.get_untracked();
+fn set_lang(settings: Settings, lang: Lang) {
+    let server = settings.server.get_untracked();
+    let question = settings.question.get_untracked();
     if let Some(q) = Preset::of(&server).example_in(&question, lang == Lang::Zh) {
-        ctl.settings.question.set(q.to_owned());
+        settings.question.set(q.to_owned());
     }
-    ctl.settings.lang.set(lang);
+    settings.lang.set(lang);
 }

@@ -7,11 +7,13 @@ use leptos::prelude::*;
 use super::controller::Controller;
 use super::i18n::in_lang;
 use super::lazy_view::{ViewFn, lazy_view};
+use super::stores::Settings;
 use crate::llm::choice::Provider;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// The status line and, while loading, the progress bar.
 fn progress(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let status = ctl.workers.model_status;
     view! {
         // The data-* figures are for bench/smollm-page.mjs.
@@ -19,7 +21,7 @@ fn progress(ctl: Controller) -> impl IntoView {
             data-load-ms=move || status.with(|s| s.loaded().map(|l| l.load_ms.round().to_string()))
             data-from-cache=move || status.with(|s| s.loaded().map(|l| l.from_cache.to_string()))
             data-turns=move || status.with(|s| s.turns_json())>
-            {move || status.with(|s| s.describe(ctl.settings.lang.get()))}
+            {move || status.with(|s| s.describe(settings.lang.get()))}
         </p>
         <Show when=move || status.with(|s| s.is_busy())>
             <progress class="mf-smollm-progress" max="1"
@@ -34,9 +36,11 @@ on_demand!(
     smollm_page,
     fn status_view_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| {
+            let settings = expect_context::<Settings>();
+
             view! {
                 <div id="mf-smollm" class="mf-smollm">
-                    <p class="mf-llm-note">{in_lang(ctl.settings.lang, "A real language model, SmolLM2-135M-Instruct (Apache-2.0), runs in a Web Worker in this tab: no key, nothing leaves this machine. Its tool choice is decoding constrained by each tool's inputSchema; the inspector on d2-3 shows the probability it gave each tool.", "真实的语言模型 SmolLM2-135M-Instruct（Apache-2.0）在本标签页的 Web Worker 中运行：无需密钥，数据不离开本机。它选择工具时，解码受每个工具的 inputSchema 约束；d2-3 的检查器显示它给每个工具的概率。")}</p>
+                    <p class="mf-llm-note">{in_lang(settings.lang, "A real language model, SmolLM2-135M-Instruct (Apache-2.0), runs in a Web Worker in this tab: no key, nothing leaves this machine. Its tool choice is decoding constrained by each tool's inputSchema; the inspector on d2-3 shows the probability it gave each tool.", "真实的语言模型 SmolLM2-135M-Instruct（Apache-2.0）在本标签页的 Web Worker 中运行：无需密钥，数据不离开本机。它选择工具时，解码受每个工具的 inputSchema 约束；d2-3 的检查器显示它给每个工具的概率。")}</p>
                     {progress(ctl)}
                 </div>
             }
@@ -49,12 +53,14 @@ on_demand!(
     smollm_page,
     fn live_view_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| {
+            let settings = expect_context::<Settings>();
+
             view! {
                 <div id="mf-model-live" class="mf-smollm mf-model-live">
                     {progress(ctl)}
                     <Show when=move || ctl.workers.model_text.with(|t| !t.is_empty())>
                         <p class="mf-smollm-text">
-                            {in_lang(ctl.settings.lang, "The model is writing: ", "模型正在写：")}
+                            {in_lang(settings.lang, "The model is writing: ", "模型正在写：")}
                             <code id="mf-smollm-text">{move || ctl.workers.model_text.get()}</code>
                         </p>
                     </Show>
@@ -68,9 +74,10 @@ on_demand!(
 /// The in-page model's panel in the LLM settings, while it is the model picked.
 #[component]
 pub fn ModelStatusView(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     lazy_view(
         ctl,
-        Box::new(move || ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2)),
+        Box::new(move || settings.llm.with(|s| s.provider == Provider::SmolLm2)),
         || Box::pin(async { call_on_demand!(status_view_fn()) }),
     )
 }
@@ -78,11 +85,12 @@ pub fn ModelStatusView(ctl: Controller) -> impl IntoView {
 /// Shown in the inspector while a run uses the in-page model and it loads or writes.
 #[component]
 pub fn ModelLiveView(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     lazy_view(
         ctl,
         Box::new(move || {
             ctl.running.get()
-                && ctl.settings.llm.with(|s| s.provider == Provider::SmolLm2)
+                && settings.llm.with(|s| s.provider == Provider::SmolLm2)
                 && (ctl.workers.model_status.with(|s| s.is_busy())
                     || ctl.workers.model_text.with(|t| !t.is_empty()))
         }),

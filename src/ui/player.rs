@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::controller::Controller;
 use super::follow;
 use super::i18n::{Msg, text, tr};
+use super::stores::Settings;
 use crate::flow::gate::Mode;
 
 /// The speeds offered: the option's value and multiplier (`None`: instant).
@@ -20,6 +21,7 @@ const SPEEDS: [(&str, Option<f64>); 6] = [
 
 #[component]
 pub fn PlayerBar(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let progress = move || {
         let rows = ctl.shown_rows();
         ctl.run.with(|r| r.progress(&rows))
@@ -27,53 +29,53 @@ pub fn PlayerBar(ctl: Controller) -> impl IntoView {
     let playing = move || ctl.running.get() && ctl.mode.get() == Mode::Play;
     let following = move || ctl.cursor.with(|c| c.follow);
     view! {
-        <nav class="mf-player" aria-label=tr(ctl.settings.lang, Msg::Player)>
+        <nav class="mf-player" aria-label=tr(settings.lang, Msg::Player)>
             <button id="mf-play" on:click=move |_| ctl.toggle()
-                aria-label=move || text(if playing() { Msg::Pause } else { Msg::Play }, ctl.settings.lang.get())>
+                aria-label=move || text(if playing() { Msg::Pause } else { Msg::Play }, settings.lang.get())>
                 {move || {
                     let (icon, msg) = if playing() { ("❚❚ ", Msg::Pause) } else { ("▶ ", Msg::Play) };
-                    (icon, text(msg, ctl.settings.lang.get()))
+                    (icon, text(msg, settings.lang.get()))
                 }}
             </button>
-            <button id="mf-back" aria-label=tr(ctl.settings.lang, Msg::Back) on:click=move |_| ctl.select_step(-1)>
-                "← "{tr(ctl.settings.lang, Msg::Back)}
+            <button id="mf-back" aria-label=tr(settings.lang, Msg::Back) on:click=move |_| ctl.select_step(-1)>
+                "← "{tr(settings.lang, Msg::Back)}
             </button>
-            <button id="mf-next" aria-label=tr(ctl.settings.lang, Msg::Next) on:click=move |_| ctl.next()>
-                {tr(ctl.settings.lang, Msg::Next)}" →"
+            <button id="mf-next" aria-label=tr(settings.lang, Msg::Next) on:click=move |_| ctl.next()>
+                {tr(settings.lang, Msg::Next)}" →"
             </button>
-            <button id="mf-restart" aria-label=tr(ctl.settings.lang, Msg::Restart) on:click=move |_| ctl.start(ctl.mode.get_untracked())>
-                "↻ "{tr(ctl.settings.lang, Msg::Restart)}
+            <button id="mf-restart" aria-label=tr(settings.lang, Msg::Restart) on:click=move |_| ctl.start(ctl.mode.get_untracked())>
+                "↻ "{tr(settings.lang, Msg::Restart)}
             </button>
-            <button id="mf-connect" aria-label=tr(ctl.settings.lang, Msg::ConnectHint) on:click=move |_| ctl.connect(ctl.mode.get_untracked())>
-                {tr(ctl.settings.lang, Msg::Connect)}
+            <button id="mf-connect" aria-label=tr(settings.lang, Msg::ConnectHint) on:click=move |_| ctl.connect(ctl.mode.get_untracked())>
+                {tr(settings.lang, Msg::Connect)}
             </button>
-            <button id="mf-ask" aria-label=tr(ctl.settings.lang, Msg::AskHint)
+            <button id="mf-ask" aria-label=tr(settings.lang, Msg::AskHint)
                 disabled=move || ctl.running.get()
                 on:click=move |_| ctl.ask(ctl.mode.get_untracked())>
-                {tr(ctl.settings.lang, Msg::Ask)}
+                {tr(settings.lang, Msg::Ask)}
             </button>
             <label class="mf-speed">
-                <span class="mf-speed-word">{tr(ctl.settings.lang, Msg::Speed)}</span>
+                <span class="mf-speed-word">{tr(settings.lang, Msg::Speed)}</span>
                 <select id="mf-speed" on:change=move |ev| {
                     let v = event_target_value(&ev);
                     if let Some((_, s)) = SPEEDS.iter().find(|(name, _)| *name == v) { ctl.set_speed(*s) }
                 }>
                     {SPEEDS.iter().map(|(name, s)| {
                         let s = *s;
-                        let shown = move || if s.is_none() { text(Msg::Instant, ctl.settings.lang.get()) } else { name };
-                        view! { <option value=*name selected=move || ctl.settings.speed.get() == s>{shown}</option> }
+                        let shown = move || if s.is_none() { text(Msg::Instant, settings.lang.get()) } else { name };
+                        view! { <option value=*name selected=move || settings.speed.get() == s>{shown}</option> }
                     }).collect_view()}
                 </select>
             </label>
-            <progress id="mf-progress" aria-label=tr(ctl.settings.lang, Msg::RowsDone)
+            <progress id="mf-progress" aria-label=tr(settings.lang, Msg::RowsDone)
                 max=move || progress().1 value=move || progress().0></progress>
             <span class="mf-progress-text">{move || { let (a, b) = progress(); format!("{a}/{b}") }}</span>
             <button id="mf-follow" class="mf-follow" aria-pressed=move || following().to_string()
-                title=tr(ctl.settings.lang, Msg::FollowHint)
+                title=tr(settings.lang, Msg::FollowHint)
                 on:click=move |_| {
                     if ctl.cursor.with_untracked(|c| c.follow) { follow::stop_following(ctl) } else { ctl.follow() }
                 }>
-                {move || if following() { "◉ " } else { "○ " }}{tr(ctl.settings.lang, Msg::Follow)}
+                {move || if following() { "◉ " } else { "○ " }}{tr(settings.lang, Msg::Follow)}
             </button>
         </nav>
     }

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::controller::Controller;
 use super::i18n::{Msg, fill, text, tr};
+use super::stores::Settings;
 use crate::record::message_log::LineId;
 
 /// The body as the panel first shows it: the recorded one, indented when it is JSON.
@@ -23,6 +24,7 @@ pub fn ReplayPanel(
     body: RwSignal<String>,
     open: RwSignal<Option<LineId>>,
 ) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let status = RwSignal::new(None::<Result<String, String>>);
     // Checked again when the body or the connection changes, not on every step of the run.
     let connected = Memo::new(move |_| ctl.can_replay());
@@ -32,7 +34,7 @@ pub fn ReplayPanel(
     });
     let title = move || {
         fill(
-            text(Msg::ReplayTitle, ctl.settings.lang.get()),
+            text(Msg::ReplayTitle, settings.lang.get()),
             &[
                 ("run", &line.run.to_string()),
                 ("seq", &line.seq.to_string()),
@@ -40,7 +42,7 @@ pub fn ReplayPanel(
         )
     };
     let send = move |_| {
-        let lang = ctl.settings.lang.get_untracked();
+        let lang = settings.lang.get_untracked();
         status.set(Some(Ok(text(Msg::ReplaySending, lang).to_owned())));
         ctl.replay(line, &body.get_untracked(), move |ended| {
             status.set(Some(ended.map(|()| text(Msg::ReplaySent, lang).to_owned())));
@@ -52,7 +54,7 @@ pub fn ReplayPanel(
             <ul id="mf-replay-notes" class="mf-replay-notes">
                 {p.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
             </ul>
-            <p>{tr(ctl.settings.lang, Msg::ReplayHeaders)}</p>
+            <p>{tr(settings.lang, Msg::ReplayHeaders)}</p>
             <pre id="mf-replay-headers" class="mf-json">
                 {p.protocol_headers.into_iter().map(|(n, v)| format!("{n}: {v}\n")).collect::<String>()}
             </pre>
@@ -74,11 +76,11 @@ pub fn ReplayPanel(
             ></textarea>
             {notes}
             <button id="mf-replay-send" disabled=move || checked.with(Result::is_err) on:click=send>
-                {tr(ctl.settings.lang, Msg::ReplaySend)}
+                {tr(settings.lang, Msg::ReplaySend)}
             </button>
             " "
             <button id="mf-replay-close" on:click=move |_| open.set(None)>
-                {tr(ctl.settings.lang, Msg::ReplayClose)}
+                {tr(settings.lang, Msg::ReplayClose)}
             </button>
             {move || status.get().map(|s| match s {
                 Ok(done) => view! { <p id="mf-replay-status" role="status">{done}</p> }.into_any(),

@@ -7,11 +7,13 @@ use leptos::prelude::*;
 use super::controller::Controller;
 use super::i18n::{Msg, text, tr};
 use super::storage;
+use super::stores::Settings;
+use crate::host::saved::SavedServer;
 use crate::mcp::record::url_has_secrets;
-use crate::mcp::saved::SavedServer;
 
 #[component]
 pub fn SavedServersView(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let servers = RwSignal::new(storage::load_servers());
     let name = RwSignal::new(String::new());
     let problem = RwSignal::new(String::new());
@@ -23,15 +25,15 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
             return;
         };
         ctl.end_run(Some("ended: another saved server was picked"));
-        ctl.settings.server.set(server.url.clone());
-        ctl.settings.era.set(server.era_choice());
+        settings.server.set(server.url.clone());
+        settings.era.set(server.era_choice());
         ctl.set_request_timeout_ms(server.timeout_ms);
         name.set(server.name);
     };
     let save = move |_| match SavedServer::new(
         &name.get_untracked(),
-        &ctl.settings.server.get_untracked(),
-        ctl.settings.era.get_untracked(),
+        &settings.server.get_untracked(),
+        settings.era.get_untracked(),
         ctl.request_timeout_ms(),
     ) {
         Ok(server)
@@ -39,7 +41,7 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
                 && warned.get_untracked().as_ref() != Some(&server.url) =>
         {
             warned.set(Some(server.url));
-            problem.set(text(Msg::SaveSecretWarning, ctl.settings.lang.get_untracked()).into());
+            problem.set(text(Msg::SaveSecretWarning, settings.lang.get_untracked()).into());
         }
         Ok(server) => {
             warned.set(None);
@@ -56,7 +58,7 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
     view! {
         <div class="mf-saved">
             <label>
-                {tr(ctl.settings.lang, Msg::SavedServers)}
+                {tr(settings.lang, Msg::SavedServers)}
                 <select id="mf-saved" on:change=pick>
                     <option value="">"—"</option>
                     {move || servers.with(|s| s.0.iter().map(|x| view! {
@@ -65,14 +67,14 @@ pub fn SavedServersView(ctl: Controller) -> impl IntoView {
                 </select>
             </label>
             <label>
-                {tr(ctl.settings.lang, Msg::SaveAs)}
+                {tr(settings.lang, Msg::SaveAs)}
                 <input id="mf-saved-name" type="text" prop:value=move || name.get()
                     on:input=move |ev| name.set(event_target_value(&ev)) />
             </label>
-            <button id="mf-save-server" on:click=save>{tr(ctl.settings.lang, Msg::SaveServer)}</button>
-            <button id="mf-remove-server" on:click=remove>{tr(ctl.settings.lang, Msg::RemoveServer)}</button>
+            <button id="mf-save-server" on:click=save>{tr(settings.lang, Msg::SaveServer)}</button>
+            <button id="mf-remove-server" on:click=remove>{tr(settings.lang, Msg::RemoveServer)}</button>
             <label>
-                {tr(ctl.settings.lang, Msg::TimeoutMs)}
+                {tr(settings.lang, Msg::TimeoutMs)}
                 <input id="mf-timeout" type="number" min="500" max="600000" step="500"
                     prop:value=move || ctl.request_timeout_ms().to_string()
                     on:change=move |ev| {

@@ -8,6 +8,7 @@ use super::i18n::{Msg, fill, text, tr};
 use super::llm_settings::LlmSettingsView;
 use super::params::Preset;
 use super::saved_servers::SavedServersView;
+use super::stores::Settings;
 use crate::diagram::Lang;
 use crate::flow::host::Approval;
 use crate::llm::choice::Provider;
@@ -23,7 +24,8 @@ pub fn settings_open(width: f64, started: bool, user: Option<bool>) -> bool {
 }
 
 #[component]
-pub fn Settings(ctl: Controller) -> impl IntoView {
+pub fn SettingsPanel(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let user = RwSignal::new(None::<bool>);
     let started = move || {
         ctl.running.get()
@@ -35,19 +37,19 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
     let width = || window().inner_width().ok().and_then(|w| w.as_f64());
     let open = Memo::new(move |_| settings_open(width().unwrap_or(WIDE_PX), started(), user.get()));
     let summary = move || {
-        let lang = ctl.settings.lang.get();
-        let llm = ctl.settings.llm.with(|s| {
+        let lang = settings.lang.get();
+        let llm = settings.llm.with(|s| {
             if s.provider == Provider::Offline {
                 text(Msg::OfflineShort, lang).to_owned()
             } else {
                 s.model.clone()
             }
         });
-        let approval = match ctl.settings.approval.get() {
+        let approval = match settings.approval.get() {
             Approval::Ask => text(Msg::ApprovalAsk, lang),
             Approval::Auto => text(Msg::ApprovalAuto, lang),
         };
-        format!("{} · {llm} · {approval}", ctl.settings.server.get())
+        format!("{} · {llm} · {approval}", settings.server.get())
     };
     view! {
         <details id="mf-settings-panel" class="mf-settings-panel" prop:open=move || open.get()
@@ -60,48 +62,48 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                 }
             }>
             <summary>
-                <span class="mf-settings-title">{tr(ctl.settings.lang, Msg::Settings)}</span>
+                <span class="mf-settings-title">{tr(settings.lang, Msg::Settings)}</span>
                 <span id="mf-settings-summary" class="mf-settings-summary">{summary}</span>
             </summary>
-            <section class="mf-settings" aria-label=tr(ctl.settings.lang, Msg::Settings)>
+            <section class="mf-settings" aria-label=tr(settings.lang, Msg::Settings)>
                 <label>
-                    {tr(ctl.settings.lang, Msg::McpServer)}
+                    {tr(settings.lang, Msg::McpServer)}
                     <select id="mf-server-preset" on:change=move |ev| {
                         let id = event_target_value(&ev);
                         if let Some(p) = Preset::ALL.into_iter().find(|p| p.id() == id) {
-                            ctl.settings.server.update(|url| *url = p.apply(url));
+                            settings.server.update(|url| *url = p.apply(url));
                             ctl.end_run(Some("ended: the server changed in the settings"));
-                            if let Some(q) = p.example_question(ctl.settings.lang.get_untracked() == Lang::Zh) {
-                                ctl.settings.question.set(q.to_owned());
+                            if let Some(q) = p.example_question(settings.lang.get_untracked() == Lang::Zh) {
+                                settings.question.set(q.to_owned());
                             }
                         }
                     }>
                         {Preset::ALL.into_iter().map(|p| view! {
-                            <option value=p.id() selected=move || Preset::of(&ctl.settings.server.get()) == p>
-                                {move || p.title(ctl.settings.lang.get())}
+                            <option value=p.id() selected=move || Preset::of(&settings.server.get()) == p>
+                                {move || p.title(settings.lang.get())}
                             </option>
                         }).collect_view()}
                     </select>
                 </label>
                 <label class="mf-wide">
-                    {tr(ctl.settings.lang, Msg::McpServerUrl)}
-                    <input id="mf-server" type="url" prop:value=move || ctl.settings.server.get()
-                        on:input=move |ev| ctl.settings.server.set(event_target_value(&ev))
+                    {tr(settings.lang, Msg::McpServerUrl)}
+                    <input id="mf-server" type="url" prop:value=move || settings.server.get()
+                        on:input=move |ev| settings.server.set(event_target_value(&ev))
                         on:change=move |_| ctl.end_run(Some("ended: the server changed in the settings")) />
-                    <Show when=move || Preset::of(&ctl.settings.server.get()) == Preset::Bridge>
+                    <Show when=move || Preset::of(&settings.server.get()) == Preset::Bridge>
                         <small id="mf-bridge-hint">
-                            {move || match ctl.settings.bridge.get() {
-                                Some(what) => fill(text(Msg::ViaBridge, ctl.settings.lang.get()), &[("what", &what)]),
-                                None => text(Msg::BridgeHint, ctl.settings.lang.get()).to_owned(),
+                            {move || match settings.bridge.get() {
+                                Some(what) => fill(text(Msg::ViaBridge, settings.lang.get()), &[("what", &what)]),
+                                None => text(Msg::BridgeHint, settings.lang.get()).to_owned(),
                             }}
                         </small>
                     </Show>
                 </label>
                 <label>
-                    {tr(ctl.settings.lang, Msg::Era)}
+                    {tr(settings.lang, Msg::Era)}
                     <select id="mf-era" on:change=move |ev| {
                         if let Some(choice) = EraChoice::from_id(&event_target_value(&ev)) {
-                            ctl.settings.era.set(choice);
+                            settings.era.set(choice);
                             // A run of the other era is not this setting's run any more.
                             ctl.end_run(Some("ended: the era changed in the settings"));
                         }
@@ -112,49 +114,49 @@ pub fn Settings(ctl: Controller) -> impl IntoView {
                                 EraChoice::Modern => Msg::EraModern,
                                 EraChoice::Legacy => Msg::EraLegacy,
                             };
-                            view! { <option value=c.id() selected=move || ctl.settings.era.get() == c>{tr(ctl.settings.lang, label)}</option> }
+                            view! { <option value=c.id() selected=move || settings.era.get() == c>{tr(settings.lang, label)}</option> }
                         }).collect_view()}
                     </select>
                 </label>
                 <label class="mf-switch">
                     <input id="mf-approve" type="checkbox"
-                        prop:checked=move || ctl.settings.approval.get() == Approval::Ask
-                        on:change=move |ev| ctl.settings.approval.set(if event_target_checked(&ev) { Approval::Ask } else { Approval::Auto }) />
-                    {tr(ctl.settings.lang, Msg::AskBeforeTool)}
+                        prop:checked=move || settings.approval.get() == Approval::Ask
+                        on:change=move |ev| settings.approval.set(if event_target_checked(&ev) { Approval::Ask } else { Approval::Auto }) />
+                    {tr(settings.lang, Msg::AskBeforeTool)}
                 </label>
                 <SavedServersView ctl=ctl />
                 <details id="mf-advanced" class="mf-advanced">
-                    <summary>{tr(ctl.settings.lang, Msg::AdvancedSettings)}</summary>
+                    <summary>{tr(settings.lang, Msg::AdvancedSettings)}</summary>
                     <div class="mf-advanced-body">
                     <label class="mf-wide">
-                        {tr(ctl.settings.lang, Msg::RequestHeadersSetting)}
+                        {tr(settings.lang, Msg::RequestHeadersSetting)}
                         <textarea id="mf-headers" rows="2" spellcheck="false" autocomplete="off"
                             placeholder="Authorization: Bearer …"
-                            prop:value=move || ctl.settings.headers.get()
-                            on:input=move |ev| ctl.settings.headers.set(event_target_value(&ev))></textarea>
-                        <small>{tr(ctl.settings.lang, Msg::RequestHeadersNote)}</small>
+                            prop:value=move || settings.headers.get()
+                            on:input=move |ev| settings.headers.set(event_target_value(&ev))></textarea>
+                        <small>{tr(settings.lang, Msg::RequestHeadersNote)}</small>
                     </label>
                     <label>
-                        {tr(ctl.settings.lang, Msg::ClientId)}
+                        {tr(settings.lang, Msg::ClientId)}
                         <input id="mf-client-id" type="text" spellcheck="false" autocomplete="off"
                             placeholder="mcp-flow-demo"
-                            prop:value=move || ctl.settings.client_id.get()
-                            on:input=move |ev| ctl.settings.client_id.set(event_target_value(&ev)) />
+                            prop:value=move || settings.client_id.get()
+                            on:input=move |ev| settings.client_id.set(event_target_value(&ev)) />
                     </label>
                     <label>
-                        {tr(ctl.settings.lang, Msg::ClientSecret)}
+                        {tr(settings.lang, Msg::ClientSecret)}
                         <input id="mf-client-secret" type="password" autocomplete="off"
-                            prop:value=move || ctl.settings.client_secret.get()
-                            on:input=move |ev| ctl.settings.client_secret.set(event_target_value(&ev)) />
-                        <small>{tr(ctl.settings.lang, Msg::ClientNote)}</small>
+                            prop:value=move || settings.client_secret.get()
+                            on:input=move |ev| settings.client_secret.set(event_target_value(&ev)) />
+                        <small>{tr(settings.lang, Msg::ClientNote)}</small>
                     </label>
                     </div>
                 </details>
                 <LlmSettingsView />
                 <label class="mf-wide">
-                    {tr(ctl.settings.lang, Msg::Question)}
-                    <input id="mf-question" type="text" prop:value=move || ctl.settings.question.get()
-                        on:input=move |ev| ctl.settings.question.set(event_target_value(&ev)) />
+                    {tr(settings.lang, Msg::Question)}
+                    <input id="mf-question" type="text" prop:value=move || settings.question.get()
+                        on:input=move |ev| settings.question.set(event_target_value(&ev)) />
                 </label>
             </section>
         </details>

@@ -6,10 +6,12 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::controller::Controller;
 use super::i18n::{Msg, fill, text, tr};
+use super::stores::Settings;
 use crate::diagram::spec::Lang;
 use crate::export::recording::{Context, Recording};
 use crate::export::{har, mermaid};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+use crate::record::run::Run;
 
 fn iso(epoch_ms: f64) -> String {
     js_sys::Date::new(&JsValue::from_f64(epoch_ms))
@@ -17,17 +19,17 @@ fn iso(epoch_ms: f64) -> String {
         .into()
 }
 
-fn recording(ctl: Controller) -> Recording {
+fn recording(run: RwSignal<Run>, settings: Settings) -> Recording {
     let time_origin_ms = web_sys::window()
         .and_then(|w| w.performance())
         .map(|p| p.time_origin())
         .unwrap_or(0.0);
-    let llm = ctl.settings.llm.with_untracked(|s| s.label());
+    let llm = settings.llm.with_untracked(|s| s.label());
     let (server, question) = (
-        ctl.settings.server.get_untracked(),
-        ctl.settings.question.get_untracked(),
+        settings.server.get_untracked(),
+        settings.question.get_untracked(),
     );
-    ctl.run.with_untracked(|run| {
+    run.with_untracked(|run| {
         Recording::new(
             run,
             Context {
@@ -35,7 +37,7 @@ fn recording(ctl: Controller) -> Recording {
                 time_origin_ms,
                 server: &server,
                 question: &question,
-                lang: ctl.settings.lang.get_untracked().code(),
+                lang: settings.lang.get_untracked().code(),
                 llm: &llm,
             },
         )
@@ -83,9 +85,13 @@ impl Kind {
 // (`crate::on_demand`).
 on_demand!(
     export,
-    fn export_run(ctl: Controller, kind: Kind) -> Result<String, OnDemandError> {
-        let rec = recording(ctl);
-        let lang = ctl.settings.lang.get_untracked();
+    fn export_run(
+        run: RwSignal<Run>,
+        settings: Settings,
+        kind: Kind,
+    ) -> Result<String, OnDemandError> {
+        let rec = recording(run, settings);
+        let lang = settings.lang.get_untracked();
         let body = match kind {
             Kind::Json => rec.to_json(),
             Kind::Har => serde_json::to_string_pretty(&har::har(&rec, &iso)).unwrap_or_default(),
@@ -146,12 +152,13 @@ pub(super) async fn read_recording_file(
 
 #[component]
 pub fn Share(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let message = RwSignal::new(String::new());
     let save = move |kind: Kind| {
         move |_| {
-            let lang = ctl.settings.lang.get_untracked();
+            let lang = settings.lang.get_untracked();
             leptos::task::spawn_local(async move {
-                message.set(match call_on_demand!(export_run(ctl, kind)) {
+                message.set(match call_on_demand!(export_run(ctl.run, settings, kind)) {
                     Ok(said) => said,
                     Err(e) => failure(e, lang, kind.file().0),
                 });
@@ -163,13 +170,13 @@ pub fn Share(ctl: Controller) -> impl IntoView {
             return;
         };
         let name = file.name();
-        let lang = ctl.settings.lang.get_untracked();
+        let lang = settings.lang.get_untracked();
         leptos::task::spawn_local(async move {
             match read_recording_file(file, lang).await {
                 Ok(rec) => {
                     ctl.load_recording(rec);
                     message.set(fill(
-                        text(Msg::Loaded, ctl.settings.lang.get_untracked()),
+                        text(Msg::Loaded, settings.lang.get_untracked()),
                         &[("name", &name)],
                     ));
                 }
@@ -178,18 +185,18 @@ pub fn Share(ctl: Controller) -> impl IntoView {
         });
     };
     view! {
-        <div class="mf-share" role="group" aria-label=tr(ctl.settings.lang, Msg::ExportImport)>
-            <button id="mf-export-json" on:click=save(Kind::Json) title=tr(ctl.settings.lang, Msg::ExportJsonHint)>{tr(ctl.settings.lang, Msg::ExportJson)}</button>
-            <button id="mf-export-har" on:click=save(Kind::Har) title=tr(ctl.settings.lang, Msg::HarHint)>"HAR"</button>
-            <button id="mf-export-mermaid" on:click=save(Kind::Mermaid) title=tr(ctl.settings.lang, Msg::MermaidHint)>"Mermaid"</button>
+        <div class="mf-share" role="group" aria-label=tr(settings.lang, Msg::ExportImport)>
+            <button id="mf-export-json" on:click=save(Kind::Json) title=tr(settings.lang, Msg::ExportJsonHint)>{tr(settings.lang, Msg::ExportJson)}</button>
+            <button id="mf-export-har" on:click=save(Kind::Har) title=tr(settings.lang, Msg::HarHint)>"HAR"</button>
+            <button id="mf-export-mermaid" on:click=save(Kind::Mermaid) title=tr(settings.lang, Msg::MermaidHint)>"Mermaid"</button>
             <label class="mf-import">
-                {tr(ctl.settings.lang, Msg::ImportRecording)}
+                {tr(settings.lang, Msg::ImportRecording)}
                 " "
                 <input id="mf-import" type="file" accept=".json,application/json" on:change=import />
             </label>
-            <button id="mf-compare-button" title=tr(ctl.settings.lang, Msg::CompareHint)
+            <button id="mf-compare-button" title=tr(settings.lang, Msg::CompareHint)
                 on:click=move |_| ctl.compare()>
-                {tr(ctl.settings.lang, Msg::Compare)}
+                {tr(settings.lang, Msg::Compare)}
             </button>
             <span id="mf-share-message" class="mf-share-message">{move || message.get()}</span>
         </div>

@@ -49,12 +49,12 @@ pub fn save_theme(theme: super::theme::Theme) {
 const SERVERS: &str = "mcp-flow.servers";
 
 /// The servers saved on an earlier visit.
-pub fn load_servers() -> crate::mcp::saved::SavedServers {
+pub fn load_servers() -> crate::host::saved::SavedServers {
     let saved = local().and_then(|s| s.get_item(SERVERS).ok().flatten());
-    crate::mcp::saved::SavedServers::read(saved.as_deref())
+    crate::host::saved::SavedServers::read(saved.as_deref())
 }
 
-pub fn save_servers(servers: &crate::mcp::saved::SavedServers) {
+pub fn save_servers(servers: &crate::host::saved::SavedServers) {
     if let Some(s) = local() {
         let _ = s.set_item(SERVERS, &servers.to_json());
     }

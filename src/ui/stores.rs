@@ -83,7 +83,7 @@ impl Settings {
 /// What waits for the user during a run: a tool call to approve, the server's form, the model's
 /// turn when the user is the model. A run that ends clears them.
 #[derive(Clone, Copy)]
-pub struct Prompts {
+pub struct Dialogs {
     /// The tool call waiting for the user's yes or no.
     pub dialog: RwSignal<Option<ApprovalRequest>>,
     /// The server's form waiting for the user's answer.
@@ -94,7 +94,7 @@ pub struct Prompts {
     pub authorize: RwSignal<Option<String>>,
 }
 
-impl Prompts {
+impl Dialogs {
     fn new() -> Self {
         Self {
             dialog: RwSignal::new(None),
@@ -173,14 +173,14 @@ pub struct PastRun {
 
 /// The page's earlier runs, for the message log.
 #[derive(Clone, Copy)]
-pub struct Past {
+pub struct PastRuns {
     /// The newest runs, at most [`PAST_EXCHANGES`] exchanges in all.
     pub runs: RwSignal<Vec<PastRun>>,
     /// The number of the run shown (1 is the page's first).
     pub run_number: RwSignal<usize>,
 }
 
-impl Past {
+impl PastRuns {
     fn new() -> Self {
         Self {
             runs: RwSignal::new(Vec::new()),
@@ -242,9 +242,9 @@ impl Comparison {
 #[derive(Clone, Copy)]
 pub struct Stores {
     pub settings: Settings,
-    pub prompts: Prompts,
+    pub dialogs: Dialogs,
     pub workers: Workers,
-    pub past: Past,
+    pub past: PastRuns,
     pub comparison: Comparison,
 }
 
@@ -252,9 +252,9 @@ impl Stores {
     pub fn new(settings: Settings) -> Self {
         Self {
             settings,
-            prompts: Prompts::new(),
+            dialogs: Dialogs::new(),
             workers: Workers::new(),
-            past: Past::new(),
+            past: PastRuns::new(),
             comparison: Comparison::new(),
         }
     }
@@ -262,7 +262,7 @@ impl Stores {
     /// Gives each store to the views below through context.
     pub fn provide(&self) {
         provide_context(self.settings);
-        provide_context(self.prompts);
+        provide_context(self.dialogs);
         provide_context(self.workers);
         provide_context(self.past);
         provide_context(self.comparison);

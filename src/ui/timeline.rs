@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 use super::controller::Controller;
 use super::i18n::{Msg, by_lang};
 use super::lazy_view::{ViewFn, lazy_panel};
+use super::stores::Settings;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::timeline::{Lane, Timeline, View, format_ms};
 
@@ -26,6 +27,7 @@ fn lane_y(lane: Lane) -> f64 {
 }
 
 fn timeline_body(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let view = RwSignal::new(View::default());
     let timeline = Memo::new(move |_| ctl.run.with(Timeline::of));
     let keys = move |e: ev::KeyboardEvent| {
@@ -64,11 +66,11 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
                        zh: &'static str,
                        act: fn(View) -> View| {
         view! {
-            <button id=id aria-label=move || by_lang(ctl.settings.lang.get(), en, zh) on:click=move |_| view.update(|v| *v = act(*v))>{label}</button>
+            <button id=id aria-label=move || by_lang(settings.lang.get(), en, zh) on:click=move |_| view.update(|v| *v = act(*v))>{label}</button>
         }
     };
     let plot = move || {
-        let lang = ctl.settings.lang.get();
+        let lang = settings.lang.get();
         let v = view.get();
         let t = timeline.get();
         let width = WIDTH - LEFT;
@@ -185,7 +187,7 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
     let plot = view! {
         // The page's own keys (← → step the run) leave it alone: `data-own-keys`.
         <svg class="mf-timeline-plot" data-own-keys="" viewBox=format!("0 0 {WIDTH} {height}") tabindex="0" role="group"
-            aria-label=move || by_lang(ctl.settings.lang.get(), "Timeline of the run: + and − zoom, ← and → pan", "运行的时间线：+ 和 − 缩放，← 和 → 平移")
+            aria-label=move || by_lang(settings.lang.get(), "Timeline of the run: + and − zoom, ← and → pan", "运行的时间线：+ 和 − 缩放，← 和 → 平移")
             on:keydown=keys>
             {plot}
         </svg>

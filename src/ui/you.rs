@@ -9,6 +9,7 @@ use super::controller::Controller;
 use super::form::field_view;
 use super::i18n::{by_lang, fill};
 use super::lazy_view::{ViewFn, lazy_view};
+use super::stores::Settings;
 use crate::flow::form_fields::fields;
 use crate::llm::you::{ArgumentsCheck, Turn, form_arguments, json_arguments, why_json};
 use crate::llm::{LlmReply, ToolCall, ToolSpec};
@@ -63,12 +64,14 @@ impl YouText {
     }
 
     /// The text in the page's language, as the page's language changes.
-    fn shown(self, ctl: Controller) -> impl Fn() -> &'static str + Copy {
-        move || self.get(ctl.settings.lang.get())
+    fn shown(self) -> impl Fn() -> &'static str + Copy {
+        let settings = expect_context::<Settings>();
+        move || self.get(settings.lang.get())
     }
 }
 
 fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let chosen = RwSignal::new(0usize);
     let entries = RwSignal::new(Map::<String, Value>::new());
     let json_text = RwSignal::new(String::from("{}"));
@@ -129,7 +132,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
     };
     view! {
         <label>
-            {YouText::Tool.shown(ctl)}
+            {YouText::Tool.shown()}
             <select id="mf-you-tool" on:change=move |ev| {
                 chosen.set(event_target_value(&ev).parse().unwrap_or(0));
                 entries.set(Map::new());
@@ -153,13 +156,13 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                 let fields = fields(&tool.input_schema);
                 view! {
                     <div class="mf-you-fields" class:mf-hidden=move || json_mode.get()>
-                        {fields.into_iter().map(|f| field_view("mf-you", f, entries, ctl.settings.lang)).collect_view()}
+                        {fields.into_iter().map(|f| field_view("mf-you", f, entries, settings.lang)).collect_view()}
                     </div>
                     <label class="mf-check">
                         <input id="mf-you-json-toggle" type="checkbox"
                             prop:checked=move || json_mode.get()
                             on:change=move |ev| json_mode.set(event_target_checked(&ev)) />
-                        {YouText::Json.shown(ctl)}
+                        {YouText::Json.shown()}
                     </label>
                 }
             });
@@ -167,7 +170,7 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                 {description}
                 {badges}
                 {why.map(|why| view! {
-                    <p id="mf-you-why" class="mf-note-line">{move || fill(YouText::JsonWhy.get(ctl.settings.lang.get()), &[("why", &why)])}</p>
+                    <p id="mf-you-why" class="mf-note-line">{move || fill(YouText::JsonWhy.get(settings.lang.get()), &[("why", &why)])}</p>
                 })}
                 {form}
                 <textarea id="mf-you-json" rows="4" class:mf-hidden=move || !forced && !json_mode.get()
@@ -178,16 +181,17 @@ fn tool_picker(ctl: Controller, tools: Vec<ToolSpec>, problem: RwSignal<String>)
                     }></textarea>
             }
         })}
-        <button id="mf-you-call" on:click=call prop:disabled=move || checking.get()>{YouText::Call.shown(ctl)}</button>
+        <button id="mf-you-call" on:click=call prop:disabled=move || checking.get()>{YouText::Call.shown()}</button>
         <button id="mf-you-call-anyway" on:click=call_anyway
-            class:mf-hidden=move || anyway.with(Option::is_none)>{YouText::CallAnyway.shown(ctl)}</button>
+            class:mf-hidden=move || anyway.with(Option::is_none)>{YouText::CallAnyway.shown()}</button>
     }
 }
 
 fn you_dialog(ctl: Controller) -> impl IntoView {
+    let settings = expect_context::<Settings>();
     let problem = RwSignal::new(String::new());
     move || {
-        let turn = ctl.prompts.you_turn.get()?;
+        let turn = ctl.dialogs.you_turn.get()?;
         problem.set(String::new());
         let answer = RwSignal::new(match &turn {
             Turn::Answer { result, .. } => result.clone(),
@@ -196,11 +200,7 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
         let send_answer = move |_| {
             let text = answer.get_untracked();
             if text.trim().is_empty() {
-                problem.set(
-                    YouText::Write
-                        .get(ctl.settings.lang.get_untracked())
-                        .to_owned(),
-                );
+                problem.set(YouText::Write.get(settings.lang.get_untracked()).to_owned());
             } else {
                 ctl.you_reply(LlmReply::Text(text));
             }
@@ -224,7 +224,7 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
                     question.clone(),
                     Some(view! {
                         <p class="mf-you-result-title" class:mf-error-line=is_error>
-                            {move || fill(msg.get(ctl.settings.lang.get()), &[("tool", &tool)])}
+                            {move || fill(msg.get(settings.lang.get()), &[("tool", &tool)])}
                         </p>
                         <pre id="mf-you-result" class="mf-json">{result}</pre>
                     }),
@@ -235,16 +235,16 @@ fn you_dialog(ctl: Controller) -> impl IntoView {
         let tools = turn.tools().to_vec();
         Some(view! {
             <div id="mf-you" class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-you-title">
-                <h2 id="mf-you-title">{YouText::Title.shown(ctl)}</h2>
-                <p class="mf-form-message">{move || fill(YouText::Asked.get(ctl.settings.lang.get()), &[("question", &question)])}</p>
+                <h2 id="mf-you-title">{YouText::Title.shown()}</h2>
+                <p class="mf-form-message">{move || fill(YouText::Asked.get(settings.lang.get()), &[("question", &question)])}</p>
                 {head}
                 {(choosing && !tools.is_empty()).then(|| tool_picker(ctl, tools, problem))}
                 <details class="mf-you-answer" open=!choosing>
-                    <summary>{(if choosing { YouText::NoTool } else { YouText::Write }).shown(ctl)}</summary>
+                    <summary>{(if choosing { YouText::NoTool } else { YouText::Write }).shown()}</summary>
                     <textarea id="mf-you-text" rows="3"
                         prop:value=move || answer.get()
                         on:input=move |ev| answer.set(event_target_value(&ev))></textarea>
-                    <button id="mf-you-answer" on:click=send_answer>{YouText::SendAnswer.shown(ctl)}</button>
+                    <button id="mf-you-answer" on:click=send_answer>{YouText::SendAnswer.shown()}</button>
                 </details>
                 <p id="mf-you-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
             </div>
@@ -264,7 +264,7 @@ on_demand!(
 pub fn YouDialog(ctl: Controller) -> impl IntoView {
     lazy_view(
         ctl,
-        Box::new(move || ctl.prompts.you_turn.with(Option::is_some)),
+        Box::new(move || ctl.dialogs.you_turn.with(Option::is_some)),
         || Box::pin(async { call_on_demand!(you_dialog_fn()) }),
     )
 }

@@ -11,7 +11,7 @@
 //! `id`, `retry` or `event` fields) is still reported, with empty data, so a client can show a
 //! server's priming event. [`SseEvent::is_empty`] tells such events apart.
 //!
-//! Used by the app (`mcp_flow_core::mcp::sse`), the load generator and the weather server's tests.
+//! Used by the app (`mcp_flow_client::sse`), the load generator and the weather server's tests.
 
 #![forbid(unsafe_code)]
 

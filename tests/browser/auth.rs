@@ -75,7 +75,7 @@ async fn cancelled(era: EraChoice, first: Row) {
         assert_eq!(statuses(Row::AuthRegister), [Some(201)], "{era:?}");
     });
     // The request the dialog offers: PKCE with S256, state, the 401's scope, this resource.
-    let url = ctl.prompts.authorize.get_untracked().expect("a prompt");
+    let url = ctl.dialogs.authorize.get_untracked().expect("a prompt");
     assert_eq!(text(&root, ".mf-auth-url"), url);
     assert_eq!(
         query(&url, "code_challenge_method").as_deref(),
@@ -88,7 +88,7 @@ async fn cancelled(era: EraChoice, first: Row) {
     click(&root, "#mf-auth-cancel");
     let ended = until(10_000, || !ctl.running.get_untracked()).await;
     assert!(ended, "{era:?}: the run still waits after the cancel");
-    assert!(ctl.prompts.authorize.with_untracked(Option::is_none));
+    assert!(ctl.dialogs.authorize.with_untracked(Option::is_none));
     ctl.run.with_untracked(|r| {
         assert_eq!(r.status(Row::AuthConsent), RowStatus::Failed, "{era:?}");
         let (row, error) = r.first_error().expect("an error");
@@ -126,13 +126,13 @@ async fn a_pre_registered_client_from_the_settings_is_used_instead_of_registerin
         .set("s3cret-kept-in-memory".into());
     let (root, _handle) = mount(ctl);
     ctl.start(Mode::Play);
-    let asked = until_some(20_000, ctl.prompts.authorize).await;
+    let asked = until_some(20_000, ctl.dialogs.authorize).await;
     assert!(
         asked,
         "no authorization asked: {}",
         text(&root, "#mf-error")
     );
-    let url = ctl.prompts.authorize.get_untracked().expect("a prompt");
+    let url = ctl.dialogs.authorize.get_untracked().expect("a prompt");
     assert_eq!(query(&url, "client_id").as_deref(), Some("mcp-flow-demo"));
     assert_eq!(state(&root, "a-6"), "skipped", "no registration");
     ctl.run.with_untracked(|r| {

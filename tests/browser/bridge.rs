@@ -100,7 +100,7 @@ async fn a_reference_server_through_the_bridge(
     assert!(server_box.contains(command), "{server_box}");
     ctl.play();
     assert!(
-        until_some(30_000, ctl.prompts.you_turn).await,
+        until_some(30_000, ctl.dialogs.you_turn).await,
         "the tools reached the user: {}",
         text(&root, "#mf-error")
     );
@@ -111,7 +111,7 @@ async fn a_reference_server_through_the_bridge(
     click(&root, "#mf-you-call");
     assert!(
         until(30_000, || matches!(
-            ctl.prompts.you_turn.get_untracked(),
+            ctl.dialogs.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,

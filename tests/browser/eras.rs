@@ -82,7 +82,7 @@ async fn springfield(era: EraChoice) -> String {
     let (root, handle) = mount(ctl);
     ctl.start(Mode::Play);
     assert!(
-        until(20_000, || ctl.prompts.form.with_untracked(Option::is_some)).await,
+        until(20_000, || ctl.dialogs.form.with_untracked(Option::is_some)).await,
         "{era:?}: no form; error: {}",
         text(&root, "#mf-error")
     );
@@ -103,7 +103,7 @@ async fn springfield(era: EraChoice) -> String {
     sleep(30).await;
     assert!(text(&root, "#mf-form-problem").contains("required"));
     assert!(
-        ctl.prompts.form.with_untracked(Option::is_some),
+        ctl.dialogs.form.with_untracked(Option::is_some),
         "the form stays open"
     );
     let illinois = (0..select.length())

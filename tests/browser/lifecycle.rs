@@ -171,20 +171,20 @@ async fn restart_during_a_pending_approval_closes_the_dialog_and_the_new_run_ask
     let ctl = controller(None, Approval::Ask);
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until_some(20_000, ctl.prompts.dialog).await);
+    assert!(until_some(20_000, ctl.dialogs.dialog).await);
     let old = ctl.run.get_untracked();
     let session = session_of(&old);
     let sent = posts_with_session(&old, &session);
 
     ctl.start(Mode::Play);
     assert!(
-        ctl.prompts.dialog.with_untracked(Option::is_none),
+        ctl.dialogs.dialog.with_untracked(Option::is_none),
         "the dialog closes"
     );
     sleep(30).await;
     assert!(root.query_selector("[role=dialog]").unwrap().is_none());
     // The new run gets to its own question; answering it finishes the new run.
-    assert!(until_some(20_000, ctl.prompts.dialog).await);
+    assert!(until_some(20_000, ctl.dialogs.dialog).await);
     ctl.decide(true);
     assert!(until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     assert_eq!(

@@ -5,7 +5,7 @@ use mcp_flow::diagram::{Lang, Row};
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::flow::host::Approval;
 use mcp_flow::mcp::era::EraChoice;
-use mcp_flow::record::payload::{Field, Shown};
+use mcp_flow::record::payload::{Field, FieldValue};
 use mcp_flow::ui::Controller;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -114,7 +114,7 @@ async fn declining_the_tool_call_takes_the_declined_branch() {
     let ctl = controller(Live::Sse.url().to_owned(), Mode::Play, Approval::Ask);
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until_some(10_000, ctl.prompts.dialog).await);
+    assert!(until_some(10_000, ctl.dialogs.dialog).await);
     // The dialog's view is built once its module is there (in place in this unsplit build).
     assert!(until(5_000, || !text(&root, "[role=dialog]").is_empty()).await);
     assert!(text(&root, "[role=dialog]").contains("Execute 'get_weather' on Tool Server?"));
@@ -577,7 +577,7 @@ async fn a_full_run_goes_through_an_openai_compatible_endpoint_in_both_styles() 
                 .unwrap_or("");
             assert_eq!(
                 r.row(Row::AskLlm).unwrap().field(Field::Style),
-                Some(Shown::Value(style.describe().into())),
+                Some(FieldValue::Value(style.describe().into())),
                 "the row says which style ran"
             );
             match style {

@@ -20,13 +20,13 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until_some(15_000, ctl.prompts.you_turn).await,
+        until_some(15_000, ctl.dialogs.you_turn).await,
         "the page asks the user: {}",
         text(&root, "#mf-error")
     );
     sleep(30).await;
     assert!(matches!(
-        ctl.prompts.you_turn.get_untracked(),
+        ctl.dialogs.you_turn.get_untracked(),
         Some(Turn::Choose { .. })
     ));
     assert!(text(&root, "#mf-you").contains("What's the weather in Tokyo?"));
@@ -52,7 +52,7 @@ async fn the_user_in_the_models_place_calls_get_weather_from_its_form_and_answer
     click(&root, "#mf-you-call");
     assert!(
         until(15_000, || matches!(
-            ctl.prompts.you_turn.get_untracked(),
+            ctl.dialogs.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,
@@ -98,10 +98,10 @@ async fn restart_while_the_user_is_asked_closes_the_dialog() {
     ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until_some(15_000, ctl.prompts.you_turn).await);
+    assert!(until_some(15_000, ctl.dialogs.you_turn).await);
     ctl.end_run(Some("restarted"));
     sleep(30).await;
-    assert!(ctl.prompts.you_turn.with_untracked(Option::is_none));
+    assert!(ctl.dialogs.you_turn.with_untracked(Option::is_none));
     assert!(root.query_selector("#mf-you").unwrap().is_none());
     assert!(!ctl.running.get_untracked());
 }
@@ -120,7 +120,7 @@ async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until_some(15_000, ctl.prompts.you_turn).await,
+        until_some(15_000, ctl.dialogs.you_turn).await,
         "the page asks the user: {}",
         text(&root, "#mf-error")
     );
@@ -137,7 +137,7 @@ async fn the_calculators_form_asks_for_both_numbers_and_sends_numbers() {
     click(&root, "#mf-you-call");
     assert!(
         until(15_000, || matches!(
-            ctl.prompts.you_turn.get_untracked(),
+            ctl.dialogs.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,
@@ -164,14 +164,14 @@ async fn an_enum_is_a_choice_in_the_form_and_goes_out_as_chosen() {
     ctl.settings.llm.set(LlmSettings::new(Provider::You));
     let (root, _handle) = mount(ctl);
     ctl.play();
-    assert!(until_some(15_000, ctl.prompts.you_turn).await);
+    assert!(until_some(15_000, ctl.dialogs.you_turn).await);
     sleep(30).await;
     type_into(&root, "#mf-you-location", "Tokyo");
     choose_option(&root, "#mf-you-units", "fahrenheit");
     click(&root, "#mf-you-call");
     assert!(
         until(15_000, || matches!(
-            ctl.prompts.you_turn.get_untracked(),
+            ctl.dialogs.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,
@@ -207,7 +207,7 @@ async fn a_schema_a_form_cannot_express_gives_way_to_json_and_says_why() {
     let (root, _handle) = mount(ctl);
     ctl.play();
     assert!(
-        until_some(15_000, ctl.prompts.you_turn).await,
+        until_some(15_000, ctl.dialogs.you_turn).await,
         "{}",
         text(&root, "#mf-error")
     );
@@ -236,7 +236,7 @@ async fn a_schema_a_form_cannot_express_gives_way_to_json_and_says_why() {
     click(&root, "#mf-you-call");
     assert!(
         until(15_000, || matches!(
-            ctl.prompts.you_turn.get_untracked(),
+            ctl.dialogs.you_turn.get_untracked(),
             Some(Turn::Answer { .. })
         ))
         .await,

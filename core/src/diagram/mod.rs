@@ -40,7 +40,7 @@ pub use modern::modern_diagrams;
 pub use original::{diagrams, discovery, execution};
 pub use rows::Row;
 
-use crate::mcp::era::Era;
+use mcp_flow_client::era::Era;
 
 /// The two diagrams of `era`: the tutorial's for legacy, the 2026-07-28 ones for modern.
 pub fn diagrams_for(era: Era) -> &'static [Diagram; 2] {

@@ -470,7 +470,7 @@ fn the_modern_diagrams_have_no_handshake_and_share_the_mermaid_ids() {
 
 #[test]
 fn each_era_draws_its_own_pair() {
-    use crate::mcp::era::Era;
+    use mcp_flow_client::era::Era;
     assert_eq!(diagrams_for(Era::Legacy), diagrams());
     assert_eq!(diagrams_for(Era::Modern), modern_diagrams());
     let all = all_rows();

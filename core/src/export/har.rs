@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::recording::Recording;
-use crate::mcp::record::Exchange;
+use mcp_flow_client::record::Exchange;
 
 /// The HAR document for `rec`; `iso` turns epoch milliseconds into an ISO 8601 date.
 pub fn har(rec: &Recording, iso: &dyn Fn(f64) -> String) -> Value {
@@ -60,8 +60,8 @@ fn era_words(rec: &Recording) -> String {
         Some(d) => format!(
             "MCP {}, {}",
             match d.era {
-                crate::mcp::era::Era::Modern => crate::mcp::modern::VERSION,
-                crate::mcp::era::Era::Legacy => crate::mcp::version::REQUESTED,
+                mcp_flow_client::era::Era::Modern => mcp_flow_client::modern::VERSION,
+                mcp_flow_client::era::Era::Legacy => mcp_flow_client::version::REQUESTED,
             },
             d.why.describe()
         ),
@@ -213,7 +213,7 @@ mod tests {
         assert_eq!(first["timings"]["wait"], 4.0);
         assert_eq!(entries[1]["comment"], "LLM call (OpenAI-compatible)");
         let mut replayed = sample();
-        replayed.run.mcp.exchanges[0].replay = Some(crate::mcp::record::ReplayOf {
+        replayed.run.mcp.exchanges[0].replay = Some(mcp_flow_client::record::ReplayOf {
             run: 2,
             seq: 0,
             edited: true,

@@ -4,8 +4,8 @@
 use super::row_summary;
 use crate::diagram::{ArrowKind, Lang};
 use crate::diagram::{authorization, browse, diagrams_for};
-use crate::mcp::era::Era;
 use crate::record::run::{RowStatus, Run};
+use mcp_flow_client::era::Era;
 
 /// Markdown with both diagrams of `run`, the Authorization diagram first when the run
 /// authorized and the browse diagram last when it browsed, each in its own ```` ```mermaid ```` block (a Mermaid source holds one diagram),

@@ -7,7 +7,7 @@ pub mod har;
 pub mod mermaid;
 pub mod recording;
 
-use crate::record::payload::{Field, Shown};
+use crate::record::payload::{Field, FieldValue};
 use crate::record::run::RowRecord;
 
 /// Fields that are bulky or repeated elsewhere, left out of one-line summaries.
@@ -20,10 +20,10 @@ pub fn row_summary(row: &RowRecord, max_chars: usize) -> String {
         .into_iter()
         .filter(|(f, _)| !BULKY.contains(f))
         .filter_map(|(f, v)| match v {
-            Shown::Value(v) => Some(format!("{}={}", f.name(), v.replace('\n', " "))),
-            Shown::Absent => None,
+            FieldValue::Value(v) => Some(format!("{}={}", f.name(), v.replace('\n', " "))),
+            FieldValue::Absent => None,
         })
         .collect::<Vec<_>>()
         .join(" ");
-    crate::mcp::error::clip(&text, max_chars)
+    mcp_flow_client::error::clip(&text, max_chars)
 }

@@ -19,8 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::mcp::record::{redact, redact_url};
 use crate::record::run::Run;
+use mcp_flow_client::record::{redact, redact_url};
 
 pub const FORMAT: &str = "mcp-flow-recording";
 /// Version 2: rows are typed (`payload` with a `kind`, `skipped` with a reason) where version 1
@@ -115,10 +115,10 @@ impl Recording {
 pub(crate) mod tests {
     use super::*;
     use crate::diagram::Row;
-    use crate::mcp::http::HttpRequest;
-    use crate::mcp::record::{Exchange, RecordedEvent, Update};
-    use crate::record::payload::{Field, Payload, Shown, SkipReason};
+    use crate::record::payload::{Field, FieldValue, Payload, SkipReason};
     use crate::record::run::RunEvent;
+    use mcp_flow_client::http::HttpRequest;
+    use mcp_flow_client::record::{Exchange, RecordedEvent, Update};
     use serde_json::json;
 
     /// A small finished run: an initialize over SSE and one LLM call.
@@ -179,9 +179,9 @@ pub(crate) mod tests {
             row: Row::Confirm,
             why: SkipReason::ApprovalOff,
         });
-        let discovered = crate::mcp::era::Detection {
-            era: crate::mcp::era::Era::Modern,
-            why: crate::mcp::era::Why::Discovered,
+        let discovered = mcp_flow_client::era::Detection {
+            era: mcp_flow_client::era::Era::Modern,
+            why: mcp_flow_client::era::Why::Discovered,
         };
         let said = discovered.why.describe();
         run.apply(RunEvent::Era(discovered, said));
@@ -223,7 +223,7 @@ pub(crate) mod tests {
         assert_eq!(back, rec);
         assert_eq!(
             back.run.row(Row::LlmChoice).unwrap().field(Field::Tool),
-            Some(Shown::Value("get_weather".into()))
+            Some(FieldValue::Value("get_weather".into()))
         );
     }
 

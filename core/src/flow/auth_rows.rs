@@ -1,5 +1,5 @@
 //! The authorization flow as rows of the Authorization diagram: the host watches the client's
-//! [`Authorizer`](crate::mcp::auth::Authorizer), passes the gate before each request (Step mode
+//! [`Authorizer`](mcp_flow_client::auth::Authorizer), passes the gate before each request (Step mode
 //! waits there too) and records how each ended.
 
 use std::rc::Rc;
@@ -8,8 +8,8 @@ use futures_util::future::LocalBoxFuture;
 
 use super::steps::Steps;
 use crate::diagram::Row;
-use crate::mcp::auth::{AuthStep, Watcher};
 use crate::record::payload::{Payload, SkipReason};
+use mcp_flow_client::auth::{AuthStep, Watcher};
 
 /// The rows of a step: the one that goes out first, then the ones its answer finishes.
 fn rows(step: AuthStep) -> &'static [Row] {

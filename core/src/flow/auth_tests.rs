@@ -9,16 +9,16 @@ use futures_executor::block_on;
 use serde_json::json;
 
 use super::gate::{Gate, Mode};
-use super::host::{Approval, Emit, Host, HostEvent, Memory};
+use super::host::{Approval, Emit, Host, HostEvent, ServerMemory};
 use crate::diagram::explained::fits;
 use crate::diagram::{Row, all_rows};
 use crate::llm::offline::OfflineModel;
-use crate::mcp::auth::AuthConfig;
-use crate::mcp::era::EraChoice;
-use crate::mcp::http::HttpRequest;
-use crate::mcp::scripted::*;
 use crate::record::payload::Payload;
 use crate::record::run::{RowStatus, Run, RunEvent};
+use mcp_flow_client::auth::AuthConfig;
+use mcp_flow_client::era::EraChoice;
+use mcp_flow_client::http::HttpRequest;
+use mcp_flow_client::scripted::*;
 
 const PRM: &str = "http://127.0.0.1:8000/.well-known/oauth-protected-resource/mcp";
 
@@ -106,7 +106,7 @@ fn the_authorization_rows_are_done_in_order_and_the_interrupted_request_goes_aga
         Approval::Auto,
         emit,
     )
-    .with_era(EraChoice::Legacy, Memory::default())
+    .with_era(EraChoice::Legacy, ServerMemory::default())
     .with_authorization(AuthConfig::native(), None);
     block_on(host.discover()).expect("connects after authorizing");
     let order = order.borrow();

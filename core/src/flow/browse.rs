@@ -2,7 +2,7 @@
 //! goes only where the server declared the feature, and each step goes on from the last answer
 //! (the first resource listed is read, the first template's variable is completed and the
 //! template read with the first value, the first prompt is got with that value). The pure steps
-//! are in `crate::mcp::browse`; the command line's `--browse` walks the same chain.
+//! are in `mcp_flow_client::browse`; the command line's `--browse` walks the same chain.
 
 use std::future::Future;
 
@@ -12,14 +12,14 @@ use serde_json::{Map, Value};
 use super::host::{Host, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
-use crate::mcp::browse::{
+use crate::record::payload::{Payload, SkipReason};
+use mcp_flow_client::browse::{
     Freshness, contents_summary, expand, first_variable, items, messages_summary, prompt_arguments,
 };
-use crate::mcp::era::Era;
-use crate::mcp::error::{McpError, TransportError};
-use crate::mcp::http::Http;
-use crate::mcp::listen::{ACKNOWLEDGED, accepted, is_update_of};
-use crate::record::payload::{Payload, SkipReason};
+use mcp_flow_client::era::Era;
+use mcp_flow_client::error::{McpError, TransportError};
+use mcp_flow_client::http::Http;
+use mcp_flow_client::listen::{ACKNOWLEDGED, accepted, is_update_of};
 
 /// A request's row and the row of its answer.
 pub(super) type Pair = (Row, Row);
@@ -454,7 +454,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     async fn subscribe_legacy(
         &self,
         uri: &str,
-    ) -> Result<crate::mcp::listen::Listening<H::Body>, McpError> {
+    ) -> Result<mcp_flow_client::listen::Listening<H::Body>, McpError> {
         let stream = self.client.open_stream().await?;
         match self.client.subscribe(uri).await {
             Ok(_) => Ok(stream),
@@ -470,7 +470,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// by (they are in the record).
     async fn next_message(
         &self,
-        stream: &mut crate::mcp::listen::Listening<H::Body>,
+        stream: &mut mcp_flow_client::listen::Listening<H::Body>,
         deadline: f64,
         wanted: impl Fn(&Value) -> bool,
     ) -> Result<Option<Value>, McpError> {

@@ -9,16 +9,16 @@ use futures_executor::block_on;
 use serde_json::{Value, json};
 
 use super::gate::{Gate, Mode};
-use super::host::{Approval, Emit, Host, HostEvent, Memory, Stopped};
+use super::host::{Approval, Emit, Host, HostEvent, ServerMemory, Stopped};
 use super::task::TASK_ROWS;
 use crate::diagram::Row;
 use crate::diagram::explained::fits;
 use crate::llm::offline::OfflineModel;
-use crate::mcp::era::EraChoice;
-use crate::mcp::http::HttpRequest;
-use crate::mcp::scripted::*;
 use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::{RowStatus, Run, RunEvent};
+use mcp_flow_client::era::EraChoice;
+use mcp_flow_client::http::HttpRequest;
+use mcp_flow_client::scripted::*;
 
 pub(super) type Fixture = (
     Rc<Host<Rc<Scripted>, OfflineModel>>,
@@ -43,7 +43,7 @@ pub(super) fn fixture(script: Vec<Script>, era: EraChoice) -> Fixture {
     let gate = Rc::new(Gate::new(Mode::Play, None));
     let model = OfflineModel::new(http.clone());
     let host =
-        Host::new(client, model, gate, Approval::Auto, emit).with_era(era, Memory::default());
+        Host::new(client, model, gate, Approval::Auto, emit).with_era(era, ServerMemory::default());
     (Rc::new(host), http, run)
 }
 

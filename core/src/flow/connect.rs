@@ -8,13 +8,13 @@ use serde_json::Value;
 use super::host::{Host, Stopped, check_server_url};
 use crate::diagram::Row;
 use crate::llm::{Llm, ToolSpec};
-use crate::mcp::discover::Discovery;
-use crate::mcp::era::{Detection, Era, EraChoice, Why, classify};
-use crate::mcp::error::McpError;
-use crate::mcp::http::Http;
-use crate::mcp::modern;
 use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::RunEvent;
+use mcp_flow_client::discover::Discovery;
+use mcp_flow_client::era::{Detection, Era, EraChoice, Why, classify};
+use mcp_flow_client::error::McpError;
+use mcp_flow_client::http::Http;
+use mcp_flow_client::modern;
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// Diagram 1: connect and discover tools.
@@ -117,7 +117,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     async fn connect_legacy(&self, url: &str, detection: &Detection) -> Result<(), Stopped> {
         self.begin(Row::Initialize).await;
         let requested = Some(Payload::Requested {
-            version: crate::mcp::version::REQUESTED.into(),
+            version: mcp_flow_client::version::REQUESTED.into(),
         });
         let hs = match self.client.initialize().await {
             Ok(hs) => hs,

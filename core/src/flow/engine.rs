@@ -1,7 +1,7 @@
 //! The run's engine as the page drives it: the host with its MCP client, transport and model,
 //! behind one object-safe interface. The page holds a `dyn Engine`, so the code that does the
 //! protocol (diagram 1 and 2, both eras, every model) can live in a module of its own that the
-//! page fetches when it first needs it (a run starts), not in the first load (see `on_demand.rs`).
+//! page fetches when it first needs it (a run starts), not in the first load (see `mcp_flow_on_demand`).
 
 use std::rc::Rc;
 
@@ -11,11 +11,11 @@ use rmcp::model::ElicitResult;
 use super::host::{Approval, BrowseWalk, Host, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
-use crate::mcp::error::McpError;
-use crate::mcp::http::{Http, HttpRequest};
-use crate::mcp::record::ReplayOf;
-use crate::mcp::replay::{Original, Prepared};
-use crate::on_demand::OnDemandError;
+use mcp_flow_client::error::McpError;
+use mcp_flow_client::http::{Http, HttpRequest};
+use mcp_flow_client::record::ReplayOf;
+use mcp_flow_client::replay::{Original, Prepared};
+use mcp_flow_on_demand::OnDemandError;
 
 /// The walk, for the page's split point.
 pub fn browse_walk<H: Http + 'static, L: Llm + 'static>(
@@ -178,9 +178,9 @@ mod tests {
     use crate::flow::gate::Mode;
     use crate::flow::host::Approval;
     use crate::flow::tests::{host, weather_server_script};
-    use crate::mcp::scripted::status;
+    use mcp_flow_client::scripted::status;
 
-    fn session_of(request: &crate::mcp::http::HttpRequest) -> Option<&str> {
+    fn session_of(request: &mcp_flow_client::http::HttpRequest) -> Option<&str> {
         request
             .headers
             .iter()

@@ -12,15 +12,15 @@ use rmcp::model::{ElicitResult, ElicitationAction};
 use serde_json::{Value, json};
 
 use super::gate::{Gate, Mode};
-use super::host::{Approval, Emit, FormRequest, Host, HostEvent, Memory, Stopped};
+use super::host::{Approval, Emit, FormRequest, Host, HostEvent, ServerMemory, Stopped};
 use crate::diagram::Row;
 use crate::diagram::explained::fits;
 use crate::llm::offline::OfflineModel;
-use crate::mcp::era::{Era, EraChoice, Why};
-use crate::mcp::http::HttpRequest;
-use crate::mcp::scripted::*;
 use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::{RowStatus, Run, RunEvent};
+use mcp_flow_client::era::{Era, EraChoice, Why};
+use mcp_flow_client::http::HttpRequest;
+use mcp_flow_client::scripted::*;
 
 type TestHost = Host<Rc<Scripted>, OfflineModel>;
 
@@ -31,7 +31,7 @@ struct Fixture {
     forms: Rc<RefCell<Vec<Option<FormRequest>>>>,
 }
 
-fn fixture(script: Vec<Script>, era: EraChoice, memory: Memory) -> Fixture {
+fn fixture(script: Vec<Script>, era: EraChoice, memory: ServerMemory) -> Fixture {
     let http = Rc::new(Scripted::default());
     *http.script.borrow_mut() = script.into();
     let run = Rc::new(RefCell::new(Run::new(crate::diagram::all_rows())));
@@ -136,7 +136,7 @@ fn a_modern_run_discovers_lists_and_calls_without_a_handshake() {
     let f = fixture(
         vec![discover(1, 0), tools(2, 0), weather(3, "Sunny")],
         EraChoice::Auto,
-        Memory::default(),
+        ServerMemory::default(),
     );
     let answer = run_to_end(&f, "What's the weather in Tokyo?").expect("run");
     assert!(answer.contains("sunny"), "{answer}");
@@ -214,7 +214,7 @@ fn auto_falls_back_to_initialize_says_why_and_remembers_the_server() {
         "Bad Request: No valid session ID provided",
     )];
     script.extend(legacy_server());
-    let memory = Memory::default();
+    let memory = ServerMemory::default();
     let f = fixture(script, EraChoice::Auto, memory.clone());
     let answer = run_to_end(&f, "What's the weather in Tokyo?").expect("run");
     assert_eq!(answer, "The weather in Tokyo is sunny.");
@@ -269,7 +269,7 @@ fn legacy_server_with_ids(first: u64) -> Vec<Script> {
 fn no_http_answer_to_the_probe_falls_back_and_names_cors() {
     let mut script = vec![Script::NoResponse];
     script.extend(legacy_server());
-    let f = fixture(script, EraChoice::Auto, Memory::default());
+    let f = fixture(script, EraChoice::Auto, ServerMemory::default());
     run_to_end(&f, "What's the weather in Tokyo?").expect("run");
     let run = f.run.borrow();
     match run.payload(Row::DiscoverResult) {
@@ -287,7 +287,7 @@ fn a_fixed_modern_era_against_a_legacy_server_fails_at_the_discover_answer() {
             "Bad Request: Server not initialized",
         )],
         EraChoice::Modern,
-        Memory::default(),
+        ServerMemory::default(),
     );
     let stopped = block_on(f.host.discover()).unwrap_err();
     assert_eq!(stopped.row, Row::DiscoverResult);
@@ -305,7 +305,7 @@ fn a_fixed_legacy_era_skips_the_probe() {
     let f = fixture(
         legacy_server_with_ids(1),
         EraChoice::Legacy,
-        Memory::default(),
+        ServerMemory::default(),
     );
     run_to_end(&f, "What's the weather in Tokyo?").expect("run");
     let run = f.run.borrow();
@@ -362,7 +362,7 @@ fn a_modern_question_is_asked_and_the_call_retried_with_the_answer() {
             weather(4, "Cloudy"),
         ],
         EraChoice::Modern,
-        Memory::default(),
+        ServerMemory::default(),
     );
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     assert_eq!(answer, "The weather in Springfield, Illinois is cloudy.");
@@ -406,7 +406,7 @@ fn a_server_that_keeps_asking_is_stopped_at_the_question_row() {
     for id in 3..20 {
         script.push(springfield(id, "again"));
     }
-    let f = fixture(script, EraChoice::Modern, Memory::default());
+    let f = fixture(script, EraChoice::Modern, ServerMemory::default());
     let err = play_answering(&f, "What's the weather in Springfield?", illinois()).unwrap_err();
     assert_eq!(err.row, Row::Elicit);
     assert!(
@@ -438,7 +438,7 @@ fn legacy_run_asked(ask: &str) -> (Fixture, String) {
         sse(&[ask, &result]),
         status(202, "", ""),
     ];
-    let f = fixture(script, EraChoice::Legacy, Memory::default());
+    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     (f, answer)
 }
@@ -504,7 +504,7 @@ fn a_legacy_question_that_does_not_parse_is_declined_and_its_row_says_why() {
 
 #[test]
 fn a_fresh_tool_list_is_reused_by_the_next_run_on_the_page() {
-    let memory = Memory::default();
+    let memory = ServerMemory::default();
     let f = fixture(
         vec![discover(1, 0), tools(2, 600_000), weather(3, "Sunny")],
         EraChoice::Modern,
@@ -549,7 +549,7 @@ fn modern_errors_show_at_their_row_with_their_meaning() {
     let f = fixture(
         vec![discover(1, 0), tools(2, 0), mismatch],
         EraChoice::Modern,
-        Memory::default(),
+        ServerMemory::default(),
     );
     let err = run_to_end(&f, "What's the weather in Tokyo?").unwrap_err();
     assert_eq!(err.row, Row::CallToolResult);
@@ -569,7 +569,7 @@ fn a_modern_result_without_result_type_counts_as_complete() {
     let f = fixture(
         vec![discover(1, 0), tools(2, 0), bare],
         EraChoice::Modern,
-        Memory::default(),
+        ServerMemory::default(),
     );
     let answer = run_to_end(&f, "What's the weather in Tokyo?").expect("run");
     assert!(answer.contains("sunny"), "{answer}");

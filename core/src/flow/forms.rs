@@ -164,7 +164,10 @@ async fn ask(
 
 /// The legacy era's answerer: the client calls it for each `elicitation/create` on an open
 /// stream; it asks the user and leaves row ElicitReply active while the client POSTs the answer.
-pub fn legacy_elicitor(steps: Rc<Steps>, answers: Rc<Answers>) -> crate::mcp::client::Elicitor {
+pub fn legacy_elicitor(
+    steps: Rc<Steps>,
+    answers: Rc<Answers>,
+) -> mcp_flow_client::client::Elicitor {
     let round = Rc::new(Cell::new(0u32));
     Rc::new(move |question: Result<ElicitRequestParams, String>| {
         let (steps, answers, round) = (steps.clone(), answers.clone(), round.clone());

@@ -16,17 +16,17 @@ use super::steps::Steps;
 pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, Stopped};
 use crate::diagram::Row;
 use crate::llm::{ChatMessage, Llm, LlmReply, ToolCall, ToolSpec};
-use crate::mcp::client::McpClient;
-use crate::mcp::era::{EraCache, EraChoice};
-use crate::mcp::error::{McpError, TransportError};
-use crate::mcp::http::Http;
-use crate::mcp::log_level::LogLevel;
-use crate::mcp::tools::result_text;
-use crate::mcp::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
-use crate::on_demand::OnDemandError;
 use crate::output_check::{Checker, check_result};
 use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::RunEvent;
+use mcp_flow_client::client::McpClient;
+use mcp_flow_client::era::{EraCache, EraChoice};
+use mcp_flow_client::error::{McpError, TransportError};
+use mcp_flow_client::http::Http;
+use mcp_flow_client::log_level::LogLevel;
+use mcp_flow_client::tools::result_text;
+use mcp_flow_client::tools::{CallOutcome, InputRequired, Question, Retry, ToolsCache};
+use mcp_flow_on_demand::OnDemandError;
 
 /// Tool rounds per question before the host stops the loop (tutorial document `004_…`: `MAX_TOOL_CALLS`).
 pub const MAX_TOOL_ROUNDS: u32 = 3;
@@ -59,7 +59,7 @@ pub fn check_server_url(url: &str) -> Result<(), String> {
 }
 
 /// The fourth diagram's walk on a connection, as a plain function: the page's release build
-/// fetches it as a module of its own when a browse first starts (see `on_demand.rs`).
+/// fetches it as a module of its own when a browse first starts (see `mcp_flow_on_demand`).
 pub type BrowseWalk<H, L> = fn(Rc<Host<H, L>>) -> LocalBoxFuture<'static, Result<String, Stopped>>;
 
 /// Fetches the walk.
@@ -69,10 +69,10 @@ pub type LoadBrowse<H, L> =
 /// What the page remembers across runs: each server's era and fresh tool, resource, template
 /// and prompt lists.
 #[derive(Debug, Clone, Default)]
-pub struct Memory {
+pub struct ServerMemory {
     pub eras: EraCache,
     pub tools: ToolsCache,
-    pub lists: crate::mcp::browse::ListCache,
+    pub lists: mcp_flow_client::browse::ListCache,
 }
 
 pub struct Host<H: Http, L: Llm> {
@@ -83,7 +83,7 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) answers: Rc<Answers>,
     approval: Cell<Approval>,
     pub(super) era_choice: Cell<EraChoice>,
-    pub(super) memory: Memory,
+    pub(super) memory: ServerMemory,
     pub(super) tools: RefCell<Vec<ToolSpec>>,
     /// The listed tools marked for tasks (2025-11-25 `execution.taskSupport`).
     pub(super) task_tools: RefCell<Vec<String>>,
@@ -91,7 +91,7 @@ pub struct Host<H: Http, L: Llm> {
     /// row with it, before any request.
     pub(super) headers_problem: RefCell<Option<String>>,
     /// Where the user opens the authorization page, when the page asks first.
-    consent: RefCell<Option<Rc<dyn crate::mcp::auth::Consent>>>,
+    consent: RefCell<Option<Rc<dyn mcp_flow_client::auth::Consent>>>,
     /// Checks results against their tool's `outputSchema`; `None`: results are not checked.
     checker: RefCell<Option<Checker>>,
     /// Each listed tool's `outputSchema`, by tool name.
@@ -131,7 +131,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             answers,
             approval: Cell::new(approval),
             era_choice: Cell::new(EraChoice::Auto),
-            memory: Memory::default(),
+            memory: ServerMemory::default(),
             tools: RefCell::new(Vec::new()),
             task_tools: RefCell::new(Vec::new()),
             headers_problem: RefCell::new(None),
@@ -155,11 +155,11 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// authorization server's redirect is read over HTTP, as on the command line).
     pub fn with_authorization(
         self,
-        config: crate::mcp::auth::AuthConfig,
-        consent: Option<Rc<dyn crate::mcp::auth::Consent>>,
+        config: mcp_flow_client::auth::AuthConfig,
+        consent: Option<Rc<dyn mcp_flow_client::auth::Consent>>,
     ) -> Self {
         *self.consent.borrow_mut() = consent.clone();
-        let authorizer = crate::mcp::auth::Authorizer::new(config, consent);
+        let authorizer = mcp_flow_client::auth::Authorizer::new(config, consent);
         authorizer.set_watcher(Some(Rc::new(super::auth_rows::AuthRows {
             steps: self.steps.clone(),
         })));
@@ -195,7 +195,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     }
 
     /// The era setting and what the page remembers, for diagram 1.
-    pub fn with_era(mut self, choice: EraChoice, memory: Memory) -> Self {
+    pub fn with_era(mut self, choice: EraChoice, memory: ServerMemory) -> Self {
         self.era_choice.set(choice);
         self.memory = memory;
         self
@@ -204,7 +204,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// The user's own request headers ("Name: value" lines), sent with every MCP request and
     /// never recorded; headers that cannot be sent fail the run at its first row.
     pub fn with_headers(self, text: &str) -> Self {
-        match crate::mcp::custom_headers::CustomHeaders::parse(text) {
+        match mcp_flow_client::custom_headers::CustomHeaders::parse(text) {
             Ok(headers) => self.client.transport.set_custom_headers(headers),
             Err(why) => *self.headers_problem.borrow_mut() = Some(why),
         }

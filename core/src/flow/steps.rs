@@ -6,10 +6,10 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::gate::{Gate, Wait};
-use crate::clock::SharedClock;
 use crate::diagram::Row;
 use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::RunEvent;
+use mcp_flow_client::clock::SharedClock;
 
 /// A tool call waiting for the user's yes or no.
 #[derive(Debug, Clone, PartialEq)]

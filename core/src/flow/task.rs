@@ -1,5 +1,5 @@
 //! The browse diagram's last part: a tool called as a task and followed to its end, in the
-//! connection's era (the wire protocols differ: see `crate::mcp::tasks`). The tool is one the
+//! connection's era (the wire protocols differ: see `mcp_flow_client::tasks`). The tool is one the
 //! server says is harmless (read-only or not destructive) and marked for tasks, or in 2026-07-28
 //! the last harmless one it listed; its required arguments are samples
 //! ([`tasks::sample_arguments`]). A task the host stops following is cancelled.
@@ -9,12 +9,12 @@ use serde_json::Value;
 
 use super::host::{Host, Stopped};
 use crate::diagram::Row;
-use crate::llm::Llm;
-use crate::mcp::era::Era;
-use crate::mcp::http::Http;
-use crate::mcp::tasks::{self, TaskState};
-use crate::mcp::tools::result_text;
+use crate::llm::{Llm, ToolSpec};
 use crate::record::payload::{Payload, SkipReason};
+use mcp_flow_client::era::Era;
+use mcp_flow_client::http::Http;
+use mcp_flow_client::tasks::{self, TaskState};
+use mcp_flow_client::tools::result_text;
 
 /// The task's rows, in order.
 pub const TASK_ROWS: [Row; 6] = [
@@ -69,7 +69,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         }
         let tool = {
             let tools = self.tools.borrow();
-            tasks::pick(&tools, &self.task_tools.borrow(), era).cloned()
+            pick(&tools, &self.task_tools.borrow(), era).cloned()
         };
         let Some(tool) = tool else {
             self.skip(&TASK_ROWS, SkipReason::NoHarmlessTool);
@@ -180,7 +180,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                     return Err(self.fail_pair(
                         (Row::TaskPoll, sent),
                         Row::TaskStatus,
-                        crate::mcp::error::McpError::Invalid(format!(
+                        mcp_flow_client::error::McpError::Invalid(format!(
                             "tasks/get answered no task (taskId and status): {answer}"
                         )),
                     ));
@@ -189,5 +189,24 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         }
         self.done(Row::TaskPoll, Some(task_payload(&task, polls)));
         Ok((task, polls))
+    }
+}
+
+/// Whether the server says calling `tool` changes nothing, or nothing irreversibly (its
+/// `readOnlyHint` or `destructiveHint: false`): the only tools the host calls unasked.
+pub fn harmless(tool: &ToolSpec) -> bool {
+    tool.badges
+        .iter()
+        .any(|b| b == crate::llm::READ_ONLY || b == crate::llm::NOT_DESTRUCTIVE)
+}
+
+/// The tool to follow as a task, among the harmless ones: the first one marked for tasks; in
+/// 2026-07-28, where the server decides per call and tools carry no such mark, the last listed.
+pub fn pick<'a>(tools: &'a [ToolSpec], marked: &[String], era: Era) -> Option<&'a ToolSpec> {
+    let mut harmless = tools.iter().filter(|t| harmless(t));
+    let first_marked = harmless.clone().find(|t| marked.contains(&t.name));
+    match era {
+        Era::Legacy => first_marked,
+        Era::Modern => first_marked.or(harmless.next_back()),
     }
 }

@@ -5,13 +5,16 @@
 use serde_json::{Value, json};
 
 use super::browse_tests::{connected_then_browse, fixture, payload, reply, sent_after};
-use super::task::TASK_ROWS;
+use super::task::{TASK_ROWS, pick};
 use crate::diagram::Row;
-use crate::mcp::era::EraChoice;
-use crate::mcp::http::HttpRequest;
-use crate::mcp::scripted::*;
+use crate::llm::ToolSpec;
 use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::RowStatus;
+use mcp_flow_client::era::Era;
+use mcp_flow_client::era::EraChoice;
+use mcp_flow_client::http::HttpRequest;
+use mcp_flow_client::scripted::*;
+use mcp_flow_client::tasks::task_tools;
 
 /// A server offering tools and tasks only, connected in `era` with `tools` listed.
 fn task_server(era: EraChoice, tools: Value) -> Vec<Script> {
@@ -260,4 +263,50 @@ fn a_tool_the_server_does_not_call_harmless_is_not_called_as_a_task() {
         let why = run.row(row).and_then(|r| r.skipped);
         assert_eq!(why, Some(SkipReason::NoHarmlessTool), "{row}");
     }
+}
+
+fn spec(name: &str) -> ToolSpec {
+    ToolSpec {
+        name: name.into(),
+        description: String::new(),
+        input_schema: json!({"type": "object"}),
+        badges: vec![crate::llm::NOT_DESTRUCTIVE.into()],
+    }
+}
+
+#[test]
+fn the_tool_is_the_one_marked_for_tasks_or_in_2026_07_28_the_last() {
+    let page = json!({"tools": [
+        {"name": "echo"},
+        {"name": "research", "execution": {"taskSupport": "required"}},
+        {"name": "never", "execution": {"taskSupport": "forbidden"}},
+    ]});
+    let marked = task_tools(&page);
+    assert_eq!(marked, ["research"]);
+    let tools = [spec("echo"), spec("research"), spec("never")];
+    let name = |era| pick(&tools, &marked, era).map(|t| t.name.as_str());
+    assert_eq!(name(Era::Legacy), Some("research"));
+    assert_eq!(name(Era::Modern), Some("research"));
+    let plain = [spec("get_weather"), spec("get_forecast")];
+    assert_eq!(
+        pick(&plain, &[], Era::Modern).map(|t| t.name.as_str()),
+        Some("get_forecast")
+    );
+    assert_eq!(pick(&plain, &[], Era::Legacy), None);
+    // A tool the server does not call harmless is never called unasked.
+    let mut risky = spec("delete_everything");
+    risky.badges = vec!["destructive".into()];
+    let unmarked = spec("no_hints");
+    let unmarked = ToolSpec {
+        badges: Vec::new(),
+        ..unmarked
+    };
+    let tools = [spec("get_forecast"), risky, unmarked];
+    assert_eq!(
+        pick(&tools, &[], Era::Modern).map(|t| t.name.as_str()),
+        Some("get_forecast")
+    );
+    let marked = ["delete_everything".to_owned()];
+    assert_eq!(pick(&tools[1..], &marked, Era::Legacy), None);
+    assert_eq!(pick(&tools[1..], &marked, Era::Modern), None);
 }

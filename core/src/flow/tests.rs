@@ -8,16 +8,16 @@ use futures_util::task::LocalSpawnExt;
 use serde_json::json;
 
 use super::gate::{Gate, Mode};
-use super::host::{Approval, ApprovalRequest, Emit, FormRequest, Host, HostEvent, Memory};
+use super::host::{Approval, ApprovalRequest, Emit, FormRequest, Host, HostEvent, ServerMemory};
 use crate::diagram::Row;
 use crate::diagram::explained::fits;
 use crate::llm::offline::OfflineModel;
 use crate::llm::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec};
-use crate::mcp::client::McpClient;
-use crate::mcp::era::EraChoice;
-use crate::mcp::scripted::*;
-use crate::record::payload::{Field, Payload, Shown};
+use crate::record::payload::{Field, FieldValue, Payload};
 use crate::record::run::{RowStatus, Run, RunEvent};
+use mcp_flow_client::client::McpClient;
+use mcp_flow_client::era::EraChoice;
+use mcp_flow_client::scripted::*;
 
 fn rows() -> impl Iterator<Item = Row> {
     crate::diagram::diagrams().iter().flat_map(|d| d.rows())
@@ -107,7 +107,8 @@ fn host_with<L: Llm>(
     let gate = Rc::new(Gate::new(mode, None));
     // These tests script a legacy server; the eras have their own tests (flow/era_tests.rs).
     let h = Rc::new(
-        Host::new(client, llm, gate, approval, emit).with_era(EraChoice::Legacy, Memory::default()),
+        Host::new(client, llm, gate, approval, emit)
+            .with_era(EraChoice::Legacy, ServerMemory::default()),
     );
     (h, http, run)
 }
@@ -170,7 +171,7 @@ fn an_instant_run_lights_every_row_and_answers_from_the_real_result() {
     assert_eq!(run.row(Row::AskLlm).unwrap().llm.len(), 1);
     assert_eq!(run.row(Row::ResultToLlm).unwrap().llm.len(), 1);
     let field = |row: Row, field: Field| run.row(row).and_then(|r| r.field(field));
-    let value = |v: &str| Some(Shown::Value(v.to_owned()));
+    let value = |v: &str| Some(FieldValue::Value(v.to_owned()));
     assert_eq!(
         field(Row::InitializeResult, Field::Version),
         value("2025-11-25")
@@ -370,7 +371,7 @@ fn a_server_url_that_is_not_http_fails_the_first_row_without_sending() {
     let gate = Rc::new(Gate::new(Mode::Play, None));
     let model = OfflineModel::new(http.clone());
     let h = Host::new(client, model, gate, Approval::Auto, emit)
-        .with_era(EraChoice::Legacy, Memory::default());
+        .with_era(EraChoice::Legacy, ServerMemory::default());
     let stopped = block_on(h.discover()).unwrap_err();
     assert_eq!(stopped.row, Row::Prepare);
     assert!(
@@ -512,7 +513,7 @@ fn the_tool_loop_runs_further_rounds_and_stops_after_three() {
     assert_eq!(r.row(Row::CallTool).unwrap().mcp.len(), 2);
     assert_eq!(
         r.row(Row::CallToolAsk).unwrap().field(Field::Round),
-        Some(Shown::Value("2".into())),
+        Some(FieldValue::Value("2".into())),
         "row 6 of the second round says so"
     );
     drop(r);
@@ -549,7 +550,7 @@ fn request_headers_that_cannot_be_sent_fail_the_first_row_before_any_request() {
     let gate = Rc::new(Gate::new(Mode::Play, None));
     let model = OfflineModel::new(http.clone());
     let h = Host::new(client, model, gate, Approval::Auto, emit)
-        .with_era(EraChoice::Legacy, Memory::default())
+        .with_era(EraChoice::Legacy, ServerMemory::default())
         .with_headers("Authorization: Bearer x\r\nX-Evil: a\rInjected: b");
     let stopped = block_on(h.discover()).unwrap_err();
     assert_eq!(stopped.row, Row::Prepare);
@@ -622,7 +623,7 @@ fn a_result_is_checked_against_the_output_schema_its_tool_declared() {
     let run = run.borrow();
     assert!(run.output_mismatch(Row::CallToolResult).is_some());
     // Shown among the row's values too (inspector, exports).
-    let Some(Shown::Value(shown)) = run
+    let Some(FieldValue::Value(shown)) = run
         .payload(Row::CallToolResult)
         .and_then(|p| p.field(Field::OutputSchema))
     else {

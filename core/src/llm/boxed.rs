@@ -1,5 +1,5 @@
 //! Models behind a box, for a page that fetches every model but the offline one as a module of
-//! its own (see `on_demand.rs`): the run holds its model as a `Box<dyn DynLlm>`, so the run's
+//! its own (see `mcp_flow_on_demand`): the run holds its model as a `Box<dyn DynLlm>`, so the run's
 //! module links only the offline model's code and the others come with theirs.
 
 use futures_util::future::LocalBoxFuture;
@@ -67,19 +67,19 @@ impl Llm for Box<dyn DynLlm> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::choice::{LlmSettings, Provider, Seats};
+    use crate::llm::choice::{LlmSettings, ModelSupport, Provider};
     use crate::llm::offline::OfflineModel;
     use crate::llm::smollm::worker::ModelWorker;
-    use crate::llm::you::Desk;
-    use crate::mcp::scripted::Scripted;
+    use crate::llm::you::UserTurns;
+    use mcp_flow_client::scripted::Scripted;
     use std::rc::Rc;
 
     /// A boxed model answers as the model in the box: its label, its tool format, its reply.
     #[test]
     fn a_boxed_model_is_the_model_it_holds() {
         let http = Rc::new(Scripted::default());
-        let seats = Seats {
-            desk: Desk::new(|_| ()),
+        let seats = ModelSupport {
+            desk: UserTurns::new(|_| ()),
             model: ModelWorker::new("/models/m.gguf".into(), |_| ()),
             on_text: Rc::new(|_| ()),
         };

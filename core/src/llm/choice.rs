@@ -9,10 +9,10 @@ use super::offline::OfflineModel;
 use super::remote::{Api, Remote};
 use super::smollm::SmolLm;
 use super::smollm::worker::ModelWorker;
-use super::you::{Desk, YouModel};
+use super::you::{UserTurns, YouModel};
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec, anthropic, gemini};
-use crate::clock::SharedClock;
-use crate::mcp::http::Http;
+use mcp_flow_client::clock::SharedClock;
+use mcp_flow_client::http::Http;
 use std::rc::Rc;
 
 /// The LLM participant.
@@ -262,7 +262,7 @@ impl LlmSettings {
 
     /// The model these settings name, talking through `http` on the run's `clock`; `seats` are
     /// the page's: where it asks the user when the user is the model, and the in-page model.
-    pub fn build<H: Http>(&self, http: H, clock: SharedClock, seats: &Seats) -> AnyLlm<H> {
+    pub fn build<H: Http>(&self, http: H, clock: SharedClock, seats: &ModelSupport) -> AnyLlm<H> {
         match self.provider.api() {
             None if self.provider == Provider::You => {
                 AnyLlm::You(YouModel::new(seats.desk.clone(), clock))
@@ -295,8 +295,8 @@ impl LlmSettings {
 /// What the page lends a run's model: the desk where it asks the user (when the user is the
 /// model), and the in-page model's worker with where its text streams to.
 #[derive(Clone)]
-pub struct Seats {
-    pub desk: Rc<Desk>,
+pub struct ModelSupport {
+    pub desk: Rc<UserTurns>,
     pub model: Rc<ModelWorker>,
     pub on_text: super::smollm::OnText,
 }
@@ -354,7 +354,7 @@ impl<H: Http> Llm for AnyLlm<H> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::scripted::Scripted;
+    use mcp_flow_client::scripted::Scripted;
     use std::rc::Rc;
 
     fn openai() -> LlmSettings {
@@ -365,9 +365,9 @@ mod tests {
         s
     }
 
-    fn seats() -> Seats {
-        Seats {
-            desk: Desk::new(|_| ()),
+    fn seats() -> ModelSupport {
+        ModelSupport {
+            desk: UserTurns::new(|_| ()),
             model: ModelWorker::new("/models/m.gguf".into(), |_| ()),
             on_text: Rc::new(|_| ()),
         }

@@ -11,10 +11,10 @@ use serde_json::Value;
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec};
 use super::{anthropic, gemini, openai, prompt_style};
-use crate::clock::SharedClock;
-use crate::mcp::error::clip;
-use crate::mcp::http::{BodyStream, Http, HttpRequest};
-use crate::mcp::transport::{MAX_BODY, recorded_text};
+use mcp_flow_client::clock::SharedClock;
+use mcp_flow_client::error::clip;
+use mcp_flow_client::http::{BodyStream, Http, HttpRequest};
+use mcp_flow_client::transport::{MAX_BODY, recorded_text};
 
 /// How long a model may take to answer (head and body), unless [`Remote::timeout_ms`] says
 /// otherwise. Longer than MCP requests get: a model on a laptop can be slow.
@@ -273,7 +273,7 @@ fn duration(ms: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::scripted::{Script, Scripted, json_reply};
+    use mcp_flow_client::scripted::{Script, Scripted, json_reply};
     use serde_json::json;
     use std::rc::Rc;
 
@@ -517,7 +517,7 @@ mod tests {
         assert!(
             kept.ends_with(&format!(
                 "[… {} more bytes not kept in the record]",
-                5 * 1024 * 1024 - crate::mcp::transport::MAX_RECORDED_BODY
+                5 * 1024 * 1024 - mcp_flow_client::transport::MAX_RECORDED_BODY
             )),
             "{}",
             clip(&kept[kept.len() - 80..], 80)

@@ -10,9 +10,9 @@ use futures_channel::oneshot;
 use serde_json::{Map, Value, json};
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec};
-use crate::clock::SharedClock;
 use crate::flow::form_fields::{content, fields};
 use crate::output_check::Verdict;
+use mcp_flow_client::clock::SharedClock;
 
 pub const LABEL: &str = "You, in the model's place";
 
@@ -43,13 +43,13 @@ impl Turn {
 }
 
 /// Where the model's turns meet the page: the turn being asked, shown through `show`, and the
-/// user's reply, sent back through [`Desk::reply`].
-pub struct Desk {
+/// user's reply, sent back through [`UserTurns::reply`].
+pub struct UserTurns {
     pending: RefCell<Option<oneshot::Sender<LlmReply>>>,
     show: Box<dyn Fn(Option<Turn>)>,
 }
 
-impl Desk {
+impl UserTurns {
     pub fn new(show: impl Fn(Option<Turn>) + 'static) -> Rc<Self> {
         Rc::new(Self {
             pending: RefCell::new(None),
@@ -203,13 +203,13 @@ impl ArgumentsCheck {
 
 /// The user in the model's place.
 pub struct YouModel {
-    desk: Rc<Desk>,
+    desk: Rc<UserTurns>,
     clock: SharedClock,
     calls: RefCell<u32>,
 }
 
 impl YouModel {
-    pub fn new(desk: Rc<Desk>, clock: SharedClock) -> Self {
+    pub fn new(desk: Rc<UserTurns>, clock: SharedClock) -> Self {
         Self {
             desk,
             clock,
@@ -370,16 +370,16 @@ mod tests {
         );
     }
     use crate::llm::{tokyo_conversation, weather_tool};
-    use crate::mcp::scripted::Scripted;
     use futures_executor::block_on;
     use futures_util::future::join;
+    use mcp_flow_client::scripted::Scripted;
 
-    type Shown = Rc<RefCell<Vec<Option<Turn>>>>;
+    type FieldValue = Rc<RefCell<Vec<Option<Turn>>>>;
 
-    fn desk() -> (Rc<Desk>, Shown) {
+    fn desk() -> (Rc<UserTurns>, FieldValue) {
         let shown = Rc::new(RefCell::new(Vec::new()));
         let log = shown.clone();
-        (Desk::new(move |t| log.borrow_mut().push(t)), shown)
+        (UserTurns::new(move |t| log.borrow_mut().push(t)), shown)
     }
 
     #[test]

@@ -13,8 +13,8 @@ use mcp_flow_schema_worker::{Event, Request, Verdict, WORKER_SCRIPT};
 use serde_json::Value;
 
 use super::Checker;
-use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::worker_link::{WorkerLink, read_json};
+use mcp_flow_on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// How long a check may take before its worker is stopped.
 pub const LIMIT_MS: u32 = 10_000;

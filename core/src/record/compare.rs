@@ -3,9 +3,9 @@
 //! records.
 
 use crate::diagram::Lang;
-use crate::mcp::era::Era;
-use crate::mcp::record::Exchange;
 use crate::record::run::Run;
+use mcp_flow_client::era::Era;
+use mcp_flow_client::record::Exchange;
 
 /// One era's run, in figures.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,9 +121,9 @@ pub fn change(index: usize, lang: Lang) -> &'static str {
 mod tests {
     use super::*;
     use crate::diagram::Row;
-    use crate::mcp::http::HttpRequest;
-    use crate::mcp::record::{RecordedEvent, Update};
     use crate::record::run::RunEvent;
+    use mcp_flow_client::http::HttpRequest;
+    use mcp_flow_client::record::{RecordedEvent, Update};
 
     fn run_with(exchanges: &[(&str, &str, Option<&str>, f64, f64)]) -> Run {
         let mut run = Run::new([Row::CallTool]);

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::mcp::record::Exchange;
+use mcp_flow_client::record::Exchange;
 
 /// A kind of thing a server offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -213,7 +213,7 @@ pub fn diff(before: &Offer, after: &Offer) -> Vec<Change> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::http::HttpRequest;
+    use mcp_flow_client::http::HttpRequest;
     use serde_json::json;
 
     fn exchange(method: &str, params: Value, result: Value) -> Exchange {

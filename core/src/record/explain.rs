@@ -1,12 +1,12 @@
 //! Each row's explanation (written in its diagram's file, [`crate::diagram::row_spec`]) filled
 //! with the row's live values by `{placeholder}`, and the spec section it links in each era.
 
-use super::payload::{Field, Shown};
+use super::payload::{Field, FieldValue};
 use super::run::{RowRecord, RowStatus};
 use crate::diagram::Row;
 use crate::diagram::explained::explanation;
 use crate::diagram::spec::Lang;
-use crate::mcp::era::Era;
+use mcp_flow_client::era::Era;
 
 /// The spec each era's explanations link to.
 const SPEC_LEGACY: &str = "https://modelcontextprotocol.io/specification/2025-11-25";
@@ -65,7 +65,7 @@ fn fill(
     template: &str,
     lang: Lang,
     missing: &str,
-    value: impl Fn(Field) -> Option<Shown>,
+    value: impl Fn(Field) -> Option<FieldValue>,
 ) -> String {
     let absent = match lang {
         Lang::En => "(none)",
@@ -74,8 +74,8 @@ fn fill(
     crate::placeholders::fill(template, |name| {
         let field = Field::from_name(name);
         Some(match field.and_then(&value) {
-            Some(Shown::Value(v)) => v,
-            Some(Shown::Absent) => absent.to_owned(),
+            Some(FieldValue::Value(v)) => v,
+            Some(FieldValue::Absent) => absent.to_owned(),
             None => missing.to_owned(),
         })
     })

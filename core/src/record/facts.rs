@@ -6,13 +6,13 @@
 use serde_json::Value;
 
 use super::run::Run;
-use crate::mcp::discover::Discovery;
-use crate::mcp::era::Era;
-use crate::mcp::log_level::LogLevel;
-use crate::mcp::record::Exchange;
+use mcp_flow_client::discover::Discovery;
+use mcp_flow_client::era::Era;
+use mcp_flow_client::log_level::LogLevel;
+use mcp_flow_client::record::Exchange;
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Facts {
+pub struct ConnectionFacts {
     pub era: Option<Era>,
     /// The protocol version the requests carried (modern) or the server chose (legacy).
     pub version: Option<String>,
@@ -41,12 +41,12 @@ fn string(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_owned)
 }
 
-impl Facts {
+impl ConnectionFacts {
     /// The facts `run` established; what it never learned stays `None`.
     pub fn of(run: &Run) -> Self {
-        let mut facts = Facts {
+        let mut facts = ConnectionFacts {
             era: run.era.as_ref().map(|d| d.era),
-            ..Facts::default()
+            ..ConnectionFacts::default()
         };
         let exchanges = &run.mcp.exchanges;
         let by = |method: &str| {
@@ -165,10 +165,10 @@ pub fn log_lines(run: &Run, floor: LogLevel) -> Vec<LogLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::era::{Detection, Why};
-    use crate::mcp::http::HttpRequest;
-    use crate::mcp::record::{RecordedEvent, Update};
     use crate::record::run::RunEvent;
+    use mcp_flow_client::era::{Detection, Why};
+    use mcp_flow_client::http::HttpRequest;
+    use mcp_flow_client::record::{RecordedEvent, Update};
     use serde_json::json;
 
     fn exchange(
@@ -223,7 +223,7 @@ mod tests {
         );
         run.notifications
             .push(json!({"method": "notifications/message", "params": {}}));
-        let facts = Facts::of(&run);
+        let facts = ConnectionFacts::of(&run);
         assert_eq!(facts.version.as_deref(), Some("2025-11-25"));
         assert_eq!(facts.server.as_deref(), Some("weather-server 0.1.0"));
         assert_eq!(facts.server_title.as_deref(), Some("Weather"));
@@ -260,7 +260,7 @@ mod tests {
                 "ttlMs": 60000, "cacheScope": "public"}}),
             &[],
         );
-        let facts = Facts::of(&run);
+        let facts = ConnectionFacts::of(&run);
         assert_eq!(facts.version.as_deref(), Some("2026-07-28"));
         assert_eq!(facts.server.as_deref(), Some("w 2"));
         assert_eq!(facts.supported_versions, ["2026-07-28"]);
@@ -309,6 +309,9 @@ mod tests {
 
     #[test]
     fn a_run_that_learned_nothing_says_nothing() {
-        assert_eq!(Facts::of(&Run::new([])), Facts::default());
+        assert_eq!(
+            ConnectionFacts::of(&Run::new([])),
+            ConnectionFacts::default()
+        );
     }
 }

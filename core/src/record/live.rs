@@ -29,7 +29,7 @@ pub struct LiveValues {
 }
 
 fn clip(s: &str) -> String {
-    crate::mcp::error::clip(&s.replace('\n', " "), MAX_CHARS)
+    mcp_flow_client::error::clip(&s.replace('\n', " "), MAX_CHARS)
 }
 
 impl LiveValues {

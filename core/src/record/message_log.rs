@@ -7,8 +7,8 @@
 use serde_json::Value;
 
 use crate::llm::LlmExchange;
-use crate::mcp::era::Era;
-use crate::mcp::record::{Exchange, ReplayOf};
+use mcp_flow_client::era::Era;
+use mcp_flow_client::record::{Exchange, ReplayOf};
 
 /// How an exchange ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -295,8 +295,8 @@ pub fn filter(rows: &[LogRow], f: &Filters) -> Vec<LogRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::http::HttpRequest;
-    use crate::mcp::record::RecordedEvent;
+    use mcp_flow_client::http::HttpRequest;
+    use mcp_flow_client::record::RecordedEvent;
     use serde_json::json;
 
     fn filtered(

@@ -11,5 +11,6 @@ pub mod freshness;
 pub mod live;
 pub mod message_log;
 pub mod payload;
+pub mod row_details;
 pub mod run;
 pub mod timeline;

@@ -260,7 +260,7 @@ impl Field {
 
 /// A field's value as shown: present, or plainly absent (with why).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Shown {
+pub enum FieldValue {
     Value(String),
     /// The run carried no such value (e.g. a tool result without structured content).
     Absent,
@@ -268,8 +268,8 @@ pub enum Shown {
 
 impl Payload {
     /// The fields this payload offers, in display order.
-    pub fn fields(&self) -> Vec<(Field, Shown)> {
-        use Shown::{Absent, Value as V};
+    pub fn fields(&self) -> Vec<(Field, FieldValue)> {
+        use FieldValue::{Absent, Value as V};
         let text = |s: &str| V(s.to_owned());
         match self {
             Payload::Server { url } => vec![(Field::Server, text(url))],
@@ -448,7 +448,7 @@ impl Payload {
     }
 
     /// One field's value, if this payload has it.
-    pub fn field(&self, field: Field) -> Option<Shown> {
+    pub fn field(&self, field: Field) -> Option<FieldValue> {
         self.fields()
             .into_iter()
             .find(|(f, _)| *f == field)
@@ -600,9 +600,12 @@ mod tests {
             structured: None,
             output_check: None,
         };
-        assert_eq!(p.field(Field::Structured), Some(Shown::Absent));
-        assert_eq!(p.field(Field::OutputSchema), Some(Shown::Absent));
-        assert_eq!(p.field(Field::IsError), Some(Shown::Value("true".into())));
+        assert_eq!(p.field(Field::Structured), Some(FieldValue::Absent));
+        assert_eq!(p.field(Field::OutputSchema), Some(FieldValue::Absent));
+        assert_eq!(
+            p.field(Field::IsError),
+            Some(FieldValue::Value("true".into()))
+        );
         assert_eq!(p.field(Field::Tool), None);
     }
 

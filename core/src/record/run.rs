@@ -4,11 +4,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::payload::{Field, Payload, Shown, SkipReason};
+use super::payload::{Field, FieldValue, Payload, SkipReason};
 use crate::diagram::Row;
 use crate::llm::LlmExchange;
-use crate::mcp::era::Detection;
-use crate::mcp::record::{Log, Update};
+use mcp_flow_client::era::Detection;
+use mcp_flow_client::record::{Log, Update};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RowStatus {
@@ -72,7 +72,7 @@ impl RowRecord {
     }
 
     /// The payload's value of `field`, if the row finished with one.
-    pub fn field(&self, field: Field) -> Option<Shown> {
+    pub fn field(&self, field: Field) -> Option<FieldValue> {
         self.payload.as_ref().and_then(|p| p.field(field))
     }
 }
@@ -116,7 +116,7 @@ pub struct Run {
     pub notifications: Vec<Value>,
     /// The protocol era of this run, once known, and why it was chosen.
     pub era: Option<Detection>,
-    /// Why, in a sentence ([`crate::mcp::era::Why::describe`]).
+    /// Why, in a sentence ([`mcp_flow_client::era::Why::describe`]).
     #[serde(skip)]
     pub era_said: Option<String>,
     /// The row that became active last: exchanges made from now on belong to it.
@@ -161,6 +161,23 @@ impl Run {
             if let Some(r) = self.row_mut(id) {
                 *r = RowRecord::pending(id);
             }
+        }
+    }
+
+    /// Fails every row still active with `error` (a run ended under it).
+    pub fn fail_active(&mut self, at_ms: f64, error: &str) {
+        let active: Vec<Row> = self
+            .rows
+            .iter()
+            .filter(|r| r.status == RowStatus::Active)
+            .map(|r| r.id)
+            .collect();
+        for row in active {
+            self.apply(RunEvent::Failed {
+                row,
+                at_ms,
+                error: error.to_owned(),
+            });
         }
     }
 
@@ -320,8 +337,8 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::http::HttpRequest;
-    use crate::mcp::record::{Exchange, ReplayOf};
+    use mcp_flow_client::http::HttpRequest;
+    use mcp_flow_client::record::{Exchange, ReplayOf};
 
     fn sent(seq: usize, replay: Option<ReplayOf>) -> RunEvent {
         let request = HttpRequest {

@@ -329,9 +329,9 @@ pub fn format_ms(ms: f64) -> String {
 mod tests {
     use super::*;
     use crate::llm::LlmExchange;
-    use crate::mcp::http::HttpRequest;
-    use crate::mcp::record::{Exchange, RecordedEvent, Update};
     use crate::record::run::RunEvent;
+    use mcp_flow_client::http::HttpRequest;
+    use mcp_flow_client::record::{Exchange, RecordedEvent, Update};
 
     fn send(run: &mut Run, seq: usize, method: &'static str, rpc: Option<&str>, at: f64) {
         let request = HttpRequest {
@@ -402,8 +402,8 @@ mod tests {
     #[test]
     fn each_exchange_and_model_call_is_a_span_from_the_first_start() {
         let timeline = Timeline::of(&sample());
-        type Shown<'a> = (Lane, &'a str, Option<Row>, f64, Option<f64>);
-        let shown: Vec<Shown> = timeline
+        type FieldValue<'a> = (Lane, &'a str, Option<Row>, f64, Option<f64>);
+        let shown: Vec<FieldValue> = timeline
             .spans
             .iter()
             .map(|s| (s.lane, s.label.as_str(), s.row, s.start, s.end))

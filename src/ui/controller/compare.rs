@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::{COMPARE_WAIT_MS, Compared, Controller};
 use crate::clock::{BrowserClock, Clock};
+use crate::flow::engine::After;
 use crate::flow::gate::Mode;
 use crate::flow::host::Approval;
 use crate::mcp::era::{Era, EraChoice};
@@ -32,7 +33,14 @@ async fn compare(this: Controller, generation: u32) {
         } else {
             EraChoice::Modern
         };
-        this.begin_as(Mode::Play, super::Then::Ask, choice, Approval::Auto, None);
+        let question = this.settings.question.get_untracked();
+        this.begin_as(
+            Mode::Play,
+            After::Ask(question),
+            choice,
+            Approval::Auto,
+            None,
+        );
         let mut waited = 0;
         while this.running.get_untracked() && waited < COMPARE_WAIT_MS {
             clock.sleep(50).await;

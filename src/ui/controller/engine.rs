@@ -10,9 +10,9 @@ use futures_util::future::LocalBoxFuture;
 
 use crate::flow::engine::{Engine, browse_walk};
 use crate::flow::gate::Gate;
-use crate::flow::host::{Approval, BrowseWalk, Emit, Host, HostEvent, Memory};
+use crate::flow::host::{Approval, BrowseWalk, Emit, Host, HostEvent, ServerMemory};
 use crate::llm::boxed::DynLlm;
-use crate::llm::choice::{LlmSettings, Provider, Seats};
+use crate::llm::choice::{LlmSettings, ModelSupport, Provider};
 use crate::llm::offline::OfflineModel;
 use crate::mcp::auth::popup::PopupConsent;
 use crate::mcp::auth::{AuthConfig, PreRegistered};
@@ -28,12 +28,12 @@ use crate::record::run::RunEvent;
 pub struct EngineParts {
     pub server: String,
     pub llm: LlmSettings,
-    pub seats: Seats,
+    pub seats: ModelSupport,
     pub gate: Rc<Gate>,
     pub approval: Approval,
     pub emit: Emit,
     pub era: EraChoice,
-    pub memory: Memory,
+    pub memory: ServerMemory,
     pub headers: String,
     pub log_level: Option<LogLevel>,
     /// The pre-registered client from the settings, if one is named.
@@ -43,7 +43,7 @@ pub struct EngineParts {
 }
 
 /// Makes the model the settings name, from the models' module.
-type BuildModel = fn(&LlmSettings, SharedClock, &Seats) -> Box<dyn DynLlm>;
+type BuildModel = fn(&LlmSettings, SharedClock, &ModelSupport) -> Box<dyn DynLlm>;
 
 on_demand!(
     models,

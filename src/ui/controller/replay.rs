@@ -73,7 +73,7 @@ impl Controller {
             seq: line.seq,
             edited: recorded.as_ref() != Some(&prepared.message),
         };
-        let task = live.lifetime.bind(engine.replay(prepared, of));
+        let task = live.bind(engine.replay(prepared, of));
         leptos::task::spawn_local(async move {
             done(match task.await {
                 Some(Ok(())) => Ok(()),

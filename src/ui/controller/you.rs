@@ -13,7 +13,7 @@ impl Controller {
     /// The user's reply at the model's turn (a tool call or the answer).
     pub fn you_reply(&self, reply: LlmReply) {
         if let Some(live) = self.live.get_value() {
-            live.desk.reply(reply);
+            live.desk().reply(reply);
         }
     }
 
@@ -28,9 +28,7 @@ impl Controller {
             return;
         };
         let checker = self.workers.schema().checker();
-        let task = live
-            .lifetime
-            .bind(async move { checker(schema, arguments).await });
+        let task = live.bind(async move { checker(schema, arguments).await });
         leptos::task::spawn_local(async move {
             if let Some(verdict) = task.await {
                 done(ArgumentsCheck::from_verdict(verdict));

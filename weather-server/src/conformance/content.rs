@@ -17,6 +17,8 @@ use rmcp::{
     service::RequestContext,
 };
 
+use serde_json::json;
+
 use crate::handlers::weather::WeatherServer;
 
 const SIMPLE_TEXT: &str = "test_simple_text";
@@ -26,6 +28,9 @@ const EMBEDDED: &str = "test_embedded_resource";
 const MIXED: &str = "test_multiple_content_types";
 const ERROR: &str = "test_error_handling";
 const PROGRESS: &str = "test_tool_with_progress";
+/// A tool whose input schema uses JSON Schema 2020-12's keywords (scenario `json-schema-2020-12`):
+/// `tools/list` must carry them as written.
+const SCHEMA_2020_12: &str = "json_schema_2020_12_tool";
 
 pub const TOOLS: [(&str, &str); 7] = [
     (SIMPLE_TEXT, "Conformance diagnostic: one text block"),
@@ -88,7 +93,38 @@ fn embedded(uri: &str, mime: &str, text: &str) -> ContentBlock {
 }
 
 pub fn tools() -> Vec<Tool> {
-    crate::conformance::kit::no_argument_tools(&TOOLS)
+    let mut tools = crate::conformance::kit::no_argument_tools(&TOOLS);
+    tools.push(schema_2020_12_tool());
+    tools
+}
+
+/// `$schema`, `$defs` with an `$anchor`, a `$ref`, `allOf`/`anyOf`, `if`/`then`/`else` and
+/// `additionalProperties: false`: a contact with a phone or an email, the one its method names.
+fn schema_2020_12_tool() -> Tool {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+    });
+    let schema: rmcp::model::JsonObject = serde_json::from_value(schema).unwrap_or_default();
+    Tool::new(
+        SCHEMA_2020_12,
+        "Conformance diagnostic: an input schema in JSON Schema 2020-12",
+        std::sync::Arc::new(schema),
+    )
 }
 
 /// A call of one of these tools; `None` for another name.
@@ -117,6 +153,10 @@ pub async fn call_tool(
                 r#"{"test":"data","value":123}"#,
             ),
         ],
+        SCHEMA_2020_12 => vec![ContentBlock::text(format!(
+            "Contact received: {}",
+            serde_json::Value::Object(request.arguments.clone().unwrap_or_default())
+        ))],
         ERROR => {
             return Some(Ok(CallToolResult::error(vec![ContentBlock::text(
                 "This tool intentionally returns an error for testing",

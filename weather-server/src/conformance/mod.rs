@@ -635,6 +635,7 @@ mod tests {
             names.len(),
             TOOLS.len()
                 + crate::conformance::content::TOOLS.len()
+                + 1 // json_schema_2020_12_tool
                 + crate::conformance::tasks::TOOLS.len()
         );
     }

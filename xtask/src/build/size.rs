@@ -440,7 +440,10 @@ fn crate_of(name: &str) -> String {
     {
         first = ident(s[i + 4..].trim_start_matches(['<', '&']));
     }
-    if first == "mcp_flow" || first == "mcp_flow_core" {
+    if matches!(
+        first.as_str(),
+        "mcp_flow" | "mcp_flow_core" | "mcp_flow_client"
+    ) {
         let module = ident(s.split("::").nth(1).unwrap_or_default());
         return format!("{first}::{module}");
     }
@@ -490,8 +493,12 @@ mod tests {
     fn items_are_put_to_their_crate() {
         assert_eq!(crate_of("mcp_flow::ui::inspector::x::h1"), "mcp_flow::ui");
         assert_eq!(
-            crate_of("mcp_flow_core::mcp::client::x::h1"),
-            "mcp_flow_core::mcp"
+            crate_of("mcp_flow_core::flow::host::x::h1"),
+            "mcp_flow_core::flow"
+        );
+        assert_eq!(
+            crate_of("mcp_flow_client::transport::x::h1"),
+            "mcp_flow_client::transport"
         );
         assert_eq!(crate_of("<T as tachys::view::Render>::build::h2"), "tachys");
         assert_eq!(crate_of("core[c5930c85a12de822]::num::flt2dec::x"), "core");

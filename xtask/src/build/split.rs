@@ -1,5 +1,5 @@
 //! The release build's split step: the parts of the app that run only on the user's demand
-//! (functions marked with `on_demand!`, core/src/on_demand.rs) leave the first load and become wasm
+//! (functions marked with `on_demand!`, on-demand/src/lib.rs) leave the first load and become wasm
 //! modules of their own that the page fetches on first use.
 //!
 //! [`crate::build::site`] builds the app's wasm once with the split points (`--features split`) and

@@ -94,7 +94,6 @@ const CODE_GRANT: &str = "authorization-code-grant";
 const DEMO_CLIENT: &str = "mcp-flow-demo";
 
 /// Every case. Left out, with the reason:
-/// - the server scenario `json-schema-2020-12`: pending in the suite, not scored for 2026-07-28.
 /// - `tasks-status-notifications`: the suite only skips it (pending its rewrite for
 ///   `subscriptions/listen`), so it checks nothing and could not fail; it comes in when it checks.
 /// - `server-stateless` through the bridge: 2 of its 28 checks call the suite's diagnostic tool
@@ -183,6 +182,7 @@ pub const CASES: &[Case] = &[
     ),
     case("completion-complete", Legacy, ServerFixtures),
     case("tools-call-simple-text", Legacy, ServerFixtures),
+    case("json-schema-2020-12", Legacy, ServerFixtures),
     case("tools-call-image", Legacy, ServerFixtures),
     case("tools-call-audio", Legacy, ServerFixtures),
     case("tools-call-embedded-resource", Legacy, ServerFixtures),
@@ -211,6 +211,7 @@ pub const CASES: &[Case] = &[
     case("tasks-required-task-error", Extension, ServerFixtures),
     case("tasks-mrtr-composition", Extension, ServerFixtures),
     case("tools-call-simple-text", Modern, ServerFixtures),
+    case("json-schema-2020-12", Modern, ServerFixtures),
     case("tools-call-image", Modern, ServerFixtures),
     case("tools-call-audio", Modern, ServerFixtures),
     case("tools-call-embedded-resource", Modern, ServerFixtures),

@@ -283,6 +283,11 @@ fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             failed.push(format!("cargo {}", args[..2].join(" ")));
         }
     }
+    let browserless = cli_without_browser(ctx);
+    counts.one(browserless.is_ok());
+    if let Err(e) = browserless {
+        failed.push(e.to_string());
+    }
     let circles = import_circles();
     counts.one(circles.is_ok());
     if let Err(e) = circles {
@@ -293,6 +298,33 @@ fn lint(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     } else {
         Err(format!("failed: {}", failed.join(", ")).into())
     }
+}
+
+/// The command line compiles the client without the browser's crates (or the page's views).
+fn cli_without_browser(ctx: &Ctx) -> Result<()> {
+    let tree = sh::capture(
+        &mut ctx.cargo(&["tree", "-p", "mcp-cli", "-e", "normal", "--prefix", "none"]),
+    )?;
+    let found = browser_crates(&tree);
+    if found.is_empty() {
+        println!("mcp-flow-cli compiles no browser crate");
+        Ok(())
+    } else {
+        Err(format!("mcp-flow-cli compiles {}", found.join(", ")).into())
+    }
+}
+
+/// The browser's crates (and Leptos) named in a `cargo tree --prefix none` listing.
+fn browser_crates(tree: &str) -> Vec<String> {
+    let mut found: Vec<String> = tree
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| ["web-sys", "js-sys", "leptos"].contains(name) || name.starts_with("gloo"))
+        .map(str::to_owned)
+        .collect();
+    found.sort();
+    found.dedup();
+    found
 }
 
 /// No module of any crate imports a module that imports it back (xtask/src/test/imports.rs).
@@ -625,6 +657,13 @@ fn interop(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn browser_crates_are_found_by_their_names_only() {
+        let tree = "mcp-cli v0.1.0 (/w/mcp-cli)\nmcp-flow-client v0.1.0\njs-sys v0.3.107\ngloo-net v0.7.0\ngloo-net v0.7.0\nweb-sys-like v1.0.0\nserde v1.0.0\n";
+        assert_eq!(browser_crates(tree), ["gloo-net", "js-sys"]);
+        assert!(browser_crates("reqwest v0.12.0\ntokio v1.0.0\n").is_empty());
+    }
 
     #[test]
     fn node_tests_are_counted_from_their_tap_summary() {

@@ -25,8 +25,8 @@ mod text;
 use serde_json::{Value, json};
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec, openai};
-use crate::clock::SharedClock;
 use args::Gap;
+use mcp_flow_client::clock::SharedClock;
 use pick::Pick;
 use text::{Lang, Question};
 

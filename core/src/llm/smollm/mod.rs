@@ -20,7 +20,7 @@ use mcp_flow_smollm_wire::{
 use serde_json::{Value, json};
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolCall, ToolSpec};
-use crate::clock::SharedClock;
+use mcp_flow_client::clock::SharedClock;
 
 pub const LABEL: &str = "SmolLM2-135M in this page";
 pub const MODEL: &str = "SmolLM2-135M-Instruct (Q8_0)";

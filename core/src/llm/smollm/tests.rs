@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::*;
 use crate::llm::{tokyo_conversation, weather_tool};
-use crate::mcp::scripted::Scripted;
+use mcp_flow_client::scripted::Scripted;
 
 /// Answers each turn with the next scripted event, streaming `text` first; records requests.
 struct Stand {
@@ -62,7 +62,7 @@ fn decision(text: &str) -> serde_json::Value {
 fn model(stand: &Rc<Stand>) -> (SmolLm<Rc<Stand>>, Rc<RefCell<String>>) {
     let streamed = Rc::new(RefCell::new(String::new()));
     let sink = streamed.clone();
-    let clock: crate::clock::SharedClock = Rc::new(Scripted::default());
+    let clock: mcp_flow_client::clock::SharedClock = Rc::new(Scripted::default());
     (
         SmolLm {
             engine: stand.clone(),

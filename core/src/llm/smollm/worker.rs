@@ -9,9 +9,9 @@ use std::rc::Rc;
 
 use super::Engine;
 use super::status::{Status, TurnFigures};
-use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::worker_link::{WorkerLink, read_json};
 use futures_channel::oneshot;
+use mcp_flow_on_demand::{OnDemandError, call_on_demand, on_demand};
 use mcp_flow_smollm_wire::{PageEvent as Event, Request, WORKER_SCRIPT};
 
 /// Parses one message of the worker.

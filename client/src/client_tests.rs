@@ -1,0 +1,597 @@
+//! The client against a scripted HTTP peer: exact requests out, canned responses in.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures_executor::block_on;
+use serde_json::{Value, json};
+
+use crate::client::McpClient;
+use crate::error::{McpError, TransportError};
+use crate::http::HttpRequest;
+use crate::log_level::LogLevel;
+use crate::record::{Log, shared_log};
+use crate::scripted::*;
+use crate::tools::result_text;
+
+fn client(script: Vec<Script>) -> (McpClient<Rc<Scripted>>, Rc<Scripted>, Rc<RefCell<Log>>) {
+    let http = Rc::new(Scripted::default());
+    *http.script.borrow_mut() = script.into();
+    let (log, recorder) = shared_log();
+    let c = McpClient::new(
+        http.clone(),
+        http.clone(),
+        "http://127.0.0.1:8000/mcp",
+        recorder,
+    );
+    (c, http, log)
+}
+
+fn header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
+    req.headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn full_exchange_over_sse_with_the_log_before_the_result() {
+    let log_note = json!({"jsonrpc":"2.0","method":"notifications/message",
+        "params":{"level":"info","data":"get_weather called for Tokyo"}})
+    .to_string();
+    let call = json!({"jsonrpc":"2.0","id":4,"result":{
+        "content":[{"type":"text","text":"Sunny"}],
+        "structuredContent":{"condition":"Sunny"}}})
+    .to_string();
+    let (c, http, log) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&tools_page(2, "get_weather", Some("p2"))]),
+        sse(&[&tools_page(3, "other", None)]),
+        sse(&[&log_note, &call]),
+    ]);
+    let order = Rc::new(RefCell::new(Vec::<String>::new()));
+    let seen = order.clone();
+    c.set_listener(Some(Box::new(move |m: &Value| {
+        seen.borrow_mut()
+            .push(m["method"].as_str().unwrap_or("?").to_owned())
+    })));
+    block_on(async {
+        let hs = c.connect().await.expect("connect");
+        assert_eq!(hs.protocol_version, "2025-11-25");
+        let tools = c.list_tools().await.expect("tools");
+        assert_eq!(
+            tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(),
+            ["get_weather", "other"]
+        );
+        let result = c
+            .call_tool("get_weather", json!({"location": "Tokyo"}), None)
+            .await
+            .expect("call");
+        order.borrow_mut().push("result".into());
+        assert_eq!(result_text(&result), "Sunny");
+    });
+    assert_eq!(*order.borrow(), ["notifications/message", "result"]);
+
+    let sent = http.sent.borrow();
+    assert_eq!(sent.len(), 5);
+    assert!(sent.iter().all(|r| r.method == "POST"));
+    assert!(
+        sent.iter()
+            .all(|r| header(r, "accept") == Some("application/json, text/event-stream"))
+    );
+    assert_eq!(header(&sent[0], "mcp-session-id"), None);
+    assert_eq!(header(&sent[0], "mcp-protocol-version"), None);
+    for later in &sent[1..] {
+        assert_eq!(header(later, "mcp-session-id"), Some("sess-1"));
+        assert_eq!(header(later, "mcp-protocol-version"), Some("2025-11-25"));
+    }
+    let page2: Value = serde_json::from_str(sent[3].body.as_deref().unwrap()).unwrap();
+    assert_eq!(page2["params"]["cursor"], "p2");
+
+    let log = log.borrow();
+    assert_eq!(log.exchanges.len(), 5);
+    assert!(
+        log.exchanges
+            .iter()
+            .all(|x| !x.in_flight() && x.error.is_none())
+    );
+    assert_eq!(log.exchanges[1].status, Some(202));
+    assert_eq!(log.exchanges[4].rpc_method.as_deref(), Some("tools/call"));
+    // priming event + log + result, in arrival order
+    let events = &log.exchanges[4].events;
+    assert_eq!(events.len(), 3);
+    assert!(events[0].data.is_empty() && events[0].retry == Some(3000));
+    assert!(events[1].data.contains("notifications/message"));
+}
+
+#[test]
+fn older_supported_versions_are_used_and_unknown_ones_refused() {
+    let (c, http, _) = client(vec![
+        json_reply(serde_json::from_str(&init_result(1, "2025-03-26")).unwrap()),
+        status(202, "", ""),
+    ]);
+    block_on(async {
+        assert_eq!(c.connect().await.unwrap().protocol_version, "2025-03-26");
+    });
+    assert_eq!(
+        header(&http.sent.borrow()[1], "mcp-protocol-version"),
+        Some("2025-03-26")
+    );
+
+    let (c, _, _) = client(vec![json_reply(
+        serde_json::from_str(&init_result(1, "2024-11-05")).unwrap(),
+    )]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(
+        matches!(&err, McpError::Invalid(m) if m.contains("2024-11-05") && m.contains("2025-11-25")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_404_on_a_session_reinitializes_once_and_retries() {
+    let (c, http, log) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(404, "text/plain", "Session not found"),
+        sse(&[&init_result(3, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&tools_page(4, "get_weather", None)]),
+    ]);
+    block_on(async {
+        c.connect().await.unwrap();
+        let tools = c.list_tools().await.expect("tools after re-initialize");
+        assert_eq!(tools.len(), 1);
+    });
+    let methods: Vec<String> = http
+        .sent
+        .borrow()
+        .iter()
+        .map(|r| {
+            serde_json::from_str::<Value>(r.body.as_deref().unwrap_or("{}")).unwrap()["method"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+    let log = log.borrow();
+    assert_eq!(log.exchanges[2].status, Some(404));
+    assert!(log.exchanges[2].error.is_some());
+    assert!(log.exchanges[3].note.as_deref().unwrap().contains("404"));
+    assert!(log.exchanges[5].note.as_deref().unwrap().contains("retry"));
+}
+
+#[test]
+fn a_404_twice_is_an_error_not_a_loop() {
+    let (c, _, _) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(404, "text/plain", "gone"),
+        sse(&[&init_result(3, "2025-11-25")]),
+        status(202, "", ""),
+        status(404, "text/plain", "gone again"),
+    ]);
+    let err = block_on(async {
+        c.connect().await.unwrap();
+        c.list_tools().await.unwrap_err()
+    });
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::Status { status: 404, .. })
+    ));
+}
+
+#[test]
+fn timeout_fails_the_exchange_and_sends_cancelled() {
+    let (c, http, log) = client(vec![Script::Hang, status(202, "", "")]);
+    c.set_timeout_ms(50);
+    let err = block_on(c.ping()).unwrap_err();
+    assert_eq!(err, McpError::Transport(TransportError::Timeout { ms: 50 }));
+    let sent = http.sent.borrow();
+    let cancel: Value = serde_json::from_str(sent[1].body.as_deref().unwrap()).unwrap();
+    assert_eq!(cancel["method"], "notifications/cancelled");
+    assert_eq!(cancel["params"]["requestId"], 1);
+    // The timed-out request was dropped (in a browser: its fetch aborted) before the
+    // cancellation went out, not after.
+    assert_eq!(*http.alive_at_send.borrow(), [0, 0]);
+    assert_eq!(http.alive.get(), 0);
+    let log = log.borrow();
+    assert!(
+        log.exchanges[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("timed out")
+    );
+}
+
+#[test]
+fn a_cancellation_the_server_never_takes_does_not_outlast_the_timeout() {
+    // The server hangs on the request and on the notifications/cancelled that follows.
+    let (c, http, log) = client(vec![Script::Hang, Script::Hang]);
+    c.set_timeout_ms(50);
+    let err = block_on(c.ping()).unwrap_err();
+    assert_eq!(err, McpError::Transport(TransportError::Timeout { ms: 50 }));
+    assert_eq!(http.sent.borrow().len(), 2);
+    let log = log.borrow();
+    assert_eq!(
+        log.exchanges[1].rpc_method.as_deref(),
+        Some("notifications/cancelled")
+    );
+    let gave_up = log.exchanges[1].error.as_deref().unwrap();
+    assert!(
+        gave_up.contains("did not take the cancellation"),
+        "{gave_up}"
+    );
+}
+
+#[test]
+fn transport_failures_are_typed_and_keep_the_body() {
+    let (c, _, log) = client(vec![status(500, "text/html", "<h1>Internal</h1>")]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(matches!(
+        &err,
+        McpError::Transport(TransportError::Status { status: 500, body }) if body.contains("<h1>")
+    ));
+    assert_eq!(
+        log.borrow().exchanges[0].response_body.as_deref(),
+        Some("<h1>Internal</h1>")
+    );
+
+    let (c, _, _) = client(vec![status(200, "text/plain", "hello")]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::ContentType { .. })
+    ));
+
+    let (c, _, _) = client(vec![status(200, "application/json", "[1,2")]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::BadBody { .. })
+    ));
+
+    let (c, _, log) = client(vec![Script::NoResponse]);
+    let err = block_on(c.initialize()).unwrap_err();
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::Network { .. })
+    ));
+    assert!(log.borrow().exchanges[0].error.is_some());
+}
+
+#[test]
+fn json_rpc_errors_are_protocol_errors() {
+    let (c, _, _) = client(vec![json_reply(json!({"jsonrpc":"2.0","id":1,
+        "error":{"code":-32601,"message":"Method not found"}}))]);
+    let err = block_on(c.ping()).unwrap_err();
+    assert!(matches!(err, McpError::Protocol { code: -32601, .. }));
+    assert_eq!(err.kind(), "protocol");
+}
+
+#[test]
+fn a_broken_stream_is_resumed_with_last_event_id_after_retry() {
+    let result = json!({"jsonrpc":"2.0","id":1,"result":{}}).to_string();
+    let (c, http, log) = client(vec![
+        Script::Respond {
+            status: 200,
+            headers: vec![("content-type", "text/event-stream".into())],
+            chunks: vec![b"id: ev-1\nretry: 250\ndata:\n\n".to_vec()],
+        },
+        Script::Respond {
+            status: 200,
+            headers: vec![("content-type", "text/event-stream".into())],
+            chunks: vec![format!("id: ev-2\ndata: {result}\n\n").into_bytes()],
+        },
+    ]);
+    block_on(c.ping()).expect("resumed");
+    let sent = http.sent.borrow();
+    assert_eq!(sent[1].method, "GET");
+    assert_eq!(header(&sent[1], "last-event-id"), Some("ev-1"));
+    assert_eq!(header(&sent[1], "accept"), Some("text/event-stream"));
+    assert_eq!(*http.sleeps.borrow(), [250]);
+    assert!(
+        log.borrow().exchanges[1]
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("Last-Event-ID")
+    );
+}
+
+#[test]
+fn a_stream_without_ids_that_ends_early_is_a_stream_error() {
+    let (c, _, _) = client(vec![Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "text/event-stream".into())],
+        chunks: vec![b"data: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n".to_vec()],
+    }]);
+    let err = block_on(c.ping()).unwrap_err();
+    assert!(matches!(
+        err,
+        McpError::Transport(TransportError::Stream { .. })
+    ));
+}
+
+#[test]
+fn a_stream_cut_mid_event_names_what_it_cut_off() {
+    let (c, _, log) = client(vec![Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "text/event-stream".into())],
+        chunks: vec![b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"res".to_vec()],
+    }]);
+    let err = block_on(c.ping()).unwrap_err().to_string();
+    assert!(
+        err.contains("in the middle of an event")
+            && err.contains(r#"event: message\ndata: {"jsonrpc":"2.0","id":1,"res"#)
+            && err.contains("no event id to resume from"),
+        "{err}"
+    );
+    // The record keeps it too.
+    let log = log.borrow();
+    assert!(
+        log.exchanges[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains(r#""id":1,"res"#)
+    );
+}
+
+#[test]
+fn bodies_and_events_over_the_limit_are_refused_without_reading_on() {
+    use crate::transport::MAX_BODY;
+    let mib = vec![b'x'; 1024 * 1024];
+    let chunks = vec![mib.clone(); MAX_BODY / mib.len() + 3];
+    let (c, _, log) = client(vec![Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "application/json".into())],
+        chunks: chunks.clone(),
+    }]);
+    let err = block_on(c.ping()).unwrap_err();
+    assert_eq!(
+        err,
+        McpError::Transport(TransportError::TooLarge { limit: MAX_BODY })
+    );
+    assert!(err.to_string().contains("4 MiB"), "{err}");
+    let log = log.borrow();
+    let x = &log.exchanges[0];
+    assert_eq!(x.status, Some(200));
+    assert!(
+        x.response_body
+            .as_deref()
+            .unwrap()
+            .contains("more bytes not kept")
+    );
+    assert!(x.error.is_some());
+
+    // One SSE event that never ends, after a small one that did.
+    let mut sse = vec![b"data: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\ndata: ".to_vec()];
+    sse.extend(chunks);
+    let (c, _, _) = client(vec![Script::Respond {
+        status: 200,
+        headers: vec![("content-type", "text/event-stream".into())],
+        chunks: sse,
+    }]);
+    assert_eq!(
+        block_on(c.ping()).unwrap_err(),
+        McpError::Transport(TransportError::TooLarge { limit: MAX_BODY })
+    );
+}
+
+#[test]
+fn server_ping_requests_on_the_stream_are_answered() {
+    let ping = json!({"jsonrpc":"2.0","id":"s1","method":"ping"}).to_string();
+    let result = json!({"jsonrpc":"2.0","id":1,"result":{}}).to_string();
+    let (c, http, _) = client(vec![sse(&[&ping, &result]), status(202, "", "")]);
+    block_on(c.ping()).unwrap();
+    let sent = http.sent.borrow();
+    let reply: Value = serde_json::from_str(sent[1].body.as_deref().unwrap()).unwrap();
+    assert_eq!(reply["id"], "s1");
+    assert!(reply.get("result").is_some());
+}
+
+#[test]
+fn close_sends_delete_with_the_session() {
+    let (c, http, _) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(200, "", ""),
+    ]);
+    block_on(async {
+        c.connect().await.unwrap();
+        c.close().await.unwrap();
+    });
+    let sent = http.sent.borrow();
+    assert_eq!(sent[2].method, "DELETE");
+    assert_eq!(header(&sent[2], "mcp-session-id"), Some("sess-1"));
+    assert_eq!(c.transport.session_id(), None);
+}
+
+#[test]
+fn the_users_headers_go_out_with_every_request_and_are_never_recorded() {
+    let (c, http, log) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(200, "", ""),
+    ]);
+    c.transport.set_custom_headers(
+        crate::custom_headers::CustomHeaders::parse(
+            "Authorization: Bearer s3cret-token\nX-Team: blue",
+        )
+        .expect("headers"),
+    );
+    block_on(async {
+        c.connect().await.unwrap();
+        c.close().await.unwrap();
+    });
+    let sent = http.sent.borrow();
+    assert_eq!(sent.len(), 3);
+    for request in sent.iter() {
+        assert_eq!(
+            header(request, "authorization"),
+            Some("Bearer s3cret-token")
+        );
+        assert_eq!(header(request, "x-team"), Some("blue"));
+    }
+    let log = log.borrow();
+    let recorded = serde_json::to_string(&log.exchanges).expect("json");
+    assert!(!recorded.contains("s3cret-token"), "{recorded}");
+    assert!(
+        !recorded.contains("blue"),
+        "a custom header's value is not recorded"
+    );
+    assert_eq!(log.exchanges.len(), 3);
+    for x in &log.exchanges {
+        let curl = crate::record::curl(x);
+        assert!(curl.contains("Authorization: [redacted]"), "{curl}");
+        assert!(!curl.contains("s3cret"), "{curl}");
+    }
+}
+
+#[test]
+fn every_message_the_client_sends_has_this_wire_form() {
+    let unknown = json!({"jsonrpc":"2.0","id":"s1","method":"roots/list"}).to_string();
+    let ping = json!({"jsonrpc":"2.0","id":"s2","method":"ping"}).to_string();
+    let empty = |id: u64| json!({"jsonrpc":"2.0","id":id,"result":{}}).to_string();
+    let call = |id: u64| json!({"jsonrpc":"2.0","id":id,"result":{"content":[]}}).to_string();
+    let (c, http, _) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&tools_page(2, "get_weather", Some("p2"))]),
+        sse(&[&tools_page(3, "other", None)]),
+        sse(&[&tools_page(4, "get_weather", None)]),
+        sse(&[&call(5)]),
+        sse(&[&unknown, &ping, &empty(6)]),
+        status(202, "", ""),
+        status(202, "", ""),
+        sse(&[&empty(7)]),
+        sse(&[&call(8)]),
+        Script::Hang,
+        status(202, "", ""),
+    ]);
+    block_on(async {
+        c.connect().await.unwrap();
+        c.list_tools().await.unwrap();
+        c.list_tools().await.unwrap();
+        c.call_tool("get_weather", json!({"location": "Tokyo"}), Some("tok-1"))
+            .await
+            .unwrap();
+        c.ping().await.unwrap();
+        c.set_level(LogLevel::Info).await.unwrap();
+        c.call_tool("list_all", json!({}), None).await.unwrap();
+        c.set_timeout_ms(50);
+        c.ping().await.unwrap_err();
+    });
+    let bodies: Vec<String> = http
+        .sent
+        .borrow()
+        .iter()
+        .map(|r| r.body.clone().unwrap_or_default())
+        .collect();
+    let version = env!("CARGO_PKG_VERSION");
+    let expected = [
+        format!(
+            r#"{{"id":1,"jsonrpc":"2.0","method":"initialize","params":{{"capabilities":{{"elicitation":{{"form":{{}}}}}},"clientInfo":{{"name":"mcp-flow","version":"{version}"}},"protocolVersion":"2025-11-25"}}}}"#
+        ),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#.to_owned(),
+        r#"{"id":3,"jsonrpc":"2.0","method":"tools/list","params":{"cursor":"p2"}}"#.to_owned(),
+        r#"{"id":4,"jsonrpc":"2.0","method":"tools/list","params":{}}"#.to_owned(),
+        r#"{"id":5,"jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"progressToken":"tok-1"},"arguments":{"location":"Tokyo"},"name":"get_weather"}}"#.to_owned(),
+        r#"{"id":6,"jsonrpc":"2.0","method":"ping","params":{}}"#.to_owned(),
+        r#"{"error":{"code":-32601,"message":"Method not found"},"id":"s1","jsonrpc":"2.0"}"#
+            .to_owned(),
+        r#"{"id":"s2","jsonrpc":"2.0","result":{}}"#.to_owned(),
+        r#"{"id":7,"jsonrpc":"2.0","method":"logging/setLevel","params":{"level":"info"}}"#
+            .to_owned(),
+        r#"{"id":8,"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{},"name":"list_all"}}"#
+            .to_owned(),
+        r#"{"id":9,"jsonrpc":"2.0","method":"ping","params":{}}"#.to_owned(),
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"timed out after 50 ms","requestId":9}}"#.to_owned(),
+    ];
+    for (i, (sent, want)) in bodies.iter().zip(&expected).enumerate() {
+        assert_eq!(sent, want, "message {i}");
+    }
+    assert_eq!(bodies.len(), expected.len(), "{bodies:#?}");
+}
+
+#[test]
+fn arguments_that_have_no_wire_form_are_refused_before_sending() {
+    let (c, http, _) = client(vec![]);
+    let err = block_on(c.call_tool("get_weather", json!(["Tokyo"]), None)).unwrap_err();
+    assert!(
+        matches!(&err, McpError::Invalid(m) if m.contains("must be a JSON object")),
+        "{err}"
+    );
+    assert!(http.sent.borrow().is_empty());
+}
+
+#[test]
+fn a_replay_goes_in_the_open_session_with_a_new_id_and_is_recorded_as_one() {
+    let answer = json!({"jsonrpc":"2.0","id":2,"result":{"tools":[]}}).to_string();
+    let (c, http, log) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&answer]),
+    ]);
+    block_on(async {
+        c.connect().await.expect("connect");
+        let original_headers = vec![("Mcp-Session-Id".to_owned(), "sess-0".to_owned())];
+        let original = crate::replay::Original {
+            url: "http://127.0.0.1:8000/mcp",
+            headers: &original_headers,
+        };
+        let prepared = c
+            .prepare_replay(
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
+                &original,
+            )
+            .expect("a request can be replayed");
+        assert!(
+            prepared
+                .notes
+                .iter()
+                .any(|n| n.contains("Mcp-Session-Id: sess-0 → sess-1")),
+            "{:?}",
+            prepared.notes
+        );
+        let of = crate::record::ReplayOf {
+            run: 1,
+            seq: 4,
+            edited: true,
+        };
+        c.replay(prepared, of)
+            .await
+            .expect("the replay is answered");
+    });
+    let sent = http.sent.borrow();
+    let replayed = &sent[2];
+    assert_eq!(header(replayed, "mcp-session-id"), Some("sess-1"));
+    assert_eq!(
+        replayed.body.as_deref(),
+        Some(r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#),
+        "the id is the connection's next one, not the recorded 1"
+    );
+    let log = log.borrow();
+    let x = &log.exchanges[2];
+    assert_eq!(
+        x.replay.map(|r| r.describe()).as_deref(),
+        Some("edited replay of run 1 #4")
+    );
+    assert!(x.rpc_response().is_some());
+    assert!(log.exchanges[..2].iter().all(|x| x.replay.is_none()));
+}

@@ -1,0 +1,6 @@
+//! What the page does with a connection besides running it: the servers the user saved, a tool
+//! result's content blocks for the inspector, and the second leg behind `mcp-flow-bridge`.
+
+pub mod bridge_leg;
+pub mod content;
+pub mod saved;
