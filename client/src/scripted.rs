@@ -188,3 +188,16 @@ pub fn tools_page(id: u64, name: &str, next: Option<&str>) -> String {
     }
     json!({"jsonrpc":"2.0","id":id,"result":result}).to_string()
 }
+
+/// An exchange as the record holds it once a JSON-RPC request `method` with id `seq` was POSTed
+/// to the weather server's address at `at_ms`, with no answer yet.
+pub fn posted(seq: usize, method: &str, at_ms: f64) -> crate::record::Exchange {
+    let body = json!({"jsonrpc": "2.0", "id": seq, "method": method});
+    let request = HttpRequest {
+        method: "POST",
+        url: "http://127.0.0.1:8000/mcp".into(),
+        headers: Vec::new(),
+        body: Some(body.to_string()),
+    };
+    crate::record::Exchange::sent(seq, &request, Some(&body), None, at_ms)
+}

@@ -295,7 +295,6 @@ pub fn filter(rows: &[LogRow], f: &Filters) -> Vec<LogRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_flow_client::http::HttpRequest;
     use mcp_flow_client::record::RecordedEvent;
     use serde_json::json;
 
@@ -322,14 +321,7 @@ mod tests {
     }
 
     fn exchange(seq: usize, method: &str, answer: Option<Value>, status: u16) -> Exchange {
-        let body = json!({"jsonrpc": "2.0", "id": seq, "method": method});
-        let request = HttpRequest {
-            method: "POST",
-            url: "http://127.0.0.1:8000/mcp".into(),
-            headers: Vec::new(),
-            body: Some(body.to_string()),
-        };
-        let mut x = Exchange::sent(seq, &request, Some(&body), None, 10.0);
+        let mut x = mcp_flow_client::scripted::posted(seq, method, 10.0);
         x.status = Some(status);
         if let Some(answer) = answer {
             x.events.push(RecordedEvent {

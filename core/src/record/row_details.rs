@@ -107,21 +107,14 @@ impl RowDetails {
 mod tests {
     use super::*;
     use crate::record::run::RunEvent;
-    use mcp_flow_client::http::HttpRequest;
     use mcp_flow_client::record::Update;
+    use mcp_flow_client::scripted::posted;
     use serde_json::json;
 
     /// A run where `row` sent `method` and got `result` (as a JSON body).
     fn answered(run: &mut Run, row: Row, seq: usize, method: &str, result: Value) {
-        let body = json!({"jsonrpc": "2.0", "id": seq, "method": method});
-        let request = HttpRequest {
-            method: "POST",
-            url: "http://127.0.0.1:8000/mcp".into(),
-            headers: Vec::new(),
-            body: Some(body.to_string()),
-        };
         run.apply(RunEvent::Active { row, at_ms: 1.0 });
-        let x = Exchange::sent(seq, &request, Some(&body), None, 1.0);
+        let x = posted(seq, method, 1.0);
         run.apply(RunEvent::Mcp(Update::Sent(Box::new(x))));
         let answer = json!({"jsonrpc": "2.0", "id": seq, "result": result}).to_string();
         run.apply(RunEvent::Mcp(Update::Body { seq, text: answer }));
