@@ -19,11 +19,11 @@ use futures_util::{FutureExt, StreamExt};
 use rmcp::model::{
     CancelledNotificationMethod, CancelledNotificationParam, ConstString, ElicitRequestParams,
     ElicitResult, ElicitationAction, ElicitationCreateRequestMethod, EmptyObject,
-    InitializeResultMethod, InitializedNotificationMethod, PingRequestMethod, RequestId,
-    SetLevelRequestMethod,
+    InitializeResultMethod, InitializedNotificationMethod, ListRootsRequestMethod,
+    PingRequestMethod, RequestId, RootsListChangedNotificationMethod, SetLevelRequestMethod,
 };
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::clock::SharedClock;
 use mcp_flow_on_demand::call_on_demand;
@@ -37,6 +37,7 @@ use crate::modern::{self, ParamHeader};
 use crate::questions::read_elicit_params;
 use crate::record::ReplayOf;
 use crate::replay;
+use crate::roots::{self, Root};
 use crate::transport::{Posted, Recorder, Transport};
 
 /// Default time to wait for a response.
@@ -47,11 +48,14 @@ const CANCEL_WAIT_MS: u32 = 2_000;
 /// A message the server sent that was not the response being waited for.
 pub type Listener = Box<dyn FnMut(&Value)>;
 
-/// Asks the user what a server's elicitation asks (a form), and gives the answer.
 /// Answers a server's `elicitation/create` (2025-11-25): the question, or why it could not be
 /// read.
 pub type Elicitor =
     Rc<dyn Fn(Result<ElicitRequestParams, String>) -> Pin<Box<dyn Future<Output = ElicitResult>>>>;
+
+/// Gives the roots a server's `roots/list` (2025-11-25) is answered with, once the host has shown
+/// the question.
+pub type RootsGiver = Rc<dyn Fn() -> Pin<Box<dyn Future<Output = Vec<Root>>>>>;
 
 pub struct McpClient<H: Http> {
     pub transport: Transport<H>,
@@ -67,6 +71,7 @@ pub struct McpClient<H: Http> {
     handshake: RefCell<Option<Handshake>>,
     listener: RefCell<Option<Listener>>,
     elicitor: RefCell<Option<Elicitor>>,
+    roots: RefCell<Option<RootsGiver>>,
     /// Elicitations waiting for the user: the request timeout does not run out meanwhile.
     waiting_for_user: Cell<u32>,
 }
@@ -84,6 +89,7 @@ impl<H: Http> McpClient<H> {
             handshake: RefCell::new(None),
             listener: RefCell::new(None),
             elicitor: RefCell::new(None),
+            roots: RefCell::new(None),
             waiting_for_user: Cell::new(0),
         }
     }
@@ -116,6 +122,38 @@ impl<H: Http> McpClient<H> {
     /// declined.
     pub fn set_elicitor(&self, elicitor: Option<Elicitor>) {
         *self.elicitor.borrow_mut() = elicitor;
+    }
+
+    /// Answers the server's `roots/list` requests (legacy era). Without one, the answer lists
+    /// no roots.
+    pub fn set_roots_giver(&self, giver: Option<RootsGiver>) {
+        *self.roots.borrow_mut() = giver;
+    }
+
+    /// The roots the host gives now (none without a giver): the answer to a `roots/list`, in
+    /// either era.
+    pub async fn give_roots(&self) -> Vec<Root> {
+        let giver = self.roots.borrow().clone();
+        match giver {
+            Some(giver) => {
+                self.waiting_for_user.set(self.waiting_for_user.get() + 1);
+                let roots = giver().await;
+                self.waiting_for_user.set(self.waiting_for_user.get() - 1);
+                roots
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Tells a legacy server that the client's roots changed
+    /// (`notifications/roots/list_changed`); 2026-07-28 has no such notification, and a client
+    /// without a session has no one to tell.
+    pub async fn roots_changed(&self) -> Result<(), McpError> {
+        if self.era.get() == Era::Modern || self.handshake.borrow().is_none() {
+            return Ok(());
+        }
+        let changed = jsonrpc::notification(RootsListChangedNotificationMethod);
+        self.post(&changed).await.map(|_| ())
     }
 
     pub fn handshake(&self) -> Option<Handshake> {
@@ -228,8 +266,9 @@ impl<H: Http> McpClient<H> {
     }
 
     /// Answers a request the server sent on a stream: `ping` with an empty result,
-    /// `elicitation/create` with the user's answer (declined when nobody can answer), anything
-    /// else with "method not found".
+    /// `elicitation/create` with the user's answer (declined when nobody can answer), `roots/list`
+    /// with the host's roots, anything else with "method not found" naming it. Every request gets
+    /// an answer.
     async fn answer(&self, request: Value) {
         let id = request.get("id").cloned().unwrap_or(Value::Null);
         let reply = if jsonrpc::is(&request, PingRequestMethod) {
@@ -253,8 +292,12 @@ impl<H: Http> McpClient<H> {
                 None => ElicitResult::new(ElicitationAction::Decline),
             };
             jsonrpc::result(&id, &answer)
+        } else if jsonrpc::is(&request, ListRootsRequestMethod) {
+            let roots = self.give_roots().await;
+            json!({ "jsonrpc": "2.0", "id": id, "result": roots::list_result(&roots) })
         } else {
-            jsonrpc::method_not_found(&id)
+            let method = jsonrpc::method(&request).unwrap_or("(no method)");
+            jsonrpc::method_not_found_for(&id, method)
         };
         let _ = self.transport.post(&reply, &mut |_| {}).await;
     }

@@ -405,6 +405,67 @@ fn server_ping_requests_on_the_stream_are_answered() {
 }
 
 #[test]
+fn every_server_request_is_answered_roots_with_the_hosts_and_the_rest_by_name() {
+    let roots = json!({"jsonrpc":"2.0","id":"r1","method":"roots/list"}).to_string();
+    let sampling = json!({"jsonrpc":"2.0","id":"s2","method":"sampling/createMessage",
+        "params": {"messages": [], "maxTokens": 10}})
+    .to_string();
+    let result = json!({"jsonrpc":"2.0","id":1,"result":{}}).to_string();
+    let (c, http, _) = client(vec![
+        sse(&[&roots, &sampling, &result]),
+        status(202, "", ""),
+        status(202, "", ""),
+    ]);
+    let asked = Rc::new(std::cell::Cell::new(0));
+    let counted = asked.clone();
+    c.set_roots_giver(Some(Rc::new(move || {
+        counted.set(counted.get() + 1);
+        Box::pin(async {
+            vec![crate::roots::Root {
+                uri: "file:///work".into(),
+                name: Some("work".into()),
+            }]
+        })
+    })));
+    block_on(c.ping()).expect("the ping is answered after both questions");
+    assert_eq!(asked.get(), 1);
+    let sent = http.sent.borrow();
+    let replies: Vec<Value> = sent[1..]
+        .iter()
+        .map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap_or(Value::Null))
+        .collect();
+    assert_eq!(
+        replies[0],
+        json!({"jsonrpc":"2.0","id":"r1","result":{"roots":[{"uri":"file:///work","name":"work"}]}})
+    );
+    assert_eq!(replies[1]["id"], "s2");
+    assert_eq!(replies[1]["error"]["code"], -32601);
+    let message = replies[1]["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("sampling/createMessage"), "{message}");
+}
+
+#[test]
+fn roots_changes_are_told_to_a_legacy_session_only() {
+    let (c, http, _) = client(vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        status(202, "", ""),
+    ]);
+    block_on(c.roots_changed()).expect("no session: nothing to tell");
+    assert!(http.sent.borrow().is_empty());
+    block_on(async {
+        c.connect().await.expect("connect");
+        c.roots_changed().await.expect("told");
+    });
+    let sent = http.sent.borrow();
+    assert_eq!(
+        sent[2].body.as_deref(),
+        Some(r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#)
+    );
+    assert_eq!(header(&sent[2], "mcp-session-id"), Some("sess-1"));
+}
+
+#[test]
 fn close_sends_delete_with_the_session() {
     let (c, http, _) = client(vec![
         sse(&[&init_result(1, "2025-11-25")]),
@@ -464,7 +525,7 @@ fn the_users_headers_go_out_with_every_request_and_are_never_recorded() {
 
 #[test]
 fn every_message_the_client_sends_has_this_wire_form() {
-    let unknown = json!({"jsonrpc":"2.0","id":"s1","method":"roots/list"}).to_string();
+    let unknown = json!({"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage"}).to_string();
     let ping = json!({"jsonrpc":"2.0","id":"s2","method":"ping"}).to_string();
     let empty = |id: u64| json!({"jsonrpc":"2.0","id":id,"result":{}}).to_string();
     let call = |id: u64| json!({"jsonrpc":"2.0","id":id,"result":{"content":[]}}).to_string();
@@ -505,7 +566,7 @@ fn every_message_the_client_sends_has_this_wire_form() {
     let version = env!("CARGO_PKG_VERSION");
     let expected = [
         format!(
-            r#"{{"id":1,"jsonrpc":"2.0","method":"initialize","params":{{"capabilities":{{"elicitation":{{"form":{{}}}}}},"clientInfo":{{"name":"mcp-flow","version":"{version}"}},"protocolVersion":"2025-11-25"}}}}"#
+            r#"{{"id":1,"jsonrpc":"2.0","method":"initialize","params":{{"capabilities":{{"elicitation":{{"form":{{}}}},"roots":{{"listChanged":true}}}},"clientInfo":{{"name":"mcp-flow","version":"{version}"}},"protocolVersion":"2025-11-25"}}}}"#
         ),
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
         r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#.to_owned(),
@@ -513,7 +574,7 @@ fn every_message_the_client_sends_has_this_wire_form() {
         r#"{"id":4,"jsonrpc":"2.0","method":"tools/list","params":{}}"#.to_owned(),
         r#"{"id":5,"jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"progressToken":"tok-1"},"arguments":{"location":"Tokyo"},"name":"get_weather"}}"#.to_owned(),
         r#"{"id":6,"jsonrpc":"2.0","method":"ping","params":{}}"#.to_owned(),
-        r#"{"error":{"code":-32601,"message":"Method not found"},"id":"s1","jsonrpc":"2.0"}"#
+        r#"{"error":{"code":-32601,"message":"Method not found: this client does not answer sampling/createMessage"},"id":"s1","jsonrpc":"2.0"}"#
             .to_owned(),
         r#"{"id":"s2","jsonrpc":"2.0","result":{}}"#.to_owned(),
         r#"{"id":7,"jsonrpc":"2.0","method":"logging/setLevel","params":{"level":"info"}}"#

@@ -42,6 +42,14 @@ pub fn method_not_found(id: &Value) -> Value {
             "error": { "code": ErrorCode::METHOD_NOT_FOUND.0, "message": "Method not found" } })
 }
 
+/// The error answering a server's request for `method`, which this client does not do: said by
+/// name, so the server's log shows what it asked.
+pub fn method_not_found_for(id: &Value, method: &str) -> Value {
+    let message = format!("Method not found: this client does not answer {method}");
+    json!({ "jsonrpc": JsonRpcVersion2_0, "id": id,
+            "error": { "code": ErrorCode::METHOD_NOT_FOUND.0, "message": message } })
+}
+
 /// The method a JSON-RPC message names, if any.
 pub fn method(message: &Value) -> Option<&str> {
     message.get("method").and_then(Value::as_str)
@@ -55,8 +63,11 @@ pub fn is<M: ConstString>(message: &Value, _method: M) -> bool {
 /// The `initialize` parameters this client sends: it answers form elicitations in this era
 /// too (`elicitation/create` on the SSE stream).
 pub fn initialize_params() -> InitializeRequestParams {
-    InitializeRequestParams::new(crate::modern::capabilities(), crate::modern::client_info())
-        .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
+    InitializeRequestParams::new(
+        crate::modern::capabilities_in(crate::era::Era::Legacy),
+        crate::modern::client_info(),
+    )
+    .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
 }
 
 /// What a JSON-RPC reply carried.

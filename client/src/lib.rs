@@ -26,6 +26,7 @@ pub mod questions;
 pub mod record;
 pub mod replay;
 pub mod resources;
+pub mod roots;
 #[cfg(any(test, feature = "scripted"))]
 pub mod scripted;
 pub mod sse;

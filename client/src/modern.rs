@@ -7,10 +7,11 @@
 
 use rmcp::model::{
     ClientCapabilities, ElicitationCapability, FormElicitationCapability, Implementation,
-    ProtocolVersion, RequestMetaObject,
+    ProtocolVersion, RequestMetaObject, RootsCapabilities,
 };
 use serde_json::{Map, Value};
 
+use crate::era::Era;
 use crate::log_level::LogLevel;
 
 /// The revision in force.
@@ -21,13 +22,24 @@ pub use mcp_flow_wire::{
     argument_at, argument_text, decode_value, encode_value, param_headers,
 };
 
-/// What this client can do: answer form elicitations (a question the server asks the user).
-pub fn capabilities() -> ClientCapabilities {
+/// What this client can do: answer form elicitations (a question the server asks the user) and
+/// list its roots (what the user listed; none is an answer too). 2025-11-25 also says the roots
+/// may change (`listChanged`); 2026-07-28 has no such notification.
+#[allow(deprecated)] // rmcp marks roots deprecated (SEP-2577); both eras still specify them.
+pub fn capabilities_in(era: Era) -> ClientCapabilities {
     let mut elicitation = ElicitationCapability::default();
     elicitation.form = Some(FormElicitationCapability::default());
+    let mut roots = RootsCapabilities::default();
+    roots.list_changed = (era == Era::Legacy).then_some(true);
     let mut caps = ClientCapabilities::default();
     caps.elicitation = Some(elicitation);
+    caps.roots = Some(roots);
     caps
+}
+
+/// What this client can do in 2026-07-28 (see [`capabilities_in`]).
+pub fn capabilities() -> ClientCapabilities {
+    capabilities_in(Era::Modern)
 }
 
 /// The client's name and version, as `clientInfo` says it.
@@ -115,7 +127,7 @@ mod tests {
         assert_eq!(m["io.modelcontextprotocol/clientInfo"]["name"], "mcp-flow");
         assert_eq!(
             m["io.modelcontextprotocol/clientCapabilities"],
-            json!({"elicitation": {"form": {}}})
+            json!({"elicitation": {"form": {}}, "roots": {}})
         );
         assert!(m.get("io.modelcontextprotocol/logLevel").is_none());
         let m = meta(VERSION, Some(LogLevel::Info));

@@ -15,6 +15,8 @@ use mcp_flow_on_demand::{OnDemandError, on_demand};
 pub enum Question {
     /// A form for the user (`elicitation/create`).
     Form(ElicitRequestParams),
+    /// The client's roots (`roots/list`).
+    Roots,
     /// Something this client did not declare it can do (sampling, roots).
     Unsupported { method: String },
 }
@@ -46,9 +48,7 @@ on_demand!(
                     InputRequest::CreateMessage(_) => Question::Unsupported {
                         method: "sampling/createMessage".into(),
                     },
-                    InputRequest::ListRoots(_) => Question::Unsupported {
-                        method: "roots/list".into(),
-                    },
+                    InputRequest::ListRoots(_) => Question::Roots,
                     // rmcp's list is open (non_exhaustive): a kind added later.
                     _ => Question::Unsupported {
                         method: "an input request this client does not know".into(),

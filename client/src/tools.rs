@@ -283,12 +283,7 @@ mod tests {
         assert!(
             matches!(&ir.questions[0].1, Question::Form(ElicitRequestParams::FormElicitationParams { message, .. }) if message == "Which Springfield?")
         );
-        assert_eq!(
-            ir.questions[1].1,
-            Question::Unsupported {
-                method: "roots/list".into()
-            }
-        );
+        assert_eq!(ir.questions[1].1, Question::Roots);
         let odd = read(json!({"resultType": "task", "content": []})).unwrap_err();
         assert!(
             odd.to_string().contains("unrecognised resultType \"task\""),

@@ -15,6 +15,7 @@ use mcp_flow_client::auth::{AuthConfig, Authorizer, PreRegistered};
 use mcp_flow_client::client::McpClient;
 use mcp_flow_client::era::EraChoice;
 use mcp_flow_client::error::clip;
+use mcp_flow_client::roots::Root;
 use serde_json::{Value, json};
 
 /// The conformance suite's authorization scenarios: connect, list the tools, call each.
@@ -106,6 +107,19 @@ struct Cli {
     /// as the client ID where the authorization server takes such documents
     #[arg(long, value_name = "URL")]
     client_metadata_url: Option<String>,
+    /// A root the server's roots/list is answered with: a URI, then an optional name after a
+    /// space (repeat for more; none by default)
+    #[arg(long = "root", value_name = "URI", value_parser = root)]
+    roots: Vec<Root>,
+}
+
+/// `--root`: a URI and an optional name.
+fn root(text: &str) -> Result<Root, String> {
+    let mut roots = mcp_flow_client::roots::parse(text)?;
+    match (roots.pop(), roots.is_empty()) {
+        (Some(root), true) => Ok(root),
+        _ => Err("wants one URI, then an optional name".to_owned()),
+    }
 }
 
 /// `--era`: auto, modern or legacy.
@@ -141,6 +155,7 @@ struct Options {
     era: EraChoice,
     client_id: Option<String>,
     client_metadata_url: Option<String>,
+    roots: Vec<Root>,
 }
 
 /// Reads the command line (without the program name). `--help` comes back as an error of kind
@@ -170,6 +185,7 @@ fn parse(
         era: cli.era,
         client_id: cli.client_id,
         client_metadata_url: cli.client_metadata_url,
+        roots: cli.roots,
     })
 }
 
@@ -220,6 +236,7 @@ async fn run(options: Options) -> Result<(), String> {
         ))));
     // Declared (form elicitation), so answered in both eras.
     client.set_elicitor(Some(session::elicitor()));
+    client.set_roots_giver(Some(session::roots_giver(options.roots.clone())));
     client.set_listener(Some(Box::new(|message: &Value| {
         eprintln!("  <- {}", clip(&message.to_string(), 300));
     })));
@@ -438,7 +455,9 @@ mod tests {
 
     #[test]
     fn usage_errors_say_what_is_wrong() {
-        let cases: [(&[&str], &str); 8] = [
+        let cases: [(&[&str], &str); 10] = [
+            (&["u", "--root", "not a uri"], "not a URI"),
+            (&["u", "--root", "file:///a\nfile:///b"], "one URI"),
             (&[], "<URL>"),
             (&["u", "v"], "unexpected argument 'v'"),
             (&["u", "--call"], "--call <TOOL>"),
@@ -469,6 +488,31 @@ mod tests {
     }
 
     #[test]
+    fn roots_are_given_one_flag_each_with_an_optional_name() {
+        let options = parse(
+            args(&[
+                "u",
+                "--root",
+                "file:///work Work",
+                "--root",
+                "https://x.test/r",
+            ]),
+            None,
+        )
+        .unwrap();
+        let listed: Vec<(&str, Option<&str>)> = options
+            .roots
+            .iter()
+            .map(|r| (r.uri.as_str(), r.name.as_deref()))
+            .collect();
+        assert_eq!(
+            listed,
+            [("file:///work", Some("Work")), ("https://x.test/r", None)]
+        );
+        assert!(parse(args(&["u"]), None).unwrap().roots.is_empty());
+    }
+
+    #[test]
     fn help_lists_every_option_and_exits_0() {
         let help = parse(args(&["--help"]), None).unwrap_err();
         assert_eq!(help.kind(), ErrorKind::DisplayHelp);
@@ -481,6 +525,7 @@ mod tests {
             "--timeout <MS>",
             "--scenario <NAME>",
             "--browse",
+            "--root <URI>",
             "MCP_CONFORMANCE_SCENARIO",
             "Exits 1 on any failure, 2 on a usage error",
         ] {

@@ -6,6 +6,7 @@ use mcp_flow_client::client::McpClient;
 use mcp_flow_client::era::{Detection, Era, EraChoice};
 use mcp_flow_client::error::McpError;
 use mcp_flow_client::http::Http;
+use mcp_flow_client::roots::Root;
 use mcp_flow_client::tools::result_text;
 use mcp_flow_client::tools::{CallOutcome, Question, Retry};
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
@@ -185,6 +186,21 @@ fn answer(question: &ElicitRequestParams) -> ElicitResult {
     }
 }
 
+/// Gives `roots` to every `roots/list`, saying so.
+pub fn roots_giver(roots: Vec<Root>) -> mcp_flow_client::client::RootsGiver {
+    std::rc::Rc::new(move || {
+        let roots = roots.clone();
+        Box::pin(async move {
+            let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
+            println!(
+                "  the server asks for the roots; answered [{}]",
+                uris.join(", ")
+            );
+            roots
+        })
+    })
+}
+
 /// tools/call, answering the server's questions (modern: input_required, then a retry with the
 /// answers and the state; legacy: on the open stream), and prints the result.
 pub async fn call_tool<H: Http>(
@@ -218,6 +234,10 @@ pub async fn call_tool<H: Http>(
                             );
                             responses
                                 .insert(key, serde_json::to_value(&given).unwrap_or(Value::Null));
+                        }
+                        Question::Roots => {
+                            let roots = client.give_roots().await;
+                            responses.insert(key, mcp_flow_client::roots::list_result(&roots));
                         }
                         Question::Unsupported { method } => {
                             return Err(format!(

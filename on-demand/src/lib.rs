@@ -108,7 +108,7 @@ pub const GROUPS: &[Group] = &[
     },
     Group {
         name: "ui_panels",
-        when: "the message log or the connection panel is first opened",
+        when: "the message log, the connection panel or the advanced settings are first opened",
         holds: "their bodies, with replay and edit-and-replay",
     },
     Group {

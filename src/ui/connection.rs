@@ -373,7 +373,12 @@ on_demand!(
 /// time the user opens it.
 #[component]
 pub fn ConnectionPanel(ctl: Controller) -> impl IntoView {
-    lazy_panel(ctl, "mf-connection", Msg::Connection, false, || {
-        Box::pin(async { call_on_demand!(connection_fn()) })
-    })
+    lazy_panel(
+        ctl,
+        "mf-connection",
+        "mf-connection",
+        Msg::Connection,
+        false,
+        || Box::pin(async { call_on_demand!(connection_fn()) }),
+    )
 }

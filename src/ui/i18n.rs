@@ -44,7 +44,7 @@ messages! {
     Era, EraAuto, EraModern, EraLegacy, EraInUse, EraNotYet, EraModernName, EraLegacyName,
     FormTitle, FormSend, FormDecline, FormCancel, FormRequired,
     Compare, CompareHint, YouNote, Connection, BridgeLeg, BridgeLegNone, ViaBridge,
-    AdvancedSettings, RequestHeadersSetting, RequestHeadersNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
+    AdvancedSettings, RequestHeadersSetting, RequestHeadersNote, RootsSetting, RootsNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
     TimeoutMs, MessageLog, Timeline, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
 }
 
@@ -150,6 +150,8 @@ fn en(msg: Msg) -> &'static str {
         ReplayHeaders => "Protocol headers it goes with",
         ReplaySent => "Sent: its answer is the log's newest line.",
         ReplaySending => "Sending…",
+        RootsSetting => "Roots (a URI and a name per line)",
+        RootsNote => "The answer to roots/list; none by default. In memory only.",
         RequestHeadersNote => {
             "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted])."
         }
@@ -326,6 +328,8 @@ fn zh(msg: Msg) -> &'static str {
         ReplayHeaders => "随之发送的协议头",
         ReplaySent => "已发送：应答是日志的最新一行。",
         ReplaySending => "发送中…",
+        RootsSetting => "根目录（每行一个 URI 和名称）",
+        RootsNote => "对 roots/list 的回答；默认没有。只保存在内存中。",
         RequestHeadersNote => {
             "随每个 MCP 请求发送。只保存在本页面的内存中：不会保存、放进链接、记录或导出（显示为 [redacted]）。"
         }

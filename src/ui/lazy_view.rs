@@ -85,6 +85,7 @@ pub fn lazy_view(ctl: Controller, due: Due, load: Loader) -> impl IntoView {
 pub fn lazy_panel(
     ctl: Controller,
     id: &'static str,
+    class: &'static str,
     summary: Msg,
     open: bool,
     load: Loader,
@@ -93,7 +94,7 @@ pub fn lazy_panel(
     let opened = RwSignal::new(open);
     view! {
         // The first toggle of a closed <details> opens it.
-        <details id=id class="mf-connection" open=open on:toggle=move |_| opened.set(true)>
+        <details id=id class=class open=open on:toggle=move |_| opened.set(true)>
             <summary>{tr(settings.lang, summary)}</summary>
             {lazy_view(ctl, Box::new(move || opened.get()), load)}
         </details>

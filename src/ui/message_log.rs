@@ -198,7 +198,12 @@ on_demand!(
 /// the user opens it.
 #[component]
 pub fn MessageLog(ctl: Controller) -> impl IntoView {
-    lazy_panel(ctl, "mf-message-log", Msg::MessageLog, false, || {
-        Box::pin(async { call_on_demand!(message_log_fn()) })
-    })
+    lazy_panel(
+        ctl,
+        "mf-message-log",
+        "mf-connection",
+        Msg::MessageLog,
+        false,
+        || Box::pin(async { call_on_demand!(message_log_fn()) }),
+    )
 }

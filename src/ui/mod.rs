@@ -1,5 +1,6 @@
 //! Leptos components. Thin: the logic lives in `flow`, `mcp`, `llm` and `diagram`.
 
+mod advanced_settings;
 mod approval;
 mod auth_dialog;
 mod bridge_leg;

@@ -125,33 +125,7 @@ pub fn SettingsPanel(ctl: Controller) -> impl IntoView {
                     {tr(settings.lang, Msg::AskBeforeTool)}
                 </label>
                 <SavedServersView ctl=ctl />
-                <details id="mf-advanced" class="mf-advanced">
-                    <summary>{tr(settings.lang, Msg::AdvancedSettings)}</summary>
-                    <div class="mf-advanced-body">
-                    <label class="mf-wide">
-                        {tr(settings.lang, Msg::RequestHeadersSetting)}
-                        <textarea id="mf-headers" rows="2" spellcheck="false" autocomplete="off"
-                            placeholder="Authorization: Bearer …"
-                            prop:value=move || settings.headers.get()
-                            on:input=move |ev| settings.headers.set(event_target_value(&ev))></textarea>
-                        <small>{tr(settings.lang, Msg::RequestHeadersNote)}</small>
-                    </label>
-                    <label>
-                        {tr(settings.lang, Msg::ClientId)}
-                        <input id="mf-client-id" type="text" spellcheck="false" autocomplete="off"
-                            placeholder="mcp-flow-demo"
-                            prop:value=move || settings.client_id.get()
-                            on:input=move |ev| settings.client_id.set(event_target_value(&ev)) />
-                    </label>
-                    <label>
-                        {tr(settings.lang, Msg::ClientSecret)}
-                        <input id="mf-client-secret" type="password" autocomplete="off"
-                            prop:value=move || settings.client_secret.get()
-                            on:input=move |ev| settings.client_secret.set(event_target_value(&ev)) />
-                        <small>{tr(settings.lang, Msg::ClientNote)}</small>
-                    </label>
-                    </div>
-                </details>
+                {super::advanced_settings::advanced_settings(ctl)}
                 <LlmSettingsView />
                 <label class="mf-wide">
                     {tr(settings.lang, Msg::Question)}

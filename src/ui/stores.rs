@@ -36,6 +36,9 @@ pub struct Settings {
     /// The user's own request headers, as typed ("Name: value" lines). In memory only: never
     /// saved, put in a link, recorded or exported.
     pub headers: RwSignal<String>,
+    /// The roots a server's `roots/list` is answered with, as typed (a URI and an optional name
+    /// a line). In memory only.
+    pub roots: RwSignal<String>,
     /// The log level the next run asks the server for (`None`: no log lines).
     pub log_level: RwSignal<Option<LogLevel>>,
     /// A client registered ahead of time at the server's authorization server, used instead of
@@ -70,6 +73,7 @@ impl Settings {
             speed: RwSignal::new(speed),
             llm: RwSignal::new(LlmSettings::default()),
             headers: RwSignal::new(String::new()),
+            roots: RwSignal::new(String::new()),
             log_level: RwSignal::new(Some(LogLevel::ASKED_BY_DEFAULT)),
             client_id: RwSignal::new(String::new()),
             client_secret: RwSignal::new(String::new()),

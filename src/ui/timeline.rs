@@ -214,7 +214,12 @@ on_demand!(
 /// The timeline, closed at first (open with `?view=timeline`).
 #[component]
 pub fn TimelinePanel(ctl: Controller, open: bool) -> impl IntoView {
-    lazy_panel(ctl, "mf-timeline", Msg::Timeline, open, || {
-        Box::pin(async { call_on_demand!(timeline_fn()) })
-    })
+    lazy_panel(
+        ctl,
+        "mf-timeline",
+        "mf-connection",
+        Msg::Timeline,
+        open,
+        || Box::pin(async { call_on_demand!(timeline_fn()) }),
+    )
 }

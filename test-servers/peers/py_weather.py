@@ -1,4 +1,6 @@
-"""The seeds' weather tool on the official Python SDK (`mcp` 2.x, `MCPServer`), plus the resource
+"""The seeds' weather tool on the official Python SDK (`mcp` 2.x, `MCPServer`), a tool whose
+parameter the SDK fills by asking the client for its roots (a `ListRoots` resolver: `roots/list`
+on the call's stream in 2025-11-25, an `input_required` result in 2026-07-28), plus the resource
 `weather://cities`, the template `weather://city/{name}` and the prompt `weather_report`, both with
 city-name completion. It serves both eras on one endpoint (2026-07-28 and the 2025 sessions), with
 CORS for the test page (the SDK does no CORS; a deployment in front of a browser adds it) and its
@@ -16,12 +18,14 @@ from typing import Annotated
 
 import uvicorn
 from mcp.server import MCPServer
+from mcp.server.mcpserver import ListRoots, Resolve
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import (
     Completion,
     CompletionArgument,
     CompletionContext,
+    ListRootsResult,
     PromptReference,
     ResourceTemplateReference,
 )
@@ -42,6 +46,18 @@ def get_weather(location: str) -> str:
     if condition is None:
         raise ValueError(f"Unknown city: {location}")
     return condition
+
+
+def client_roots() -> ListRoots:
+    """Asks the client for its roots."""
+    return ListRoots()
+
+
+@mcp.tool()
+def shared_roots(roots: Annotated[ListRootsResult, Resolve(client_roots)]) -> str:
+    """Names the roots the client shares (the server asks the client for them)"""
+    listed = [str(root.uri) for root in roots.roots]
+    return "The client shares " + (", ".join(listed) if listed else "no roots") + "."
 
 
 @mcp.resource("weather://cities", name="cities", mime_type="application/json")

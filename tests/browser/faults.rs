@@ -127,14 +127,15 @@ impl Played {
     }
 
     /// The run answered, every row done (approval off: rows 4 and 5 skipped; the era is fixed to
-    /// legacy: no probe; the server asked no question: the elicitation rows skipped) and no
-    /// error shown.
+    /// legacy: no probe; the server asked no question: the elicitation and roots rows skipped)
+    /// and no error shown.
     fn completed(&self) {
         for r in self.rows() {
             let r = r.as_str();
             let expected = if r == "d2-4"
                 || r == "d2-5"
                 || r.starts_with("d2-elicit")
+                || r.starts_with("d2-roots")
                 || r.starts_with("d1-discover")
             {
                 "skipped"

@@ -70,6 +70,50 @@ async fn the_python_sdk_server_in_every_era() {
     every_era(Live::PySdk.url()).await;
 }
 
+/// The Python SDK server's `shared_roots`, whose parameter the SDK fills by asking the client for
+/// its roots, in `era`: the roots in the settings go back, drawn on rows Roots (and RootsReply in
+/// 2025-11-25), and the tool's result names them.
+async fn roots_asked(era: EraChoice) {
+    use mcp_flow::record::payload::Payload;
+    let url = Live::PySdk.url();
+    let ctl = playing(url.to_owned(), "Which roots does the client share?", era);
+    ctl.settings.roots.set("file:///home/me/work Work".into());
+    let (root, handle) = mount(ctl);
+    ctl.start(Mode::Play);
+    let answered = until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await;
+    assert!(
+        answered,
+        "{era:?}: no answer; error: {:?}",
+        ctl.run
+            .with_untracked(|r| r.first_error().map(|(row, e)| format!("{row}: {e}")))
+    );
+    let result = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
+    match result {
+        Some(Payload::ToolResult { text, is_error, .. }) => {
+            assert!(!is_error, "{era:?}: {text}");
+            assert_eq!(text, "The client shares file:///home/me/work.", "{era:?}");
+        }
+        other => panic!("{era:?}: {other:?}"),
+    }
+    let (roots, reply) = ctl
+        .run
+        .with_untracked(|r| (r.status(Row::Roots), r.status(Row::RootsReply)));
+    assert_eq!(roots, RowStatus::Done, "{era:?}");
+    assert_eq!(reply, RowStatus::Done, "{era:?}");
+    assert_eq!(state(&root, "d2-roots"), "done", "{era:?}: drawn as done");
+    ctl.end_run(None);
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_python_sdk_servers_roots_request_is_answered_from_the_settings_in_both_eras() {
+    roots_asked(EraChoice::Legacy).await;
+    roots_asked(EraChoice::Modern).await;
+}
+
 /// The diagram "Resources, prompts, completion and tasks" against `url` in `era`: every row done, the
 /// template read with the first city the server completed (Tokyo), the prompt got for it, and
 /// the diagram drawn.

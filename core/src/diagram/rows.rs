@@ -110,6 +110,12 @@ rows! {
     ElicitAnswer = "d2-elicit-answer",
     /// d2: the answer goes back (legacy: a POSTed response; modern: the retried tools/call).
     ElicitReply = "d2-elicit-reply",
+    /// d2: the server asks for the client's roots (legacy: `roots/list` on the stream; modern: an
+    /// `inputRequests` entry), answered with the roots in the settings.
+    Roots = "d2-roots",
+    /// d2 (legacy): the roots go back as the POSTed response to `roots/list` (in 2026-07-28 they
+    /// go with the retried tools/call, d2-elicit-reply).
+    RootsReply = "d2-roots-reply",
     /// d2: the server runs the tool.
     Execute = "d2-exec",
     /// d2-8: `tools/call` response.

@@ -101,7 +101,7 @@ row_specs! {
         ),
     },
     ElicitReply {
-        carries: [FormAnswer],
+        carries: [FormAnswer, Roots],
         legacy: (
             "/client/elicitation",
             "The client POSTs the answer ({action}) as the JSON-RPC response to elicitation/create; the server then finishes the tool and the result arrives on the still-open tools/call stream.",
@@ -111,6 +111,27 @@ row_specs! {
             "/basic/patterns/mrtr",
             "The client calls tools/call again with a new request id, the same name and arguments, the answers in inputResponses ({action}) and the requestState exactly as the server sent it.",
             "客户端以新的请求 ID 再次调用 tools/call，名称和参数不变，回答放在 inputResponses 中（{action}），并原样附上服务器发来的 requestState。",
+        ),
+    },
+    Roots {
+        carries: [Roots],
+        legacy: (
+            "/client/roots",
+            "The server asks for the client's roots by sending `roots/list` on the open tools/call SSE stream. The client answers with the roots listed in the settings (none is an answer too): {roots}",
+            "服务器在尚未关闭的 tools/call SSE 流上发送 `roots/list`，询问客户端的根目录。客户端用设置中列出的根目录回答（没有也是一种回答）：{roots}",
+        ),
+        modern: (
+            "/client/roots",
+            "The server's input_required result asks for the client's roots (an inputRequests entry `roots/list`). The host gives the roots listed in the settings (none is an answer too); they go back in inputResponses with the retry: {roots}",
+            "服务器的 input_required 结果询问客户端的根目录（inputRequests 中的一项 `roots/list`）。主机给出设置中列出的根目录（没有也是一种回答）；它们随重试放在 inputResponses 中发回：{roots}",
+        ),
+    },
+    RootsReply {
+        carries: [Roots],
+        both: (
+            "/client/roots",
+            "The client POSTs the roots as the JSON-RPC response to roots/list ({roots}); the server goes on with the tool, whose result arrives on the still-open tools/call stream.",
+            "客户端把根目录作为对 roots/list 的 JSON-RPC 响应 POST 回去（{roots}）；服务器继续执行工具，结果在仍然打开的 tools/call 流上到达。",
         ),
     },
     Execute {
@@ -170,7 +191,7 @@ row_specs! {
 
 /// Both eras' drawings side by side, in order: what both draw alike, what each draws its own
 /// way (2025-11-25 first), and what only one draws.
-static DRAWN: [Drawn; 32] = [
+static DRAWN: [Drawn; 35] = [
     Drawn::Both(Item::Message(solid(Row::Question, User, Host, "\"What's the weather in Tokyo?\"", "“东京的天气怎么样？”").numbered(1))),
     Drawn::Both(note(RightOf(User), "User asks a question that might require a tool", "用户提出一个可能需要工具的问题")),
     Drawn::Both(Item::Message(solid(Row::AskLlm, Host, Llm, "Forward user's question with context\n[System Prompt (with tool info) + User Question]", "转发用户的问题和上下文\n[系统提示（带工具信息） + 用户问题]").numbered(2))),
@@ -204,6 +225,9 @@ static DRAWN: [Drawn; 32] = [
     Drawn::Both(Item::Message(solid(Row::ElicitAnswer, User, Host, "Answer (accept / decline / cancel)", "回答（接受 / 拒绝 / 取消）").added())),
     Drawn::Legacy(Item::Message(solid(Row::ElicitReply, Client, Server, "POST: the response to elicitation/create", "POST：对 elicitation/create 的响应").added())),
     Drawn::Modern(Item::Message(solid(Row::ElicitReply, Client, Server, "tools/call (Retry, new id)\n[inputResponses, requestState]", "tools/call (重试，新 ID)\n[inputResponses, requestState]").added())),
+    Drawn::Legacy(Item::Message(dashed(Row::Roots, Server, Client, "roots/list (Request on the tools/call SSE stream)", "roots/list（在 tools/call 的 SSE 流上的请求）").added())),
+    Drawn::Modern(Item::Message(solid(Row::Roots, Host, Client, "The settings' roots for inputRequests: roots/list", "设置中的根目录，用于 inputRequests：roots/list").added())),
+    Drawn::Legacy(Item::Message(solid(Row::RootsReply, Client, Server, "POST: the response to roots/list\n[the settings' roots]", "POST：对 roots/list 的响应\n[设置中的根目录]").added())),
     Drawn::Modern(note(Over(Client, Server), "MRTR: the server asks by returning a result, the client retries; no request ever arrives on a stream", "MRTR：服务器通过返回结果来提问，客户端重试；流上不会出现服务器发来的请求")),
     Drawn::Both(Item::Message(solid(Row::Execute, Server, Server, "Internal processing (executes get_weather function)", "内部处理（执行get_weather函数）"))),
     Drawn::Legacy(note(Over1(Server), "Logs execution, returns result (e.g., \"Sunny\")", "记录执行，返回结果（例如，“晴天”）")),
@@ -221,7 +245,7 @@ static DRAWN: [Drawn; 32] = [
 ];
 
 /// As the tutorial drew it (2025-11-25).
-pub(super) static LEGACY_ITEMS: [Item; 27] = drawn_in(&DRAWN, false);
+pub(super) static LEGACY_ITEMS: [Item; 29] = drawn_in(&DRAWN, false);
 
 /// Redrawn for 2026-07-28.
-pub(super) static MODERN_ITEMS: [Item; 27] = drawn_in(&DRAWN, true);
+pub(super) static MODERN_ITEMS: [Item; 28] = drawn_in(&DRAWN, true);

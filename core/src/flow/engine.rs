@@ -15,6 +15,7 @@ use mcp_flow_client::error::McpError;
 use mcp_flow_client::http::{Http, HttpRequest};
 use mcp_flow_client::record::ReplayOf;
 use mcp_flow_client::replay::{Original, Prepared};
+use mcp_flow_client::roots::Root;
 use mcp_flow_on_demand::OnDemandError;
 
 /// The walk, for the page's split point.
@@ -80,6 +81,9 @@ pub trait Engine {
     fn set_timeout_ms(&self, ms: u32);
     /// Whether the next tool call asks the user first.
     fn set_approval(&self, approval: Approval);
+    /// The roots from now on; a 2025-11-25 server is told they changed.
+    fn set_roots(self: Rc<Self>, roots: Vec<Root>)
+    -> LocalBoxFuture<'static, Result<(), McpError>>;
     /// The user's answer to "Execute tool?".
     fn decide(&self, yes: bool);
     /// The user's answer to the server's form.
@@ -131,6 +135,16 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
 
     fn set_approval(&self, approval: Approval) {
         Host::set_approval(self, approval);
+    }
+
+    fn set_roots(
+        self: Rc<Self>,
+        roots: Vec<Root>,
+    ) -> LocalBoxFuture<'static, Result<(), McpError>> {
+        Box::pin(async move {
+            Host::set_roots(&self, roots);
+            self.client.roots_changed().await
+        })
     }
 
     fn decide(&self, yes: bool) {

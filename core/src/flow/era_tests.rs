@@ -574,3 +574,86 @@ fn a_modern_result_without_result_type_counts_as_complete() {
     let answer = run_to_end(&f, "What's the weather in Tokyo?").expect("run");
     assert!(answer.contains("sunny"), "{answer}");
 }
+
+fn work_root() -> Vec<mcp_flow_client::roots::Root> {
+    vec![mcp_flow_client::roots::Root {
+        uri: "file:///home/me/work".into(),
+        name: Some("work".into()),
+    }]
+}
+
+#[test]
+fn a_legacy_roots_request_on_the_stream_is_answered_with_the_settings_roots() {
+    let ask = json!({"jsonrpc": "2.0", "id": "r1", "method": "roots/list"}).to_string();
+    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
+        "content": [{"type": "text", "text": "Cloudy"}]}})
+    .to_string();
+    let script = vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
+        sse(&[&tools_page(3, "get_weather", None)]),
+        sse(&[&ask, &result]),
+        status(202, "", ""),
+    ];
+    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    f.host.set_roots(work_root());
+    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    assert!(answer.contains("cloudy"), "{answer}");
+    let run = f.run.borrow();
+    assert_eq!(run.status(Row::Roots), RowStatus::Done);
+    assert_eq!(run.status(Row::RootsReply), RowStatus::Done);
+    assert_eq!(
+        run.status(Row::Elicit),
+        RowStatus::Skipped,
+        "no form was asked"
+    );
+    match run.payload(Row::Roots) {
+        Some(Payload::Roots { roots, round, .. }) => {
+            assert_eq!(roots, &["file:///home/me/work"]);
+            assert_eq!(*round, 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    let reply = run.row(Row::RootsReply).expect("row");
+    assert_eq!(
+        reply.mcp.len(),
+        1,
+        "the POSTed roots belong to the reply row"
+    );
+    let posted = &run.mcp.exchanges[reply.mcp[0]];
+    let sent: Value = serde_json::from_str(posted.request_body.as_deref().unwrap_or("null"))
+        .unwrap_or(Value::Null);
+    assert_eq!(sent["id"], "r1");
+    assert_eq!(sent["result"]["roots"][0]["uri"], "file:///home/me/work");
+}
+
+#[test]
+fn a_modern_roots_request_is_answered_in_the_retry_without_asking_the_user() {
+    let roots = json_reply(json!({"jsonrpc": "2.0", "id": 3, "result": {
+        "resultType": "input_required", "requestState": "state-r",
+        "inputRequests": {"where": {"method": "roots/list"}}}}));
+    let f = fixture(
+        vec![discover(1, 0), tools(2, 0), roots, weather(4, "Cloudy")],
+        EraChoice::Modern,
+        ServerMemory::default(),
+    );
+    f.host.set_roots(work_root());
+    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    assert_eq!(answer, "The weather in Springfield, Illinois is cloudy.");
+    assert!(f.forms.borrow().is_empty(), "no form for the user");
+    let run = f.run.borrow();
+    for row in [Row::Elicit, Row::Roots, Row::RootsReply, Row::ElicitReply] {
+        assert_eq!(run.status(row), RowStatus::Done, "{row}");
+    }
+    for row in [Row::ElicitAsk, Row::ElicitAnswer] {
+        assert_eq!(run.status(row), RowStatus::Skipped, "{row}");
+    }
+    let sent = f.http.sent.borrow();
+    let retry = body(&sent[3]);
+    assert_eq!(retry["params"]["requestState"], "state-r");
+    assert_eq!(
+        retry["params"]["inputResponses"]["where"],
+        json!({"roots": [{"uri": "file:///home/me/work", "name": "work"}]})
+    );
+}

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::forms::{Answers, answer_payload, ask_user, legacy_elicitor};
 use super::gate::Gate;
+use super::roots::{self, RootsAnswers};
 use super::steps::Steps;
 pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, Stopped};
 use crate::diagram::Row;
@@ -81,6 +82,8 @@ pub struct Host<H: Http, L: Llm> {
     pub gate: Rc<Gate>,
     pub(super) steps: Rc<Steps>,
     pub(super) answers: Rc<Answers>,
+    /// The roots the server is answered with, from the settings.
+    pub(super) roots: Rc<RootsAnswers>,
     approval: Cell<Approval>,
     pub(super) era_choice: Cell<EraChoice>,
     pub(super) memory: ServerMemory,
@@ -123,12 +126,15 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         });
         let answers = Rc::new(Answers::default());
         client.set_elicitor(Some(legacy_elicitor(steps.clone(), answers.clone())));
+        let roots = Rc::new(RootsAnswers::default());
+        client.set_roots_giver(Some(roots::legacy_giver(steps.clone(), roots.clone())));
         Self {
             client,
             llm,
             gate,
             steps,
             answers,
+            roots,
             approval: Cell::new(approval),
             era_choice: Cell::new(EraChoice::Auto),
             memory: ServerMemory::default(),
@@ -142,6 +148,17 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             capabilities: RefCell::new(Value::Null),
             load_browse: Cell::new(None),
         }
+    }
+
+    /// The roots the server's `roots/list` is answered with from now on (the settings').
+    pub fn set_roots(&self, roots: Vec<mcp_flow_client::roots::Root>) {
+        self.roots.set(roots);
+    }
+
+    /// With these roots (see [`Host::set_roots`]).
+    pub fn with_roots(self, roots: Vec<mcp_flow_client::roots::Root>) -> Self {
+        self.set_roots(roots);
+        self
     }
 
     /// Fetches the fourth diagram's walk with `load` when a browse first starts.
@@ -313,6 +330,8 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Row::ElicitAsk,
                         Row::ElicitAnswer,
                         Row::ElicitReply,
+                        Row::Roots,
+                        Row::RootsReply,
                     ],
                     SkipReason::NoToolCall,
                 );
@@ -352,6 +371,8 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Row::ElicitAsk,
                         Row::ElicitAnswer,
                         Row::ElicitReply,
+                        Row::Roots,
+                        Row::RootsReply,
                     ],
                     SkipReason::Declined,
                 );
@@ -450,6 +471,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         if answered_on_stream {
             self.done(Row::ElicitReply, self.answers.last_answer());
         }
+        let mut roots_given = self.roots.take_reply_pending();
+        if let Some(roots) = &roots_given {
+            self.done(Row::RootsReply, Some(roots.clone()));
+        }
         let mut input_rounds = 0;
         let result = loop {
             match outcome {
@@ -468,7 +493,12 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                     if input_rounds == 1 {
                         self.done(Row::CallTool, None);
                     }
-                    let (retry, answered) = self.answer_questions(asked, input_rounds).await?;
+                    let (retry, answered, roots) =
+                        self.answer_questions(asked, input_rounds).await?;
+                    if roots.is_some() {
+                        // Not drawn in 2026-07-28: the roots go with the retry (ElicitReply).
+                        self.steps.activate(Row::RootsReply);
+                    }
                     self.begin(Row::ElicitReply).await;
                     let retried = self
                         .client
@@ -478,7 +508,11 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Ok(outcome) => outcome,
                         Err(e) => return Err(self.no_result((Row::ElicitReply, answered), e)),
                     };
-                    self.done(Row::ElicitReply, answered);
+                    self.done(Row::ElicitReply, answered.or_else(|| roots.clone()));
+                    if let Some(roots) = roots {
+                        self.done(Row::RootsReply, Some(roots.clone()));
+                        roots_given = Some(roots);
+                    }
                 }
             }
         };
@@ -492,6 +526,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 ],
                 SkipReason::NoInputNeeded,
             );
+        }
+        if roots_given.is_none() {
+            self.skip(&[Row::Roots, Row::RootsReply], SkipReason::NoInputNeeded);
         }
         if input_rounds == 0 {
             self.done(Row::CallTool, None);
@@ -543,6 +580,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                     SkipReason::NoValidResult,
                 );
             }
+            self.skip(&[Row::Roots, Row::RootsReply], SkipReason::NoValidResult);
             self.skip(&[Row::Execute], SkipReason::NoValidResult);
         }
         stopped
@@ -554,9 +592,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         &self,
         asked: InputRequired,
         round: u32,
-    ) -> Result<(Retry, Option<Payload>), Stopped> {
+    ) -> Result<(Retry, Option<Payload>, Option<Payload>), Stopped> {
         let mut responses = Map::new();
         let mut answered = None;
+        let mut roots = None;
         for (key, question) in asked.questions {
             match question {
                 Question::Form(params) => {
@@ -571,6 +610,14 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                     answered = Some(answer_payload(&answer));
                     responses.insert(key, serde_json::to_value(&answer).unwrap_or(Value::Null));
                 }
+                Question::Roots => {
+                    let given = self.roots.asked(asked.state.clone());
+                    self.begin(Row::Roots).await;
+                    self.done(Row::Roots, Some(given.clone()));
+                    let list = mcp_flow_client::roots::list_result(&self.roots.list());
+                    responses.insert(key, list);
+                    roots = Some(given);
+                }
                 Question::Unsupported { method } => {
                     return Err(self.fail(
                         Row::Elicit,
@@ -582,13 +629,19 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 }
             }
         }
-        if responses.is_empty() {
-            // Only a state to echo (the server shed load): no question for the user.
+        if answered.is_none() {
+            // No question for the user: only the roots, or only a state to echo (the server
+            // shed load).
+            let message = if roots.is_some() {
+                "(no question for the user: the server asked for the client's roots)"
+            } else {
+                "(no question: the server only asked to be called again)"
+            };
             self.begin(Row::Elicit).await;
             self.done(
                 Row::Elicit,
                 Some(Payload::Form {
-                    message: "(no question: the server only asked to be called again)".into(),
+                    message: message.into(),
                     schema: Value::Null,
                     state: asked.state.clone(),
                     round,
@@ -605,6 +658,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 state: asked.state,
             },
             answered,
+            roots,
         ))
     }
 }

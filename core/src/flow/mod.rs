@@ -16,6 +16,7 @@ pub mod forms;
 pub mod gate;
 pub mod host;
 pub mod lifetime;
+pub mod roots;
 pub mod session;
 pub mod steps;
 pub mod task;

@@ -173,6 +173,11 @@ mod tests {
             Row::Confirmed => Payload::Decision { approved: true },
             Row::Elicit | Row::ElicitAsk => form,
             Row::ElicitAnswer | Row::ElicitReply => answer,
+            Row::Roots | Row::RootsReply => Payload::Roots {
+                roots: vec!["file:///work".into()],
+                state: None,
+                round: 1,
+            },
             Row::CallToolResult | Row::ResultToHost => result,
             Row::LlmAnswer => Payload::Text { text: "t".into() },
             Row::ShowAnswer => Payload::Answer { text: "a".into() },

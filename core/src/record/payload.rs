@@ -61,6 +61,13 @@ pub enum Payload {
         action: String,
         content: Option<Value>,
     },
+    /// The client's roots as given to the server (`roots/list`), in round `round` of a call.
+    Roots {
+        roots: Vec<String>,
+        /// The modern era's `requestState`, echoed back with the answer.
+        state: Option<String>,
+        round: u32,
+    },
     /// The tools as handed to the model.
     ToolsForLlm {
         llm: String,
@@ -250,6 +257,7 @@ fields! {
     Status = "status",
     PollInterval = "pollInterval",
     Polls = "polls",
+    Roots = "roots",
 }
 
 impl Field {
@@ -333,6 +341,22 @@ impl Payload {
                 round,
             } => vec![
                 (Field::Message, text(message)),
+                (Field::State, state.as_deref().map_or(Absent, text)),
+                (Field::Round, V(round.to_string())),
+            ],
+            Payload::Roots {
+                roots,
+                state,
+                round,
+            } => vec![
+                (
+                    Field::Roots,
+                    if roots.is_empty() {
+                        V("(none)".into())
+                    } else {
+                        V(roots.join(", "))
+                    },
+                ),
                 (Field::State, state.as_deref().map_or(Absent, text)),
                 (Field::Round, V(round.to_string())),
             ],

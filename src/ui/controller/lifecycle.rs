@@ -218,6 +218,7 @@ impl Controller {
             log_level: self.settings.log_level.get_untracked(),
             client: self.pre_registered(),
             schema: self.workers.schema(),
+            roots: self.roots(),
         };
         self.alive.set(true);
         self.live.set_value(Some(session.clone()));
@@ -271,5 +272,25 @@ impl Controller {
             secret: (!secret.is_empty()).then_some(secret),
             issuer: None,
         })
+    }
+
+    /// The roots in the settings (none while the text does not read: the settings say why).
+    fn roots(&self) -> Vec<crate::mcp::roots::Root> {
+        self.settings
+            .roots
+            .with_untracked(|t| crate::mcp::roots::parse(t))
+            .unwrap_or_default()
+    }
+
+    /// The roots in the settings changed: the live run answers with them from now on, and a
+    /// 2025-11-25 server is told (`notifications/roots/list_changed`).
+    pub fn roots_changed(&self) {
+        let (Some(live), Some(engine)) = (self.live.get_value(), self.engine()) else {
+            return;
+        };
+        let task = live.bind(engine.set_roots(self.roots()));
+        leptos::task::spawn_local(async move {
+            let _ = task.await;
+        });
     }
 }
