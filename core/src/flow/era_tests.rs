@@ -427,6 +427,14 @@ fn a_server_that_keeps_asking_is_stopped_at_the_question_row() {
 /// A 2025-11-25 Springfield run in which the server sends `ask` on the tools/call stream before
 /// its "Cloudy" result; the user answers Illinois. The fixture, and the answer.
 fn legacy_run_asked(ask: &str) -> (Fixture, String) {
+    legacy_run_asked_with_roots(ask, Vec::new())
+}
+
+/// A legacy run whose tools/call is asked `ask` on its stream, with `roots` in the settings.
+fn legacy_run_asked_with_roots(
+    ask: &str,
+    roots: Vec<mcp_flow_client::roots::Root>,
+) -> (Fixture, String) {
     let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
         "content": [{"type": "text", "text": "Cloudy"}]}})
     .to_string();
@@ -439,6 +447,7 @@ fn legacy_run_asked(ask: &str) -> (Fixture, String) {
         status(202, "", ""),
     ];
     let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    f.host.set_roots(roots);
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     (f, answer)
 }
@@ -585,20 +594,7 @@ fn work_root() -> Vec<mcp_flow_client::roots::Root> {
 #[test]
 fn a_legacy_roots_request_on_the_stream_is_answered_with_the_settings_roots() {
     let ask = json!({"jsonrpc": "2.0", "id": "r1", "method": "roots/list"}).to_string();
-    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
-        "content": [{"type": "text", "text": "Cloudy"}]}})
-    .to_string();
-    let script = vec![
-        sse(&[&init_result(1, "2025-11-25")]),
-        status(202, "", ""),
-        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
-        sse(&[&tools_page(3, "get_weather", None)]),
-        sse(&[&ask, &result]),
-        status(202, "", ""),
-    ];
-    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
-    f.host.set_roots(work_root());
-    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    let (f, answer) = legacy_run_asked_with_roots(&ask, work_root());
     assert!(answer.contains("cloudy"), "{answer}");
     let run = f.run.borrow();
     assert_eq!(run.status(Row::Roots), RowStatus::Done);
