@@ -13,17 +13,29 @@ use wasm_bindgen_test::*;
 use crate::common;
 use common::*;
 
-/// Plays the Tokyo run against `url` in `era` and returns the era the run spoke.
-async fn tokyo(url: &str, era: EraChoice) -> Era {
-    let ctl = playing(url.to_owned(), "What's the weather in Tokyo?", era);
+/// Mounts the page of `ctl`, plays its run and waits for the answer; `what` names the run in a
+/// failure, which says the first row that failed.
+async fn play_to_answer(
+    ctl: mcp_flow::ui::Controller,
+    what: String,
+) -> (
+    web_sys::HtmlElement,
+    leptos::mount::UnmountHandle<impl leptos::tachys::view::Mountable>,
+) {
     let (root, handle) = mount(ctl);
     ctl.start(Mode::Play);
     let answered = until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await;
-    assert!(
-        answered,
-        "{url} {era:?}: no answer; error: {}",
-        text(&root, "#mf-error")
-    );
+    let error = ctl
+        .run
+        .with_untracked(|r| r.first_error().map(|(row, e)| format!("{row}: {e}")));
+    assert!(answered, "{what}: no answer; error: {error:?}");
+    (root, handle)
+}
+
+/// Plays the Tokyo run against `url` in `era` and returns the era the run spoke.
+async fn tokyo(url: &str, era: EraChoice) -> Era {
+    let ctl = playing(url.to_owned(), "What's the weather in Tokyo?", era);
+    let (root, handle) = play_to_answer(ctl, format!("{url} {era:?}")).await;
     assert_eq!(
         ctl.run.with_untracked(|r| r.answer().map(str::to_owned)),
         Some("The weather in Tokyo is sunny.".to_owned()),
@@ -78,15 +90,7 @@ async fn roots_asked(era: EraChoice) {
     let url = Live::PySdk.url();
     let ctl = playing(url.to_owned(), "Which roots does the client share?", era);
     ctl.settings.roots.set("file:///home/me/work Work".into());
-    let (root, handle) = mount(ctl);
-    ctl.start(Mode::Play);
-    let answered = until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await;
-    assert!(
-        answered,
-        "{era:?}: no answer; error: {:?}",
-        ctl.run
-            .with_untracked(|r| r.first_error().map(|(row, e)| format!("{row}: {e}")))
-    );
+    let (root, handle) = play_to_answer(ctl, format!("roots {era:?}")).await;
     let result = ctl
         .run
         .with_untracked(|r| r.payload(Row::CallToolResult).cloned());

@@ -3,6 +3,7 @@
 //! (MRTR in the modern era, `elicitation/create` on the stream in the legacy one), and a tool
 //! list reused within its `ttlMs`.
 
+use super::forms::FORM_ROWS;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -367,13 +368,7 @@ fn a_modern_question_is_asked_and_the_call_retried_with_the_answer() {
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     assert_eq!(answer, "The weather in Springfield, Illinois is cloudy.");
     let run = f.run.borrow();
-    for row in [
-        Row::Elicit,
-        Row::ElicitAsk,
-        Row::ElicitAnswer,
-        Row::ElicitReply,
-        Row::CallToolResult,
-    ] {
+    for row in FORM_ROWS.into_iter().chain([Row::CallToolResult]) {
         assert_eq!(run.status(row), RowStatus::Done, "{row}");
     }
     match run.payload(Row::Elicit) {
@@ -461,12 +456,7 @@ fn a_legacy_question_on_the_stream_is_answered_before_the_result() {
     let (f, answer) = legacy_run_asked(&ask);
     assert!(answer.contains("cloudy"), "{answer}");
     let run = f.run.borrow();
-    for row in [
-        Row::Elicit,
-        Row::ElicitAsk,
-        Row::ElicitAnswer,
-        Row::ElicitReply,
-    ] {
+    for row in FORM_ROWS {
         assert_eq!(run.status(row), RowStatus::Done, "{row}");
     }
     let reply = run.row(Row::ElicitReply).unwrap();

@@ -14,6 +14,14 @@ use super::steps::{FormRequest, HostEvent, Steps};
 use crate::diagram::Row;
 use crate::record::payload::Payload;
 
+/// The rows of a form the server asks: the question, the form shown, the answer, the reply.
+pub const FORM_ROWS: [Row; 4] = [
+    Row::Elicit,
+    Row::ElicitAsk,
+    Row::ElicitAnswer,
+    Row::ElicitReply,
+];
+
 /// The user's pending answers: to "Execute tool?" and to the server's form.
 #[derive(Default)]
 pub struct Answers {

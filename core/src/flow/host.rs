@@ -10,9 +10,9 @@ use futures_util::future::LocalBoxFuture;
 use rmcp::model::{CallToolResult, ElicitResult};
 use serde_json::{Map, Value};
 
-use super::forms::{Answers, answer_payload, ask_user, legacy_elicitor};
+use super::forms::{Answers, FORM_ROWS, answer_payload, ask_user, legacy_elicitor};
 use super::gate::Gate;
-use super::roots::{self, RootsAnswers};
+use super::roots::{self, ROOTS_ROWS, RootsAnswers};
 use super::steps::Steps;
 pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, Stopped};
 use crate::diagram::Row;
@@ -75,6 +75,16 @@ pub struct ServerMemory {
     pub tools: ToolsCache,
     pub lists: mcp_flow_client::browse::ListCache,
 }
+
+/// The rows of the server's questions during a tool call: a form, then the roots.
+pub const QUESTION_ROWS: [Row; 6] = [
+    FORM_ROWS[0],
+    FORM_ROWS[1],
+    FORM_ROWS[2],
+    FORM_ROWS[3],
+    ROOTS_ROWS[0],
+    ROOTS_ROWS[1],
+];
 
 pub struct Host<H: Http, L: Llm> {
     pub client: Rc<McpClient<H>>,
@@ -326,15 +336,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Row::ResultToHost,
                         Row::ResultToLlm,
                         Row::LlmAnswer,
-                        Row::Elicit,
-                        Row::ElicitAsk,
-                        Row::ElicitAnswer,
-                        Row::ElicitReply,
-                        Row::Roots,
-                        Row::RootsReply,
                     ],
                     SkipReason::NoToolCall,
                 );
+                self.skip(&QUESTION_ROWS, SkipReason::NoToolCall);
                 return self.show(text).await;
             }
             LlmReply::ToolCalls(calls) => match calls.into_iter().next() {
@@ -367,15 +372,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Row::Execute,
                         Row::CallToolResult,
                         Row::ResultToHost,
-                        Row::Elicit,
-                        Row::ElicitAsk,
-                        Row::ElicitAnswer,
-                        Row::ElicitReply,
-                        Row::Roots,
-                        Row::RootsReply,
                     ],
                     SkipReason::Declined,
                 );
+                self.skip(&QUESTION_ROWS, SkipReason::Declined);
                 (
                     format!("The user declined to run the tool '{}'.", call.name),
                     true,
@@ -517,18 +517,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             }
         };
         if !answered_on_stream && input_rounds == 0 {
-            self.skip(
-                &[
-                    Row::Elicit,
-                    Row::ElicitAsk,
-                    Row::ElicitAnswer,
-                    Row::ElicitReply,
-                ],
-                SkipReason::NoInputNeeded,
-            );
+            self.skip(&FORM_ROWS, SkipReason::NoInputNeeded);
         }
         if roots_given.is_none() {
-            self.skip(&[Row::Roots, Row::RootsReply], SkipReason::NoInputNeeded);
+            self.skip(&ROOTS_ROWS, SkipReason::NoInputNeeded);
         }
         if input_rounds == 0 {
             self.done(Row::CallTool, None);
@@ -570,17 +562,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         let stopped = self.fail_pair(request, Row::CallToolResult, e);
         if stopped.row == Row::CallToolResult {
             if !self.answers.asked() {
-                self.skip(
-                    &[
-                        Row::Elicit,
-                        Row::ElicitAsk,
-                        Row::ElicitAnswer,
-                        Row::ElicitReply,
-                    ],
-                    SkipReason::NoValidResult,
-                );
+                self.skip(&FORM_ROWS, SkipReason::NoValidResult);
             }
-            self.skip(&[Row::Roots, Row::RootsReply], SkipReason::NoValidResult);
+            self.skip(&ROOTS_ROWS, SkipReason::NoValidResult);
             self.skip(&[Row::Execute], SkipReason::NoValidResult);
         }
         stopped

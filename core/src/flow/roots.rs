@@ -13,6 +13,9 @@ use super::steps::Steps;
 use crate::diagram::Row;
 use crate::record::payload::Payload;
 
+/// The roots' rows: the question with the roots given, and (2025-11-25) the POSTed reply.
+pub const ROOTS_ROWS: [Row; 2] = [Row::Roots, Row::RootsReply];
+
 /// The roots a run answers with, and the answer waiting for its reply row.
 #[derive(Default)]
 pub struct RootsAnswers {
