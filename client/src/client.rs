@@ -38,6 +38,7 @@ use crate::questions::read_elicit_params;
 use crate::record::ReplayOf;
 use crate::replay;
 use crate::roots::{self, Root};
+use crate::sampling::{self, SampleAnswer, SamplingRequest};
 use crate::transport::{Posted, Recorder, Transport};
 
 /// Default time to wait for a response.
@@ -57,6 +58,14 @@ pub type Elicitor =
 /// the question.
 pub type RootsGiver = Rc<dyn Fn() -> Pin<Box<dyn Future<Output = Vec<Root>>>>>;
 
+/// Answers a server's `sampling/createMessage` (2025-11-25) with the model's answer as the user
+/// approved it, or why not (the user refused, or the request could not be read).
+pub type Sampler = Rc<
+    dyn Fn(
+        Result<SamplingRequest, String>,
+    ) -> Pin<Box<dyn Future<Output = Result<SampleAnswer, String>>>>,
+>;
+
 pub struct McpClient<H: Http> {
     pub transport: Transport<H>,
     next_id: Cell<u64>,
@@ -72,6 +81,8 @@ pub struct McpClient<H: Http> {
     listener: RefCell<Option<Listener>>,
     elicitor: RefCell<Option<Elicitor>>,
     roots: RefCell<Option<RootsGiver>>,
+    /// With one, the client declares `sampling`.
+    sampler: RefCell<Option<Sampler>>,
     /// Elicitations waiting for the user: the request timeout does not run out meanwhile.
     waiting_for_user: Cell<u32>,
 }
@@ -90,6 +101,7 @@ impl<H: Http> McpClient<H> {
             listener: RefCell::new(None),
             elicitor: RefCell::new(None),
             roots: RefCell::new(None),
+            sampler: RefCell::new(None),
             waiting_for_user: Cell::new(0),
         }
     }
@@ -128,6 +140,18 @@ impl<H: Http> McpClient<H> {
     /// no roots.
     pub fn set_roots_giver(&self, giver: Option<RootsGiver>) {
         *self.roots.borrow_mut() = giver;
+    }
+
+    /// Answers the server's `sampling/createMessage` requests (legacy era); with one, the
+    /// client declares `sampling` in both eras. Without one, sampling is not declared and a
+    /// request for it is answered "method not found".
+    pub fn set_sampler(&self, sampler: Option<Sampler>) {
+        *self.sampler.borrow_mut() = sampler;
+    }
+
+    /// What this client declares it can do in its era now.
+    pub fn capabilities(&self) -> rmcp::model::ClientCapabilities {
+        modern::capabilities_in(self.era.get(), self.sampler.borrow().is_some())
     }
 
     /// The roots the host gives now (none without a giver): the answer to a `roots/list`, in
@@ -295,11 +319,39 @@ impl<H: Http> McpClient<H> {
         } else if jsonrpc::is(&request, ListRootsRequestMethod) {
             let roots = self.give_roots().await;
             json!({ "jsonrpc": "2.0", "id": id, "result": roots::list_result(&roots) })
+        } else if let Some(sampler) = self.sampler_for(&request) {
+            self.sample(&id, &request, sampler).await
         } else {
             let method = jsonrpc::method(&request).unwrap_or("(no method)");
             jsonrpc::method_not_found_for(&id, method)
         };
         let _ = self.transport.post(&reply, &mut |_| {}).await;
+    }
+
+    /// The sampler, when `request` is a sampling request and this client has one.
+    fn sampler_for(&self, request: &Value) -> Option<Sampler> {
+        (jsonrpc::method(request) == Some(crate::questions::SAMPLING))
+            .then(|| self.sampler.borrow().clone())
+            .flatten()
+    }
+
+    /// The answer to a `sampling/createMessage`: the sampler's (the user's approved answer), or
+    /// an error saying why not: -32602 for a request no model can take, -1 for a refusal.
+    async fn sample(&self, id: &Value, request: &Value, sampler: Sampler) -> Value {
+        let asked = match request.get("params").cloned() {
+            Some(p) => call_on_demand!(crate::questions::read_sampling_params(p))
+                .map_err(|e| e.into_message("reads the server's sampling request")),
+            None => Err("the request has no params".into()),
+        };
+        let unreadable = asked.is_err();
+        self.waiting_for_user.set(self.waiting_for_user.get() + 1);
+        let answer = sampler(asked).await;
+        self.waiting_for_user.set(self.waiting_for_user.get() - 1);
+        match answer {
+            Ok(answer) => json!({ "jsonrpc": "2.0", "id": id, "result": answer.result() }),
+            Err(why) if unreadable => sampling::error(id, sampling::INVALID_PARAMS, &why),
+            Err(why) => sampling::error(id, sampling::USER_REJECTED, &why),
+        }
     }
 
     /// Sends `initialize` and checks the version the server chose. Does not send
@@ -312,7 +364,7 @@ impl<H: Http> McpClient<H> {
         let msg = jsonrpc::request(
             self.next_id(),
             InitializeResultMethod,
-            &jsonrpc::initialize_params(),
+            &jsonrpc::initialize_params(self.sampler.borrow().is_some()),
         );
         let result = self.expect_result(self.post(&msg).await?)?;
         let handshake = jsonrpc::read_initialize(result).map_err(McpError::Invalid)?;
@@ -420,7 +472,7 @@ impl<H: Http> McpClient<H> {
         params: Value,
     ) -> Result<Value, McpError> {
         let version = self.modern_version.borrow().clone();
-        let meta = modern::meta(&version, self.log_level.get());
+        let meta = modern::meta(&version, self.log_level.get(), self.capabilities());
         let params = modern::with_meta(params, meta);
         let annotated = match (method, params.get("name").and_then(Value::as_str)) {
             ("tools/call", Some(name)) => self

@@ -445,6 +445,82 @@ fn every_server_request_is_answered_roots_with_the_hosts_and_the_rest_by_name() 
 }
 
 #[test]
+fn sampling_is_answered_with_the_samplers_answer_its_refusal_or_why_it_cannot_be_read() {
+    let ask = |id: &str, max_tokens: u32| {
+        json!({"jsonrpc":"2.0","id":id,"method":"sampling/createMessage","params": {
+            "messages": [{"role":"user","content":{"type":"text","text":"Say hi"}}],
+            "maxTokens": max_tokens}})
+        .to_string()
+    };
+    let (ok, refused, zero) = (ask("a", 20), ask("b", 20), ask("c", 0));
+    let result = json!({"jsonrpc":"2.0","id":1,"result":{}}).to_string();
+    let (c, http, _) = client(vec![
+        sse(&[&ok, &refused, &zero, &result]),
+        status(202, "", ""),
+        status(202, "", ""),
+        status(202, "", ""),
+    ]);
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let heard = seen.clone();
+    c.set_sampler(Some(Rc::new(
+        move |asked: Result<crate::sampling::SamplingRequest, String>| {
+            heard.borrow_mut().push(asked.clone());
+            let n = heard.borrow().len();
+            Box::pin(async move {
+                match (asked, n) {
+                    (Ok(request), 1) => Ok(crate::sampling::SampleAnswer {
+                        text: format!("{} back", request.last_user_text()),
+                        model: "m".into(),
+                        stop_reason: Some("endTurn".into()),
+                    }),
+                    (Ok(_), _) => Err("User rejected sampling request".into()),
+                    (Err(why), _) => Err(why),
+                }
+            })
+        },
+    )));
+    assert!(
+        c.capabilities().sampling.is_some(),
+        "a sampler declares sampling"
+    );
+    block_on(c.ping()).expect("the ping is answered after the three requests");
+    let sent = http.sent.borrow();
+    let replies: Vec<Value> = sent[1..]
+        .iter()
+        .map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap_or(Value::Null))
+        .collect();
+    assert_eq!(
+        replies[0],
+        json!({"jsonrpc":"2.0","id":"a","result":{"role":"assistant",
+            "content":{"type":"text","text":"Say hi back"},"model":"m","stopReason":"endTurn"}})
+    );
+    assert_eq!(replies[1]["error"]["code"], -1);
+    assert_eq!(replies[2]["id"], "c");
+    assert_eq!(replies[2]["error"]["code"], -32602);
+    let why = replies[2]["error"]["message"].as_str().unwrap_or_default();
+    assert!(why.contains("maxTokens is 0"), "{why}");
+    assert!(matches!(&seen.borrow()[2], Err(w) if w.contains("maxTokens is 0")));
+}
+
+#[test]
+fn sampling_is_declared_in_initialize_only_with_a_sampler() {
+    let caps = |with: bool| {
+        let (c, http, _) = client(vec![sse(&[&init_result(1, "2025-11-25")])]);
+        if with {
+            c.set_sampler(Some(Rc::new(|_| Box::pin(async { Err(String::new()) }))));
+        }
+        block_on(c.initialize()).expect("initialize");
+        let body: Value =
+            serde_json::from_str(http.sent.borrow()[0].body.as_deref().unwrap_or("null"))
+                .unwrap_or(Value::Null);
+        body["params"]["capabilities"].clone()
+    };
+    assert_eq!(caps(true)["sampling"], json!({}));
+    assert!(caps(false).get("sampling").is_none());
+    assert_eq!(caps(false)["roots"], json!({"listChanged": true}));
+}
+
+#[test]
 fn roots_changes_are_told_to_a_legacy_session_only() {
     let (c, http, _) = client(vec![
         sse(&[&init_result(1, "2025-11-25")]),

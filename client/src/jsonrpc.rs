@@ -61,10 +61,10 @@ pub fn is<M: ConstString>(message: &Value, _method: M) -> bool {
 }
 
 /// The `initialize` parameters this client sends: it answers form elicitations in this era
-/// too (`elicitation/create` on the SSE stream).
-pub fn initialize_params() -> InitializeRequestParams {
+/// too (`elicitation/create` on the SSE stream), and sampling when it has a model.
+pub fn initialize_params(sampling: bool) -> InitializeRequestParams {
     InitializeRequestParams::new(
-        crate::modern::capabilities_in(crate::era::Era::Legacy),
+        crate::modern::capabilities_in(crate::era::Era::Legacy, sampling),
         crate::modern::client_info(),
     )
     .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn initialize_request_asks_for_the_newest_version() {
-        let msg = request(1, InitializeResultMethod, &initialize_params());
+        let msg = request(1, InitializeResultMethod, &initialize_params(false));
         assert_eq!(msg["method"], "initialize");
         assert!(is(&msg, InitializeResultMethod));
         assert_eq!(msg["params"]["protocolVersion"], version::REQUESTED);

@@ -27,6 +27,7 @@ pub mod record;
 pub mod replay;
 pub mod resources;
 pub mod roots;
+pub mod sampling;
 #[cfg(any(test, feature = "scripted"))]
 pub mod scripted;
 pub mod sse;

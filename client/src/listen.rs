@@ -174,7 +174,7 @@ impl<H: Http> McpClient<H> {
         let method = "subscriptions/listen";
         let params = modern::with_meta(
             json!({"notifications": {"resourceSubscriptions": uris}}),
-            modern::meta(&version, None),
+            modern::meta(&version, None, self.capabilities()),
         );
         let mut headers = self.transport.headers(crate::transport::ACCEPT_POST, true);
         headers.extend(modern::headers(&version, method, &params, &[]));

@@ -7,7 +7,7 @@
 
 use rmcp::model::{
     ClientCapabilities, ElicitationCapability, FormElicitationCapability, Implementation,
-    ProtocolVersion, RequestMetaObject, RootsCapabilities,
+    ProtocolVersion, RequestMetaObject, RootsCapabilities, SamplingCapability,
 };
 use serde_json::{Map, Value};
 
@@ -26,7 +26,7 @@ pub use mcp_flow_wire::{
 /// list its roots (what the user listed; none is an answer too). 2025-11-25 also says the roots
 /// may change (`listChanged`); 2026-07-28 has no such notification.
 #[allow(deprecated)] // rmcp marks roots deprecated (SEP-2577); both eras still specify them.
-pub fn capabilities_in(era: Era) -> ClientCapabilities {
+pub fn capabilities_in(era: Era, sampling: bool) -> ClientCapabilities {
     let mut elicitation = ElicitationCapability::default();
     elicitation.form = Some(FormElicitationCapability::default());
     let mut roots = RootsCapabilities::default();
@@ -34,12 +34,9 @@ pub fn capabilities_in(era: Era) -> ClientCapabilities {
     let mut caps = ClientCapabilities::default();
     caps.elicitation = Some(elicitation);
     caps.roots = Some(roots);
+    // Text sampling only: no `tools`, no `context` (only `includeContext: none` is honoured).
+    caps.sampling = sampling.then(SamplingCapability::default);
     caps
-}
-
-/// What this client can do in 2026-07-28 (see [`capabilities_in`]).
-pub fn capabilities() -> ClientCapabilities {
-    capabilities_in(Era::Modern)
 }
 
 /// The client's name and version, as `clientInfo` says it.
@@ -49,11 +46,11 @@ pub fn client_info() -> Implementation {
 
 /// The per-request `_meta` of a modern request at `version`, asking for log lines at `log_level`
 /// if given.
-pub fn meta(version: &str, log_level: Option<LogLevel>) -> Value {
+pub fn meta(version: &str, log_level: Option<LogLevel>, caps: ClientCapabilities) -> Value {
     // rmcp reads any version string (unknown ones included) through serde.
     let version = serde_json::from_value(Value::String(version.to_owned()))
         .unwrap_or(ProtocolVersion::LATEST);
-    let meta = RequestMetaObject::with_client_context(version, client_info(), capabilities());
+    let meta = RequestMetaObject::with_client_context(version, client_info(), caps);
     let mut value = serde_json::to_value(&meta).unwrap_or_else(|_| Value::Object(Map::new()));
     if let (Some(level), Some(map)) = (log_level, value.as_object_mut()) {
         map.insert(
@@ -122,7 +119,7 @@ mod tests {
 
     #[test]
     fn meta_carries_version_client_info_and_capabilities() {
-        let m = meta(VERSION, None);
+        let m = meta(VERSION, None, capabilities_in(Era::Modern, false));
         assert_eq!(m["io.modelcontextprotocol/protocolVersion"], VERSION);
         assert_eq!(m["io.modelcontextprotocol/clientInfo"]["name"], "mcp-flow");
         assert_eq!(
@@ -130,7 +127,15 @@ mod tests {
             json!({"elicitation": {"form": {}}, "roots": {}})
         );
         assert!(m.get("io.modelcontextprotocol/logLevel").is_none());
-        let m = meta(VERSION, Some(LogLevel::Info));
+        let m = meta(
+            VERSION,
+            Some(LogLevel::Info),
+            capabilities_in(Era::Modern, true),
+        );
+        assert_eq!(
+            m["io.modelcontextprotocol/clientCapabilities"]["sampling"],
+            json!({})
+        );
         assert_eq!(m["io.modelcontextprotocol/logLevel"], "info");
         let p = with_meta(json!({"name": "x", "_meta": {"progressToken": "t"}}), m);
         assert_eq!(p["name"], "x");

@@ -1,14 +1,21 @@
 //! The server's questions: what an `input_required` tools/call result asks (2026-07-28), and the
 //! params of an `elicitation/create` the server sends on a stream (2025-11-25). Their readers
 //! (rmcp's `Deserialize` of every kind of input request) are fetched on demand: only servers that
-//! ask the user something need them.
+//! ask the user something need them. Sampling's rmcp types are deprecated (SEP-2577) but still
+//! specified in both eras, so this module reads them.
+#![allow(deprecated)]
 
 use rmcp::model::{
-    CallToolRequestMethod, ConstString, ElicitRequestParams, InputRequest, InputRequiredResult,
+    CallToolRequestMethod, ConstString, ContextInclusion, CreateMessageRequestParams,
+    ElicitRequestParams, InputRequest, InputRequiredResult, Role, SamplingMessageContentBlock,
 };
 use serde_json::Value;
 
+use crate::sampling::{SampleMessage, SampleRole, SamplingRequest};
 use mcp_flow_on_demand::{OnDemandError, on_demand};
+
+/// The method of a sampling request, as messages name it.
+pub const SAMPLING: &str = "sampling/createMessage";
 
 /// A question the server asks before a tool can complete.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,7 +24,11 @@ pub enum Question {
     Form(ElicitRequestParams),
     /// The client's roots (`roots/list`).
     Roots,
-    /// Something this client did not declare it can do (sampling, roots).
+    /// The client's model (`sampling/createMessage`).
+    Sampling(SamplingRequest),
+    /// A question this client can do, asked in a way it cannot answer (why).
+    Invalid { method: String, why: String },
+    /// Something this client did not declare it can do.
     Unsupported { method: String },
 }
 
@@ -45,8 +56,12 @@ on_demand!(
             .map(|(key, request)| {
                 let question = match request {
                     InputRequest::Elicitation(r) => Question::Form(r.params),
-                    InputRequest::CreateMessage(_) => Question::Unsupported {
-                        method: "sampling/createMessage".into(),
+                    InputRequest::CreateMessage(r) => match sampling_request(r.params) {
+                        Ok(request) => Question::Sampling(request),
+                        Err(why) => Question::Invalid {
+                            method: SAMPLING.into(),
+                            why,
+                        },
                     },
                     InputRequest::ListRoots(_) => Question::Roots,
                     // rmcp's list is open (non_exhaustive): a kind added later.
@@ -73,3 +88,170 @@ on_demand!(
         })
     }
 );
+
+on_demand!(
+    server_questions,
+    /// The params of a `sampling/createMessage` request the server sent on a stream
+    /// (2025-11-25), checked (see [`sampling_request`]).
+    pub fn read_sampling_params(params: Value) -> Result<SamplingRequest, OnDemandError> {
+        let params: CreateMessageRequestParams = serde_json::from_value(params)
+            .map_err(|e| format!("{SAMPLING} params that do not parse: {e}"))?;
+        Ok(sampling_request(params)?)
+    }
+);
+
+/// A sampling request as the host shows it, or why no model can be asked it: tools (this client
+/// does not declare sampling with tools), tool blocks, no messages, `maxTokens` 0, too much text.
+fn sampling_request(params: CreateMessageRequestParams) -> Result<SamplingRequest, String> {
+    if params.tools.is_some() || params.tool_choice.is_some() {
+        return Err(
+            "the request offers the model tools, and this client did not declare \
+                    sampling with tools (sampling.tools)"
+                .into(),
+        );
+    }
+    let mut messages = Vec::new();
+    for message in params.messages {
+        let role = if message.role == Role::Assistant {
+            SampleRole::Assistant
+        } else {
+            SampleRole::User
+        };
+        let mut parts = Vec::new();
+        for block in message.content.into_vec() {
+            parts.push(match block {
+                SamplingMessageContentBlock::Text(t) => t.text,
+                SamplingMessageContentBlock::Image(i) => format!("[an image, {}]", i.mime_type),
+                SamplingMessageContentBlock::Audio(a) => format!("[audio, {}]", a.mime_type),
+                _ => {
+                    return Err(
+                        "a message holds a tool block, and this client did not declare \
+                                sampling with tools"
+                            .into(),
+                    );
+                }
+            });
+        }
+        messages.push(SampleMessage {
+            role,
+            text: parts.join("\n"),
+        });
+    }
+    let preferences = params.model_preferences.map(|p| {
+        let mut said = Vec::new();
+        let hints: Vec<String> = p
+            .hints
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|h| h.name)
+            .collect();
+        if !hints.is_empty() {
+            said.push(format!("hints: {}", hints.join(", ")));
+        }
+        for (name, value) in [
+            ("cost", p.cost_priority),
+            ("speed", p.speed_priority),
+            ("intelligence", p.intelligence_priority),
+        ] {
+            if let Some(value) = value {
+                said.push(format!("{name} {value}"));
+            }
+        }
+        said.join("; ")
+    });
+    let include_context = params.include_context.map(|c| {
+        match c {
+            ContextInclusion::None => "none",
+            ContextInclusion::ThisServer => "thisServer",
+            ContextInclusion::AllServers => "allServers",
+            _ => "(a value this client does not know)",
+        }
+        .to_owned()
+    });
+    let request = SamplingRequest {
+        messages,
+        system_prompt: params.system_prompt,
+        max_tokens: params.max_tokens,
+        temperature: params.temperature,
+        stop_sequences: params.stop_sequences.unwrap_or_default(),
+        preferences: preferences.filter(|p| !p.is_empty()),
+        include_context,
+    };
+    request.check()?;
+    Ok(request)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_sampling_request_is_read_into_what_the_host_shows() {
+        let request = read_sampling_params(json!({
+            "messages": [
+                {"role": "user", "content": {"type": "text", "text": "Tokyo is sunny."}},
+                {"role": "user", "content": [{"type": "image", "data": "AAAA", "mimeType": "image/png"}]}
+            ],
+            "systemPrompt": "Be brief.",
+            "maxTokens": 1000000000u64,
+            "temperature": 0.2,
+            "stopSequences": ["\n\n"],
+            "includeContext": "thisServer",
+            "modelPreferences": {"hints": [{"name": "claude"}], "speedPriority": 0.8}
+        }))
+        .expect("a valid request");
+        assert_eq!(request.messages.len(), 2);
+        assert_eq!(request.messages[0].text, "Tokyo is sunny.");
+        assert_eq!(request.messages[1].text, "[an image, image/png]");
+        assert_eq!(request.system_prompt.as_deref(), Some("Be brief."));
+        assert_eq!(request.max_tokens, 1_000_000_000);
+        assert_eq!(request.tokens(), crate::sampling::MAX_SAMPLING_TOKENS);
+        assert_eq!(request.stop_sequences, vec!["\n\n".to_owned()]);
+        assert_eq!(request.include_context.as_deref(), Some("thisServer"));
+        assert_eq!(
+            request.preferences.as_deref(),
+            Some("hints: claude; speed 0.8")
+        );
+    }
+
+    #[test]
+    fn sampling_requests_no_model_can_take_are_refused_with_why() {
+        let why = |params: Value| match read_sampling_params(params) {
+            Err(OnDemandError::Failed(why)) => why,
+            other => panic!("expected a refusal, got {other:?}"),
+        };
+        let text = json!({"role": "user", "content": {"type": "text", "text": "Hi"}});
+        assert!(why(json!({"messages": [text], "maxTokens": 0})).contains("maxTokens is 0"));
+        assert!(why(json!({"messages": [text], "maxTokens": 5, "tools": []})).contains("tools"));
+        assert!(
+            why(
+                json!({"messages": [{"role": "user", "content": {"type": "video", "uri": "x"}}],
+                       "maxTokens": 5})
+            )
+            .contains("do not parse")
+        );
+        assert!(why(json!({"maxTokens": 5})).contains("do not parse"));
+    }
+
+    #[test]
+    fn an_input_required_sampling_request_is_a_question_or_says_why_not() {
+        let asked = read_input_required(json!({
+            "resultType": "input_required",
+            "inputRequests": {
+                "a": {"method": "sampling/createMessage", "params": {
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}],
+                    "maxTokens": 20}},
+                "b": {"method": "sampling/createMessage", "params": {
+                    "messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}],
+                    "maxTokens": 0}}
+            },
+            "requestState": "s"
+        }))
+        .expect("parses");
+        assert!(matches!(&asked.questions[0].1, Question::Sampling(r) if r.max_tokens == 20));
+        assert!(
+            matches!(&asked.questions[1].1, Question::Invalid { method, why } if method == SAMPLING && why.contains("maxTokens is 0"))
+        );
+    }
+}

@@ -13,7 +13,6 @@ use crate::client::McpClient;
 use crate::era::Era;
 use crate::error::McpError;
 use crate::http::Http;
-use crate::modern;
 
 /// The tasks extension's identifier (2026-07-28).
 pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -144,8 +143,8 @@ pub fn sample_arguments(schema: &Value) -> Value {
 
 /// The request `_meta` of a 2026-07-28 client that takes tasks: its capabilities with the
 /// extension declared (merged over the client's own `_meta` by [`modern::with_meta`]).
-fn taking_tasks() -> Value {
-    let mut capabilities = serde_json::to_value(modern::capabilities()).unwrap_or_default();
+fn taking_tasks(capabilities: rmcp::model::ClientCapabilities) -> Value {
+    let mut capabilities = serde_json::to_value(capabilities).unwrap_or_default();
     if let Some(map) = capabilities.as_object_mut() {
         map.insert("extensions".into(), json!({ EXTENSION: {} }));
     }
@@ -158,7 +157,7 @@ impl<H: Http> McpClient<H> {
     pub async fn call_as_task(&self, name: &str, arguments: Value) -> Result<Value, McpError> {
         let mut params = json!({ "name": name, "arguments": arguments });
         match self.era() {
-            Era::Modern => params["_meta"] = taking_tasks(),
+            Era::Modern => params["_meta"] = taking_tasks(self.capabilities()),
             Era::Legacy => params["task"] = json!({ "ttl": REQUESTED_TTL_MS }),
         }
         self.request_named("tools/call", params).await
@@ -168,7 +167,7 @@ impl<H: Http> McpClient<H> {
     pub async fn get_task(&self, id: &str) -> Result<Value, McpError> {
         let mut params = json!({ "taskId": id });
         if self.era() == Era::Modern {
-            params["_meta"] = taking_tasks();
+            params["_meta"] = taking_tasks(self.capabilities());
         }
         self.request_named("tasks/get", params).await
     }
@@ -177,7 +176,7 @@ impl<H: Http> McpClient<H> {
     pub async fn cancel_task(&self, id: &str) -> Result<Value, McpError> {
         let mut params = json!({ "taskId": id });
         if self.era() == Era::Modern {
-            params["_meta"] = taking_tasks();
+            params["_meta"] = taking_tasks(self.capabilities());
         }
         self.request_named("tasks/cancel", params).await
     }

@@ -6,6 +6,7 @@ use mcp_flow_client::client::McpClient;
 use mcp_flow_client::era::{Detection, Era, EraChoice};
 use mcp_flow_client::error::McpError;
 use mcp_flow_client::http::Http;
+use mcp_flow_client::questions::SAMPLING;
 use mcp_flow_client::roots::Root;
 use mcp_flow_client::tools::result_text;
 use mcp_flow_client::tools::{CallOutcome, Question, Retry};
@@ -239,7 +240,14 @@ pub async fn call_tool<H: Http>(
                             let roots = client.give_roots().await;
                             responses.insert(key, mcp_flow_client::roots::list_result(&roots));
                         }
-                        Question::Unsupported { method } => {
+                        // The command line declares no sampling: it has no model.
+                        Question::Sampling(_) => {
+                            return Err(format!(
+                                "tools/call {name}: the server asks for {SAMPLING}, which this \
+                                 client did not declare (it has no model); not retried"
+                            ));
+                        }
+                        Question::Invalid { method, .. } | Question::Unsupported { method } => {
                             return Err(format!(
                                 "tools/call {name}: the server asks for {method}, which this \
                                  client did not declare"

@@ -197,6 +197,20 @@ impl Controller {
         }
     }
 
+    /// The user's verdict on the server's sampling request (`None`: refused).
+    pub fn review_sampling(&self, request: Option<crate::mcp::sampling::SamplingRequest>) {
+        if let Some(engine) = self.engine() {
+            engine.review_sampling(request);
+        }
+    }
+
+    /// The user's verdict on the model's answer to it (`None`: refused).
+    pub fn approve_sampling(&self, answer: Option<String>) {
+        if let Some(engine) = self.engine() {
+            engine.approve_sampling(answer);
+        }
+    }
+
     /// The user's answer to the approval dialog.
     pub fn decide(&self, yes: bool) {
         // A link's approve=auto for another server holds from the user's first yes on.

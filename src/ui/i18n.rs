@@ -43,6 +43,8 @@ messages! {
     StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
     Era, EraAuto, EraModern, EraLegacy, EraInUse, EraNotYet, EraModernName, EraLegacyName,
     FormTitle, FormSend, FormDecline, FormCancel, FormRequired,
+    SamplingTitle, SamplingNote, SamplingSystem, SamplingLimits, SamplingToModel, SamplingRefuse,
+    SamplingAnswerTitle, SamplingAnswerNote, SamplingToServer,
     Compare, CompareHint, YouNote, Connection, BridgeLeg, BridgeLegNone, ViaBridge,
     AdvancedSettings, RequestHeadersSetting, RequestHeadersNote, RootsSetting, RootsNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
     TimeoutMs, MessageLog, Timeline, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
@@ -262,6 +264,19 @@ fn en(msg: Msg) -> &'static str {
         FormDecline => "Decline",
         FormCancel => "Cancel",
         FormRequired => "required",
+        SamplingTitle => "The server asks your model",
+        SamplingNote => "No model sees this until you send it. You may edit it first.",
+        SamplingSystem => "System prompt",
+        SamplingLimits => {
+            "At most {tokens} tokens (the server asked {asked}). Model preferences: {preferences}."
+        }
+        SamplingToModel => "Send to the model",
+        SamplingRefuse => "Refuse",
+        SamplingAnswerTitle => "Your model answered ({model})",
+        SamplingAnswerNote => {
+            "Nothing goes back to the server until you send it. You may edit it first."
+        }
+        SamplingToServer => "Send to the server",
         Compare => "Compare eras",
         CompareHint => {
             "Run the question in 2025-11-25, then in 2026-07-28, and compare what went over the wire"
@@ -429,6 +444,17 @@ fn zh(msg: Msg) -> &'static str {
         FormSend => "发送",
         FormDecline => "拒绝",
         FormCancel => "取消",
+        SamplingTitle => "服务器请求使用你的模型",
+        SamplingNote => "在你发送之前，任何模型都看不到它。你可以先编辑。",
+        SamplingSystem => "系统提示",
+        SamplingLimits => {
+            "最多 {tokens} 个 token（服务器请求 {asked} 个）。模型偏好：{preferences}。"
+        }
+        SamplingToModel => "发送给模型",
+        SamplingRefuse => "拒绝",
+        SamplingAnswerTitle => "你的模型已回答（{model}）",
+        SamplingAnswerNote => "在你发送之前，什么都不会发回服务器。你可以先编辑。",
+        SamplingToServer => "发送给服务器",
         FormRequired => "必填",
         Compare => "比较两个版本",
         CompareHint => "先用 2025-11-25、再用 2026-07-28 运行同一个问题，比较线上传输的内容",

@@ -22,6 +22,7 @@ mod model_status;
 pub mod params;
 mod player;
 mod replay;
+mod sampling_dialog;
 mod saved_servers;
 mod settings;
 mod share;
@@ -49,6 +50,7 @@ use inspector::Inspector;
 use message_log::MessageLog;
 use params::Preset;
 use player::PlayerBar;
+use sampling_dialog::SamplingDialogView;
 use settings::SettingsPanel;
 use share::Share;
 use stores::Settings;
@@ -229,6 +231,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <ApprovalDialog ctl=ctl />
             <AuthDialog ctl=ctl />
             <FormDialog ctl=ctl />
+            <SamplingDialogView ctl=ctl />
             <YouDialog ctl=ctl />
             <CompareView ctl=ctl />
             <section class="mf-answer" aria-live="polite">

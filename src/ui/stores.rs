@@ -8,7 +8,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::diagram::spec::Lang;
-use crate::flow::host::{Approval, ApprovalRequest, FormRequest};
+use crate::flow::host::{Approval, ApprovalRequest, FormRequest, SamplingDialog};
 use crate::llm::choice::LlmSettings;
 use crate::llm::smollm::status::Status as ModelStatus;
 use crate::llm::smollm::worker::ModelWorker;
@@ -92,6 +92,8 @@ pub struct Dialogs {
     pub dialog: RwSignal<Option<ApprovalRequest>>,
     /// The server's form waiting for the user's answer.
     pub form: RwSignal<Option<FormRequest>>,
+    /// The server's sampling request (or the model's answer to it) waiting for the user.
+    pub sampling: RwSignal<Option<SamplingDialog>>,
     /// The model's turn waiting for the user, when the user is the model.
     pub you_turn: RwSignal<Option<Turn>>,
     /// The authorization request waiting for the user to open it.
@@ -103,6 +105,7 @@ impl Dialogs {
         Self {
             dialog: RwSignal::new(None),
             form: RwSignal::new(None),
+            sampling: RwSignal::new(None),
             you_turn: RwSignal::new(None),
             authorize: RwSignal::new(None),
         }
@@ -112,6 +115,7 @@ impl Dialogs {
     pub(super) fn clear(&self) {
         self.dialog.set(None);
         self.form.set(None);
+        self.sampling.set(None);
         self.authorize.set(None);
     }
 }

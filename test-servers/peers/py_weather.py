@@ -1,6 +1,7 @@
 """The seeds' weather tool on the official Python SDK (`mcp` 2.x, `MCPServer`), a tool whose
 parameter the SDK fills by asking the client for its roots (a `ListRoots` resolver: `roots/list`
-on the call's stream in 2025-11-25, an `input_required` result in 2026-07-28), plus the resource
+on the call's stream in 2025-11-25, an `input_required` result in 2026-07-28), one filled by the
+client's model (a `Sample` resolver: `sampling/createMessage` the same two ways), plus the resource
 `weather://cities`, the template `weather://city/{name}` and the prompt `weather_report`, both with
 city-name completion. It serves both eras on one endpoint (2026-07-28 and the 2025 sessions), with
 CORS for the test page (the SDK does no CORS; a deployment in front of a browser adds it) and its
@@ -18,11 +19,14 @@ from typing import Annotated
 
 import uvicorn
 from mcp.server import MCPServer
-from mcp.server.mcpserver import ListRoots, Resolve
+from mcp.server.mcpserver import ListRoots, Resolve, Sample
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import (
     Completion,
+    CreateMessageResult,
+    SamplingMessage,
+    TextContent,
     CompletionArgument,
     CompletionContext,
     ListRootsResult,
@@ -58,6 +62,22 @@ def shared_roots(roots: Annotated[ListRootsResult, Resolve(client_roots)]) -> st
     """Names the roots the client shares (the server asks the client for them)"""
     listed = [str(root.uri) for root in roots.roots]
     return "The client shares " + (", ".join(listed) if listed else "no roots") + "."
+
+
+def tip_request(location: str) -> Sample:
+    """Asks the client's model for a packing tip for the city's weather."""
+    condition = CONDITIONS.get(location.lower(), "unknown")
+    question = f"The weather in {location} is {condition}. Write one packing tip."
+    message = SamplingMessage(role="user", content=TextContent(type="text", text=question))
+    return Sample([message], max_tokens=60, system_prompt="Answer in one short sentence.")
+
+
+@mcp.tool()
+def packing_tip(location: str, tip: Annotated[CreateMessageResult, Resolve(tip_request)]) -> str:
+    """A packing tip for a city, written by the client's model (the server samples it)"""
+    content = tip.content
+    text = content.text if isinstance(content, TextContent) else "(no text)"
+    return f"Packing tip for {location} (from {tip.model}): {text}"
 
 
 @mcp.resource("weather://cities", name="cities", mime_type="application/json")

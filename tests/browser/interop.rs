@@ -7,7 +7,7 @@ use mcp_flow::diagram::Row;
 use mcp_flow::flow::gate::Mode;
 use mcp_flow::mcp::era::{Era, EraChoice};
 use mcp_flow::record::run::RowStatus;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 use crate::common;
@@ -116,6 +116,103 @@ async fn roots_asked(era: EraChoice) {
 async fn the_python_sdk_servers_roots_request_is_answered_from_the_settings_in_both_eras() {
     roots_asked(EraChoice::Legacy).await;
     roots_asked(EraChoice::Modern).await;
+}
+
+/// The Python SDK server's `packing_tip`, whose parameter the SDK fills by sampling the client's
+/// model, in `era`: the request is shown (and sent to the model unchanged), the offline model's
+/// answer is shown and edited, and the edited text is what the tool's result quotes.
+async fn sampling_asked(era: EraChoice) {
+    use mcp_flow::flow::host::SamplingDialog;
+    use mcp_flow::record::payload::Payload;
+    let url = Live::PySdk.url();
+    let ctl = playing(url.to_owned(), "Give me a packing tip for Tokyo", era);
+    let (root, handle) = mount(ctl);
+    ctl.start(Mode::Play);
+    let error = move || {
+        ctl.run
+            .with_untracked(|r| r.first_error().map(|(row, e)| format!("{row}: {e}")))
+    };
+    let shown = |want_review: bool| {
+        ctl.dialogs.sampling.with_untracked(|d| {
+            matches!(
+                (d, want_review),
+                (Some(SamplingDialog::Review(_)), true)
+                    | (Some(SamplingDialog::Approve { .. }), false)
+            )
+        })
+    };
+    assert!(
+        until(20_000, || shown(true)
+            && root
+                .query_selector("#mf-sampling-send")
+                .ok()
+                .flatten()
+                .is_some())
+        .await,
+        "{era:?}: no sampling request shown; error: {:?}",
+        error()
+    );
+    assert!(text(&root, "#mf-sampling-limits").contains("60"), "{era:?}");
+    let asked: web_sys::HtmlTextAreaElement = root
+        .query_selector("#mf-sampling-msg-0")
+        .unwrap()
+        .expect("the message")
+        .unchecked_into();
+    assert_eq!(
+        asked.value(),
+        "The weather in Tokyo is Sunny. Write one packing tip."
+    );
+    click(&root, "#mf-sampling-send");
+    assert!(
+        until(20_000, || shown(false)
+            && root
+                .query_selector("#mf-sampling-answer")
+                .ok()
+                .flatten()
+                .is_some())
+        .await,
+        "{era:?}: no answer shown; error: {:?}",
+        error()
+    );
+    type_into(&root, "#mf-sampling-answer", "Pack sunglasses.");
+    click(&root, "#mf-sampling-approve");
+    let answered = until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await;
+    assert!(answered, "{era:?}: no answer; error: {:?}", error());
+    let result = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
+    match result {
+        Some(Payload::ToolResult { text, is_error, .. }) => {
+            assert!(!is_error, "{era:?}: {text}");
+            assert!(
+                text.starts_with("Packing tip for Tokyo (from "),
+                "{era:?}: {text}"
+            );
+            assert!(text.contains("edited by the user"), "{era:?}: {text}");
+            assert!(text.ends_with(": Pack sunglasses."), "{era:?}: {text}");
+        }
+        other => panic!("{era:?}: {other:?}"),
+    }
+    for row in [
+        "d2-sample",
+        "d2-sample-review",
+        "d2-sample-llm",
+        "d2-sample-llm-answer",
+        "d2-sample-approve",
+    ] {
+        assert_eq!(state(&root, row), "done", "{era:?}: {row} drawn as done");
+    }
+    let reply = ctl.run.with_untracked(|r| r.status(Row::SampleReply));
+    assert_eq!(reply, RowStatus::Done, "{era:?}");
+    ctl.end_run(None);
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_python_sdk_servers_sampling_request_is_shown_answered_and_edited_in_both_eras() {
+    sampling_asked(EraChoice::Legacy).await;
+    sampling_asked(EraChoice::Modern).await;
 }
 
 /// The diagram "Resources, prompts, completion and tasks" against `url` in `era`: every row done, the

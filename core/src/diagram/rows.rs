@@ -116,6 +116,20 @@ rows! {
     /// d2 (legacy): the roots go back as the POSTed response to `roots/list` (in 2026-07-28 they
     /// go with the retried tools/call, d2-elicit-reply).
     RootsReply = "d2-roots-reply",
+    /// d2: the server asks for the client's model (`sampling/createMessage`; legacy: on the
+    /// stream; modern: an `inputRequests` entry).
+    Sample = "d2-sample",
+    /// d2: the host shows the request to the user, who may edit or refuse it.
+    SampleReview = "d2-sample-review",
+    /// d2: the host puts the request the user approved to its model.
+    SampleLlm = "d2-sample-llm",
+    /// d2: the model's completion.
+    SampleLlmAnswer = "d2-sample-llm-answer",
+    /// d2: the user approves, edits or refuses the completion.
+    SampleApprove = "d2-sample-approve",
+    /// d2 (legacy): the completion goes back as the POSTed response to `sampling/createMessage`
+    /// (in 2026-07-28 it goes with the retried tools/call, d2-elicit-reply).
+    SampleReply = "d2-sample-reply",
     /// d2: the server runs the tool.
     Execute = "d2-exec",
     /// d2-8: `tools/call` response.

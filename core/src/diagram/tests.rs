@@ -401,7 +401,13 @@ fn added_rows_are_optional_and_come_in_pairs_with_the_tutorials() {
             "d2-elicit-answer",
             "d2-elicit-reply",
             "d2-roots",
-            "d2-roots-reply"
+            "d2-roots-reply",
+            "d2-sample",
+            "d2-sample-review",
+            "d2-sample-llm",
+            "d2-sample-llm-answer",
+            "d2-sample-approve",
+            "d2-sample-reply"
         ]
     );
     for d in diagrams().iter().chain(modern_diagrams()) {
@@ -443,13 +449,22 @@ fn the_modern_diagrams_have_no_handshake_and_share_the_mermaid_ids() {
     );
     assert!(labels.iter().any(|l| l.contains("_meta")));
     // Diagram 2 is the tutorial's with the metadata headers and the MRTR rows.
-    // The roots go back with the retried tools/call in 2026-07-28: no reply row of their own.
+    // The roots and the model's answer go back with the retried tools/call in 2026-07-28: no
+    // reply rows of their own, and the retry is drawn after every question it answers.
+    let answered_by_retry = [Row::RootsReply, Row::SampleReply, Row::ElicitReply];
     let tutorial_rows: Vec<Row> = execution()
         .rows()
-        .filter(|r| *r != Row::RootsReply)
+        .filter(|r| !answered_by_retry.contains(r))
         .collect();
-    let modern_rows: Vec<Row> = d2.rows().collect();
+    let modern_rows: Vec<Row> = d2
+        .rows()
+        .filter(|r| !answered_by_retry.contains(r))
+        .collect();
     assert_eq!(tutorial_rows, modern_rows, "same rows, same order");
+    let at = |row: Row| d2.rows().position(|r| r == row);
+    assert!(at(Row::ElicitReply) > at(Row::SampleApprove));
+    assert!(at(Row::ElicitReply) > at(Row::Roots));
+    assert!(at(Row::ElicitReply) < at(Row::Execute));
     let (_, call) = (d2, d2.message(Row::CallTool).unwrap());
     assert!(call.label.en.contains("Mcp-Name: get_weather"));
     assert!(

@@ -101,7 +101,7 @@ row_specs! {
         ),
     },
     ElicitReply {
-        carries: [FormAnswer, Roots],
+        carries: [FormAnswer, Roots, Sampled],
         legacy: (
             "/client/elicitation",
             "The client POSTs the answer ({action}) as the JSON-RPC response to elicitation/create; the server then finishes the tool and the result arrives on the still-open tools/call stream.",
@@ -132,6 +132,59 @@ row_specs! {
             "/client/roots",
             "The client POSTs the roots as the JSON-RPC response to roots/list ({roots}); the server goes on with the tool, whose result arrives on the still-open tools/call stream.",
             "客户端把根目录作为对 roots/list 的 JSON-RPC 响应 POST 回去（{roots}）；服务器继续执行工具，结果在仍然打开的 tools/call 流上到达。",
+        ),
+    },
+    Sample {
+        carries: [Sampling],
+        legacy: (
+            "/client/sampling",
+            "The server asks the client's model to write something: `sampling/createMessage` on the open tools/call SSE stream, with {messages} (at most {maxTokens} tokens). The server never sees which model or key answers.",
+            "服务器请客户端的模型写点东西：在尚未关闭的 tools/call SSE 流上发送 `sampling/createMessage`，内容为 {messages}（最多 {maxTokens} 个 token）。服务器看不到回答的是哪个模型、用的哪个密钥。",
+        ),
+        modern: (
+            "/client/sampling",
+            "The server's input_required result asks for the client's model (an inputRequests entry `sampling/createMessage`): {messages} (at most {maxTokens} tokens). The answer goes back with the retry.",
+            "服务器的 input_required 结果请求客户端的模型（inputRequests 中的一项 `sampling/createMessage`）：{messages}（最多 {maxTokens} 个 token）。回答随重试发回。",
+        ),
+    },
+    SampleReview {
+        carries: [Sampling],
+        both: (
+            "/client/sampling#user-interaction-model",
+            "Human in the loop: the host shows the user what the server asks its model (system prompt: {systemPrompt}; model preferences: {modelPreferences}). The user may edit it, or refuse before any model sees it.",
+            "人在回路中：主机向用户展示服务器要问模型的内容（系统提示：{systemPrompt}；模型偏好：{modelPreferences}）。用户可以编辑，也可以在任何模型看到之前拒绝。",
+        ),
+    },
+    SampleLlm {
+        carries: [Sampling],
+        both: (
+            "/client/sampling",
+            "The host puts the request the user approved to its own model, with no tools: {messages}, at most {maxTokens} tokens.",
+            "主机把用户批准的请求交给自己的模型，不带工具：{messages}，最多 {maxTokens} 个 token。",
+        ),
+    },
+    SampleLlmAnswer {
+        carries: [Sampled],
+        both: (
+            "/client/sampling",
+            "The model ({model}) answered: {text}",
+            "模型（{model}）回答：{text}",
+        ),
+    },
+    SampleApprove {
+        carries: [Sampled],
+        both: (
+            "/client/sampling#user-interaction-model",
+            "The user saw the answer before it went back: {verdict}. {text}",
+            "回答发回之前用户已经看过：{verdict}。{text}",
+        ),
+    },
+    SampleReply {
+        carries: [Sampled],
+        both: (
+            "/client/sampling",
+            "The client POSTs the answer as the JSON-RPC response to sampling/createMessage (role assistant, model {model}; a refusal goes as error -1); the server goes on with the tool, whose result arrives on the still-open tools/call stream.",
+            "客户端把回答作为对 sampling/createMessage 的 JSON-RPC 响应 POST 回去（role 为 assistant，model 为 {model}；拒绝则以错误 -1 发回）；服务器继续执行工具，结果在仍然打开的 tools/call 流上到达。",
         ),
     },
     Execute {
@@ -191,7 +244,7 @@ row_specs! {
 
 /// Both eras' drawings side by side, in order: what both draw alike, what each draws its own
 /// way (2025-11-25 first), and what only one draws.
-static DRAWN: [Drawn; 35] = [
+static DRAWN: [Drawn; 42] = [
     Drawn::Both(Item::Message(solid(Row::Question, User, Host, "\"What's the weather in Tokyo?\"", "“东京的天气怎么样？”").numbered(1))),
     Drawn::Both(note(RightOf(User), "User asks a question that might require a tool", "用户提出一个可能需要工具的问题")),
     Drawn::Both(Item::Message(solid(Row::AskLlm, Host, Llm, "Forward user's question with context\n[System Prompt (with tool info) + User Question]", "转发用户的问题和上下文\n[系统提示（带工具信息） + 用户问题]").numbered(2))),
@@ -224,10 +277,17 @@ static DRAWN: [Drawn; 35] = [
     Drawn::Both(Item::Message(solid(Row::ElicitAsk, Host, User, "Ask the server's question (a form from its schema)", "向用户提出服务器的问题（按其 schema 生成的表单）").added())),
     Drawn::Both(Item::Message(solid(Row::ElicitAnswer, User, Host, "Answer (accept / decline / cancel)", "回答（接受 / 拒绝 / 取消）").added())),
     Drawn::Legacy(Item::Message(solid(Row::ElicitReply, Client, Server, "POST: the response to elicitation/create", "POST：对 elicitation/create 的响应").added())),
-    Drawn::Modern(Item::Message(solid(Row::ElicitReply, Client, Server, "tools/call (Retry, new id)\n[inputResponses, requestState]", "tools/call (重试，新 ID)\n[inputResponses, requestState]").added())),
     Drawn::Legacy(Item::Message(dashed(Row::Roots, Server, Client, "roots/list (Request on the tools/call SSE stream)", "roots/list（在 tools/call 的 SSE 流上的请求）").added())),
     Drawn::Modern(Item::Message(solid(Row::Roots, Host, Client, "The settings' roots for inputRequests: roots/list", "设置中的根目录，用于 inputRequests：roots/list").added())),
     Drawn::Legacy(Item::Message(solid(Row::RootsReply, Client, Server, "POST: the response to roots/list\n[the settings' roots]", "POST：对 roots/list 的响应\n[设置中的根目录]").added())),
+    Drawn::Legacy(Item::Message(dashed(Row::Sample, Server, Client, "sampling/createMessage (Request on the tools/call SSE stream)\n[messages, maxTokens]", "sampling/createMessage（在 tools/call 的 SSE 流上的请求）\n[messages, maxTokens]").added())),
+    Drawn::Modern(Item::Message(solid(Row::Sample, Client, Host, "inputRequests: sampling/createMessage\n(for the host's model)", "inputRequests：sampling/createMessage\n（交给主机的模型）").added())),
+    Drawn::Both(Item::Message(solid(Row::SampleReview, Host, User, "Show the server's request (approve, edit or refuse)", "向用户展示服务器的请求（批准、编辑或拒绝）").added())),
+    Drawn::Both(Item::Message(solid(Row::SampleLlm, Host, Llm, "The approved request to the model\n[systemPrompt + messages, maxTokens, no tools]", "把批准的请求交给模型\n[systemPrompt + messages, maxTokens, 不带工具]").added())),
+    Drawn::Both(Item::Message(solid(Row::SampleLlmAnswer, Llm, Host, "The model's completion", "模型的补全").added())),
+    Drawn::Both(Item::Message(solid(Row::SampleApprove, User, Host, "Approve the completion (or edit, or refuse it)", "批准补全（或编辑、拒绝）").added())),
+    Drawn::Legacy(Item::Message(solid(Row::SampleReply, Client, Server, "POST: the response to sampling/createMessage\n[role: assistant, content, model]", "POST：对 sampling/createMessage 的响应\n[role: assistant, content, model]").added())),
+    Drawn::Modern(Item::Message(solid(Row::ElicitReply, Client, Server, "tools/call (Retry, new id)\n[inputResponses, requestState]", "tools/call (重试，新 ID)\n[inputResponses, requestState]").added())),
     Drawn::Modern(note(Over(Client, Server), "MRTR: the server asks by returning a result, the client retries; no request ever arrives on a stream", "MRTR：服务器通过返回结果来提问，客户端重试；流上不会出现服务器发来的请求")),
     Drawn::Both(Item::Message(solid(Row::Execute, Server, Server, "Internal processing (executes get_weather function)", "内部处理（执行get_weather函数）"))),
     Drawn::Legacy(note(Over1(Server), "Logs execution, returns result (e.g., \"Sunny\")", "记录执行，返回结果（例如，“晴天”）")),
@@ -245,7 +305,7 @@ static DRAWN: [Drawn; 35] = [
 ];
 
 /// As the tutorial drew it (2025-11-25).
-pub(super) static LEGACY_ITEMS: [Item; 29] = drawn_in(&DRAWN, false);
+pub(super) static LEGACY_ITEMS: [Item; 35] = drawn_in(&DRAWN, false);
 
 /// Redrawn for 2026-07-28.
-pub(super) static MODERN_ITEMS: [Item; 28] = drawn_in(&DRAWN, true);
+pub(super) static MODERN_ITEMS: [Item; 33] = drawn_in(&DRAWN, true);

@@ -16,6 +16,7 @@ use mcp_flow_client::http::{Http, HttpRequest};
 use mcp_flow_client::record::ReplayOf;
 use mcp_flow_client::replay::{Original, Prepared};
 use mcp_flow_client::roots::Root;
+use mcp_flow_client::sampling::SamplingRequest;
 use mcp_flow_on_demand::OnDemandError;
 
 /// The walk, for the page's split point.
@@ -88,6 +89,10 @@ pub trait Engine {
     fn decide(&self, yes: bool);
     /// The user's answer to the server's form.
     fn answer_form(&self, answer: ElicitResult);
+    /// The user's verdict on a sampling request: the request to put to the model, or `None`.
+    fn review_sampling(&self, request: Option<SamplingRequest>);
+    /// The user's verdict on the model's answer: the text to send back, or `None`.
+    fn approve_sampling(&self, answer: Option<String>);
     /// The user's answer to "open the authorization page?" (in the user's click).
     fn authorize(&self, open: bool);
     /// Closes the session (DELETE), if there is one.
@@ -153,6 +158,14 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
 
     fn answer_form(&self, answer: ElicitResult) {
         Host::answer_form(self, answer);
+    }
+
+    fn review_sampling(&self, request: Option<SamplingRequest>) {
+        Host::review_sampling(self, request);
+    }
+
+    fn approve_sampling(&self, answer: Option<String>) {
+        Host::approve_sampling(self, answer);
     }
 
     fn authorize(&self, open: bool) {

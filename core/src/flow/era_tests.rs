@@ -13,7 +13,10 @@ use rmcp::model::{ElicitResult, ElicitationAction};
 use serde_json::{Value, json};
 
 use super::gate::{Gate, Mode};
-use super::host::{Approval, Emit, FormRequest, Host, HostEvent, ServerMemory, Stopped};
+use super::host::{
+    Approval, Emit, FormRequest, Host, HostEvent, SamplingDialog, ServerMemory, Stopped,
+};
+use super::sampling::SAMPLING_ROWS;
 use crate::diagram::Row;
 use crate::diagram::explained::fits;
 use crate::llm::offline::OfflineModel;
@@ -30,6 +33,19 @@ struct Fixture {
     http: Rc<Scripted>,
     run: Rc<RefCell<Run>>,
     forms: Rc<RefCell<Vec<Option<FormRequest>>>>,
+    /// Every sampling dialog the host showed or closed.
+    sampling: Rc<RefCell<Vec<Option<SamplingDialog>>>>,
+    /// How the user answers the sampling dialogs.
+    verdict: RefCell<Verdict>,
+}
+
+/// What the user does with a sampling request and its answer.
+#[derive(Clone, Copy)]
+enum Verdict {
+    Approve,
+    Edit(&'static str),
+    RefuseRequest,
+    RefuseAnswer,
 }
 
 fn fixture(script: Vec<Script>, era: EraChoice, memory: ServerMemory) -> Fixture {
@@ -37,7 +53,8 @@ fn fixture(script: Vec<Script>, era: EraChoice, memory: ServerMemory) -> Fixture
     *http.script.borrow_mut() = script.into();
     let run = Rc::new(RefCell::new(Run::new(crate::diagram::all_rows())));
     let forms = Rc::new(RefCell::new(Vec::new()));
-    let (sink, seen) = (run.clone(), forms.clone());
+    let sampling = Rc::new(RefCell::new(Vec::new()));
+    let (sink, seen, dialogs) = (run.clone(), forms.clone(), sampling.clone());
     let emit: Emit = Rc::new(move |event: HostEvent| match event {
         HostEvent::Run(event) => {
             if let RunEvent::Done { row, payload, .. } = &event {
@@ -49,6 +66,7 @@ fn fixture(script: Vec<Script>, era: EraChoice, memory: ServerMemory) -> Fixture
             sink.borrow_mut().apply(event);
         }
         HostEvent::Form(form) => seen.borrow_mut().push(form),
+        HostEvent::Sampling(dialog) => dialogs.borrow_mut().push(dialog),
         HostEvent::Approval(_) | HostEvent::Authorize(_) => {}
     });
     let client = super::tests::scripted_client(&http, &emit);
@@ -60,6 +78,8 @@ fn fixture(script: Vec<Script>, era: EraChoice, memory: ServerMemory) -> Fixture
         http,
         run,
         forms,
+        sampling,
+        verdict: RefCell::new(Verdict::Approve),
     }
 }
 
@@ -343,6 +363,23 @@ fn play_answering(
         }
         if f.forms.borrow().last().is_some_and(Option::is_some) {
             f.host.answer_form(answer.clone());
+        }
+        let shown = f.sampling.borrow().last().cloned().flatten();
+        match (shown, *f.verdict.borrow()) {
+            (Some(SamplingDialog::Review(_)), Verdict::RefuseRequest) => {
+                f.host.review_sampling(None)
+            }
+            (Some(SamplingDialog::Review(request)), _) => f.host.review_sampling(Some(request)),
+            (Some(SamplingDialog::Approve { .. }), Verdict::RefuseAnswer) => {
+                f.host.approve_sampling(None)
+            }
+            (Some(SamplingDialog::Approve { .. }), Verdict::Edit(text)) => {
+                f.host.approve_sampling(Some(text.into()))
+            }
+            (Some(SamplingDialog::Approve { answer, .. }), _) => {
+                f.host.approve_sampling(Some(answer))
+            }
+            (None, _) => {}
         }
     }
     out.borrow_mut().take().expect("the run ended")
@@ -642,4 +679,203 @@ fn a_modern_roots_request_is_answered_in_the_retry_without_asking_the_user() {
         retry["params"]["inputResponses"]["where"],
         json!({"roots": [{"uri": "file:///home/me/work", "name": "work"}]})
     );
+}
+
+/// A sampling request for the model, as a server sends it.
+fn sampling_params(max_tokens: u32) -> Value {
+    json!({"messages": [{"role": "user", "content": {"type": "text",
+        "text": "Write a packing tip for cloudy weather."}}],
+        "systemPrompt": "One sentence.", "maxTokens": max_tokens})
+}
+
+/// The POSTed answer to the server request `id`, from the reply row's exchange.
+fn posted_on(run: &crate::record::run::Run, row: Row) -> Value {
+    let reply = run.row(row).expect("row");
+    assert_eq!(reply.mcp.len(), 1, "the POSTed answer belongs to {row}");
+    let posted = &run.mcp.exchanges[reply.mcp[0]];
+    serde_json::from_str(posted.request_body.as_deref().unwrap_or("null")).unwrap_or(Value::Null)
+}
+
+#[test]
+fn a_legacy_sampling_request_is_shown_answered_by_the_model_edited_and_posted() {
+    let ask = json!({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
+        "params": sampling_params(50)})
+    .to_string();
+    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
+        "content": [{"type": "text", "text": "Cloudy"}]}})
+    .to_string();
+    let script = vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
+        sse(&[&tools_page(3, "get_weather", None)]),
+        sse(&[&ask, &result]),
+        status(202, "", ""),
+    ];
+    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    *f.verdict.borrow_mut() = Verdict::Edit("Take a light jacket.");
+    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    assert!(answer.contains("cloudy"), "{answer}");
+    let initialize = body(&f.http.sent.borrow()[0]);
+    assert_eq!(initialize["params"]["capabilities"]["sampling"], json!({}));
+    let run = f.run.borrow();
+    for row in SAMPLING_ROWS {
+        assert_eq!(run.status(row), RowStatus::Done, "{row}");
+    }
+    match run.payload(Row::Sample) {
+        Some(Payload::Sampling {
+            messages,
+            system_prompt,
+            max_tokens,
+            ..
+        }) => {
+            assert_eq!(messages, &["user: Write a packing tip for cloudy weather."]);
+            assert_eq!(system_prompt.as_deref(), Some("One sentence."));
+            assert_eq!(*max_tokens, 50);
+        }
+        other => panic!("{other:?}"),
+    }
+    match run.payload(Row::SampleLlmAnswer) {
+        Some(Payload::Sampled { text, verdict, .. }) => {
+            assert!(text.contains("offline model"), "{text}");
+            assert_eq!(verdict, "written");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        matches!(run.payload(Row::SampleApprove), Some(Payload::Sampled { verdict, .. }) if verdict == "edited")
+    );
+    let sent = posted_on(&run, Row::SampleReply);
+    assert_eq!(sent["id"], "s1");
+    assert_eq!(sent["result"]["role"], "assistant");
+    assert_eq!(sent["result"]["content"]["text"], "Take a light jacket.");
+    assert!(
+        sent["result"]["model"]
+            .as_str()
+            .unwrap_or("")
+            .contains("edited by the user")
+    );
+    assert!(
+        sent["result"].get("stopReason").is_none(),
+        "the user wrote it"
+    );
+    // The model was called once, with the request's system prompt and no tools.
+    let llm = run
+        .llm
+        .iter()
+        .filter(|e| e.request["max_tokens"] == 50)
+        .count();
+    assert_eq!(llm, 1);
+    let dialogs = f.sampling.borrow();
+    assert!(matches!(&dialogs[0], Some(SamplingDialog::Review(r)) if r.max_tokens == 50));
+    assert!(
+        dialogs.last().is_some_and(Option::is_none),
+        "closed at the end"
+    );
+}
+
+#[test]
+fn a_refused_legacy_sampling_request_reaches_no_model_and_is_answered_with_error_minus_one() {
+    let ask = json!({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
+        "params": sampling_params(50)})
+    .to_string();
+    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
+        "content": [{"type": "text", "text": "Cloudy"}]}})
+    .to_string();
+    let script = vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
+        sse(&[&tools_page(3, "get_weather", None)]),
+        sse(&[&ask, &result]),
+        status(202, "", ""),
+    ];
+    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    *f.verdict.borrow_mut() = Verdict::RefuseRequest;
+    play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    let run = f.run.borrow();
+    for row in [Row::SampleLlm, Row::SampleLlmAnswer] {
+        assert_eq!(
+            run.row(row).unwrap().skipped,
+            Some(SkipReason::SamplingRefused),
+            "{row}"
+        );
+    }
+    let sent = posted_on(&run, Row::SampleReply);
+    assert_eq!(sent["error"]["code"], -1);
+    assert_eq!(sent["error"]["message"], "User rejected sampling request");
+}
+
+#[test]
+fn a_modern_sampling_request_is_answered_in_the_retry() {
+    let asks = json_reply(json!({"jsonrpc": "2.0", "id": 3, "result": {
+        "resultType": "input_required", "requestState": "state-s",
+        "inputRequests": {"tip": {"method": "sampling/createMessage",
+            "params": sampling_params(8)}}}}));
+    let f = fixture(
+        vec![discover(1, 0), tools(2, 0), asks, weather(4, "Cloudy")],
+        EraChoice::Modern,
+        ServerMemory::default(),
+    );
+    let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
+    assert_eq!(answer, "The weather in Springfield, Illinois is cloudy.");
+    let run = f.run.borrow();
+    for row in SAMPLING_ROWS
+        .into_iter()
+        .chain([Row::Elicit, Row::ElicitReply])
+    {
+        assert_eq!(run.status(row), RowStatus::Done, "{row}");
+    }
+    let sent = f.http.sent.borrow();
+    let retry = body(&sent[3]);
+    assert_eq!(retry["params"]["requestState"], "state-s");
+    let tip = &retry["params"]["inputResponses"]["tip"];
+    assert_eq!(tip["role"], "assistant");
+    assert_eq!(
+        tip["stopReason"], "maxTokens",
+        "8 tokens cut the offline sentence"
+    );
+    let text = tip["content"]["text"].as_str().unwrap_or_default();
+    assert_eq!(text.chars().count(), 32, "{text}");
+    // The request went out declaring sampling, in 2026-07-28's _meta.
+    let first = body(&sent[2]);
+    assert_eq!(
+        first["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["sampling"],
+        json!({})
+    );
+}
+
+#[test]
+fn a_modern_sampling_request_refused_or_unanswerable_ends_the_call_without_a_retry() {
+    for (params, verdict, said) in [
+        (
+            sampling_params(8),
+            Verdict::RefuseAnswer,
+            "User rejected sampling request",
+        ),
+        (sampling_params(0), Verdict::Approve, "maxTokens is 0"),
+    ] {
+        let asks = json_reply(json!({"jsonrpc": "2.0", "id": 3, "result": {
+            "resultType": "input_required", "requestState": "s",
+            "inputRequests": {"tip": {"method": "sampling/createMessage", "params": params}}}}));
+        let f = fixture(
+            vec![discover(1, 0), tools(2, 0), asks],
+            EraChoice::Modern,
+            ServerMemory::default(),
+        );
+        *f.verdict.borrow_mut() = verdict;
+        let stopped =
+            play_answering(&f, "What's the weather in Springfield?", illinois()).unwrap_err();
+        assert_eq!(stopped.row, Row::ElicitReply);
+        assert!(stopped.error.contains("not retried"), "{}", stopped.error);
+        assert!(stopped.error.contains(said), "{}", stopped.error);
+        let calls = f
+            .http
+            .sent
+            .borrow()
+            .iter()
+            .filter(|r| body(r)["method"] == "tools/call")
+            .count();
+        assert_eq!(calls, 1, "no retry");
+    }
 }

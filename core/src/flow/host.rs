@@ -13,8 +13,9 @@ use serde_json::{Map, Value};
 use super::forms::{Answers, FORM_ROWS, answer_payload, ask_user, legacy_elicitor};
 use super::gate::Gate;
 use super::roots::{self, ROOTS_ROWS, RootsAnswers};
+use super::sampling::{SAMPLING_ROWS, SamplingDesk, legacy_sampler};
 use super::steps::Steps;
-pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, Stopped};
+pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, SamplingDialog, Stopped};
 use crate::diagram::Row;
 use crate::llm::{ChatMessage, Llm, LlmReply, ToolCall, ToolSpec};
 use crate::output_check::{Checker, check_result};
@@ -76,14 +77,20 @@ pub struct ServerMemory {
     pub lists: mcp_flow_client::browse::ListCache,
 }
 
-/// The rows of the server's questions during a tool call: a form, then the roots.
-pub const QUESTION_ROWS: [Row; 6] = [
+/// The rows of the server's questions during a tool call: a form, the roots, the model.
+pub const QUESTION_ROWS: [Row; 12] = [
     FORM_ROWS[0],
     FORM_ROWS[1],
     FORM_ROWS[2],
     FORM_ROWS[3],
     ROOTS_ROWS[0],
     ROOTS_ROWS[1],
+    SAMPLING_ROWS[0],
+    SAMPLING_ROWS[1],
+    SAMPLING_ROWS[2],
+    SAMPLING_ROWS[3],
+    SAMPLING_ROWS[4],
+    SAMPLING_ROWS[5],
 ];
 
 pub struct Host<H: Http, L: Llm> {
@@ -94,6 +101,8 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) answers: Rc<Answers>,
     /// The roots the server is answered with, from the settings.
     pub(super) roots: Rc<RootsAnswers>,
+    /// The user's answers to the server's sampling requests.
+    pub(super) sampling: Rc<SamplingDesk>,
     approval: Cell<Approval>,
     pub(super) era_choice: Cell<EraChoice>,
     pub(super) memory: ServerMemory,
@@ -138,6 +147,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         client.set_elicitor(Some(legacy_elicitor(steps.clone(), answers.clone())));
         let roots = Rc::new(RootsAnswers::default());
         client.set_roots_giver(Some(roots::legacy_giver(steps.clone(), roots.clone())));
+        // The page always has a model to answer with, so it always declares sampling.
+        let sampling = Rc::new(SamplingDesk::default());
+        client.set_sampler(Some(legacy_sampler(sampling.clone())));
         Self {
             client,
             llm,
@@ -145,6 +157,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             steps,
             answers,
             roots,
+            sampling,
             approval: Cell::new(approval),
             era_choice: Cell::new(EraChoice::Auto),
             memory: ServerMemory::default(),
@@ -251,6 +264,16 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// The user's answer to the server's form.
     pub fn answer_form(&self, answer: ElicitResult) {
         self.answers.answer_form(answer);
+    }
+
+    /// The user's verdict on a sampling request: the request to put to the model, or `None`.
+    pub fn review_sampling(&self, request: Option<mcp_flow_client::sampling::SamplingRequest>) {
+        self.sampling.review(request);
+    }
+
+    /// The user's verdict on the model's answer: the text to send back, or `None`.
+    pub fn approve_sampling(&self, answer: Option<String>) {
+        self.sampling.approve(answer);
     }
 
     pub(super) async fn begin(&self, row: Row) {
@@ -457,10 +480,13 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.done(Row::CallToolAsk, Some(tool_call(call, round)));
         self.begin(Row::CallTool).await;
         self.answers.new_call();
+        self.sampling.new_call();
         let progress = Some("mcp-flow-progress");
         let first = self
-            .client
-            .call(&call.name, call.arguments.clone(), progress, None)
+            .serving_sampling(
+                self.client
+                    .call(&call.name, call.arguments.clone(), progress, None),
+            )
             .await;
         let mut outcome = match first {
             Ok(outcome) => outcome,
@@ -474,6 +500,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         let mut roots_given = self.roots.take_reply_pending();
         if let Some(roots) = &roots_given {
             self.done(Row::RootsReply, Some(roots.clone()));
+        }
+        if let Some(sampled) = self.sampling.take_reply_pending() {
+            self.done(Row::SampleReply, Some(sampled));
         }
         let mut input_rounds = 0;
         let result = loop {
@@ -493,11 +522,15 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                     if input_rounds == 1 {
                         self.done(Row::CallTool, None);
                     }
-                    let (retry, answered, roots) =
+                    let (retry, answered, roots, sampled) =
                         self.answer_questions(asked, input_rounds).await?;
+                    // Not drawn in 2026-07-28: the roots and the model's answer go with the
+                    // retry (ElicitReply).
                     if roots.is_some() {
-                        // Not drawn in 2026-07-28: the roots go with the retry (ElicitReply).
                         self.steps.activate(Row::RootsReply);
+                    }
+                    if sampled.is_some() {
+                        self.steps.activate(Row::SampleReply);
                     }
                     self.begin(Row::ElicitReply).await;
                     let retried = self
@@ -508,7 +541,15 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Ok(outcome) => outcome,
                         Err(e) => return Err(self.no_result((Row::ElicitReply, answered), e)),
                     };
-                    self.done(Row::ElicitReply, answered.or_else(|| roots.clone()));
+                    self.done(
+                        Row::ElicitReply,
+                        answered
+                            .or_else(|| roots.clone())
+                            .or_else(|| sampled.clone()),
+                    );
+                    if let Some(sampled) = sampled {
+                        self.done(Row::SampleReply, Some(sampled));
+                    }
                     if let Some(roots) = roots {
                         self.done(Row::RootsReply, Some(roots.clone()));
                         roots_given = Some(roots);
@@ -521,6 +562,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         }
         if roots_given.is_none() {
             self.skip(&ROOTS_ROWS, SkipReason::NoInputNeeded);
+        }
+        if !self.sampling.asked() {
+            self.skip(&SAMPLING_ROWS, SkipReason::NoInputNeeded);
         }
         if input_rounds == 0 {
             self.done(Row::CallTool, None);
@@ -565,6 +609,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 self.skip(&FORM_ROWS, SkipReason::NoValidResult);
             }
             self.skip(&ROOTS_ROWS, SkipReason::NoValidResult);
+            if !self.sampling.asked() {
+                self.skip(&SAMPLING_ROWS, SkipReason::NoValidResult);
+            }
             self.skip(&[Row::Execute], SkipReason::NoValidResult);
         }
         stopped
@@ -576,10 +623,11 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         &self,
         asked: InputRequired,
         round: u32,
-    ) -> Result<(Retry, Option<Payload>, Option<Payload>), Stopped> {
+    ) -> Result<(Retry, Option<Payload>, Option<Payload>, Option<Payload>), Stopped> {
         let mut responses = Map::new();
         let mut answered = None;
         let mut roots = None;
+        let mut sampled = None;
         for (key, question) in asked.questions {
             match question {
                 Question::Form(params) => {
@@ -602,6 +650,26 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                     responses.insert(key, list);
                     roots = Some(given);
                 }
+                Question::Sampling(request) => {
+                    match self.sample_rows(Ok(request), asked.state.clone()).await {
+                        Ok(answer) => {
+                            responses.insert(key, answer.result());
+                            sampled = Some(Payload::Sampled {
+                                text: answer.text,
+                                model: answer.model,
+                                verdict: "sent".into(),
+                            });
+                        }
+                        Err(why) => return Err(self.not_retried(&key, &why)),
+                    }
+                }
+                Question::Invalid { method, why } => {
+                    let why = format!("{method}: {why}");
+                    let _ = self
+                        .sample_rows(Err(why.clone()), asked.state.clone())
+                        .await;
+                    return Err(self.not_retried(&key, &why));
+                }
                 Question::Unsupported { method } => {
                     return Err(self.fail(
                         Row::Elicit,
@@ -614,9 +682,11 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             }
         }
         if answered.is_none() {
-            // No question for the user: only the roots, or only a state to echo (the server
-            // shed load).
-            let message = if roots.is_some() {
+            // No form for the user: only the roots or the model, or only a state to echo (the
+            // server shed load).
+            let message = if sampled.is_some() {
+                "(no form for the user: the server asked for the client's model)"
+            } else if roots.is_some() {
                 "(no question for the user: the server asked for the client's roots)"
             } else {
                 "(no question: the server only asked to be called again)"
@@ -643,7 +713,21 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             },
             answered,
             roots,
+            sampled,
         ))
+    }
+
+    /// 2026-07-28 has no error answer for an input request: a client that will not answer does
+    /// not retry (basic/patterns/mrtr), and the call ends at the retry's row, saying why.
+    fn not_retried(&self, key: &str, why: &str) -> Stopped {
+        self.skip(&[Row::SampleReply], SkipReason::CannotSample);
+        self.fail(
+            Row::ElicitReply,
+            format!(
+                "not retried: the server's input {key:?} got no answer ({why}); in 2026-07-28 a \
+                 client that will not answer an input request does not call again"
+            ),
+        )
     }
 }
 

@@ -17,6 +17,8 @@ pub mod gate;
 pub mod host;
 pub mod lifetime;
 pub mod roots;
+pub mod sampling;
+mod sampling_rows;
 pub mod session;
 pub mod steps;
 pub mod task;

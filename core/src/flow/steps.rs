@@ -10,6 +10,7 @@ use crate::diagram::Row;
 use crate::record::payload::{Payload, SkipReason};
 use crate::record::run::RunEvent;
 use mcp_flow_client::clock::SharedClock;
+use mcp_flow_client::sampling::SamplingRequest;
 
 /// A tool call waiting for the user's yes or no.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +27,18 @@ pub struct FormRequest {
     pub schema: Value,
 }
 
+/// A server's sampling request waiting for the user: first the request (approve, edit or refuse
+/// it), then the model's answer (approve, edit or refuse it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SamplingDialog {
+    Review(SamplingRequest),
+    Approve {
+        request: SamplingRequest,
+        answer: String,
+        model: String,
+    },
+}
+
 /// What the host reports: changes to the run record, and questions for the user.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HostEvent {
@@ -34,6 +47,9 @@ pub enum HostEvent {
     Approval(Option<ApprovalRequest>),
     /// The host waits for the user to answer the server's form (`None`: it no longer waits).
     Form(Option<FormRequest>),
+    /// The host waits for the user to review a sampling request or its answer (`None`: it no
+    /// longer waits).
+    Sampling(Option<SamplingDialog>),
     /// The server asks for authorization: the page waits for the user to open the
     /// authorization page, whose request this is (`None`: it no longer waits).
     Authorize(Option<String>),

@@ -74,7 +74,7 @@ fn recorder(run: Rc<RefCell<Run>>) -> Emit {
         }
         HostEvent::Approval(request) => DIALOG.with(|d| *d.borrow_mut() = request),
         HostEvent::Form(request) => FORM.with(|f| *f.borrow_mut() = request),
-        HostEvent::Authorize(_) => {}
+        HostEvent::Authorize(_) | HostEvent::Sampling(_) => {}
     })
 }
 

@@ -6,6 +6,7 @@ use futures_util::future::LocalBoxFuture;
 use serde_json::Value;
 
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, Style, ToolSpec};
+use mcp_flow_client::sampling::SamplingRequest;
 
 /// [`Llm`] with its completion boxed, so a model can be a trait object.
 pub trait DynLlm {
@@ -17,6 +18,10 @@ pub trait DynLlm {
         messages: &'a [ChatMessage],
         tools: &'a [ToolSpec],
     ) -> LocalBoxFuture<'a, (Result<LlmReply, String>, LlmExchange)>;
+    fn sample<'a>(
+        &'a self,
+        request: &'a SamplingRequest,
+    ) -> LocalBoxFuture<'a, (Result<String, String>, LlmExchange)>;
 }
 
 impl<T: Llm> DynLlm for T {
@@ -38,6 +43,13 @@ impl<T: Llm> DynLlm for T {
         tools: &'a [ToolSpec],
     ) -> LocalBoxFuture<'a, (Result<LlmReply, String>, LlmExchange)> {
         Box::pin(Llm::complete(self, messages, tools))
+    }
+
+    fn sample<'a>(
+        &'a self,
+        request: &'a SamplingRequest,
+    ) -> LocalBoxFuture<'a, (Result<String, String>, LlmExchange)> {
+        Box::pin(Llm::sample(self, request))
     }
 }
 
@@ -61,6 +73,10 @@ impl Llm for Box<dyn DynLlm> {
         tools: &[ToolSpec],
     ) -> (Result<LlmReply, String>, LlmExchange) {
         DynLlm::complete(&**self, messages, tools).await
+    }
+
+    async fn sample(&self, request: &SamplingRequest) -> (Result<String, String>, LlmExchange) {
+        DynLlm::sample(&**self, request).await
     }
 }
 

@@ -349,6 +349,18 @@ impl<H: Http> Llm for AnyLlm<H> {
             Self::SmolLm(m) => m.complete(messages, tools).await,
         }
     }
+
+    async fn sample(
+        &self,
+        request: &mcp_flow_client::sampling::SamplingRequest,
+    ) -> (Result<String, String>, LlmExchange) {
+        match self {
+            Self::Offline(m) => m.sample(request).await,
+            Self::Remote(m) => m.sample(request).await,
+            Self::You(m) => m.sample(request).await,
+            Self::SmolLm(m) => m.sample(request).await,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -25,6 +25,8 @@ pub mod you;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use mcp_flow_client::sampling::{SampleRole, SamplingRequest};
+
 /// How tools reach the model (tutorial document `004_…`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Style {
@@ -182,6 +184,42 @@ pub trait Llm {
         messages: &[ChatMessage],
         tools: &[ToolSpec],
     ) -> (Result<LlmReply, String>, LlmExchange);
+    /// A completion of a server's sampling request, with no tools: the request's system prompt
+    /// and messages; models behind an API also get its tokens, temperature and stop sequences.
+    async fn sample(&self, request: &SamplingRequest) -> (Result<String, String>, LlmExchange) {
+        let (reply, exchange) = self.complete(&sampling_messages(request), &[]).await;
+        (reply.map(LlmReply::into_text), exchange)
+    }
+}
+
+/// A sampling request as a conversation: its system prompt, then its messages.
+pub fn sampling_messages(request: &SamplingRequest) -> Vec<ChatMessage> {
+    let system = request.system_prompt.clone().map(ChatMessage::System);
+    system
+        .into_iter()
+        .chain(request.messages.iter().map(|m| match m.role {
+            SampleRole::User => ChatMessage::User(m.text.clone()),
+            SampleRole::Assistant => ChatMessage::Assistant {
+                text: m.text.clone(),
+                tool_calls: Vec::new(),
+            },
+        }))
+        .collect()
+}
+
+impl LlmReply {
+    /// The reply as text: a tool call (which a sampling completion was not offered) is written
+    /// out as the call it is.
+    pub fn into_text(self) -> String {
+        match self {
+            LlmReply::Text(text) => text,
+            LlmReply::ToolCalls(calls) => calls
+                .iter()
+                .map(|c| format!("{}({})", c.name, c.arguments))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
 }
 
 /// The tutorial's weather tool, as the weather server lists it, for tests.

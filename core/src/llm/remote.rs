@@ -14,6 +14,7 @@ use super::{anthropic, gemini, openai, prompt_style};
 use mcp_flow_client::clock::SharedClock;
 use mcp_flow_client::error::clip;
 use mcp_flow_client::http::{BodyStream, Http, HttpRequest};
+use mcp_flow_client::sampling::SamplingRequest;
 use mcp_flow_client::transport::{MAX_BODY, recorded_text};
 
 /// How long a model may take to answer (head and body), unless [`Remote::timeout_ms`] says
@@ -71,6 +72,38 @@ impl Api {
             Self::Anthropic => anthropic::request_body(model, messages, tools),
             Self::Gemini => gemini::request_body(model, messages, tools),
         }
+    }
+
+    /// A completion's body with a sampling request's limits where this API takes them: the
+    /// tokens (capped), the temperature, the stop sequences.
+    pub fn with_limits(self, mut body: Value, request: &SamplingRequest) -> Value {
+        let tokens = Value::from(request.tokens());
+        let temperature = request.temperature.map(|t| Value::from(f64::from(t)));
+        let stop = (!request.stop_sequences.is_empty())
+            .then(|| Value::from(request.stop_sequences.clone()));
+        let Some(map) = body.as_object_mut() else {
+            return body;
+        };
+        let (target, names) = match self {
+            Self::OpenAi => (map, ["max_tokens", "temperature", "stop"]),
+            Self::Anthropic => (map, ["max_tokens", "temperature", "stop_sequences"]),
+            Self::Gemini => {
+                let config = map
+                    .entry("generationConfig")
+                    .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                match config.as_object_mut() {
+                    Some(config) => (config, ["maxOutputTokens", "temperature", "stopSequences"]),
+                    None => return body,
+                }
+            }
+        };
+        target.insert(names[0].into(), tokens);
+        for (name, value) in [(names[1], temperature), (names[2], stop)] {
+            if let Some(value) = value {
+                target.insert(name.into(), value);
+            }
+        }
+        body
     }
 
     /// Reads a response body: tool calls or text, or the provider's error.
@@ -158,7 +191,23 @@ impl<H: Http> Llm for Remote<H> {
         messages: &[ChatMessage],
         tools: &[ToolSpec],
     ) -> (Result<LlmReply, String>, LlmExchange) {
-        let (url, headers, body) = self.request(messages, tools);
+        self.exchange(self.request(messages, tools)).await
+    }
+
+    async fn sample(&self, request: &SamplingRequest) -> (Result<String, String>, LlmExchange) {
+        let (url, headers, body) = self.request(&super::sampling_messages(request), &[]);
+        let body = self.api.with_limits(body, request);
+        let (reply, exchange) = self.exchange((url, headers, body)).await;
+        (reply.map(LlmReply::into_text), exchange)
+    }
+}
+
+impl<H: Http> Remote<H> {
+    /// Sends one completion (URL, headers, body) and reads its answer, under the timeout.
+    async fn exchange(
+        &self,
+        (url, headers, body): (String, Vec<(String, String)>, Value),
+    ) -> (Result<LlmReply, String>, LlmExchange) {
         let mut exchange = LlmExchange {
             provider: self.api.name().to_owned(),
             url: url.clone(),
@@ -226,9 +275,7 @@ impl<H: Http> Llm for Remote<H> {
         exchange.error = result.as_ref().err().cloned();
         (result, exchange)
     }
-}
 
-impl<H: Http> Remote<H> {
     /// Sends the request and reads the answer into `arrived` (at most [`MAX_BODY`] bytes),
     /// noting the status as soon as the head is in.
     async fn read_answer(
@@ -311,6 +358,43 @@ mod tests {
 
     fn value(s: &str) -> Value {
         serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn a_sampling_completion_carries_the_requests_limits_in_each_apis_words() {
+        use mcp_flow_client::sampling::{SampleMessage, SampleRole};
+        let request = SamplingRequest {
+            messages: vec![SampleMessage {
+                role: SampleRole::User,
+                text: "Tip?".into(),
+            }],
+            system_prompt: Some("Be brief.".into()),
+            max_tokens: 1_000_000,
+            temperature: Some(0.5),
+            stop_sequences: vec!["END".into()],
+            ..Default::default()
+        };
+        let body = |api: Api| {
+            let (_, remote) = remote(api, Style::FunctionCalling);
+            let (_, _, body) = remote.request(&crate::llm::sampling_messages(&request), &[]);
+            api.with_limits(body, &request)
+        };
+        let openai = body(Api::OpenAi);
+        assert_eq!(openai["max_tokens"], 4096, "capped");
+        assert_eq!(openai["temperature"], 0.5);
+        assert_eq!(openai["stop"], json!(["END"]));
+        assert_eq!(openai["messages"][0]["role"], "system");
+        let anthropic = body(Api::Anthropic);
+        assert_eq!(anthropic["max_tokens"], 4096);
+        assert_eq!(anthropic["stop_sequences"], json!(["END"]));
+        let gemini = body(Api::Gemini);
+        assert_eq!(gemini["generationConfig"]["maxOutputTokens"], 4096);
+        assert_eq!(gemini["generationConfig"]["stopSequences"], json!(["END"]));
+        assert!(
+            openai
+                .get("tools")
+                .is_none_or(|t| t.as_array().is_some_and(Vec::is_empty) || t.is_null())
+        );
     }
 
     #[test]

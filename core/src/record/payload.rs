@@ -68,6 +68,26 @@ pub enum Payload {
         state: Option<String>,
         round: u32,
     },
+    /// A server's request for the client's model (`sampling/createMessage`), in round `round`
+    /// of a call.
+    Sampling {
+        /// Each message as `role: text`.
+        messages: Vec<String>,
+        system_prompt: Option<String>,
+        max_tokens: u32,
+        /// The server's model preferences, in a line.
+        preferences: Option<String>,
+        /// The modern era's `requestState`, echoed back with the answer.
+        state: Option<String>,
+        round: u32,
+    },
+    /// A completion for a sampling request, and what became of it: `written` (by the model),
+    /// `approved`, `edited` or `refused` (by the user).
+    Sampled {
+        text: String,
+        model: String,
+        verdict: String,
+    },
     /// The tools as handed to the model.
     ToolsForLlm {
         llm: String,
@@ -258,6 +278,12 @@ fields! {
     PollInterval = "pollInterval",
     Polls = "polls",
     Roots = "roots",
+    Messages = "messages",
+    SystemPrompt = "systemPrompt",
+    MaxTokens = "maxTokens",
+    Preferences = "modelPreferences",
+    Model = "model",
+    Verdict = "verdict",
 }
 
 impl Field {
@@ -359,6 +385,36 @@ impl Payload {
                 ),
                 (Field::State, state.as_deref().map_or(Absent, text)),
                 (Field::Round, V(round.to_string())),
+            ],
+            Payload::Sampling {
+                messages,
+                system_prompt,
+                max_tokens,
+                preferences,
+                state,
+                round,
+            } => vec![
+                (Field::Messages, V(messages.join(" / "))),
+                (
+                    Field::SystemPrompt,
+                    system_prompt.as_deref().map_or(Absent, text),
+                ),
+                (Field::MaxTokens, V(max_tokens.to_string())),
+                (
+                    Field::Preferences,
+                    preferences.as_deref().map_or(Absent, text),
+                ),
+                (Field::State, state.as_deref().map_or(Absent, text)),
+                (Field::Round, V(round.to_string())),
+            ],
+            Payload::Sampled {
+                text: t,
+                model,
+                verdict,
+            } => vec![
+                (Field::Text, text(t)),
+                (Field::Model, text(model)),
+                (Field::Verdict, text(verdict)),
             ],
             Payload::FormAnswer { action, content } => vec![
                 (Field::Action, text(action)),
@@ -518,6 +574,10 @@ pub enum SkipReason {
     NoTaskResult,
     /// No tool the host may call unasked to follow as a task.
     NoHarmlessTool,
+    /// The user refused the server's sampling request before a model saw it.
+    SamplingRefused,
+    /// The sampling request could not be put to a model (said on its row).
+    CannotSample,
 }
 
 impl SkipReason {
@@ -596,6 +656,12 @@ impl SkipReason {
             (SkipReason::NoHarmlessTool, Zh) => {
                 "没有服务器标记为只读或非破坏性的工具可作为任务跟踪：主机不会未经询问调用其他工具"
             }
+            (SkipReason::SamplingRefused, En) => {
+                "the user refused the server's request before any model saw it"
+            }
+            (SkipReason::SamplingRefused, Zh) => "用户在任何模型看到之前拒绝了服务器的请求",
+            (SkipReason::CannotSample, En) => "the request could not be put to a model",
+            (SkipReason::CannotSample, Zh) => "该请求无法交给模型",
         };
         text.to_owned()
     }

@@ -193,6 +193,7 @@ impl Controller {
                 }
                 HostEvent::Approval(request) => this.dialogs.dialog.set(request),
                 HostEvent::Form(request) => this.dialogs.form.set(request),
+                HostEvent::Sampling(dialog) => this.dialogs.sampling.set(dialog),
                 HostEvent::Authorize(prompt) => this.dialogs.authorize.set(prompt),
             }));
         let model_text = self.workers.model_text;

@@ -27,6 +27,7 @@ use serde_json::{Value, json};
 use super::{ChatMessage, Llm, LlmExchange, LlmReply, ToolCall, ToolSpec, openai};
 use args::Gap;
 use mcp_flow_client::clock::SharedClock;
+use mcp_flow_client::sampling::SamplingRequest;
 use pick::Pick;
 use text::{Lang, Question};
 
@@ -127,6 +128,19 @@ pub fn decide(messages: &[ChatMessage], tools: &[ToolSpec]) -> LlmReply {
     }
 }
 
+/// The offline model's answer to a sampling request: it writes no free text, so it says so and
+/// hands back the request's last user message, for the user to edit before it goes back.
+pub fn sampled(request: &SamplingRequest) -> String {
+    let last = request.last_user_text();
+    match Lang::of(last) {
+        Lang::Zh => format!("（内置离线模型不会自由写作，因此原样返回请求的最后一条消息）{last}"),
+        _ => format!(
+            "(The built-in offline model writes no free text, so it returns the request's last \
+             message.) {last}"
+        ),
+    }
+}
+
 impl Llm for OfflineModel {
     fn label(&self) -> String {
         LABEL.into()
@@ -160,5 +174,29 @@ impl Llm for OfflineModel {
             error: None,
         };
         (Ok(reply), exchange)
+    }
+
+    async fn sample(&self, request: &SamplingRequest) -> (Result<String, String>, LlmExchange) {
+        let started_ms = self.clock.now_ms();
+        let text = sampled(request);
+        let exchange = LlmExchange {
+            provider: "offline".into(),
+            url: "in-page (no network)".into(),
+            request: json!({
+                "model": MODEL,
+                "messages": openai::messages(&super::sampling_messages(request)),
+                "max_tokens": request.tokens(),
+            }),
+            response: Some(openai::response(
+                "offline-1",
+                MODEL,
+                &LlmReply::Text(text.clone()),
+            )),
+            status: None,
+            started_ms,
+            finished_ms: self.clock.now_ms(),
+            error: None,
+        };
+        (Ok(text), exchange)
     }
 }

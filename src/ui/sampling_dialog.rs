@@ -1,0 +1,130 @@
+//! The server's sampling request, with the user in the loop: first the request (its system prompt
+//! and messages, editable; its limits and model preferences), sent to the model or refused; then
+//! the model's answer, editable, sent to the server or refused. Server text is shown as text.
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use super::i18n::{Msg, fill, text, tr};
+use super::lazy_view::{ViewFn, lazy_view};
+use super::stores::Settings;
+use crate::flow::host::SamplingDialog;
+use crate::mcp::sampling::SamplingRequest;
+use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
+
+/// The request as the user may change it: the system prompt and each message's text.
+fn review_view(ctl: Controller, request: SamplingRequest) -> AnyView {
+    let lang = expect_context::<Settings>().lang;
+    let system = RwSignal::new(request.system_prompt.clone());
+    let texts: Vec<RwSignal<String>> = request
+        .messages
+        .iter()
+        .map(|m| RwSignal::new(m.text.clone()))
+        .collect();
+    let limits = fill(
+        text(Msg::SamplingLimits, lang.get_untracked()),
+        &[
+            ("tokens", &request.tokens().to_string()),
+            ("asked", &request.max_tokens.to_string()),
+            ("preferences", request.preferences.as_deref().unwrap_or("—")),
+        ],
+    );
+    let messages = request
+        .messages
+        .iter()
+        .zip(texts.iter().copied())
+        .enumerate()
+        .map(|(i, (m, t))| {
+            let id = format!("mf-sampling-msg-{i}");
+            let label_for = id.clone();
+            view! {
+                <label class="mf-form-field" for=label_for>
+                    <span class="mf-form-title">{m.role.word()}</span>
+                    <textarea id=id rows="3" prop:value=move || t.get()
+                        on:input=move |ev| t.set(event_target_value(&ev))></textarea>
+                </label>
+            }
+        })
+        .collect_view();
+    let send = move |_| {
+        let mut edited = request.clone();
+        edited.system_prompt = system.get_untracked();
+        for (m, t) in edited.messages.iter_mut().zip(&texts) {
+            m.text = t.get_untracked();
+        }
+        ctl.review_sampling(Some(edited));
+    };
+    view! {
+        <h2 id="mf-sampling-title">{tr(lang, Msg::SamplingTitle)}</h2>
+        <p>{tr(lang, Msg::SamplingNote)}</p>
+        <p id="mf-sampling-limits" class="mf-sampling-limits">{limits}</p>
+        {move || system.get().is_some().then(|| view! {
+            <label class="mf-form-field" for="mf-sampling-system">
+                <span class="mf-form-title">{tr(lang, Msg::SamplingSystem)}</span>
+                <textarea id="mf-sampling-system" rows="2" prop:value=move || system.get().unwrap_or_default()
+                    on:input=move |ev| system.set(Some(event_target_value(&ev)))></textarea>
+            </label>
+        })}
+        {messages}
+        <button id="mf-sampling-send" on:click=send>{tr(lang, Msg::SamplingToModel)}</button>
+        <button id="mf-sampling-refuse" on:click=move |_| ctl.review_sampling(None)>
+            {tr(lang, Msg::SamplingRefuse)}
+        </button>
+    }
+    .into_any()
+}
+
+/// The model's answer, which the user may edit before it goes back.
+fn approve_view(ctl: Controller, answer: String, model: String) -> AnyView {
+    let lang = expect_context::<Settings>().lang;
+    let edited = RwSignal::new(answer);
+    view! {
+        <h2 id="mf-sampling-title">
+            {move || fill(text(Msg::SamplingAnswerTitle, lang.get()), &[("model", &model)])}
+        </h2>
+        <p>{tr(lang, Msg::SamplingAnswerNote)}</p>
+        <textarea id="mf-sampling-answer" rows="5" prop:value=move || edited.get()
+            on:input=move |ev| edited.set(event_target_value(&ev))></textarea>
+        <p>
+            <button id="mf-sampling-approve" on:click=move |_| ctl.approve_sampling(Some(edited.get_untracked()))>
+                {tr(lang, Msg::SamplingToServer)}
+            </button>
+            <button id="mf-sampling-refuse" on:click=move |_| ctl.approve_sampling(None)>
+                {tr(lang, Msg::SamplingRefuse)}
+            </button>
+        </p>
+    }
+    .into_any()
+}
+
+fn sampling_dialog(ctl: Controller) -> impl IntoView {
+    move || {
+        let inner = match ctl.dialogs.sampling.get()? {
+            SamplingDialog::Review(request) => review_view(ctl, request),
+            SamplingDialog::Approve { answer, model, .. } => approve_view(ctl, answer, model),
+        };
+        Some(view! {
+            <div id="mf-sampling" class="mf-dialog mf-form mf-sampling" role="dialog" aria-modal="true"
+                aria-labelledby="mf-sampling-title">
+                {inner}
+            </div>
+        })
+    }
+}
+
+on_demand!(
+    server_questions,
+    fn sampling_dialog_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| sampling_dialog(ctl).into_any())
+    }
+);
+
+/// The sampling dialog, fetched the first time a server asks for the model.
+#[component]
+pub fn SamplingDialogView(ctl: Controller) -> impl IntoView {
+    lazy_view(
+        ctl,
+        Box::new(move || ctl.dialogs.sampling.with(Option::is_some)),
+        || Box::pin(async { call_on_demand!(sampling_dialog_fn()) }),
+    )
+}
