@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, text, tr};
+use super::i18n::{Msg, by_lang, in_lang};
 use super::lazy_view::{ViewFn, lazy_panel};
 use super::stores::Settings;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
@@ -33,15 +33,15 @@ fn advanced_body(ctl: Controller) -> impl IntoView {
     view! {
         <div class="mf-advanced-body">
             <label class="mf-wide">
-                {tr(settings.lang, Msg::RequestHeadersSetting)}
+                {in_lang(settings.lang, "Request headers (one per line, Name: value)", "请求头（每行一个，名称: 值）")}
                 <textarea id="mf-headers" rows="2" spellcheck="false" autocomplete="off"
                     placeholder="Authorization: Bearer …"
                     prop:value=move || settings.headers.get()
                     on:input=move |ev| settings.headers.set(event_target_value(&ev))></textarea>
-                <small>{tr(settings.lang, Msg::RequestHeadersNote)}</small>
+                <small>{in_lang(settings.lang, "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted]).", "随每个 MCP 请求发送。只保存在本页面的内存中：不会保存、放进链接、记录或导出（显示为 [redacted]）。")}</small>
             </label>
             <label class="mf-wide">
-                {tr(settings.lang, Msg::RootsSetting)}
+                {in_lang(settings.lang, "Roots (a URI and a name per line)", "根目录（每行一个 URI 和名称）")}
                 <textarea id="mf-roots" rows="2" spellcheck="false" autocomplete="off"
                     placeholder="file:///home/me/project My project"
                     prop:value=move || settings.roots.get()
@@ -50,22 +50,22 @@ fn advanced_body(ctl: Controller) -> impl IntoView {
                 // The note, or why the text does not read (the page answers with no roots then).
                 <small id="mf-roots-note" role="status">{move || {
                     settings.roots.with(|t| crate::mcp::roots::parse(t).err())
-                        .unwrap_or_else(|| text(Msg::RootsNote, settings.lang.get()).to_owned())
+                        .unwrap_or_else(|| by_lang(settings.lang.get(), "The answer to roots/list; none by default. In memory only.", "对 roots/list 的回答；默认没有。只保存在内存中。").to_owned())
                 }}</small>
             </label>
             <label>
-                {tr(settings.lang, Msg::ClientId)}
+                {in_lang(settings.lang, "Pre-registered client ID (authorization)", "预注册的客户端 ID（授权）")}
                 <input id="mf-client-id" type="text" spellcheck="false" autocomplete="off"
                     placeholder="mcp-flow-demo"
                     prop:value=move || settings.client_id.get()
                     on:input=move |ev| settings.client_id.set(event_target_value(&ev)) />
             </label>
             <label>
-                {tr(settings.lang, Msg::ClientSecret)}
+                {in_lang(settings.lang, "Its client secret, if any", "其客户端密钥（如有）")}
                 <input id="mf-client-secret" type="password" autocomplete="off"
                     prop:value=move || settings.client_secret.get()
                     on:input=move |ev| settings.client_secret.set(event_target_value(&ev)) />
-                <small>{tr(settings.lang, Msg::ClientNote)}</small>
+                <small>{in_lang(settings.lang, "Used instead of registering when the server asks for authorization; kept in this page's memory only", "服务器要求授权时代替注册使用；只保存在本页面的内存中")}</small>
             </label>
             </div>
     }

@@ -6,7 +6,7 @@ use rmcp::model::{ElicitResult, ElicitationAction};
 use serde_json::{Map, Value};
 
 use super::controller::Controller;
-use super::i18n::{Msg, tr};
+use super::i18n::in_lang;
 use super::lazy_view::{ViewFn, lazy_view};
 use super::stores::Settings;
 use crate::flow::form_fields::{FieldKind, FormField, content, fields};
@@ -72,7 +72,7 @@ pub(super) fn field_view(
         <label class="mf-form-field" for=id>
             <span class="mf-form-title">
                 {field.title.clone()}
-                {field.required.then(|| view! { <span class="mf-required" title=tr(lang, Msg::FormRequired)>" *"</span> })}
+                {field.required.then(|| view! { <span class="mf-required" title=in_lang(lang, "required", "必填")>" *"</span> })}
             </span>
             {input}
             {field.description.clone().map(|d| view! { <small>{d}</small> })}
@@ -108,16 +108,16 @@ fn form_dialog(ctl: Controller) -> impl IntoView {
         };
         Some(view! {
             <div class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-form-title">
-                <h2 id="mf-form-title">{tr(settings.lang, Msg::FormTitle)}</h2>
+                <h2 id="mf-form-title">{in_lang(settings.lang, "The server asks", "服务器提问")}</h2>
                 <p class="mf-form-message">{form.message.clone()}</p>
                 {fields.into_iter().map(|f| field_view("mf-form", f, entries, settings.lang)).collect_view()}
                 <p id="mf-form-problem" class="mf-error-line" role="alert">{move || problem.get()}</p>
-                <button id="mf-form-send" on:click=send>{tr(settings.lang, Msg::FormSend)}</button>
+                <button id="mf-form-send" on:click=send>{in_lang(settings.lang, "Send", "发送")}</button>
                 <button id="mf-form-decline" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Decline))>
-                    {tr(settings.lang, Msg::FormDecline)}
+                    {in_lang(settings.lang, "Decline", "拒绝")}
                 </button>
                 <button id="mf-form-cancel" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Cancel))>
-                    {tr(settings.lang, Msg::FormCancel)}
+                    {in_lang(settings.lang, "Cancel", "取消")}
                 </button>
             </div>
         })

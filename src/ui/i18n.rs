@@ -33,21 +33,15 @@ messages! {
     ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
     Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
     RowsDone, Follow, FollowHint,
-    ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording, Saved,
-    CouldNotSave, Loaded, FileUnreadable, ModuleNotLoaded, ViewNotLoaded, TryAgain, RecordingBanner,
-    DialogTitle, Yes, Decline, Answer,
-    ClientId, ClientSecret, ClientNote,
-    Inspector, WireDetail, InspectorHint, Specification, NoValue, SkippedBecause, SameTools, ToolFailed,
-    RequestHeaders, ResponseHeaders, CopyBody, CopyCurl, NoResponse, Waiting, InFlight,
-    PrimingEvent, Request, Response,
+    ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording,
+    Loaded, FileUnreadable, ModuleNotLoaded, ViewNotLoaded, TryAgain, RecordingBanner,
+    Answer,
+    Inspector, WireDetail, InspectorHint,
     StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
     Era, EraAuto, EraModern, EraLegacy, EraInUse, EraNotYet, EraModernName, EraLegacyName,
-    FormTitle, FormSend, FormDecline, FormCancel, FormRequired,
-    SamplingTitle, SamplingNote, SamplingSystem, SamplingLimits, SamplingToModel, SamplingRefuse,
-    SamplingAnswerTitle, SamplingAnswerNote, SamplingToServer,
     Compare, CompareHint, YouNote, Connection, BridgeLeg, BridgeLegNone, ViaBridge,
-    AdvancedSettings, RequestHeadersSetting, RequestHeadersNote, RootsSetting, RootsNote, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
-    TimeoutMs, MessageLog, Timeline, ReplayTitle, ReplaySend, ReplayClose, ReplayHeaders, ReplaySent, ReplaySending,
+    AdvancedSettings, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
+    TimeoutMs, MessageLog, Timeline,
 }
 
 /// `msg` in `lang`.
@@ -133,7 +127,6 @@ fn en(msg: Msg) -> &'static str {
         BridgeLegNone => "The bridge's record has no line for this message.",
         ViaBridge => "via the bridge: {what}",
         AdvancedSettings => "Request headers and authorization",
-        RequestHeadersSetting => "Request headers (one per line, Name: value)",
         SavedServers => "Saved servers",
         SaveAs => "Name",
         SaveServer => "Save server",
@@ -144,19 +137,6 @@ fn en(msg: Msg) -> &'static str {
         TimeoutMs => "Timeout per request (ms)",
         MessageLog => "Message log: every exchange of this page, across runs and eras",
         Timeline => "Timeline: each request, stream and model call of the run in time",
-        ReplayTitle => {
-            "Replay of run {run} #{seq}: edit the body, then send it through the live connection"
-        }
-        ReplaySend => "Send",
-        ReplayClose => "Close",
-        ReplayHeaders => "Protocol headers it goes with",
-        ReplaySent => "Sent: its answer is the log's newest line.",
-        ReplaySending => "Sending…",
-        RootsSetting => "Roots (a URI and a name per line)",
-        RootsNote => "The answer to roots/list; none by default. In memory only.",
-        RequestHeadersNote => {
-            "Sent with every MCP request. Kept in this page's memory only: never saved, put in a link, recorded or exported (they show as [redacted])."
-        }
         OfflineShort => "built-in offline model",
         Temperature => {
             "Temperature (0 to 2; 0 always takes the likeliest token; the seed is fixed, so a run repeats)"
@@ -199,8 +179,6 @@ fn en(msg: Msg) -> &'static str {
         HarHint => "HAR 1.2: open in the browser's network panel",
         MermaidHint => "Mermaid sequence diagrams with the real values",
         ImportRecording => "Import recording",
-        Saved => "Saved {name}",
-        CouldNotSave => "Could not save {name}: {error}",
         Loaded => "Loaded {name}",
         FileUnreadable => "the file could not be read",
         TryAgain => "Try again",
@@ -213,37 +191,12 @@ fn en(msg: Msg) -> &'static str {
         RecordingBanner => {
             "Recording of a run against {server} ({llm}), exported {created}. Nothing is sent while it is shown; Restart starts a live run."
         }
-        DialogTitle => "Execute '{tool}' on Tool Server?",
-        ClientId => "Pre-registered client ID (authorization)",
-        ClientSecret => "Its client secret, if any",
-        ClientNote => {
-            "Used instead of registering when the server asks for authorization; kept in this page's memory only"
-        }
-        Yes => "Yes",
-        Decline => "Decline",
         Answer => "Answer",
         Inspector => "Step inspector",
         WireDetail => "Wire detail",
         InspectorHint => {
             "Press Play (Space) or Next (→) to start a real run. Click any row to inspect it."
         }
-        Specification => "Specification: ",
-        NoValue => "(none)",
-        SkippedBecause => "skipped: {why}",
-        ToolFailed => {
-            "The tool failed: its result says isError: true. A tool's failure travels as a result the model reads, not as a JSON-RPC error."
-        }
-        SameTools => "Same tools, {format} format",
-        RequestHeaders => "Request headers",
-        ResponseHeaders => "Response headers",
-        CopyBody => "Copy body",
-        CopyCurl => "Copy as curl",
-        NoResponse => "no response",
-        Waiting => "waiting…",
-        InFlight => "in flight",
-        PrimingEvent => "(empty data: priming event)",
-        Request => "Request",
-        Response => "Response",
         StatusPending => "pending",
         StatusActive => "active",
         StatusDone => "done",
@@ -259,24 +212,6 @@ fn en(msg: Msg) -> &'static str {
         EraNotYet => "Era: not known until the server answers",
         EraModernName => "MCP 2026-07-28",
         EraLegacyName => "MCP 2025-11-25",
-        FormTitle => "The server asks",
-        FormSend => "Send",
-        FormDecline => "Decline",
-        FormCancel => "Cancel",
-        FormRequired => "required",
-        SamplingTitle => "The server asks your model",
-        SamplingNote => "No model sees this until you send it. You may edit it first.",
-        SamplingSystem => "System prompt",
-        SamplingLimits => {
-            "At most {tokens} tokens (the server asked {asked}). Model preferences: {preferences}."
-        }
-        SamplingToModel => "Send to the model",
-        SamplingRefuse => "Refuse",
-        SamplingAnswerTitle => "Your model answered ({model})",
-        SamplingAnswerNote => {
-            "Nothing goes back to the server until you send it. You may edit it first."
-        }
-        SamplingToServer => "Send to the server",
         Compare => "Compare eras",
         CompareHint => {
             "Run the question in 2025-11-25, then in 2026-07-28, and compare what went over the wire"
@@ -326,7 +261,6 @@ fn zh(msg: Msg) -> &'static str {
         BridgeLegNone => "桥的记录中没有这条消息的行。",
         ViaBridge => "经由桥：{what}",
         AdvancedSettings => "请求头与授权",
-        RequestHeadersSetting => "请求头（每行一个，名称: 值）",
         SavedServers => "已保存的服务器",
         SaveAs => "名称",
         SaveServer => "保存服务器",
@@ -337,17 +271,6 @@ fn zh(msg: Msg) -> &'static str {
         TimeoutMs => "每个请求的超时（毫秒）",
         MessageLog => "消息日志：本页面的每次交换，跨运行和协议时代",
         Timeline => "时间线：本次运行中每个请求、流和模型调用的时间",
-        ReplayTitle => "重放第 {run} 次运行的 #{seq}：编辑请求体，然后通过当前连接发送",
-        ReplaySend => "发送",
-        ReplayClose => "关闭",
-        ReplayHeaders => "随之发送的协议头",
-        ReplaySent => "已发送：应答是日志的最新一行。",
-        ReplaySending => "发送中…",
-        RootsSetting => "根目录（每行一个 URI 和名称）",
-        RootsNote => "对 roots/list 的回答；默认没有。只保存在内存中。",
-        RequestHeadersNote => {
-            "随每个 MCP 请求发送。只保存在本页面的内存中：不会保存、放进链接、记录或导出（显示为 [redacted]）。"
-        }
         OfflineShort => "内置离线模型",
         OfflineNote => "内置离线模型代替真实的 LLM：结果确定，在本页面内运行，不访问网络。",
         Temperature => "温度（0 到 2；0 总是选最可能的词元；随机种子固定，同一运行结果相同）",
@@ -386,8 +309,6 @@ fn zh(msg: Msg) -> &'static str {
         HarHint => "HAR 1.2：可在浏览器的网络面板中打开",
         MermaidHint => "带有真实数值的 Mermaid 时序图",
         ImportRecording => "导入记录",
-        Saved => "已保存 {name}",
-        CouldNotSave => "无法保存 {name}：{error}",
         Loaded => "已载入 {name}",
         FileUnreadable => "无法读取该文件",
         TryAgain => "重试",
@@ -398,33 +319,10 @@ fn zh(msg: Msg) -> &'static str {
         RecordingBanner => {
             "这是针对 {server}（{llm}）的一次运行记录，导出于 {created}。显示记录时不会发送任何请求；点击“重新开始”开始一次真实运行。"
         }
-        DialogTitle => "在工具服务器上执行“{tool}”吗？",
-        ClientId => "预注册的客户端 ID（授权）",
-        ClientSecret => "其客户端密钥（如有）",
-        ClientNote => "服务器要求授权时代替注册使用；只保存在本页面的内存中",
-        Yes => "执行",
-        Decline => "拒绝",
         Answer => "回答",
         Inspector => "步骤检查器",
         WireDetail => "传输细节",
         InspectorHint => "按“播放”（空格）或“下一步”（→）开始一次真实运行。点击任意一行查看详情。",
-        Specification => "规范：",
-        NoValue => "（无）",
-        SkippedBecause => "已跳过：{why}",
-        ToolFailed => {
-            "工具执行失败：结果带有 isError: true。工具的失败作为结果交给模型阅读，而不是 JSON-RPC 错误。"
-        }
-        SameTools => "同样的工具，{format} 格式",
-        RequestHeaders => "请求头",
-        ResponseHeaders => "响应头",
-        CopyBody => "复制正文",
-        CopyCurl => "复制为 curl 命令",
-        NoResponse => "无响应",
-        Waiting => "等待中…",
-        InFlight => "进行中",
-        PrimingEvent => "（空数据：预备事件）",
-        Request => "请求",
-        Response => "响应",
         StatusPending => "未开始",
         StatusActive => "进行中",
         StatusDone => "完成",
@@ -440,22 +338,6 @@ fn zh(msg: Msg) -> &'static str {
         EraNotYet => "协议版本：服务器回答后才知道",
         EraModernName => "MCP 2026-07-28",
         EraLegacyName => "MCP 2025-11-25",
-        FormTitle => "服务器提问",
-        FormSend => "发送",
-        FormDecline => "拒绝",
-        FormCancel => "取消",
-        SamplingTitle => "服务器请求使用你的模型",
-        SamplingNote => "在你发送之前，任何模型都看不到它。你可以先编辑。",
-        SamplingSystem => "系统提示",
-        SamplingLimits => {
-            "最多 {tokens} 个 token（服务器请求 {asked} 个）。模型偏好：{preferences}。"
-        }
-        SamplingToModel => "发送给模型",
-        SamplingRefuse => "拒绝",
-        SamplingAnswerTitle => "你的模型已回答（{model}）",
-        SamplingAnswerNote => "在你发送之前，什么都不会发回服务器。你可以先编辑。",
-        SamplingToServer => "发送给服务器",
-        FormRequired => "必填",
         Compare => "比较两个版本",
         CompareHint => "先用 2025-11-25、再用 2026-07-28 运行同一个问题，比较线上传输的内容",
     }
@@ -545,8 +427,11 @@ mod tests {
     #[test]
     fn fill_replaces_each_placeholder() {
         assert_eq!(
-            fill(text(Msg::DialogTitle, Lang::Zh), &[("tool", "get_weather")]),
-            "在工具服务器上执行“get_weather”吗？"
+            fill(
+                by_lang(Lang::Zh, "执行“{tool}”吗？", "-"),
+                &[("tool", "get_weather")]
+            ),
+            "执行“get_weather”吗？"
         );
         assert_eq!(
             fill("{a} and {b}, {a}", &[("a", "1"), ("b", "2")]),

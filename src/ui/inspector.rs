@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::controller::Controller;
-use super::i18n::{self, Msg, fill, text};
+use super::i18n::{self, Msg, by_lang, fill, text};
 use super::lazy_view::{ViewFn, lazy_view};
 use super::model_status::ModelLiveView;
 use super::stores::Settings;
@@ -40,18 +40,17 @@ fn headers(list: &[(String, String)]) -> String {
 }
 
 fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
-    let t = move |m: Msg| text(m, lang);
     let request_body = x.request_body.clone().map(|b| pretty(&b));
     let curl_text = curl(&x);
     let body_copy = x.request_body.clone().unwrap_or_default();
     let status = match (x.status, &x.error) {
         (Some(s), _) => format!("HTTP {s}"),
-        (None, Some(_)) => t(Msg::NoResponse).to_owned(),
-        (None, None) => t(Msg::Waiting).to_owned(),
+        (None, Some(_)) => by_lang(lang, "no response", "无响应").to_owned(),
+        (None, None) => by_lang(lang, "waiting…", "等待中…").to_owned(),
     };
     let timing = match x.duration_ms() {
         Some(ms) => format!("{ms:.1} ms"),
-        None => t(Msg::InFlight).to_owned(),
+        None => by_lang(lang, "in flight", "进行中").to_owned(),
     };
     let started = x.started_ms;
     let events = x
@@ -67,7 +66,7 @@ fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
                 e.retry.map(|r| format!("  retry: {r}")).unwrap_or_default()
             );
             let data = if e.data.is_empty() {
-                t(Msg::PrimingEvent).to_owned()
+                by_lang(lang, "(empty data: priming event)", "（空数据：预备事件）").to_owned()
             } else {
                 pretty(&e.data)
             };
@@ -88,17 +87,17 @@ fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
             </h4>
             {x.note.clone().map(|n| view! { <p class="mf-note-line">{n}</p> })}
             <details open=wire>
-                <summary>{t(Msg::RequestHeaders)}</summary>
+                <summary>{by_lang(lang, "Request headers", "请求头")}</summary>
                 <pre>{headers(&x.request_headers)}</pre>
             </details>
             {request_body.map(|b| view! { <pre class="mf-json">{b}</pre> })}
             <div class="mf-buttons">
-                <button on:click=move |_| copy(body_copy.clone())>{t(Msg::CopyBody)}</button>
-                <button on:click=move |_| copy(curl_text.clone())>{t(Msg::CopyCurl)}</button>
+                <button on:click=move |_| copy(body_copy.clone())>{by_lang(lang, "Copy body", "复制正文")}</button>
+                <button on:click=move |_| copy(curl_text.clone())>{by_lang(lang, "Copy as curl", "复制为 curl 命令")}</button>
             </div>
             <h5>{status}" · "{timing}</h5>
             <details open=wire>
-                <summary>{t(Msg::ResponseHeaders)}</summary>
+                <summary>{by_lang(lang, "Response headers", "响应头")}</summary>
                 <pre>{headers(&x.response_headers)}</pre>
             </details>
             {response_body.map(|b| view! { <pre class="mf-json">{b}</pre> })}
@@ -110,7 +109,6 @@ fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
 }
 
 fn llm_view(x: LlmExchange, lang: Lang) -> impl IntoView {
-    let t = move |m: Msg| text(m, lang);
     let request = serde_json::to_string_pretty(&x.request).unwrap_or_default();
     let response = x
         .response
@@ -125,9 +123,9 @@ fn llm_view(x: LlmExchange, lang: Lang) -> impl IntoView {
         <section class="mf-exchange mf-llm-exchange">
             <h4>{format!("LLM · {} · {}", x.provider, x.url)}</h4>
             {decision}
-            <h5>{t(Msg::Request)}</h5>
+            <h5>{by_lang(lang, "Request", "请求")}</h5>
             <pre class="mf-json">{request}</pre>
-            <h5>{format!("{} · {:.1} ms", t(Msg::Response), x.finished_ms - x.started_ms)}</h5>
+            <h5>{format!("{} · {:.1} ms", by_lang(lang, "Response", "响应"), x.finished_ms - x.started_ms)}</h5>
             {response.map(|r| view! { <pre class="mf-json">{r}</pre> })}
             {x.error.clone().map(|e| view! { <p class="mf-error-line">{e}</p> })}
         </section>
@@ -181,7 +179,6 @@ fn row_details(ctl: Controller) -> impl IntoView {
     });
     move || {
         let lang = settings.lang.get();
-        let t = move |m: Msg| text(m, lang);
         let Some((id, details)) = details.get() else {
             return ().into_any();
         };
@@ -208,7 +205,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
             .map(|(field, value)| {
                 let value = match value {
                     FieldValue::Value(v) => v,
-                    FieldValue::Absent => t(Msg::NoValue).to_owned(),
+                    FieldValue::Absent => by_lang(lang, "(none)", "（无）").to_owned(),
                 };
                 view! { <dt>{field.name()}</dt><dd>{value}</dd> }
             })
@@ -216,7 +213,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
         let skipped = record
                     .as_ref()
                     .and_then(|r| r.skipped)
-                    .map(|why| view! { <p class="mf-note-line">{fill(t(Msg::SkippedBecause), &[("why", &why.describe(lang))])}</p> });
+                    .map(|why| view! { <p class="mf-note-line">{fill(by_lang(lang, "skipped: {why}", "已跳过：{why}"), &[("why", &why.describe(lang))])}</p> });
         let (payload, formats) = match record.as_ref().and_then(|r| r.payload.clone()) {
             Some(Payload::ToolsForLlm { sent, tools, .. }) => (Some(sent), formats::all(&tools)),
             _ => (None, Vec::new()),
@@ -224,7 +221,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
         let formats = formats
             .into_iter()
             .map(|(format, v)| view! {
-                <details class="mf-format"><summary>{fill(t(Msg::SameTools), &[("format", format.name())])}</summary><pre class="mf-json">{v}</pre></details>
+                <details class="mf-format"><summary>{fill(by_lang(lang, "Same tools, {format} format", "同样的工具，{format} 格式"), &[("format", format.name())])}</summary><pre class="mf-json">{v}</pre></details>
             })
             .collect_view();
         let status = record
@@ -251,12 +248,12 @@ fn row_details(ctl: Controller) -> impl IntoView {
                 <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status.as_str()>{i18n::status(status, lang)}</span></h3>
                 <p class="mf-row-label">{label}</p>
                 {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
-                {tool_failed.then(|| view! { <p class="mf-error-line mf-tool-failed">{t(Msg::ToolFailed)}</p> })}
+                {tool_failed.then(|| view! { <p class="mf-error-line mf-tool-failed">{by_lang(lang, "The tool failed: its result says isError: true. A tool's failure travels as a result the model reads, not as a JSON-RPC error.", "工具执行失败：结果带有 isError: true。工具的失败作为结果交给模型阅读，而不是 JSON-RPC 错误。")}</p> })}
                 {mismatch.map(|m| view! { <p class="mf-error-line mf-output-mismatch">{m}</p> })}
                 {skipped}
                 {fresh}
                 <p class="mf-explain">{text}</p>
-                <p><a href=href target="_blank" rel="noopener noreferrer">{t(Msg::Specification)}{link}</a></p>
+                <p><a href=href target="_blank" rel="noopener noreferrer">{by_lang(lang, "Specification: ", "规范：")}{link}</a></p>
                 <dl class="mf-values">{shown_values}</dl>
                 {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
                 {content}

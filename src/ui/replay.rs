@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, fill, text, tr};
+use super::i18n::{by_lang, fill, in_lang};
 use super::stores::Settings;
 use crate::record::message_log::LineId;
 
@@ -34,7 +34,11 @@ pub fn ReplayPanel(
     });
     let title = move || {
         fill(
-            text(Msg::ReplayTitle, settings.lang.get()),
+            by_lang(
+                settings.lang.get(),
+                "Replay of run {run} #{seq}: edit the body, then send it through the live connection",
+                "重放第 {run} 次运行的 #{seq}：编辑请求体，然后通过当前连接发送",
+            ),
             &[
                 ("run", &line.run.to_string()),
                 ("seq", &line.seq.to_string()),
@@ -43,9 +47,16 @@ pub fn ReplayPanel(
     };
     let send = move |_| {
         let lang = settings.lang.get_untracked();
-        status.set(Some(Ok(text(Msg::ReplaySending, lang).to_owned())));
+        status.set(Some(Ok(by_lang(lang, "Sending…", "发送中…").to_owned())));
         ctl.replay(line, &body.get_untracked(), move |ended| {
-            status.set(Some(ended.map(|()| text(Msg::ReplaySent, lang).to_owned())));
+            status.set(Some(ended.map(|()| {
+                by_lang(
+                    lang,
+                    "Sent: its answer is the log's newest line.",
+                    "已发送：应答是日志的最新一行。",
+                )
+                .to_owned()
+            })));
         });
     };
     let notes = move || {
@@ -54,7 +65,7 @@ pub fn ReplayPanel(
             <ul id="mf-replay-notes" class="mf-replay-notes">
                 {p.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
             </ul>
-            <p>{tr(settings.lang, Msg::ReplayHeaders)}</p>
+            <p>{in_lang(settings.lang, "Protocol headers it goes with", "随之发送的协议头")}</p>
             <pre id="mf-replay-headers" class="mf-json">
                 {p.protocol_headers.into_iter().map(|(n, v)| format!("{n}: {v}\n")).collect::<String>()}
             </pre>
@@ -76,11 +87,11 @@ pub fn ReplayPanel(
             ></textarea>
             {notes}
             <button id="mf-replay-send" disabled=move || checked.with(Result::is_err) on:click=send>
-                {tr(settings.lang, Msg::ReplaySend)}
+                {in_lang(settings.lang, "Send", "发送")}
             </button>
             " "
             <button id="mf-replay-close" on:click=move |_| open.set(None)>
-                {tr(settings.lang, Msg::ReplayClose)}
+                {in_lang(settings.lang, "Close", "关闭")}
             </button>
             {move || status.get().map(|s| match s {
                 Ok(done) => view! { <p id="mf-replay-status" role="status">{done}</p> }.into_any(),

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::controller::Controller;
-use super::i18n::{Msg, fill, text, tr};
+use super::i18n::{by_lang, fill, in_lang};
 use super::lazy_view::{ViewFn, lazy_view};
 use super::stores::Settings;
 use crate::flow::host::SamplingDialog;
@@ -22,7 +22,11 @@ fn review_view(ctl: Controller, request: SamplingRequest) -> AnyView {
         .map(|m| RwSignal::new(m.text.clone()))
         .collect();
     let limits = fill(
-        text(Msg::SamplingLimits, lang.get_untracked()),
+        by_lang(
+            lang.get_untracked(),
+            "At most {tokens} tokens (the server asked {asked}). Model preferences: {preferences}.",
+            "最多 {tokens} 个 token（服务器请求 {asked} 个）。模型偏好：{preferences}。",
+        ),
         &[
             ("tokens", &request.tokens().to_string()),
             ("asked", &request.max_tokens.to_string()),
@@ -55,20 +59,20 @@ fn review_view(ctl: Controller, request: SamplingRequest) -> AnyView {
         ctl.review_sampling(Some(edited));
     };
     view! {
-        <h2 id="mf-sampling-title">{tr(lang, Msg::SamplingTitle)}</h2>
-        <p>{tr(lang, Msg::SamplingNote)}</p>
+        <h2 id="mf-sampling-title">{in_lang(lang, "The server asks your model", "服务器请求使用你的模型")}</h2>
+        <p>{in_lang(lang, "No model sees this until you send it. You may edit it first.", "在你发送之前，任何模型都看不到它。你可以先编辑。")}</p>
         <p id="mf-sampling-limits" class="mf-sampling-limits">{limits}</p>
         {move || system.get().is_some().then(|| view! {
             <label class="mf-form-field" for="mf-sampling-system">
-                <span class="mf-form-title">{tr(lang, Msg::SamplingSystem)}</span>
+                <span class="mf-form-title">{in_lang(lang, "System prompt", "系统提示")}</span>
                 <textarea id="mf-sampling-system" rows="2" prop:value=move || system.get().unwrap_or_default()
                     on:input=move |ev| system.set(Some(event_target_value(&ev)))></textarea>
             </label>
         })}
         {messages}
-        <button id="mf-sampling-send" on:click=send>{tr(lang, Msg::SamplingToModel)}</button>
+        <button id="mf-sampling-send" on:click=send>{in_lang(lang, "Send to the model", "发送给模型")}</button>
         <button id="mf-sampling-refuse" on:click=move |_| ctl.review_sampling(None)>
-            {tr(lang, Msg::SamplingRefuse)}
+            {in_lang(lang, "Refuse", "拒绝")}
         </button>
     }
     .into_any()
@@ -80,17 +84,17 @@ fn approve_view(ctl: Controller, answer: String, model: String) -> AnyView {
     let edited = RwSignal::new(answer);
     view! {
         <h2 id="mf-sampling-title">
-            {move || fill(text(Msg::SamplingAnswerTitle, lang.get()), &[("model", &model)])}
+            {move || fill(by_lang(lang.get(), "Your model answered ({model})", "你的模型已回答（{model}）"), &[("model", &model)])}
         </h2>
-        <p>{tr(lang, Msg::SamplingAnswerNote)}</p>
+        <p>{in_lang(lang, "Nothing goes back to the server until you send it. You may edit it first.", "在你发送之前，什么都不会发回服务器。你可以先编辑。")}</p>
         <textarea id="mf-sampling-answer" rows="5" prop:value=move || edited.get()
             on:input=move |ev| edited.set(event_target_value(&ev))></textarea>
         <p>
             <button id="mf-sampling-approve" on:click=move |_| ctl.approve_sampling(Some(edited.get_untracked()))>
-                {tr(lang, Msg::SamplingToServer)}
+                {in_lang(lang, "Send to the server", "发送给服务器")}
             </button>
             <button id="mf-sampling-refuse" on:click=move |_| ctl.approve_sampling(None)>
-                {tr(lang, Msg::SamplingRefuse)}
+                {in_lang(lang, "Refuse", "拒绝")}
             </button>
         </p>
     }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::controller::Controller;
-use super::i18n::{Msg, fill, text, tr};
+use super::i18n::{Msg, by_lang, fill, text, tr};
 use super::stores::Settings;
 use crate::diagram::spec::Lang;
 use crate::export::recording::{Context, Recording};
@@ -99,9 +99,16 @@ on_demand!(
         };
         let (name, mime) = kind.file();
         Ok(match download(name, mime, &body) {
-            Ok(()) => fill(text(Msg::Saved, lang), &[("name", name)]),
+            Ok(()) => fill(
+                by_lang(lang, "Saved {name}", "已保存 {name}"),
+                &[("name", name)],
+            ),
             Err(e) => fill(
-                text(Msg::CouldNotSave, lang),
+                by_lang(
+                    lang,
+                    "Could not save {name}: {error}",
+                    "无法保存 {name}：{error}",
+                ),
                 &[("name", name), ("error", &format!("{e:?}"))],
             ),
         })
