@@ -45,18 +45,22 @@ export const era = (page) => page.evaluate(() => document.documentElement.datase
 export const QUESTION_ROWS = ['d2-elicit', 'd2-elicit-ask', 'd2-elicit-answer', 'd2-elicit-reply'];
 /** The roots rows a run skips when the server asks for no roots (2026-07-28 draws only the first). */
 export const ROOTS_ROWS = ['d2-roots', 'd2-roots-reply'];
+/** The sampling rows a run skips when the server asks nothing of the client's model
+ * (2026-07-28 draws all but the reply). */
+export const SAMPLING_ROWS = ['d2-sample', 'd2-sample-review', 'd2-sample-llm', 'd2-sample-llm-answer',
+  'd2-sample-approve', 'd2-sample-reply'];
 export const PROBE_ROWS = ['d1-discover', 'd1-discover-result'];
 
 /** Every row ended done, except the ones listed as skipped (and the era's unused rows). */
 export async function allDone(page, skipped) {
   const states = await rows(page);
   const spoken = await era(page);
-  // The seeds' 23 rows and the 8 added (probe, a form, the roots); 2026-07-28 draws 27 (no
-  // handshake, the roots go back with the retry).
-  const expected = spoken === 'modern' ? 27 : 31;
+  // The seeds' 23 rows and the 14 added (probe, a form, the roots, the model); 2026-07-28 draws
+  // 32 (no handshake, the roots and the model's answer go back with the retry).
+  const expected = spoken === 'modern' ? 32 : 37;
   check(Object.keys(states).length === expected,
     `expected ${expected} rows in the ${spoken} era, got ${Object.keys(states).length}`);
-  const skip = [...skipped, ...QUESTION_ROWS, ...ROOTS_ROWS, ...(spoken === 'legacy' ? PROBE_ROWS : [])];
+  const skip = [...skipped, ...QUESTION_ROWS, ...ROOTS_ROWS, ...SAMPLING_ROWS, ...(spoken === 'legacy' ? PROBE_ROWS : [])];
   for (const [id, state] of Object.entries(states)) {
     const want = skip.includes(id) ? 'skipped' : 'done';
     check(state === want, `row ${id}: ${state}, expected ${want}`);

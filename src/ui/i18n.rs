@@ -27,7 +27,7 @@ macro_rules! messages {
 messages! {
     Lede, Language, Theme, ThemeAuto, ThemeLight, ThemeDark,
     Settings, McpServer, McpServerUrl, Question, AskBeforeTool, ApprovalAsk, ApprovalAuto,
-    PresetWeather, PresetCalculator, PresetForecast, PresetOther, PresetBridge, BridgeHint,
+    PresetWeather, PresetCalculator, PresetForecast, PresetPacking, PresetOther, PresetBridge, BridgeHint,
     Llm, LlmModel, ProviderOffline, ProviderOpenAi, ProviderAnthropic, ProviderGemini, ProviderYou, ProviderSmolLm,
     OfflineShort, OfflineNote, Temperature, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
     ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
@@ -106,6 +106,7 @@ fn en(msg: Msg) -> &'static str {
         PresetWeather => "Weather server (/mcp)",
         PresetCalculator => "Calculator server (/calc)",
         PresetForecast => "Weather server with a long task (/forecast)",
+        PresetPacking => "Weather server that asks your model and roots (/packing)",
         PresetOther => "Other URL",
         PresetBridge => "Through mcp-flow-bridge (your stdio or local server)",
         BridgeHint => {
@@ -240,6 +241,7 @@ fn zh(msg: Msg) -> &'static str {
         PresetWeather => "天气服务器（/mcp）",
         PresetCalculator => "计算器服务器（/calc）",
         PresetForecast => "带长时任务的天气服务器（/forecast）",
+        PresetPacking => "会询问你的模型和根目录的天气服务器（/packing）",
         PresetOther => "其他地址",
         PresetBridge => "经由 mcp-flow-bridge（你的 stdio 或本地服务器）",
         BridgeHint => {

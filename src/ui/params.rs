@@ -127,8 +127,9 @@ fn percent_decode(value: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The servers the picker offers: the weather server, the tutorial's calculator and the weather
-/// server with its long-running forecast, all served by `weather-server`, or any other
+/// The servers the picker offers: the weather server, the tutorial's calculator, the weather
+/// server with its long-running forecast and with a tool that asks the client's model and
+/// roots, all served by `weather-server`, or any other
 /// Streamable HTTP endpoint typed in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preset {
@@ -136,16 +137,19 @@ pub enum Preset {
     Calculator,
     /// The weather server with `get_forecast`, a task where the client takes tasks.
     Forecast,
+    /// The weather server with `packing_advice`, which asks the client's model and roots.
+    Packing,
     /// A server reached through `mcp-flow-bridge` (its endpoint is `/s/SECRET/mcp`).
     Bridge,
     Other,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 6] = [
         Self::Weather,
         Self::Calculator,
         Self::Forecast,
+        Self::Packing,
         Self::Bridge,
         Self::Other,
     ];
@@ -158,6 +162,7 @@ impl Preset {
             Self::Weather => "weather",
             Self::Calculator => "calc",
             Self::Forecast => "forecast",
+            Self::Packing => "packing",
             Self::Bridge => "bridge",
             Self::Other => "other",
         }
@@ -169,6 +174,7 @@ impl Preset {
             Self::Weather => Msg::PresetWeather,
             Self::Calculator => Msg::PresetCalculator,
             Self::Forecast => Msg::PresetForecast,
+            Self::Packing => Msg::PresetPacking,
             Self::Bridge => Msg::PresetBridge,
             Self::Other => Msg::PresetOther,
         };
@@ -180,6 +186,7 @@ impl Preset {
             Self::Weather => Some("/mcp"),
             Self::Calculator => Some("/calc"),
             Self::Forecast => Some("/forecast"),
+            Self::Packing => Some("/packing"),
             Self::Bridge | Self::Other => None,
         }
     }
@@ -198,10 +205,15 @@ impl Preset {
         if after_host.starts_with("/s/") || after_host == "/s" {
             return Self::Bridge;
         }
-        [Self::Weather, Self::Calculator, Self::Forecast]
-            .into_iter()
-            .find(|p| p.path().is_some_and(|suffix| path.ends_with(suffix)))
-            .unwrap_or(Self::Other)
+        [
+            Self::Weather,
+            Self::Calculator,
+            Self::Forecast,
+            Self::Packing,
+        ]
+        .into_iter()
+        .find(|p| p.path().is_some_and(|suffix| path.ends_with(suffix)))
+        .unwrap_or(Self::Other)
     }
 
     /// `url` moved to this preset's endpoint on the same host; `Other` keeps it.
@@ -226,6 +238,8 @@ impl Preset {
             (Self::Weather | Self::Forecast, true) => Some("东京的天气怎么样？"),
             (Self::Calculator, false) => Some("What is 3 times 111?"),
             (Self::Calculator, true) => Some("3 乘 111 等于多少？"),
+            (Self::Packing, false) => Some("Packing advice for Tokyo"),
+            (Self::Packing, true) => Some("东京旅行的打包建议"),
             (Self::Bridge | Self::Other, _) => None,
         }
     }
@@ -365,6 +379,11 @@ mod tests {
         assert_eq!(
             Preset::Forecast.apply("http://127.0.0.1:9000/calc"),
             "http://127.0.0.1:9000/forecast"
+        );
+        assert_eq!(Preset::of("http://127.0.0.1:8000/packing"), Preset::Packing);
+        assert_eq!(
+            Preset::Packing.apply("http://127.0.0.1:9000/mcp"),
+            "http://127.0.0.1:9000/packing"
         );
         // A bridge endpoint ends in /mcp too, but it is the bridge's.
         let bridged = "http://127.0.0.1:8001/s/5dc9ca52/mcp";

@@ -127,7 +127,7 @@ impl Played {
     }
 
     /// The run answered, every row done (approval off: rows 4 and 5 skipped; the era is fixed to
-    /// legacy: no probe; the server asked no question: the elicitation and roots rows skipped)
+    /// legacy: no probe; the server asked no question: the elicitation, roots and sampling rows skipped)
     /// and no error shown.
     fn completed(&self) {
         for r in self.rows() {
@@ -136,6 +136,7 @@ impl Played {
                 || r == "d2-5"
                 || r.starts_with("d2-elicit")
                 || r.starts_with("d2-roots")
+                || r.starts_with("d2-sample")
                 || r.starts_with("d1-discover")
             {
                 "skipped"

@@ -4,6 +4,7 @@
 //!
 //! - `weather-tools.json`: the `tools` of `tools/list` at `/mcp`;
 //! - `calc-tools.json`: the `tools` of `tools/list` at `/calc`;
+//! - `packing-tools.json`: the `tools` of `tools/list` at `/packing`;
 //! - `weather-conditions.json`: every `condition` a `get_weather` call can return (one call per
 //!   city in the server's table, distinct values in table order).
 //!
@@ -70,12 +71,14 @@ async fn tool_fixtures_equal_what_the_servers_list() {
     let server = TestServer::start(&[]).await;
     let weather = listed_tools(&server).await;
     let calc = listed_tools(&server.calc()).await;
+    let packing = listed_tools(&server.packing()).await;
     server.stop().await.expect("clean shutdown");
 
     assert_eq!(weather[0]["name"], "get_weather", "{weather}");
     assert_eq!(calc.as_array().map(Vec::len), Some(4), "{calc}");
     check_fixture("weather-tools.json", &weather);
     check_fixture("calc-tools.json", &calc);
+    check_fixture("packing-tools.json", &packing);
 }
 
 #[test]

@@ -68,6 +68,8 @@ pub const MCP_PATH: &str = "/mcp";
 pub const CALC_PATH: &str = "/calc";
 /// The weather server with the long-running `get_forecast` (a task where the client takes tasks).
 pub const FORECAST_PATH: &str = "/forecast";
+/// The weather server with `packing_advice`, which asks the client's model and roots.
+pub const PACKING_PATH: &str = "/packing";
 
 const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
@@ -124,8 +126,9 @@ fn extra(_config: &Config) -> Option<Arc<dyn crate::handlers::weather::Extra>> {
     None
 }
 
-/// Builds the application: `/mcp` (the weather server), `/calc` (the tutorial's calculator) and
-/// `/forecast` (the weather server with a long-running tool),
+/// Builds the application: `/mcp` (the weather server), `/calc` (the tutorial's calculator),
+/// `/forecast` (the weather server with a long-running tool) and `/packing` (with a tool that
+/// asks the client's model and roots),
 /// each rmcp Streamable HTTP behind CORS and the guard; with `--auth`, `/mcp` behind a bearer
 /// token and the authorization server's routes ([`crate::auth`]); with `--static`, the web app
 /// at `/`.
@@ -153,10 +156,16 @@ pub fn router(
         ..shared.clone()
     };
     let forecast = move || WeatherServer::with_shared(forecast_shared.clone());
+    let packing_shared = Shared {
+        extra: Some(Arc::new(crate::handlers::packing::PackingTool)),
+        tasks: Default::default(),
+        ..shared.clone()
+    };
+    let packing = move || WeatherServer::with_shared(packing_shared.clone());
     let weather = move || WeatherServer::with_shared(shared.clone());
     let calc = move || CalculatorServer::new(era);
     // With --auth, /mcp needs a bearer token; /calc, /models and the app stay open, and
-    // /forecast (the weather server again, with its long tool) is not served.
+    // /forecast and /packing (the weather server again, with one more tool) are not served.
     let auth = config.auth.then(|| Auth::new(config, local_addr));
     let weather = endpoint(MCP_PATH, weather, config, local_addr, &cancel);
     let weather = match &auth {
@@ -165,13 +174,15 @@ pub fn router(
     };
     let mut mcp = weather.merge(endpoint(CALC_PATH, calc, config, local_addr, &cancel));
     if auth.is_none() {
-        mcp = mcp.merge(endpoint(
-            FORECAST_PATH,
-            forecast,
-            config,
-            local_addr,
-            &cancel,
-        ));
+        mcp = mcp
+            .merge(endpoint(
+                FORECAST_PATH,
+                forecast,
+                config,
+                local_addr,
+                &cancel,
+            ))
+            .merge(endpoint(PACKING_PATH, packing, config, local_addr, &cancel));
     }
     if config.journal {
         let journal = Journal::default();

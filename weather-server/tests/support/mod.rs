@@ -70,6 +70,14 @@ impl TestServer {
         }
     }
 
+    /// `/packing`: the weather server with a tool that asks the client's model and roots.
+    pub fn packing(&self) -> Endpoint {
+        Endpoint {
+            client: self.client.clone(),
+            url: self.url.replace("/mcp", "/packing"),
+        }
+    }
+
     /// A plain GET of `path` (e.g. `/`, `/models/x`) on this server.
     pub fn get(&self, path: &str) -> reqwest::RequestBuilder {
         self.client.get(format!("{}{path}", self.origin()))

@@ -131,8 +131,8 @@ const CJK_OPENERS: &[&str] = &[
     "지금",
 ];
 
-/// What follows the place in a CJK question: "X的天气", "X今天…", "X会下雨吗", "Xの天気",
-/// "Xは晴れ", "Xで雨が…".
+/// What follows the place in a CJK question: "X的天气", "X今天…", "X会下雨吗", "X旅行的打包建议",
+/// "Xの天気", "Xは晴れ", "Xで雨が…".
 const CJK_MARKERS: &[&str] = &[
     "的天气",
     "的天氣",
@@ -150,6 +150,9 @@ const CJK_MARKERS: &[&str] = &[
     "会不会",
     "下雨",
     "下雪",
+    "旅行",
+    "的打包",
+    "打包",
     "の天気",
     "天気",
     "の気温",

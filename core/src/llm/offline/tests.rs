@@ -14,6 +14,7 @@ use crate::llm::{ChatMessage, LlmReply, ToolCall, ToolSpec};
 /// Regenerate the fixtures with `UPDATE_FIXTURES=1 cargo test -p weather-server --test fixtures`.
 const WEATHER_TOOLS: &str = include_str!("../../../../tests/fixtures/weather-tools.json");
 const CALC_TOOLS: &str = include_str!("../../../../tests/fixtures/calc-tools.json");
+const PACKING_TOOLS: &str = include_str!("../../../../tests/fixtures/packing-tools.json");
 const WEATHER_CONDITIONS: &str = include_str!("../../../../tests/fixtures/weather-conditions.json");
 
 /// Tools as the host hands them to a model: listed by the server, converted by
@@ -347,4 +348,28 @@ fn the_model_stays_deterministic() {
             arguments: json!({"a": 3.0, "b": 111.0}),
         })
     );
+}
+
+/// The page's `/packing` preset asks for advice: the offline model picks the tool that asks the
+/// client, not `get_weather` beside it, in both languages of the preset's example question.
+#[test]
+fn the_packing_presets_question_calls_packing_advice() {
+    let tools = tools_from(PACKING_TOOLS);
+    for (question, place) in [
+        ("Packing advice for Tokyo", "Tokyo"),
+        ("东京旅行的打包建议", "东京"),
+        ("东京的打包建议", "东京"),
+    ] {
+        match choose(question, &tools) {
+            Decision::Call(call) => {
+                assert_eq!(call.name, "packing_advice", "{question}");
+                assert_eq!(call.arguments, json!({"location": place}), "{question}");
+            }
+            other => panic!("{question}: {other:?}"),
+        }
+    }
+    match choose("What's the weather in Tokyo?", &tools) {
+        Decision::Call(call) => assert_eq!(call.name, "get_weather"),
+        other => panic!("{other:?}"),
+    }
 }
