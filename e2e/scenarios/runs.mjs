@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { opt, need, check } from '../lib/context.mjs';
 import {
   sel, rows, answer, finished, pieces, era, QUESTION_ROWS, allDone, answerIllinois, stepUntil,
-  instant, placement,
+  instant, placement, openSettings,
 } from '../lib/page.mjs';
 
 export default {
@@ -55,6 +55,44 @@ export default {
       // The reader of the server's questions is split out of the first load, fetched when asked.
       check(fetched.some((n) => n.startsWith('split_server_questions')),
         `${spoken}: the questions' reader was not fetched: ${fetched.join(', ')}`);
+    }
+  },
+
+  async "our server asks the client's model and roots (/packing) in both eras"(page) {
+    const q = encodeURIComponent('Packing advice for Tokyo');
+    const server = encodeURIComponent(`${need('base')}/packing`);
+    for (const spoken of ['modern', 'legacy']) {
+      await page.goto(`${need('base')}/?server=${server}&era=${spoken}&q=${q}&speed=instant&approve=auto`);
+      await openSettings(page);
+      if (!(await page.isVisible(sel.roots))) await page.click('#mf-advanced > summary');
+      await page.fill(sel.roots, 'file:///home/me/trips Trips');
+      await page.click(sel.play);
+      // The user sees the request before any model does, even with approve=auto.
+      await page.waitForSelector(sel.samplingSend, { timeout: 20_000 });
+      const limits = await page.textContent(sel.samplingLimits);
+      check(limits.includes('120'), `${spoken}: the request's limits: ${limits}`);
+      const asked = await page.inputValue('#mf-sampling-msg-0');
+      check(asked.startsWith('The weather in Tokyo is sunny'), `${spoken}: the request: ${asked}`);
+      await page.locator('#mf-sampling').screenshot({ path: join(opt.out, `sampling-request-${spoken}.png`) });
+      await page.click(sel.samplingSend);
+      await page.waitForSelector(sel.samplingAnswer, { timeout: 20_000 });
+      const written = await page.inputValue(sel.samplingAnswer);
+      check(written.includes('offline model'), `${spoken}: the offline model's answer: ${written}`);
+      await page.fill(sel.samplingAnswer, 'Pack sunglasses and sunscreen.');
+      await page.locator('#mf-sampling').screenshot({ path: join(opt.out, `sampling-answer-${spoken}.png`) });
+      await page.click(sel.samplingApprove);
+      await finished(page);
+      check((await era(page)) === spoken, `data-era: ${await era(page)}`);
+      const s = await rows(page);
+      const drawn = ['d2-sample', 'd2-sample-review', 'd2-sample-llm', 'd2-sample-llm-answer', 'd2-sample-approve',
+        'd2-roots', ...(spoken === 'legacy' ? ['d2-sample-reply', 'd2-roots-reply'] : ['d2-elicit-reply'])];
+      for (const id of drawn) check(s[id] === 'done', `${spoken}: ${id} ${s[id]}`);
+      await page.click('g[data-row="d2-8"]');
+      const result = await page.textContent('.mf-inspector');
+      check(result.includes('Pack sunglasses and sunscreen.') && result.includes('file:///home/me/trips'),
+        `${spoken}: the tool's result does not quote the edited advice and the root`);
+      await page.locator('g[data-row="d2-sample"]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(opt.out, `sampling-diagram-${spoken}.png`) });
     }
   },
 

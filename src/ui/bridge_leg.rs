@@ -6,7 +6,7 @@ use futures_util::future::LocalBoxFuture;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::i18n::{Msg, text};
+use super::i18n::by_lang;
 use super::stores::Settings;
 use crate::diagram::Lang;
 use crate::host::bridge_leg::{Legs, SESSION_HEADER, legs_url};
@@ -101,16 +101,15 @@ pub fn second_leg(x: &Exchange, lang: Lang) -> Option<impl IntoView + use<>> {
         let url = format!("{url}?session={session}");
         leptos::task::spawn_local(async move { shown.set(Some(fetch_legs(url).await)) });
     };
-    let t = move |m: Msg| text(m, lang);
     Some(view! {
         <div class="mf-second-leg">
-            <button class="mf-second-leg-load" on:click=load>{t(Msg::BridgeLeg)}</button>
+            <button class="mf-second-leg-load" on:click=load>{by_lang(lang, "What the server behind the bridge got and wrote", "桥后面的服务器实际收到和写出的内容")}</button>
             {move || shown.get().map(|legs| match legs {
                 Err(why) => view! { <p class="mf-error-line">{why}</p> }.into_any(),
                 Ok(legs) => {
                     let lines = legs.for_id(&id).into_iter().cloned().collect::<Vec<_>>();
                     if lines.is_empty() {
-                        return view! { <p class="mf-hint">{t(Msg::BridgeLegNone)}</p> }.into_any();
+                        return view! { <p class="mf-hint">{by_lang(lang, "The bridge's record has no line for this message.", "桥的记录中没有这条消息的行。")}</p> }.into_any();
                     }
                     view! {
                         <ol class="mf-bridge-lines">

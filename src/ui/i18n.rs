@@ -39,7 +39,7 @@ messages! {
     Inspector, WireDetail, InspectorHint,
     StatusPending, StatusActive, StatusDone, StatusFailed, StatusSkipped, RowAria, Keys,
     Era, EraAuto, EraModern, EraLegacy, EraInUse, EraNotYet, EraModernName, EraLegacyName,
-    Compare, CompareHint, YouNote, Connection, BridgeLeg, BridgeLegNone, ViaBridge,
+    Compare, CompareHint, YouNote, Connection, ViaBridge,
     AdvancedSettings, SavedServers, SaveAs, SaveServer, SaveSecretWarning, RemoveServer,
     TimeoutMs, MessageLog, Timeline,
 }
@@ -124,8 +124,6 @@ fn en(msg: Msg) -> &'static str {
             "You take the model's place: at its turns the page asks you which tool to call, with a form built from the tool's input schema, and what to answer."
         }
         Connection => "Connection: the server, its era, capabilities and logs",
-        BridgeLeg => "What the server behind the bridge got and wrote",
-        BridgeLegNone => "The bridge's record has no line for this message.",
         ViaBridge => "via the bridge: {what}",
         AdvancedSettings => "Request headers and authorization",
         SavedServers => "Saved servers",
@@ -259,8 +257,6 @@ fn zh(msg: Msg) -> &'static str {
             "由你代替模型：轮到模型时，页面会问你调用哪个工具（表单按工具的输入 schema 生成）以及如何回答。"
         }
         Connection => "连接：服务器、协议时代、能力和日志",
-        BridgeLeg => "桥后面的服务器实际收到和写出的内容",
-        BridgeLegNone => "桥的记录中没有这条消息的行。",
         ViaBridge => "经由桥：{what}",
         AdvancedSettings => "请求头与授权",
         SavedServers => "已保存的服务器",

@@ -138,29 +138,29 @@ row_specs! {
         carries: [Sampling],
         legacy: (
             "/client/sampling",
-            "The server asks the client's model to write something: `sampling/createMessage` on the open tools/call SSE stream, with {messages} (at most {maxTokens} tokens). The server never sees which model or key answers.",
-            "服务器请客户端的模型写点东西：在尚未关闭的 tools/call SSE 流上发送 `sampling/createMessage`，内容为 {messages}（最多 {maxTokens} 个 token）。服务器看不到回答的是哪个模型、用的哪个密钥。",
+            "The server asks the client's model (`sampling/createMessage` on the open tools/call stream): {messages}, at most {maxTokens} tokens.",
+            "服务器请求客户端的模型（在打开的 tools/call 流上发送 `sampling/createMessage`）：{messages}，最多 {maxTokens} 个 token。",
         ),
         modern: (
             "/client/sampling",
-            "The server's input_required result asks for the client's model (an inputRequests entry `sampling/createMessage`): {messages} (at most {maxTokens} tokens). The answer goes back with the retry.",
-            "服务器的 input_required 结果请求客户端的模型（inputRequests 中的一项 `sampling/createMessage`）：{messages}（最多 {maxTokens} 个 token）。回答随重试发回。",
+            "input_required asks for the client's model (`sampling/createMessage` in inputRequests): {messages}, at most {maxTokens} tokens.",
+            "input_required 请求客户端的模型（inputRequests 中的 `sampling/createMessage`）：{messages}，最多 {maxTokens} 个 token。",
         ),
     },
     SampleReview {
         carries: [Sampling],
         both: (
             "/client/sampling#user-interaction-model",
-            "Human in the loop: the host shows the user what the server asks its model (system prompt: {systemPrompt}; model preferences: {modelPreferences}). The user may edit it, or refuse before any model sees it.",
-            "人在回路中：主机向用户展示服务器要问模型的内容（系统提示：{systemPrompt}；模型偏好：{modelPreferences}）。用户可以编辑，也可以在任何模型看到之前拒绝。",
+            "Human in the loop: the user sees the request (system prompt: {systemPrompt}) and may edit or refuse it before any model does.",
+            "人在回路中：用户先看到请求（系统提示：{systemPrompt}），可在任何模型之前编辑或拒绝它。",
         ),
     },
     SampleLlm {
         carries: [Sampling],
         both: (
             "/client/sampling",
-            "The host puts the request the user approved to its own model, with no tools: {messages}, at most {maxTokens} tokens.",
-            "主机把用户批准的请求交给自己的模型，不带工具：{messages}，最多 {maxTokens} 个 token。",
+            "The approved request goes to the host's own model, without tools.",
+            "批准的请求交给主机自己的模型，不带工具。",
         ),
     },
     SampleLlmAnswer {
@@ -176,15 +176,15 @@ row_specs! {
         both: (
             "/client/sampling#user-interaction-model",
             "The user saw the answer before it went back: {verdict}. {text}",
-            "回答发回之前用户已经看过：{verdict}。{text}",
+            "回答发回之前用户已看过：{verdict}。{text}",
         ),
     },
     SampleReply {
         carries: [Sampled],
         both: (
             "/client/sampling",
-            "The client POSTs the answer as the JSON-RPC response to sampling/createMessage (role assistant, model {model}; a refusal goes as error -1); the server goes on with the tool, whose result arrives on the still-open tools/call stream.",
-            "客户端把回答作为对 sampling/createMessage 的 JSON-RPC 响应 POST 回去（role 为 assistant，model 为 {model}；拒绝则以错误 -1 发回）；服务器继续执行工具，结果在仍然打开的 tools/call 流上到达。",
+            "The client POSTs the answer as the response to sampling/createMessage (a refusal as error -1); the tool's result follows on the open stream.",
+            "客户端把回答作为对 sampling/createMessage 的响应 POST 回去（拒绝则为错误 -1）；工具结果随后在打开的流上到达。",
         ),
     },
     Execute {
