@@ -642,7 +642,7 @@ fn every_message_the_client_sends_has_this_wire_form() {
     let version = env!("CARGO_PKG_VERSION");
     let expected = [
         format!(
-            r#"{{"id":1,"jsonrpc":"2.0","method":"initialize","params":{{"capabilities":{{"elicitation":{{"form":{{}}}},"roots":{{"listChanged":true}}}},"clientInfo":{{"name":"mcp-flow","version":"{version}"}},"protocolVersion":"2025-11-25"}}}}"#
+            r#"{{"id":1,"jsonrpc":"2.0","method":"initialize","params":{{"capabilities":{{"elicitation":{{"form":{{}},"url":{{}}}},"roots":{{"listChanged":true}}}},"clientInfo":{{"name":"mcp-flow","version":"{version}"}},"protocolVersion":"2025-11-25"}}}}"#
         ),
         r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
         r#"{"id":2,"jsonrpc":"2.0","method":"tools/list","params":{}}"#.to_owned(),

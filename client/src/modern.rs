@@ -8,6 +8,7 @@
 use rmcp::model::{
     ClientCapabilities, ElicitationCapability, FormElicitationCapability, Implementation,
     ProtocolVersion, RequestMetaObject, RootsCapabilities, SamplingCapability,
+    UrlElicitationCapability,
 };
 use serde_json::{Map, Value};
 
@@ -29,6 +30,7 @@ pub use mcp_flow_wire::{
 pub fn capabilities_in(era: Era, sampling: bool) -> ClientCapabilities {
     let mut elicitation = ElicitationCapability::default();
     elicitation.form = Some(FormElicitationCapability::default());
+    elicitation.url = Some(UrlElicitationCapability::default());
     let mut roots = RootsCapabilities::default();
     roots.list_changed = (era == Era::Legacy).then_some(true);
     let mut caps = ClientCapabilities::default();
@@ -124,7 +126,7 @@ mod tests {
         assert_eq!(m["io.modelcontextprotocol/clientInfo"]["name"], "mcp-flow");
         assert_eq!(
             m["io.modelcontextprotocol/clientCapabilities"],
-            json!({"elicitation": {"form": {}}, "roots": {}})
+            json!({"elicitation": {"form": {}, "url": {}}, "roots": {}})
         );
         assert!(m.get("io.modelcontextprotocol/logLevel").is_none());
         let m = meta(

@@ -137,7 +137,7 @@ fn a_modern_run_sends_meta_and_headers_and_no_session() {
         );
         assert_eq!(
             meta["io.modelcontextprotocol/clientCapabilities"]["elicitation"],
-            json!({"form": {}})
+            json!({"form": {}, "url": {}})
         );
     }
     assert_eq!(header(&sent[0], "Mcp-Method"), Some("server/discover"));

@@ -73,13 +73,13 @@ export default {
       check(limits.includes('120'), `${spoken}: the request's limits: ${limits}`);
       const asked = await page.inputValue('#mf-sampling-msg-0');
       check(asked.startsWith('The weather in Tokyo is sunny'), `${spoken}: the request: ${asked}`);
-      await page.locator('#mf-sampling').screenshot({ path: join(opt.out, `sampling-request-${spoken}.png`) });
+      await page.screenshot({ path: join(opt.out, `sampling-request-${spoken}.png`) });
       await page.click(sel.samplingSend);
       await page.waitForSelector(sel.samplingAnswer, { timeout: 20_000 });
       const written = await page.inputValue(sel.samplingAnswer);
       check(written.includes('offline model'), `${spoken}: the offline model's answer: ${written}`);
       await page.fill(sel.samplingAnswer, 'Pack sunglasses and sunscreen.');
-      await page.locator('#mf-sampling').screenshot({ path: join(opt.out, `sampling-answer-${spoken}.png`) });
+      await page.screenshot({ path: join(opt.out, `sampling-answer-${spoken}.png`) });
       await page.click(sel.samplingApprove);
       await finished(page);
       check((await era(page)) === spoken, `data-era: ${await era(page)}`);

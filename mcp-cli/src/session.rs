@@ -182,7 +182,13 @@ fn answer(question: &ElicitRequestParams) -> ElicitResult {
             let schema = serde_json::to_value(requested_schema).unwrap_or(Value::Null);
             ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(fill(&schema)))
         }
-        // A URL is never opened without a person: declined.
+        // A URL is never opened without a person: printed, and declined.
+        ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
+            println!(
+                "  the server asks to open {url} ({message}): declined, the command line opens no page"
+            );
+            ElicitResult::new(ElicitationAction::Decline)
+        }
         _ => ElicitResult::new(ElicitationAction::Decline),
     }
 }

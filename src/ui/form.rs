@@ -85,6 +85,9 @@ fn form_dialog(ctl: Controller) -> impl IntoView {
     let problem = RwSignal::new(String::new());
     move || {
         let form = ctl.dialogs.form.get()?;
+        if let Some(page) = form.url.clone() {
+            return Some(url_view(ctl, form.message.clone(), page).into_any());
+        }
         let fields = fields(&form.schema);
         let entries = RwSignal::new(
             fields
@@ -120,7 +123,41 @@ fn form_dialog(ctl: Controller) -> impl IntoView {
                     {in_lang(settings.lang, "Cancel", "取消")}
                 </button>
             </div>
-        })
+        }.into_any())
+    }
+}
+
+/// URL mode: the server's message, the page and its origin; the page opens only when the user
+/// says so, in a new tab with no opener and no referrer (nothing of this page goes with it).
+fn url_view(ctl: Controller, message: String, page: crate::flow::host::UrlToOpen) -> impl IntoView {
+    let lang = expect_context::<Settings>().lang;
+    let open = {
+        let url = page.url.clone();
+        move |_| {
+            let opened = web_sys::window().and_then(|w| {
+                w.open_with_url_and_target_and_features(&url, "_blank", "noopener,noreferrer")
+                    .ok()
+            });
+            // With noopener the browser hands back no window: the tab opened all the same.
+            let _ = opened;
+            ctl.answer_form(ElicitResult::new(ElicitationAction::Accept));
+        }
+    };
+    view! {
+        <div id="mf-form-url" class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-form-title">
+            <h2 id="mf-form-title">{in_lang(lang, "The server asks you to open a page", "服务器请你打开一个页面")}</h2>
+            <p class="mf-form-message">{message}</p>
+            <p>{in_lang(lang, "It leads to", "它通向")}" "<strong id="mf-form-origin">{page.origin.clone()}</strong></p>
+            <p><code id="mf-form-url-text" class="mf-url">{page.url.clone()}</code></p>
+            <p><small>{in_lang(lang, "Opened in a new tab, without this page's tokens; the server learns only your answer.", "在新标签页中打开，不带本页面的令牌；服务器只会得知你的回答。")}</small></p>
+            <button id="mf-form-open" on:click=open>{in_lang(lang, "Open it", "打开")}</button>
+            <button id="mf-form-decline" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Decline))>
+                {in_lang(lang, "Decline", "拒绝")}
+            </button>
+            <button id="mf-form-cancel" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Cancel))>
+                {in_lang(lang, "Cancel", "取消")}
+            </button>
+        </div>
     }
 }
 

@@ -1,7 +1,8 @@
 """The seeds' weather tool on the official Python SDK (`mcp` 2.x, `MCPServer`), a tool whose
 parameter the SDK fills by asking the client for its roots (a `ListRoots` resolver: `roots/list`
 on the call's stream in 2025-11-25, an `input_required` result in 2026-07-28), one filled by the
-client's model (a `Sample` resolver: `sampling/createMessage` the same two ways), plus the resource
+client's model (a `Sample` resolver: `sampling/createMessage` the same two ways), one that asks the
+user to open a page (URL-mode elicitation, 2025-11-25 sessions), plus the resource
 `weather://cities`, the template `weather://city/{name}` and the prompt `weather_report`, both with
 city-name completion. It serves both eras on one endpoint (2026-07-28 and the 2025 sessions), with
 CORS for the test page (the SDK does no CORS; a deployment in front of a browser adds it) and its
@@ -19,7 +20,7 @@ from typing import Annotated
 
 import uvicorn
 from mcp.server import MCPServer
-from mcp.server.mcpserver import ListRoots, Resolve, Sample
+from mcp.server.mcpserver import Context, ListRoots, Resolve, Sample
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import (
@@ -78,6 +79,14 @@ def packing_tip(location: str, tip: Annotated[CreateMessageResult, Resolve(tip_r
     content = tip.content
     text = content.text if isinstance(content, TextContent) else "(no text)"
     return f"Packing tip for {location} (from {tip.model}): {text}"
+
+
+@mcp.tool()
+async def confirm_trip(location: str, ctx: Context) -> str:
+    """Confirm a trip to a city: the user opens the booking page (URL-mode elicitation)"""
+    page = f"https://booking.example.com/confirm?city={location}"
+    answer = await ctx.elicit_url(f"Confirm your trip to {location} on the booking page", page, "trip-1")
+    return f"The user answered {answer.action} to the booking page."
 
 
 @mcp.resource("weather://cities", name="cities", mime_type="application/json")

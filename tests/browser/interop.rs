@@ -215,6 +215,80 @@ async fn the_python_sdk_servers_sampling_request_is_shown_answered_and_edited_in
     sampling_asked(EraChoice::Modern).await;
 }
 
+/// The Python SDK server's `confirm_trip`, which asks the user to open a page (URL mode,
+/// 2025-11-25): the page's origin is shown, and only the user's answer goes back.
+async fn url_asked(open: bool) {
+    use mcp_flow::record::payload::Payload;
+    let ctl = playing(
+        Live::PySdk.url().to_owned(),
+        "Confirm the trip booking for Tokyo",
+        EraChoice::Legacy,
+    );
+    let (root, handle) = mount(ctl);
+    ctl.start(Mode::Play);
+    let shown = until(20_000, || {
+        root.query_selector("#mf-form-origin")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    let error = ctl
+        .run
+        .with_untracked(|r| r.first_error().map(|(row, e)| format!("{row}: {e}")));
+    let state = ctl.run.with_untracked(|r| {
+        (
+            r.answer().map(str::to_owned),
+            r.payload(Row::LlmChoice).cloned(),
+            r.status(Row::Elicit),
+        )
+    });
+    assert!(
+        shown,
+        "no page to open shown; error: {error:?}; run: {state:?}"
+    );
+    assert_eq!(
+        text(&root, "#mf-form-origin"),
+        "https://booking.example.com"
+    );
+    assert_eq!(
+        text(&root, "#mf-form-url-text"),
+        "https://booking.example.com/confirm?city=Tokyo"
+    );
+    click(
+        &root,
+        if open {
+            "#mf-form-open"
+        } else {
+            "#mf-form-decline"
+        },
+    );
+    let answered = until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await;
+    assert!(answered, "no answer after the user's choice");
+    let result = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
+    let said = if open { "accept" } else { "decline" };
+    match result {
+        Some(Payload::ToolResult { text, .. }) => {
+            assert_eq!(
+                text,
+                format!("The user answered {said} to the booking page.")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    ctl.end_run(None);
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_python_sdk_servers_url_elicitation_shows_the_page_and_sends_the_users_choice() {
+    url_asked(true).await;
+    url_asked(false).await;
+}
+
 /// The diagram "Resources, prompts, completion and tasks" against `url` in `era`: every row done, the
 /// template read with the first city the server completed (Tokyo), the prompt got for it, and
 /// the diagram drawn.

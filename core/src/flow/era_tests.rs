@@ -879,3 +879,68 @@ fn a_modern_sampling_request_refused_or_unanswerable_ends_the_call_without_a_ret
         assert_eq!(calls, 1, "no retry");
     }
 }
+
+/// A legacy run whose tools/call stream carries the URL-mode elicitation `url`, answered with
+/// `answer` where the page shows it.
+fn legacy_url_run(url: &str, answer: ElicitResult) -> Fixture {
+    let ask = json!({"jsonrpc": "2.0", "id": "u1", "method": "elicitation/create",
+        "params": {"mode": "url", "message": "Confirm the payment", "url": url,
+            "elicitationId": "e-1"}})
+    .to_string();
+    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
+        "content": [{"type": "text", "text": "Cloudy"}]}})
+    .to_string();
+    let script = vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
+        sse(&[&tools_page(3, "get_weather", None)]),
+        sse(&[&ask, &result]),
+        status(202, "", ""),
+    ];
+    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    play_answering(&f, "What's the weather in Springfield?", answer).expect("run");
+    f
+}
+
+#[test]
+fn a_url_elicitation_shows_the_page_and_its_origin_and_sends_only_the_users_answer() {
+    let f = legacy_url_run(
+        "https://pay.example.com/confirm?cart=7",
+        ElicitResult::new(ElicitationAction::Accept),
+    );
+    let initialize = body(&f.http.sent.borrow()[0]);
+    assert_eq!(
+        initialize["params"]["capabilities"]["elicitation"],
+        json!({"form": {}, "url": {}})
+    );
+    let shown = f.forms.borrow()[0].clone().expect("shown");
+    let page = shown.url.expect("a page to open");
+    assert_eq!(page.origin, "https://pay.example.com");
+    assert_eq!(page.url, "https://pay.example.com/confirm?cart=7");
+    let run = f.run.borrow();
+    let sent = posted_on(&run, Row::ElicitReply);
+    assert_eq!(
+        sent,
+        json!({"jsonrpc": "2.0", "id": "u1", "result": {"action": "accept"}})
+    );
+}
+
+#[test]
+fn a_url_elicitation_to_a_page_that_is_not_http_is_declined_unshown() {
+    let f = legacy_url_run(
+        "javascript:alert(1)",
+        ElicitResult::new(ElicitationAction::Accept),
+    );
+    assert!(f.forms.borrow().is_empty(), "nothing put to the user");
+    let run = f.run.borrow();
+    match run.payload(Row::Elicit) {
+        Some(Payload::Form { message, .. }) => {
+            assert!(message.contains("declined unopened"), "{message}");
+            assert!(message.contains("not javascript:"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let sent = posted_on(&run, Row::ElicitReply);
+    assert_eq!(sent["result"]["action"], "decline");
+}

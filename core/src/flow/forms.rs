@@ -10,7 +10,7 @@ use futures_channel::oneshot;
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::Value;
 
-use super::steps::{FormRequest, HostEvent, Steps};
+use super::steps::{FormRequest, HostEvent, Steps, UrlToOpen};
 use crate::diagram::Row;
 use crate::record::payload::Payload;
 
@@ -94,9 +94,35 @@ pub fn answer_payload(answer: &ElicitResult) -> Payload {
     }
 }
 
-/// Rows Elicit, ElicitAsk and ElicitAnswer: records the server's question, puts the form to the
-/// user and waits for the answer. A question this client cannot show (URL mode) is declined,
-/// and the row says so.
+/// The origin of a URL-mode elicitation's page, or why it is not opened: only an absolute
+/// `http:` or `https:` URL with a host (no `javascript:`, `data:`, `file:`, no credentials in it).
+pub fn url_origin(url: &str) -> Result<String, String> {
+    let (scheme, rest) = url
+        .split_once("://")
+        .filter(|(scheme, _)| {
+            scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")
+        })
+        .ok_or_else(|| {
+            let scheme = url.split(':').next().unwrap_or_default();
+            format!("only http: and https: pages are opened, not {scheme}:")
+        })?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.is_empty() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("the URL has no host, or has spaces in it".into());
+    }
+    if authority.contains('@') {
+        return Err("the URL carries a user name or password".into());
+    }
+    Ok(format!(
+        "{}://{}",
+        scheme.to_ascii_lowercase(),
+        authority.to_ascii_lowercase()
+    ))
+}
+
+/// Rows Elicit, ElicitAsk and ElicitAnswer: records the server's question, puts the form (or, in
+/// URL mode, the page to open) to the user and waits for the answer. A URL that is not an http(s)
+/// page, or a kind of question this client does not know, is declined, and the row says so.
 pub async fn ask_user(
     steps: &Steps,
     answers: &Answers,
@@ -114,7 +140,28 @@ pub async fn ask_user(
             serde_json::to_value(requested_schema).unwrap_or(Value::Null),
         ),
         ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
-            (format!("{message} (a URL: {url})"), Value::Null)
+            return match url_origin(url) {
+                Ok(origin) => {
+                    let page = UrlToOpen {
+                        url: url.clone(),
+                        origin,
+                    };
+                    ask(
+                        steps,
+                        answers,
+                        message.clone(),
+                        Value::Null,
+                        Some(page),
+                        state,
+                        round,
+                    )
+                    .await
+                }
+                Err(why) => {
+                    let message = format!("{message} (a URL, declined unopened: {why}: {url})");
+                    ask(steps, answers, message, Value::Null, None, state, round).await
+                }
+            };
         }
         // rmcp's list is open (non_exhaustive): a kind added later.
         _ => (
@@ -122,21 +169,26 @@ pub async fn ask_user(
             Value::Null,
         ),
     };
-    ask(steps, answers, message, schema, state, round).await
+    ask(steps, answers, message, schema, None, state, round).await
 }
 
-/// Rows Elicit, ElicitAsk and ElicitAnswer for `message`: the form of `schema` put to the user,
-/// or declined when there is no schema.
+/// Rows Elicit, ElicitAsk and ElicitAnswer for `message`: the form of `schema` (or the page `url`)
+/// put to the user, or declined when there is neither.
 async fn ask(
     steps: &Steps,
     answers: &Answers,
     message: String,
     schema: Value,
+    url: Option<UrlToOpen>,
     state: Option<String>,
     round: u32,
 ) -> ElicitResult {
+    let shown = match &url {
+        Some(page) => format!("{message} (opens {} on consent: {})", page.origin, page.url),
+        None => message.clone(),
+    };
     let form = Payload::Form {
-        message: message.clone(),
+        message: shown,
         schema: schema.clone(),
         state,
         round,
@@ -145,8 +197,8 @@ async fn ask(
     steps.begin(Row::Elicit).await;
     steps.done(Row::Elicit, Some(form.clone()));
     steps.begin(Row::ElicitAsk).await;
-    if schema.is_null() {
-        // This client declared form elicitation only.
+    if schema.is_null() && url.is_none() {
+        // Nothing the user could answer: declined.
         let declined = ElicitResult::new(ElicitationAction::Decline);
         steps.done(Row::ElicitAsk, Some(form));
         steps.activate(Row::ElicitAnswer);
@@ -157,7 +209,11 @@ async fn ask(
     }
     let (tx, rx) = oneshot::channel();
     *answers.form.borrow_mut() = Some(tx);
-    (steps.emit)(HostEvent::Form(Some(FormRequest { message, schema })));
+    (steps.emit)(HostEvent::Form(Some(FormRequest {
+        message,
+        schema,
+        url,
+    })));
     steps.done(Row::ElicitAsk, Some(form));
     steps.activate(Row::ElicitAnswer);
     let answer = rx
@@ -187,7 +243,16 @@ pub fn legacy_elicitor(
                 Err(why) => {
                     let message =
                         format!("(the question could not be read, so it is declined: {why})");
-                    ask(&steps, &answers, message, Value::Null, None, round.get()).await
+                    ask(
+                        &steps,
+                        &answers,
+                        message,
+                        Value::Null,
+                        None,
+                        None,
+                        round.get(),
+                    )
+                    .await
                 }
             };
             steps.begin(Row::ElicitReply).await;
@@ -195,4 +260,33 @@ pub fn legacy_elicitor(
             answer
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::url_origin;
+
+    #[test]
+    fn only_http_pages_with_a_host_are_opened_and_their_origin_is_shown() {
+        assert_eq!(
+            url_origin("https://Pay.Example.com:8443/confirm?x=1").as_deref(),
+            Ok("https://pay.example.com:8443")
+        );
+        assert_eq!(
+            url_origin("http://127.0.0.1:3000/form").as_deref(),
+            Ok("http://127.0.0.1:3000")
+        );
+        for (bad, why) in [
+            ("javascript:alert(1)", "not javascript:"),
+            ("data:text/html,<b>x</b>", "not data:"),
+            ("file:///etc/passwd", "not file:"),
+            ("ftp://example.com/x", "not ftp:"),
+            ("https:///nohost", "no host"),
+            ("https://user:pw@example.com/", "user name or password"),
+            ("https://example.com/a b", "spaces"),
+        ] {
+            let said = url_origin(bad).unwrap_err();
+            assert!(said.contains(why), "{bad}: {said}");
+        }
+    }
 }

@@ -15,7 +15,9 @@ use super::gate::Gate;
 use super::roots::{self, ROOTS_ROWS, RootsAnswers};
 use super::sampling::{SAMPLING_ROWS, SamplingDesk, legacy_sampler};
 use super::steps::Steps;
-pub use super::steps::{ApprovalRequest, Emit, FormRequest, HostEvent, SamplingDialog, Stopped};
+pub use super::steps::{
+    ApprovalRequest, Emit, FormRequest, HostEvent, SamplingDialog, Stopped, UrlToOpen,
+};
 use crate::diagram::Row;
 use crate::llm::{ChatMessage, Llm, LlmReply, ToolCall, ToolSpec};
 use crate::output_check::{Checker, check_result};

@@ -23,8 +23,18 @@ pub struct ApprovalRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FormRequest {
     pub message: String,
-    /// The `requestedSchema`: an object of primitive properties.
+    /// The `requestedSchema`: an object of primitive properties (null in URL mode).
     pub schema: Value,
+    /// URL mode: the page the server asks the user to open, and its origin.
+    pub url: Option<UrlToOpen>,
+}
+
+/// A URL-mode elicitation's page: opened only on the user's consent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UrlToOpen {
+    pub url: String,
+    /// `scheme://host[:port]`, shown so the user sees where it leads.
+    pub origin: String,
 }
 
 /// A server's sampling request waiting for the user: first the request (approve, edit or refuse
