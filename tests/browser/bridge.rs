@@ -287,3 +287,67 @@ async fn the_reference_everything_servers_task_in_2025_11_25() {
     drop(handle);
     root.remove();
 }
+
+/// The reference `server-everything` (2025-11-25, through the stdio bridge) samples the page's
+/// model from its `trigger-sampling-request` tool: the request is shown, the offline model's
+/// answer is edited, and the tool's result carries the edited text.
+#[wasm_bindgen_test]
+async fn the_reference_everything_servers_sampling_request_is_answered_through_the_bridge() {
+    let url = Live::BridgeEverything.url();
+    let ctl = playing(
+        url.to_owned(),
+        r#"Trigger a sampling request with the prompt "Say hi""#,
+        EraChoice::Legacy,
+    );
+    let (root, _handle) = mount(ctl);
+    ctl.play();
+    let asked = until(30_000, || {
+        root.query_selector("#mf-sampling-send")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    assert!(
+        asked,
+        "no sampling request shown: {}",
+        text(&root, "#mf-error")
+    );
+    let message: web_sys::HtmlTextAreaElement = root
+        .query_selector("#mf-sampling-msg-0")
+        .unwrap()
+        .expect("the message")
+        .unchecked_into();
+    assert!(message.value().ends_with("Say hi"), "{}", message.value());
+    click(&root, "#mf-sampling-send");
+    assert!(
+        until(20_000, || {
+            root.query_selector("#mf-sampling-answer")
+                .ok()
+                .flatten()
+                .is_some()
+        })
+        .await
+    );
+    type_into(&root, "#mf-sampling-answer", "Hi from the page.");
+    click(&root, "#mf-sampling-approve");
+    assert!(
+        until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await,
+        "no answer: {}",
+        text(&root, "#mf-error")
+    );
+    let result = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
+    match result {
+        Some(mcp_flow::record::payload::Payload::ToolResult { text, is_error, .. }) => {
+            assert!(!is_error, "{text}");
+            assert!(text.contains("LLM sampling result"), "{text}");
+            assert!(text.contains("Hi from the page."), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    for row in ["d2-sample", "d2-sample-approve", "d2-sample-reply"] {
+        assert_eq!(state(&root, row), "done", "{row}");
+    }
+}

@@ -1,5 +1,6 @@
 //! Filling a tool's arguments from the question, by the tool's input schema: numbers for
-//! `number` and `integer` parameters, the place for a string parameter that names a place, and
+//! `number` and `integer` parameters, the place for a string parameter that names a place, text
+//! the question quotes for any other string parameter ("…with the prompt \"Say hi\""), and
 //! an optional parameter with a list of values (`enum`) when the question names one ("in
 //! fahrenheit").
 
@@ -79,6 +80,7 @@ pub fn arguments(question: &Question, tool: &ToolSpec, anchors: &[usize]) -> Res
     let properties = tool.input_schema.get("properties");
     let given = operands(question);
     let mut numbers = given.iter().copied();
+    let mut quotes = quoted(&question.text).into_iter();
     let mut args = Map::new();
     for name in required(&tool.input_schema) {
         let property = properties.and_then(|p| p.get(name));
@@ -93,6 +95,7 @@ pub fn arguments(question: &Question, tool: &ToolSpec, anchors: &[usize]) -> Res
                 .filter(|n| n.fract() == 0.0 && n.abs() < 9.0e15)
                 .map(|n| json!(n as i64)),
             "string" if is_place_param(name, property) => place(question, anchors).map(Value::from),
+            "string" => quotes.next().map(Value::from),
             _ => None,
         };
         let Some(value) = value else {
@@ -132,9 +135,43 @@ pub fn arguments(question: &Question, tool: &ToolSpec, anchors: &[usize]) -> Res
     Ok(Value::Object(args))
 }
 
+/// The texts `text` quotes, in order: between "…", “…” or 「…」, not empty.
+pub fn quoted(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(['"', '“', '「']) {
+        let open = rest[at..].chars().next().unwrap_or('"');
+        let close = match open {
+            '“' => '”',
+            '「' => '」',
+            _ => '"',
+        };
+        let after = &rest[at + open.len_utf8()..];
+        let Some(end) = after.find(close) else {
+            break;
+        };
+        let inner = after[..end].trim();
+        if !inner.is_empty() {
+            found.push(inner.to_owned());
+        }
+        rest = &after[end + close.len_utf8()..];
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_text_is_found_in_any_of_the_usual_quotes() {
+        assert_eq!(
+            quoted(r#"Echo "hello there" and "bye""#),
+            ["hello there", "bye"]
+        );
+        assert_eq!(quoted("Say “hi” 「やあ」"), ["hi", "やあ"]);
+        assert!(quoted(r#"a "" b "unclosed"#).is_empty());
+    }
 
     #[test]
     fn from_puts_the_number_taken_away_second() {

@@ -373,3 +373,44 @@ fn the_packing_presets_question_calls_packing_advice() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A free-text parameter (not a place, not a number) takes the text the question quotes: the
+/// reference `server-everything`'s sampling tool, called the way a user would ask for it.
+#[test]
+fn a_quoted_text_fills_a_free_text_parameter() {
+    let tool = ToolSpec {
+        name: "trigger-sampling-request".into(),
+        description: "Trigger a Request from the Server for LLM Sampling".into(),
+        input_schema: json!({"type": "object", "properties": {
+            "prompt": {"type": "string", "description": "The prompt to send to the LLM"},
+            "maxTokens": {"type": "number", "default": 100}},
+            "required": ["prompt"]}),
+        ..Default::default()
+    };
+    let echo = ToolSpec {
+        name: "echo".into(),
+        description: "Echoes back the input string".into(),
+        input_schema: json!({"type": "object", "properties": {"message": {"type": "string"}},
+            "required": ["message"]}),
+        ..Default::default()
+    };
+    let tools = [tool, echo];
+    match choose(
+        r#"Trigger a sampling request with the prompt "Say hi""#,
+        &tools,
+    ) {
+        Decision::Call(call) => {
+            assert_eq!(call.name, "trigger-sampling-request");
+            assert_eq!(call.arguments, json!({"prompt": "Say hi"}));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        choose("Trigger LLM sampling", &tools),
+        Decision::Missing {
+            tool: "trigger-sampling-request".into(),
+            argument: "prompt".into()
+        },
+        "nothing quoted: the argument is asked for"
+    );
+}
