@@ -109,8 +109,8 @@ row_specs! {
         ),
         modern: (
             "/basic/patterns/mrtr",
-            "The client calls tools/call again with a new request id, the same name and arguments, the answers in inputResponses ({action}) and the requestState exactly as the server sent it.",
-            "客户端以新的请求 ID 再次调用 tools/call，名称和参数不变，回答放在 inputResponses 中（{action}），并原样附上服务器发来的 requestState。",
+            "The client calls tools/call again with a new request id, the same name and arguments, every answer in inputResponses (the form's, the roots, the model's) and the requestState exactly as the server sent it.",
+            "客户端以新的请求 ID 再次调用 tools/call，名称和参数不变，所有回答（表单、根目录、模型的）放在 inputResponses 中，并原样附上服务器发来的 requestState。",
         ),
     },
     Roots {
