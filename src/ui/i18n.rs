@@ -426,7 +426,7 @@ mod tests {
     fn fill_replaces_each_placeholder() {
         assert_eq!(
             fill(
-                by_lang(Lang::Zh, "执行“{tool}”吗？", "-"),
+                by_lang(Lang::Zh, "-", "执行“{tool}”吗？"),
                 &[("tool", "get_weather")]
             ),
             "执行“get_weather”吗？"
