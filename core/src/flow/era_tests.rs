@@ -462,23 +462,32 @@ fn legacy_run_asked(ask: &str) -> (Fixture, String) {
     legacy_run_asked_with_roots(ask, Vec::new())
 }
 
-/// A legacy run whose tools/call is asked `ask` on its stream, with `roots` in the settings.
-fn legacy_run_asked_with_roots(
-    ask: &str,
-    roots: Vec<mcp_flow_client::roots::Root>,
-) -> (Fixture, String) {
+/// A 2025-11-25 session whose tools/call stream carries `ask` (a server request) before its
+/// "Cloudy" result; the POSTed answer is accepted.
+fn legacy_script(ask: &str) -> Vec<Script> {
     let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
         "content": [{"type": "text", "text": "Cloudy"}]}})
     .to_string();
-    let script = vec![
+    vec![
         sse(&[&init_result(1, "2025-11-25")]),
         status(202, "", ""),
         sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
         sse(&[&tools_page(3, "get_weather", None)]),
         sse(&[ask, &result]),
         status(202, "", ""),
-    ];
-    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    ]
+}
+
+/// A legacy run whose tools/call is asked `ask` on its stream, with `roots` in the settings.
+fn legacy_run_asked_with_roots(
+    ask: &str,
+    roots: Vec<mcp_flow_client::roots::Root>,
+) -> (Fixture, String) {
+    let f = fixture(
+        legacy_script(ask),
+        EraChoice::Legacy,
+        ServerMemory::default(),
+    );
     f.host.set_roots(roots);
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     (f, answer)
@@ -701,18 +710,11 @@ fn a_legacy_sampling_request_is_shown_answered_by_the_model_edited_and_posted() 
     let ask = json!({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
         "params": sampling_params(50)})
     .to_string();
-    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
-        "content": [{"type": "text", "text": "Cloudy"}]}})
-    .to_string();
-    let script = vec![
-        sse(&[&init_result(1, "2025-11-25")]),
-        status(202, "", ""),
-        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
-        sse(&[&tools_page(3, "get_weather", None)]),
-        sse(&[&ask, &result]),
-        status(202, "", ""),
-    ];
-    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    let f = fixture(
+        legacy_script(&ask),
+        EraChoice::Legacy,
+        ServerMemory::default(),
+    );
     *f.verdict.borrow_mut() = Verdict::Edit("Take a light jacket.");
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     assert!(answer.contains("cloudy"), "{answer}");
@@ -779,18 +781,11 @@ fn a_refused_legacy_sampling_request_reaches_no_model_and_is_answered_with_error
     let ask = json!({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
         "params": sampling_params(50)})
     .to_string();
-    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
-        "content": [{"type": "text", "text": "Cloudy"}]}})
-    .to_string();
-    let script = vec![
-        sse(&[&init_result(1, "2025-11-25")]),
-        status(202, "", ""),
-        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
-        sse(&[&tools_page(3, "get_weather", None)]),
-        sse(&[&ask, &result]),
-        status(202, "", ""),
-    ];
-    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    let f = fixture(
+        legacy_script(&ask),
+        EraChoice::Legacy,
+        ServerMemory::default(),
+    );
     *f.verdict.borrow_mut() = Verdict::RefuseRequest;
     play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     let run = f.run.borrow();
@@ -887,18 +882,11 @@ fn legacy_url_run(url: &str, answer: ElicitResult) -> Fixture {
         "params": {"mode": "url", "message": "Confirm the payment", "url": url,
             "elicitationId": "e-1"}})
     .to_string();
-    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
-        "content": [{"type": "text", "text": "Cloudy"}]}})
-    .to_string();
-    let script = vec![
-        sse(&[&init_result(1, "2025-11-25")]),
-        status(202, "", ""),
-        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
-        sse(&[&tools_page(3, "get_weather", None)]),
-        sse(&[&ask, &result]),
-        status(202, "", ""),
-    ];
-    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    let f = fixture(
+        legacy_script(&ask),
+        EraChoice::Legacy,
+        ServerMemory::default(),
+    );
     play_answering(&f, "What's the weather in Springfield?", answer).expect("run");
     f
 }

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use rmcp::{
     ErrorData as McpError, RoleServer,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
         CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult, InputRequest,
         InputRequests, InputRequiredResult, InputResponses, ListRootsRequest, ListRootsResult,
         SamplingMessage, Tool, ToolAnnotations,
@@ -29,7 +29,7 @@ use serde_json::Value;
 
 use crate::{
     handlers::cities::{self, City},
-    handlers::weather::{CallOutcome, Extra, WeatherServer, is_modern},
+    handlers::weather::{CallOutcome, Extra, WeatherServer, client_capabilities, is_modern},
     sealed::{REFUSED, Sealer},
 };
 
@@ -196,15 +196,7 @@ impl PackingTool {
             }
         };
         let modern = is_modern(context);
-        let capabilities: Option<ClientCapabilities> = if modern {
-            context.meta.client_capabilities()
-        } else {
-            context
-                .peer
-                .peer_info()
-                .map(|info| info.capabilities.clone())
-        };
-        let caps = capabilities.unwrap_or_default();
+        let caps = client_capabilities(context).unwrap_or_default();
         if caps.sampling.is_none() {
             return Ok(cannot_sample().into());
         }

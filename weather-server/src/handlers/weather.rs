@@ -133,6 +133,22 @@ pub fn severity(level: LoggingLevel) -> u8 {
 }
 
 /// Whether the request speaks 2026-07-28 (its `_meta` names a modern version).
+/// What the client of this request declares it can do. Modern: this request's `_meta`. Legacy:
+/// the session's `initialize` (a server-to-client request goes to the session, whatever `_meta`
+/// says).
+pub fn client_capabilities(
+    context: &RequestContext<RoleServer>,
+) -> Option<rmcp::model::ClientCapabilities> {
+    if is_modern(context) {
+        context.meta.client_capabilities()
+    } else {
+        context
+            .peer
+            .peer_info()
+            .map(|info| info.capabilities.clone())
+    }
+}
+
 pub fn is_modern(context: &RequestContext<RoleServer>) -> bool {
     context
         .meta
@@ -414,16 +430,7 @@ impl WeatherServer {
         candidates: &[&'static City],
         units: Units,
     ) -> Result<CallToolResponse, McpError> {
-        // Modern: what this request's `_meta` declares. Legacy: what the session's `initialize`
-        // declared (a server-to-client request goes to the session, whatever `_meta` says).
-        let capabilities = if is_modern(context) {
-            context.meta.client_capabilities()
-        } else {
-            context
-                .peer
-                .peer_info()
-                .map(|info| info.capabilities.clone())
-        };
+        let capabilities = client_capabilities(context);
         if !elicit::answers_forms(capabilities.as_ref()) {
             return Ok(elicit::cannot_ask(
                 input,
