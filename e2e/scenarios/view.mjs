@@ -68,6 +68,15 @@ export default {
     await page.goto(`${need('base')}/?llm=you&speed=instant&approve=auto&autoplay&era=legacy`);
     await page.waitForSelector(sel.you, { timeout: 20_000 });
     await audit('the "you are the model" dialog');
+    const packing = encodeURIComponent(`${need('base')}/packing`);
+    const tip = encodeURIComponent('Packing advice for Tokyo');
+    await page.goto(`${need('base')}/?server=${packing}&q=${tip}&llm=offline&speed=instant&approve=auto&era=legacy`);
+    await page.click(sel.play);
+    await page.waitForSelector(sel.samplingSend, { timeout: 20_000 });
+    await audit("the server's sampling request");
+    await page.click(sel.samplingSend);
+    await page.waitForSelector(sel.samplingAnswer, { timeout: 20_000 });
+    await audit("the model's answer to approve");
     console.log(`     axe-core: ${report.join('; ')}`);
     check(serious.length === 0, `serious or critical:\n${serious.join('\n')}`);
   },

@@ -87,7 +87,7 @@ fn approve_view(ctl: Controller, answer: String, model: String) -> AnyView {
             {move || fill(by_lang(lang.get(), "Your model answered ({model})", "你的模型已回答（{model}）"), &[("model", &model)])}
         </h2>
         <p>{in_lang(lang, "Nothing goes back to the server until you send it. You may edit it first.", "在你发送之前，什么都不会发回服务器。你可以先编辑。")}</p>
-        <textarea id="mf-sampling-answer" rows="5" prop:value=move || edited.get()
+        <textarea id="mf-sampling-answer" rows="5" aria-labelledby="mf-sampling-title" prop:value=move || edited.get()
             on:input=move |ev| edited.set(event_target_value(&ev))></textarea>
         <p>
             <button id="mf-sampling-approve" on:click=move |_| ctl.approve_sampling(Some(edited.get_untracked()))>
