@@ -159,14 +159,17 @@ impl<H: Http> McpClient<H> {
     pub async fn give_roots(&self) -> Vec<Root> {
         let giver = self.roots.borrow().clone();
         match giver {
-            Some(giver) => {
-                self.waiting_for_user.set(self.waiting_for_user.get() + 1);
-                let roots = giver().await;
-                self.waiting_for_user.set(self.waiting_for_user.get() - 1);
-                roots
-            }
+            Some(giver) => self.while_the_user_answers(giver()).await,
             None => Vec::new(),
         }
+    }
+
+    /// Awaits `answer` (the host asking the user) with the request timeout held meanwhile.
+    async fn while_the_user_answers<T>(&self, answer: impl Future<Output = T>) -> T {
+        self.waiting_for_user.set(self.waiting_for_user.get() + 1);
+        let answer = answer.await;
+        self.waiting_for_user.set(self.waiting_for_user.get() - 1);
+        answer
     }
 
     /// Tells a legacy server that the client's roots changed
@@ -307,12 +310,7 @@ impl<H: Http> McpClient<H> {
             };
             let elicitor = self.elicitor.borrow().clone();
             let answer = match elicitor {
-                Some(elicitor) => {
-                    self.waiting_for_user.set(self.waiting_for_user.get() + 1);
-                    let answer = elicitor(question).await;
-                    self.waiting_for_user.set(self.waiting_for_user.get() - 1);
-                    answer
-                }
+                Some(elicitor) => self.while_the_user_answers(elicitor(question)).await,
                 None => ElicitResult::new(ElicitationAction::Decline),
             };
             jsonrpc::result(&id, &answer)
@@ -344,10 +342,7 @@ impl<H: Http> McpClient<H> {
             None => Err("the request has no params".into()),
         };
         let unreadable = asked.is_err();
-        self.waiting_for_user.set(self.waiting_for_user.get() + 1);
-        let answer = sampler(asked).await;
-        self.waiting_for_user.set(self.waiting_for_user.get() - 1);
-        match answer {
+        match self.while_the_user_answers(sampler(asked)).await {
             Ok(answer) => json!({ "jsonrpc": "2.0", "id": id, "result": answer.result() }),
             Err(why) if unreadable => sampling::error(id, sampling::INVALID_PARAMS, &why),
             Err(why) => sampling::error(id, sampling::USER_REJECTED, &why),

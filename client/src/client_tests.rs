@@ -404,6 +404,14 @@ fn server_ping_requests_on_the_stream_are_answered() {
     assert!(reply.get("result").is_some());
 }
 
+/// The JSON bodies the client sent after its first request (its answers to the server).
+fn bodies_after_the_first(http: &Scripted) -> Vec<Value> {
+    http.sent.borrow()[1..]
+        .iter()
+        .map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap_or(Value::Null))
+        .collect()
+}
+
 #[test]
 fn every_server_request_is_answered_roots_with_the_hosts_and_the_rest_by_name() {
     let roots = json!({"jsonrpc":"2.0","id":"r1","method":"roots/list"}).to_string();
@@ -429,11 +437,7 @@ fn every_server_request_is_answered_roots_with_the_hosts_and_the_rest_by_name() 
     })));
     block_on(c.ping()).expect("the ping is answered after both questions");
     assert_eq!(asked.get(), 1);
-    let sent = http.sent.borrow();
-    let replies: Vec<Value> = sent[1..]
-        .iter()
-        .map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap_or(Value::Null))
-        .collect();
+    let replies = bodies_after_the_first(&http);
     assert_eq!(
         replies[0],
         json!({"jsonrpc":"2.0","id":"r1","result":{"roots":[{"uri":"file:///work","name":"work"}]}})
@@ -484,11 +488,7 @@ fn sampling_is_answered_with_the_samplers_answer_its_refusal_or_why_it_cannot_be
         "a sampler declares sampling"
     );
     block_on(c.ping()).expect("the ping is answered after the three requests");
-    let sent = http.sent.borrow();
-    let replies: Vec<Value> = sent[1..]
-        .iter()
-        .map(|r| serde_json::from_str(r.body.as_deref().unwrap_or("null")).unwrap_or(Value::Null))
-        .collect();
+    let replies = bodies_after_the_first(&http);
     assert_eq!(
         replies[0],
         json!({"jsonrpc":"2.0","id":"a","result":{"role":"assistant",

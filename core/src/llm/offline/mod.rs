@@ -141,6 +141,22 @@ pub fn sampled(request: &SamplingRequest) -> String {
     }
 }
 
+impl OfflineModel {
+    /// One of its calls in the OpenAI wire shape: `request`, then `reply` as a response.
+    fn exchange(&self, started_ms: f64, request: Value, reply: &LlmReply) -> LlmExchange {
+        LlmExchange {
+            provider: "offline".into(),
+            url: "in-page (no network)".into(),
+            request,
+            response: Some(openai::response("offline-1", MODEL, reply)),
+            status: None,
+            started_ms,
+            finished_ms: self.clock.now_ms(),
+            error: None,
+        }
+    }
+}
+
 impl Llm for OfflineModel {
     fn label(&self) -> String {
         LABEL.into()
@@ -162,41 +178,19 @@ impl Llm for OfflineModel {
             "tools": openai::tools(tools),
         });
         let reply = decide(messages, tools);
-        let response = openai::response("offline-1", MODEL, &reply);
-        let exchange = LlmExchange {
-            provider: "offline".into(),
-            url: "in-page (no network)".into(),
-            request,
-            response: Some(response),
-            status: None,
-            started_ms,
-            finished_ms: self.clock.now_ms(),
-            error: None,
-        };
+        let exchange = self.exchange(started_ms, request, &reply);
         (Ok(reply), exchange)
     }
 
     async fn sample(&self, request: &SamplingRequest) -> (Result<String, String>, LlmExchange) {
         let started_ms = self.clock.now_ms();
         let text = sampled(request);
-        let exchange = LlmExchange {
-            provider: "offline".into(),
-            url: "in-page (no network)".into(),
-            request: json!({
-                "model": MODEL,
-                "messages": openai::messages(&super::sampling_messages(request)),
-                "max_tokens": request.tokens(),
-            }),
-            response: Some(openai::response(
-                "offline-1",
-                MODEL,
-                &LlmReply::Text(text.clone()),
-            )),
-            status: None,
-            started_ms,
-            finished_ms: self.clock.now_ms(),
-            error: None,
-        };
+        let sent = json!({
+            "model": MODEL,
+            "messages": openai::messages(&super::sampling_messages(request)),
+            "max_tokens": request.tokens(),
+        });
+        let exchange = self.exchange(started_ms, sent, &LlmReply::Text(text.clone()));
         (Ok(text), exchange)
     }
 }
