@@ -85,6 +85,8 @@ pub struct McpClient<H: Http> {
     sampler: RefCell<Option<Sampler>>,
     /// Elicitations waiting for the user: the request timeout does not run out meanwhile.
     waiting_for_user: Cell<u32>,
+    /// One per request in flight: [`McpClient::stop`] fires them.
+    stoppers: RefCell<Vec<futures_channel::oneshot::Sender<()>>>,
 }
 
 impl<H: Http> McpClient<H> {
@@ -103,7 +105,20 @@ impl<H: Http> McpClient<H> {
             roots: RefCell::new(None),
             sampler: RefCell::new(None),
             waiting_for_user: Cell::new(0),
+            stoppers: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Stops every request in flight the era's way (2025-11-25: `notifications/cancelled`;
+    /// 2026-07-28: its stream closed); each fails with [`TransportError::Stopped`]. Whether one
+    /// was in flight.
+    pub fn stop(&self) -> bool {
+        let stoppers = std::mem::take(&mut *self.stoppers.borrow_mut());
+        let mut stopped = false;
+        for stop in stoppers {
+            stopped |= stop.send(()).is_ok();
+        }
+        stopped
     }
 
     pub fn set_timeout_ms(&self, ms: u32) {
@@ -221,6 +236,12 @@ impl<H: Http> McpClient<H> {
             }
             .fuse()
         );
+        let (stopper, mut stopped) = futures_channel::oneshot::channel::<()>();
+        {
+            let mut stoppers = self.stoppers.borrow_mut();
+            stoppers.retain(|s| !s.is_canceled());
+            stoppers.push(stopper);
+        }
         let finished = {
             let mut exchange = pin!(
                 self.transport
@@ -229,23 +250,26 @@ impl<H: Http> McpClient<H> {
             loop {
                 let timer = pin!(self.transport.clock.sleep(ms));
                 let work = select(exchange.as_mut(), answering.as_mut());
-                match select(work, timer).await {
-                    Either::Left((Either::Left((result, _)), _)) => break Some(result),
+                match select(select(work, &mut stopped), timer).await {
+                    Either::Left((Either::Left((Either::Left((result, _)), _)), _)) => {
+                        break Ok(result);
+                    }
                     // Not before the stream ends (the channel stays open until then).
-                    Either::Left((Either::Right(((), _)), _)) => continue,
+                    Either::Left((Either::Left((Either::Right(((), _)), _)), _)) => continue,
+                    Either::Left((Either::Right(_), _)) => break Err(TransportError::Stopped),
                     Either::Right(((), _))
                         if self.waiting_for_user.get() > 0 || self.transport.authorizing() =>
                     {
                         continue;
                     }
-                    Either::Right(((), _)) => break None,
+                    Either::Right(((), _)) => break Err(TransportError::Timeout { ms }),
                 }
             }
-            // The exchange (and its borrow of `deliver`) ends here. On a timeout that drops the
-            // request and its body, which in a browser aborts the fetch.
+            // The exchange (and its borrow of `deliver`) ends here. On a timeout or a stop that
+            // drops the request and its body, which in a browser aborts the fetch.
         };
         match finished {
-            Some(result) => {
+            Ok(result) => {
                 // Closing the channel lets the answering end after the last request.
                 drop(deliver);
                 if !answering.is_terminated() {
@@ -253,10 +277,14 @@ impl<H: Http> McpClient<H> {
                 }
                 Ok(result?)
             }
-            None => {
-                self.transport.abandon(&format!("timed out after {ms} ms"));
-                self.cancel(message, ms).await;
-                Err(TransportError::Timeout { ms }.into())
+            Err(why) => {
+                let reason = match why {
+                    TransportError::Stopped => "the user stopped it".to_owned(),
+                    _ => format!("timed out after {ms} ms"),
+                };
+                self.transport.abandon(&reason);
+                self.cancel(message, &reason, ms.min(CANCEL_WAIT_MS)).await;
+                Err(why.into())
             }
         }
     }
@@ -265,9 +293,9 @@ impl<H: Http> McpClient<H> {
         self.post_with(message, Vec::new()).await
     }
 
-    /// After a timeout: a legacy server is told with `notifications/cancelled` (best effort,
-    /// bounded); in the modern era closing the stream was the cancellation.
-    async fn cancel(&self, message: &Value, ms: u32) {
+    /// After a timeout or a stop: a legacy server is told with `notifications/cancelled` (best
+    /// effort, at most `wait` ms); in the modern era closing the stream was the cancellation.
+    async fn cancel(&self, message: &Value, reason: &str, wait: u32) {
         if self.era.get() == Era::Modern {
             return;
         }
@@ -279,9 +307,8 @@ impl<H: Http> McpClient<H> {
         };
         let cancel = jsonrpc::notification_with(
             CancelledNotificationMethod,
-            &CancelledNotificationParam::new(Some(id), Some(format!("timed out after {ms} ms"))),
+            &CancelledNotificationParam::new(Some(id), Some(reason.to_owned())),
         );
-        let wait = ms.min(CANCEL_WAIT_MS);
         let mut ignore = |_: Value| {};
         let cancelled = pin!(self.transport.post(&cancel, &mut ignore));
         let timer = pin!(self.transport.clock.sleep(wait));

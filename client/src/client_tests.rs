@@ -732,3 +732,89 @@ fn a_replay_goes_in_the_open_session_with_a_new_id_and_is_recorded_as_one() {
     assert!(x.rpc_response().is_some());
     assert!(log.exchanges[..2].iter().all(|x| x.replay.is_none()));
 }
+
+/// A tools/call whose SSE answer brings a progress notification and then nothing more, with a
+/// listener that stops the client when the progress arrives (as the page's Stop button would).
+fn stopped_at_the_first_progress(
+    era: crate::era::Era,
+) -> (McpError, Rc<Scripted>, Rc<RefCell<Log>>) {
+    let progress = json!({"jsonrpc":"2.0","method":"notifications/progress",
+        "params":{"progressToken":"p","progress":1,"total":10,"message":"1/10"}});
+    let head = vec![("content-type", "text/event-stream".to_owned())];
+    let (c, http, log) = client(vec![
+        Script::Stall {
+            status: 200,
+            headers: head,
+            chunks: vec![format!("id: 1\ndata: {progress}\n\n").into_bytes()],
+        },
+        status(202, "", ""),
+    ]);
+    c.set_era(era);
+    let c = Rc::new(c);
+    let weak = Rc::downgrade(&c);
+    c.set_listener(Some(Box::new(move |m: &Value| {
+        if m["method"] == "notifications/progress"
+            && let Some(c) = weak.upgrade()
+        {
+            assert!(c.stop(), "a request was in flight");
+        }
+    })));
+    let err = block_on(c.call("count", json!({"n": 10}), Some("p"), None)).unwrap_err();
+    (err, http, log)
+}
+
+#[test]
+fn a_stopped_legacy_request_is_cancelled_with_a_notification() {
+    let (err, http, log) = stopped_at_the_first_progress(crate::era::Era::Legacy);
+    assert_eq!(err, McpError::Transport(TransportError::Stopped));
+    let sent = http.sent.borrow();
+    assert_eq!(sent.len(), 2, "the call and its cancellation");
+    let cancel: Value = serde_json::from_str(sent[1].body.as_deref().unwrap()).unwrap();
+    assert_eq!(cancel["method"], "notifications/cancelled");
+    assert_eq!(cancel["params"]["requestId"], 1);
+    assert_eq!(cancel["params"]["reason"], "the user stopped it");
+    // The call's stream was dropped before the cancellation went out.
+    assert_eq!(*http.alive_at_send.borrow(), [0, 0]);
+    assert_eq!(http.alive.get(), 0);
+    let log = log.borrow();
+    let call = &log.exchanges[0];
+    assert!(
+        call.error.as_deref().unwrap().contains("stopped"),
+        "{call:?}"
+    );
+    assert_eq!(
+        call.events.len(),
+        1,
+        "the progress it brought stays in the record"
+    );
+}
+
+#[test]
+fn a_stopped_modern_request_is_cancelled_by_closing_its_stream() {
+    let (err, http, log) = stopped_at_the_first_progress(crate::era::Era::Modern);
+    assert_eq!(err, McpError::Transport(TransportError::Stopped));
+    assert_eq!(
+        http.sent.borrow().len(),
+        1,
+        "no notification: the closed stream says it"
+    );
+    assert_eq!(http.alive.get(), 0, "the stream was closed");
+    assert!(
+        log.borrow().exchanges[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("stopped")
+    );
+}
+
+#[test]
+fn stop_with_nothing_in_flight_stops_nothing() {
+    let (c, http, _) = client(vec![json_reply(
+        json!({"jsonrpc":"2.0","id":1,"result":{}}),
+    )]);
+    assert!(!c.stop());
+    block_on(c.ping()).unwrap();
+    assert!(!c.stop(), "the ping is answered: nothing is left to stop");
+    assert_eq!(http.sent.borrow().len(), 1);
+}

@@ -23,6 +23,8 @@ pub enum TransportError {
     Stream { detail: String },
     /// No response within the request timeout.
     Timeout { ms: u32 },
+    /// The user stopped the request before its response came.
+    Stopped,
     /// The body (or one SSE event) passed the most this client reads; it stopped reading there.
     TooLarge { limit: usize },
     /// The server asked for authorization and the flow failed at one of its steps.
@@ -72,6 +74,7 @@ impl fmt::Display for TransportError {
             }
             Self::Stream { detail } => write!(f, "the SSE stream broke: {detail}"),
             Self::Timeout { ms } => write!(f, "no response within {ms} ms"),
+            Self::Stopped => write!(f, "you stopped the request before its response came"),
             Self::Auth(e) => write!(f, "authorization failed: {e}"),
             Self::TooLarge { limit } => write!(
                 f,

@@ -74,17 +74,22 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "run",
         when: "a run starts, or a row is selected",
-        holds: "the engine (MCP client and transport, host, the offline model, the output check's page side), the row details, the bridge's record reader, the approval dialog",
+        holds: "the engine (MCP client and transport, host, the offline model, the output check's page side), the row details, the approval dialog",
+    },
+    Group {
+        name: "bridge",
+        when: "the server is a bridge's endpoint (what it runs is read for the server's box)",
+        holds: "the reader of the bridge's record",
     },
     Group {
         name: "authorize",
         when: "a server first answers 401 or 403 insufficient_scope",
-        holds: "the OAuth flow (metadata, registration, consent, PKCE, tokens) with the URL parser it needs",
+        holds: "the OAuth flow (metadata, registration, consent, PKCE, tokens) with the URL parser it needs, its consent dialog and its diagram",
     },
     Group {
         name: "browse",
         when: "the fourth diagram's walk first starts",
-        holds: "the walk through resources, prompts, completion, the subscription and the task",
+        holds: "the walk through resources, prompts, completion, the subscription and the task, and its diagram",
     },
     Group {
         name: "models",

@@ -30,7 +30,7 @@ fn auth_dialog(ctl: Controller) -> impl IntoView {
 }
 
 on_demand!(
-    run,
+    authorize,
     fn auth_dialog_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| auth_dialog(ctl).into_any())
     }

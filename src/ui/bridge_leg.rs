@@ -61,7 +61,7 @@ type Describe = fn(String) -> LocalBoxFuture<'static, Option<String>>;
 // Reading the bridge's record needs the fetch the MCP client goes through: it comes with the
 // run's module, fetched when the server is a bridge endpoint (a run would fetch it anyway).
 on_demand!(
-    run,
+    bridge,
     fn bridge_describer() -> Result<Describe, OnDemandError> {
         Ok(|url| Box::pin(async move { fetch_legs(url).await.ok().and_then(|l| l.describe()) }))
     }

@@ -44,6 +44,9 @@ fn points(row: &RowGeom) -> String {
         .join(" ")
 }
 
+/// The width of a row's progress bar.
+const PROGRESS_WIDTH: f32 = 120.0;
+
 fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl IntoView {
     let settings = expect_context::<Settings>();
     let id = row.id;
@@ -96,6 +99,14 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             .filter(|t| !t.is_empty())
     };
     let (stream_x, stream_y) = ((row.x1 + row.x2) / 2.0, row.y + 14.0);
+    // The server's latest progress report for this row's request, while it is in flight.
+    let reported = move || {
+        ctl.run.with(|r| {
+            r.row(id)
+                .filter(|x| x.status == crate::record::run::RowStatus::Active)
+                .and_then(|x| x.progress.clone())
+        })
+    };
     // Its name starts with the text it shows (the label, then the step's number), so what a
     // user sees is what a screen reader or voice control calls it (WCAG 2.5.3).
     let mut shown: Vec<String> = row.label.iter().map(|l| l.text.clone()).collect();
@@ -146,6 +157,20 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
                     {tail}
                 </text>
             })}
+            {move || reported().map(|p| {
+                let width = PROGRESS_WIDTH * p.fraction().unwrap_or(0.0) as f32;
+                view! {
+                    <g class="mf-row-progress" role="progressbar" aria-valuetext=p.said()>
+                        <rect class="mf-row-progress-track" x=stream_x - PROGRESS_WIDTH / 2.0 y=stream_y - 2.0
+                            width=PROGRESS_WIDTH height="4" rx="2" />
+                        <rect class="mf-row-progress-done" x=stream_x - PROGRESS_WIDTH / 2.0 y=stream_y - 2.0
+                            width=width height="4" rx="2" />
+                        <text class="mf-progress-said" x=stream_x y=stream_y + 12.0 text-anchor="middle" dominant-baseline="middle">
+                            {p.said()}
+                        </text>
+                    </g>
+                }
+            })}
             <title>{move || error().unwrap_or_default()}</title>
         </g>
     }
@@ -189,7 +214,7 @@ fn authorization_view(ctl: Controller) -> impl IntoView {
 }
 
 on_demand!(
-    run,
+    authorize,
     pub fn authorization_view_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| authorization_view(ctl).into_any())
     }
@@ -202,7 +227,7 @@ fn browse_view(ctl: Controller) -> impl IntoView {
 }
 
 on_demand!(
-    run,
+    browse,
     pub fn browse_view_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| browse_view(ctl).into_any())
     }

@@ -32,7 +32,7 @@ messages! {
     OfflineShort, OfflineNote, Temperature, BaseUrl, ModelName, ApiKey, KeySet, KeyNone, RememberKey,
     ToolCalling, StyleNative, StylePrompt, KeyWarning, OllamaBefore, OllamaAfter,
     Player, Play, Pause, Back, Next, Restart, Connect, ConnectHint, Ask, AskHint, Speed, Instant,
-    RowsDone, Follow, FollowHint,
+    RowsDone, Follow, FollowHint, Stop, StopHint, StoppedByYou,
     ExportImport, ExportJson, ExportJsonHint, HarHint, MermaidHint, ImportRecording,
     Loaded, FileUnreadable, ModuleNotLoaded, ViewNotLoaded, TryAgain, RecordingBanner,
     Answer,
@@ -163,6 +163,11 @@ fn en(msg: Msg) -> &'static str {
         Back => "Back",
         Next => "Next",
         Restart => "Restart",
+        Stop => "Stop",
+        StopHint => {
+            "Stop: cancel the request in flight (2025-11-25: notifications/cancelled; 2026-07-28: its stream closed), or end the run"
+        }
+        StoppedByYou => "ended: you stopped the run",
         Connect => "Connect",
         ConnectHint => "Connect (diagram 1 only)",
         Ask => "Ask",
@@ -292,6 +297,11 @@ fn zh(msg: Msg) -> &'static str {
         Back => "上一步",
         Next => "下一步",
         Restart => "重新开始",
+        Stop => "停止",
+        StopHint => {
+            "停止：取消进行中的请求（2025-11-25：notifications/cancelled；2026-07-28：关闭其流），或结束本次运行"
+        }
+        StoppedByYou => "已结束：你停止了本次运行",
         Connect => "连接",
         ConnectHint => "连接（仅图 1）",
         Ask => "提问",

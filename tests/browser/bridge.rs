@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use mcp_flow::diagram::Row;
 use mcp_flow::mcp::era::EraChoice;
+use mcp_flow::ui::Controller;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
@@ -350,4 +351,121 @@ async fn the_reference_everything_servers_sampling_request_is_answered_through_t
     for row in ["d2-sample", "d2-sample-approve", "d2-sample-reply"] {
         assert_eq!(state(&root, row), "done", "{row}");
     }
+}
+
+/// The TypeScript SDK 1.32.2's stdio example `progressExample` through the bridge, the user in
+/// the model's place calling its `count` with `n`; returns the page once the call is in flight.
+async fn counting(n: &str) -> (Controller, HtmlElement, impl Sized) {
+    use mcp_flow::llm::choice::{LlmSettings, Provider};
+    let url = Live::BridgeProgress.url();
+    let ctl = playing(url.to_owned(), "Count for me.", EraChoice::Legacy);
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
+    let (root, handle) = mount(ctl);
+    assert!(until_some(10_000, ctl.settings.bridge).await);
+    ctl.play();
+    assert!(
+        until_some(30_000, ctl.dialogs.you_turn).await,
+        "the tools reached the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    choose_option(&root, "#mf-you-tool", "count");
+    sleep(30).await;
+    type_into(&root, "#mf-you-n", n);
+    click(&root, "#mf-you-call");
+    (ctl, root, handle)
+}
+
+/// The progress the page drew on tools/call (d2-7) while it was in flight.
+fn drawn_progress(root: &HtmlElement) -> String {
+    text(root, "g.mf-row[data-row='d2-7'] .mf-progress-said")
+}
+
+#[wasm_bindgen_test]
+async fn a_servers_progress_is_drawn_on_its_call_and_kept_in_the_record() {
+    let (ctl, root, _handle) = counting("8").await;
+    assert!(
+        until(10_000, || drawn_progress(&root).contains("/8 Counting: ")).await,
+        "no progress on d2-7: {:?}; error: {}",
+        drawn_progress(&root),
+        text(&root, "#mf-error")
+    );
+    assert!(
+        until(20_000, || state(&root, "d2-8") == "done").await,
+        "the result came: {}",
+        text(&root, "#mf-error")
+    );
+    // The bar goes with the request; the record keeps the last report.
+    assert_eq!(drawn_progress(&root), "");
+    let kept = ctl
+        .run
+        .with_untracked(|r| r.row(Row::CallTool).and_then(|x| x.progress.clone()));
+    assert_eq!(kept.map(|p| p.said()), Some("8/8 Counting: 8/8".to_owned()));
+    let result = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
+    match result {
+        Some(mcp_flow::record::payload::Payload::ToolResult { text, is_error, .. }) => {
+            assert!(!is_error, "{text}");
+            assert_eq!(text, "Counted to 8");
+        }
+        other => panic!("{other:?}"),
+    }
+    ctl.end_run(None);
+}
+
+#[wasm_bindgen_test]
+async fn stop_cancels_the_call_in_flight_with_notifications_cancelled() {
+    let (ctl, root, _handle) = counting("100").await;
+    assert!(
+        until(10_000, || drawn_progress(&root).contains("/100 Counting: ")).await,
+        "no progress on d2-7: {}",
+        text(&root, "#mf-error")
+    );
+    click(&root, "#mf-stop");
+    assert!(
+        until(10_000, || state(&root, "d2-7") == "failed").await,
+        "d2-7 is {}",
+        state(&root, "d2-7")
+    );
+    let error = ctl
+        .run
+        .with_untracked(|r| r.row(Row::CallTool).and_then(|x| x.error.clone()))
+        .unwrap_or_default();
+    assert!(error.contains("you stopped the request"), "{error}");
+    assert_eq!(state(&root, "d2-8"), "pending", "no result was drawn");
+    // The call's id went to the server in notifications/cancelled, which it took (202).
+    let (call_id, cancel) = ctl.run.with_untracked(|r| {
+        let call = r
+            .mcp
+            .exchanges
+            .iter()
+            .rfind(|x| x.rpc_method.as_deref() == Some("tools/call"))
+            .and_then(|x| x.rpc_id.clone());
+        let cancel = r
+            .mcp
+            .exchanges
+            .iter()
+            .find(|x| x.rpc_method.as_deref() == Some("notifications/cancelled"))
+            .cloned();
+        (call, cancel)
+    });
+    let cancel = cancel.expect("a notifications/cancelled was sent");
+    assert_eq!(cancel.status, Some(202), "{cancel:?}");
+    let sent: serde_json::Value =
+        serde_json::from_str(cancel.request_body.as_deref().unwrap_or("{}")).unwrap();
+    assert_eq!(
+        Some(sent["params"]["requestId"].to_string()),
+        call_id,
+        "{sent}"
+    );
+    assert_eq!(sent["params"]["reason"], "the user stopped it");
+    assert!(
+        until(10_000, || !ctl.running.get_untracked()).await,
+        "the run ended"
+    );
+    assert!(
+        text(&root, "#mf-stop").contains("Stop"),
+        "the control stays, disabled until the next run"
+    );
 }

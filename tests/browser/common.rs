@@ -156,6 +156,8 @@ pub enum Live {
     BridgeEverything,
     /// `mcp-flow-bridge http` in front of `server-everything`'s own HTTP mode.
     BridgeEverythingHttp,
+    /// `mcp-flow-bridge stdio` serving the TypeScript SDK's `progressExample`.
+    BridgeProgress,
     /// The Python SDK's HTTP server that admits no page's origin.
     Guarded,
     /// `mcp-flow-bridge http` in front of it.
@@ -179,6 +181,7 @@ impl Live {
             Self::BridgeTime => option_env!("MCP_FLOW_TEST_BRIDGE_TIME_URL"),
             Self::BridgeEverything => option_env!("MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL"),
             Self::BridgeEverythingHttp => option_env!("MCP_FLOW_TEST_BRIDGE_EVERYTHING_HTTP_URL"),
+            Self::BridgeProgress => option_env!("MCP_FLOW_TEST_BRIDGE_PROGRESS_URL"),
             Self::Guarded => option_env!("MCP_FLOW_TEST_GUARDED_URL"),
             Self::BridgeGuarded => option_env!("MCP_FLOW_TEST_BRIDGE_GUARDED_URL"),
         };

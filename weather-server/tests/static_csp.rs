@@ -1,4 +1,5 @@
-//! The app's Content-Security-Policy: a response header on every static file, strict for what
+//! The app's Content-Security-Policy: a response header on the page's files (not a build's,
+//! which are never a document or a worker's own script), strict for what
 //! users run (`--static`), and the dev server's policy (Trunk.toml) the same plus only what
 //! Trunk's live-reload script needs.
 
@@ -48,6 +49,32 @@ async fn static_files_carry_the_policy_header() {
         assert_eq!(policy, Some(CONTENT_SECURITY_POLICY), "{path}");
         let _ = response.text().await;
     }
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn a_builds_files_go_without_the_policy_and_are_kept_for_good() {
+    let dir = TempDir::with_files(
+        "csp-build",
+        &[
+            ("index.html", b"<!DOCTYPE html><title>app</title>"),
+            ("b/0123456789abcdef/app.js", b"export {};"),
+        ],
+    );
+    let server = TestServer::start(&["--static", dir.arg()]).await;
+    let response = server
+        .get("/b/0123456789abcdef/app.js")
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "content-security-policy"), None);
+    assert_eq!(
+        header(&response, "cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert_eq!(header(&response, "vary"), Some("accept-encoding"));
+    let _ = response.text().await;
     server.stop().await.expect("clean shutdown");
 }
 

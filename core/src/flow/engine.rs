@@ -15,7 +15,6 @@ use mcp_flow_client::error::McpError;
 use mcp_flow_client::http::{Http, HttpRequest};
 use mcp_flow_client::record::ReplayOf;
 use mcp_flow_client::replay::{Original, Prepared};
-use mcp_flow_client::roots::Root;
 use mcp_flow_client::sampling::SamplingRequest;
 use mcp_flow_on_demand::OnDemandError;
 
@@ -82,9 +81,9 @@ pub trait Engine {
     fn set_timeout_ms(&self, ms: u32);
     /// Whether the next tool call asks the user first.
     fn set_approval(&self, approval: Approval);
-    /// The roots from now on; a 2025-11-25 server is told they changed.
-    fn set_roots(self: Rc<Self>, roots: Vec<Root>)
-    -> LocalBoxFuture<'static, Result<(), McpError>>;
+    /// The roots from now on, as the settings hold them (none while the text does not read); a
+    /// 2025-11-25 server is told they changed.
+    fn set_roots(self: Rc<Self>, roots: String) -> LocalBoxFuture<'static, Result<(), McpError>>;
     /// The user's answer to "Execute tool?".
     fn decide(&self, yes: bool);
     /// The user's answer to the server's form.
@@ -95,6 +94,8 @@ pub trait Engine {
     fn approve_sampling(&self, answer: Option<String>);
     /// The user's answer to "open the authorization page?" (in the user's click).
     fn authorize(&self, open: bool);
+    /// Stops the MCP requests in flight the era's way; each fails its row. Whether there was one.
+    fn stop(&self) -> bool;
     /// Closes the session (DELETE), if there is one.
     fn close(self: Rc<Self>) -> LocalBoxFuture<'static, Result<(), McpError>>;
     /// The DELETE that would close the session, for a page that is going away.
@@ -142,12 +143,12 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
         Host::set_approval(self, approval);
     }
 
-    fn set_roots(
-        self: Rc<Self>,
-        roots: Vec<Root>,
-    ) -> LocalBoxFuture<'static, Result<(), McpError>> {
+    fn set_roots(self: Rc<Self>, roots: String) -> LocalBoxFuture<'static, Result<(), McpError>> {
         Box::pin(async move {
-            Host::set_roots(&self, roots);
+            Host::set_roots(
+                &self,
+                mcp_flow_client::roots::parse(&roots).unwrap_or_default(),
+            );
             self.client.roots_changed().await
         })
     }
@@ -170,6 +171,10 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
 
     fn authorize(&self, open: bool) {
         Host::authorize(self, open);
+    }
+
+    fn stop(&self) -> bool {
+        self.client.stop()
     }
 
     fn close(self: Rc<Self>) -> LocalBoxFuture<'static, Result<(), McpError>> {

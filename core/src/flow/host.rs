@@ -138,6 +138,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     ) -> Self {
         let listener_emit = emit.clone();
         client.set_listener(Some(Box::new(move |m: &Value| {
+            if let Some(progress) = crate::record::progress::Progress::reported(m) {
+                listener_emit(RunEvent::Progress(progress).into());
+            }
             listener_emit(RunEvent::Notification(m.clone()).into())
         })));
         let steps = Rc::new(Steps {
@@ -308,7 +311,9 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     ) -> Stopped {
         match e {
             McpError::Transport(
-                TransportError::Network { .. } | TransportError::Timeout { .. },
+                TransportError::Network { .. }
+                | TransportError::Timeout { .. }
+                | TransportError::Stopped,
             ) => self.fail(request_row, e.to_string()),
             _ => {
                 self.done(request_row, sent);
@@ -483,7 +488,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.begin(Row::CallTool).await;
         self.answers.new_call();
         self.sampling.new_call();
-        let progress = Some("mcp-flow-progress");
+        let progress = Some(crate::record::progress::PROGRESS_TOKEN);
         let first = self
             .serving_sampling(
                 self.client

@@ -170,9 +170,10 @@ impl LlmSettings {
 
     /// Sets the in-page model's temperature from what the user typed.
     pub fn set_temperature(&mut self, text: &str) -> Result<(), String> {
-        match text.trim().parse::<f32>() {
-            Ok(t) if (0.0..=Self::MAX_TEMPERATURE).contains(&t) => {
-                self.temperature = t;
+        // Read as f64, the one float parser the first load already has.
+        match text.trim().parse::<f64>() {
+            Ok(t) if (0.0..=f64::from(Self::MAX_TEMPERATURE)).contains(&t) => {
+                self.temperature = t as f32;
                 Ok(())
             }
             _ => Err(format!(

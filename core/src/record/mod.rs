@@ -11,6 +11,7 @@ pub mod freshness;
 pub mod live;
 pub mod message_log;
 pub mod payload;
+pub mod progress;
 pub mod row_details;
 pub mod run;
 pub mod timeline;

@@ -54,6 +54,9 @@ pub struct RowRecord {
     pub error: Option<String>,
     pub started_ms: Option<f64>,
     pub finished_ms: Option<f64>,
+    /// The latest progress the server reported for this row's request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<super::progress::Progress>,
 }
 
 impl RowRecord {
@@ -68,6 +71,7 @@ impl RowRecord {
             error: None,
             started_ms: None,
             finished_ms: None,
+            progress: None,
         }
     }
 
@@ -101,6 +105,8 @@ pub enum RunEvent {
     Mcp(Update),
     /// A message the server sent before a response (log, progress).
     Notification(Value),
+    /// A progress report for the request of the row that is active (read from its notification).
+    Progress(super::progress::Progress),
     Llm(Box<LlmExchange>),
     /// The era this run speaks to the server, and why (with why in a sentence, written where the
     /// run is, so the first load carries none of those sentences).
@@ -317,6 +323,13 @@ impl Run {
                 self.mcp.apply(update);
             }
             RunEvent::Notification(value) => self.notifications.push(value),
+            RunEvent::Progress(progress) => {
+                if let Some(current) = self.current
+                    && let Some(r) = self.row_mut(current)
+                {
+                    r.progress = Some(progress);
+                }
+            }
             RunEvent::Era(detection, said) => {
                 self.era = Some(detection);
                 self.era_said = Some(said);
@@ -350,6 +363,33 @@ mod tests {
         let mut x = Exchange::sent(seq, &request, None, None, 1.0);
         x.replay = replay;
         RunEvent::Mcp(Update::Sent(Box::new(x)))
+    }
+
+    #[test]
+    fn progress_lands_on_the_row_whose_request_is_in_flight_and_a_new_run_forgets_it() {
+        use super::super::progress::PROGRESS_TOKEN;
+        let report = |n: u32| {
+            let note = serde_json::json!({
+                "jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"progressToken": PROGRESS_TOKEN, "progress": n, "total": 4, "message": format!("step {n}")}
+            });
+            RunEvent::Progress(super::super::progress::Progress::reported(&note).expect("a report"))
+        };
+        let mut run = Run::new([Row::CallTool, Row::Execute]);
+        run.apply(RunEvent::Active {
+            row: Row::CallTool,
+            at_ms: 0.0,
+        });
+        run.apply(report(1));
+        run.apply(report(3));
+        let shown = run.row(Row::CallTool).and_then(|r| r.progress.clone());
+        assert_eq!(shown.map(|p| p.said()), Some("3/4 step 3".to_owned()));
+        assert_eq!(run.row(Row::Execute).and_then(|r| r.progress.clone()), None);
+        run.reset([Row::CallTool]);
+        assert_eq!(
+            run.row(Row::CallTool).and_then(|r| r.progress.clone()),
+            None
+        );
     }
 
     #[test]

@@ -20,7 +20,6 @@ use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 use crate::mcp::era::EraChoice;
 use crate::mcp::log_level::LogLevel;
-use crate::mcp::roots::Root;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::output_check::worker::SchemaWorker;
 use crate::record::run::RunEvent;
@@ -41,8 +40,8 @@ pub struct EngineParts {
     pub client: Option<PreRegistered>,
     /// The output-schema checker's worker, kept by the page across runs.
     pub schema: Rc<SchemaWorker>,
-    /// The roots a server's `roots/list` is answered with.
-    pub roots: Vec<Root>,
+    /// The roots a server's `roots/list` is answered with, as the settings hold them.
+    pub roots: String,
 }
 
 /// Makes the model the settings name, from the models' module.
@@ -97,7 +96,7 @@ async fn build(parts: EngineParts) -> Result<Rc<dyn Engine>, String> {
             .with_log_level(parts.log_level)
             .with_checker(parts.schema.checker())
             .with_browse_loader(load_browse)
-            .with_roots(parts.roots),
+            .with_roots(crate::mcp::roots::parse(&parts.roots).unwrap_or_default()),
     ))
 }
 

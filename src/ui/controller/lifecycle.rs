@@ -77,6 +77,21 @@ impl Controller {
         });
     }
 
+    /// Stop: the MCP request in flight is cancelled the era's way and its row fails; with none
+    /// in flight (the model writing, a question waiting for the user), the run ends at the row
+    /// that was active.
+    pub fn stop(&self) {
+        self.dialogs.clear();
+        if self.engine().is_some_and(|e| e.stop()) {
+            return;
+        }
+        let lang = self.settings.lang.get_untracked();
+        self.end_run(Some(crate::ui::i18n::text(
+            crate::ui::i18n::Msg::StoppedByYou,
+            lang,
+        )));
+    }
+
     /// The page is going away: end the run, and close its session with a request the browser
     /// sends even as the page unloads.
     pub fn on_page_hide(&self) {
@@ -275,12 +290,10 @@ impl Controller {
         })
     }
 
-    /// The roots in the settings (none while the text does not read: the settings say why).
-    fn roots(&self) -> Vec<crate::mcp::roots::Root> {
-        self.settings
-            .roots
-            .with_untracked(|t| crate::mcp::roots::parse(t))
-            .unwrap_or_default()
+    /// The roots in the settings, as typed (read where the run is: none while the text does not
+    /// read, and the settings say why).
+    fn roots(&self) -> String {
+        self.settings.roots.get_untracked()
     }
 
     /// The roots in the settings changed: the live run answers with them from now on, and a

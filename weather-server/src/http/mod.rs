@@ -450,12 +450,14 @@ fn static_files(dir: &Path) -> PageFiles<ServeDir<ServeFile>> {
 }
 
 /// One build's files (`dist/b/<hash>/…`, named by their contents by the release build): kept by a
-/// browser for good. An unknown path here is a 404, not the page.
-fn build_files(dir: &Path) -> PageFiles<ServeDir> {
+/// browser for good. An unknown path here is a 404, not the page. No policy header: these are
+/// never a document or a worker's own script (the workers start from their loaders at the top),
+/// and a browser ignores a policy on anything else, so it would only add bytes to every fetch.
+fn build_files(dir: &Path) -> CachedFiles<ServeDir> {
     let files = ServeDir::new(dir.join(&BUILD_PATH[1..]))
         .precompressed_br()
         .precompressed_gzip();
-    page_files(files, BUILD_CACHE_CONTROL)
+    cached_files(files, BUILD_CACHE_CONTROL)
 }
 
 /// Where the release build puts a build's files (xtask/src/build/site.rs, `BUILD_DIR`).
@@ -468,33 +470,36 @@ pub const STATIC_CACHE_CONTROL: &str = "no-cache";
 /// How a browser may keep a build's files: a new build has a new folder, so these never change.
 pub const BUILD_CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
 
-/// `files` as the page's files are served: the precompressed variant the browser accepts (the
-/// release build writes `.br` and `.gz` beside each compressible file), `Vary` on it, `cache`,
-/// and the policy headers.
-fn page_files<S>(files: S, cache: &'static str) -> PageFiles<S> {
+/// `files` as the app's files are served: the precompressed variant the browser accepts (the
+/// release build writes `.br` and `.gz` beside each compressible file), `Vary` on it, `cache`.
+fn cached_files<S>(files: S, cache: &'static str) -> CachedFiles<S> {
     // Which body a URL gets depends on Accept-Encoding, so caches must key on it.
     let files = SetResponseHeader::appending(
         files,
         header::VARY,
         HeaderValue::from_static("accept-encoding"),
     );
-    let files = SetResponseHeader::overriding(
+    SetResponseHeader::overriding(
         files,
         header::CACHE_CONTROL,
         HeaderValue::from_static(cache),
-    );
+    )
+}
+
+/// The files at the top of `dist/` (the page, the workers' loaders): [`cached_files`] and the
+/// policy header.
+fn page_files<S>(files: S, cache: &'static str) -> PageFiles<S> {
     SetResponseHeader::overriding(
-        files,
+        cached_files(files, cache),
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(CONTENT_SECURITY_POLICY),
     )
 }
 
-/// The app's files as served: precompressed variants, `Vary`, caching and the policy headers.
-type PageFiles<S> = SetResponseHeader<
-    SetResponseHeader<SetResponseHeader<S, HeaderValue>, HeaderValue>,
-    HeaderValue,
->;
+/// The app's files as served: precompressed variants, `Vary` and caching.
+type CachedFiles<S> = SetResponseHeader<SetResponseHeader<S, HeaderValue>, HeaderValue>;
+/// The same with the policy header.
+type PageFiles<S> = SetResponseHeader<CachedFiles<S>, HeaderValue>;
 
 /// State of the request guard in front of rmcp.
 #[derive(Clone)]

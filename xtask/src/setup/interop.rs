@@ -89,6 +89,8 @@ pub struct BridgePeers {
     pub time_server: PathBuf,
     /// `server-everything`'s entry script (`node SCRIPT stdio|streamableHttp`).
     pub everything: PathBuf,
+    /// The TypeScript SDK 1.x's built example servers (`dist/esm/examples/server/`).
+    pub ts_sdk_examples: PathBuf,
 }
 
 impl BridgePeers {
@@ -112,11 +114,41 @@ impl BridgePeers {
             "the reference server-everything",
             move |_| marker.clone(),
         )?;
+        let ts_dir = root.join("ts-sdk1");
+        let ts_sdk_examples =
+            ts_dir.join("node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server");
+        let marker = ts_sdk_examples.join("progressExample.js");
+        tools.ensure_npm_in(
+            &ts_dir,
+            &[
+                crate::bench::peers::TS_SDK_PACKAGE,
+                crate::bench::peers::ZOD_PACKAGE,
+            ],
+            "the TypeScript SDK 1.x's example servers",
+            move |_| marker.clone(),
+        )?;
         Ok(Self {
             python_sdk,
             time_server,
             everything,
+            ts_sdk_examples,
         })
+    }
+
+    /// `mcp-flow-bridge stdio` serving the TypeScript SDK's stdio example `progressExample`
+    /// (a `count` tool that reports progress every 100 ms and stops when cancelled).
+    pub fn bridge_progress_for(
+        &self,
+        binary: &std::path::Path,
+        origins: &[&str],
+    ) -> Result<(sh::Background, String)> {
+        let script = self.ts_sdk_examples.join("progressExample.js");
+        bridge_stdio(
+            binary,
+            "bridge-ts-progress",
+            origins,
+            &[std::ffi::OsStr::new("node"), script.as_os_str()],
+        )
     }
 
     /// `mcp-flow-bridge stdio` (the built `binary`) serving the Python SDK's stdio weather

@@ -117,6 +117,10 @@ pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
         "MCP_FLOW_TEST_BRIDGE_EVERYTHING_URL",
         peers(&|p| p.bridge_everything_for(&bridge_binary, &origins, &[])),
     );
+    live.add(
+        "MCP_FLOW_TEST_BRIDGE_PROGRESS_URL",
+        peers(&|p| p.bridge_progress_for(&bridge_binary, &origins)),
+    );
     // The Python SDK's HTTP server with DNS-rebinding protection that admits no page: the page
     // reaches it only through `mcp-flow-bridge http`.
     let guarded = live.add(
@@ -169,6 +173,10 @@ pub fn stage(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
             Ok(url) => cmd.env(var, url),
             Err(why) => cmd.env(var, format!("{UNAVAILABLE}{why}")),
         };
+    }
+    // While working on a few tests: `MCP_FLOW_TEST_FILTER=NAME cargo xtask test browser`.
+    if let Ok(filter) = std::env::var("MCP_FLOW_TEST_FILTER") {
+        cmd.args(["--", &filter]);
     }
     let result = run_counted(&mut cmd, counts);
     let down = live.down();

@@ -461,6 +461,10 @@ fn e2e(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     }
     let shots = crate::target_dir().join("e2e");
     std::fs::create_dir_all(&shots)?;
+    // While working on a few scenarios: `MCP_FLOW_TEST_FILTER=PART cargo xtask test e2e`.
+    if let Ok(only) = std::env::var("MCP_FLOW_TEST_FILTER") {
+        suite.args(["--only", &only]);
+    }
     let ran = run_counted(suite.arg("--out").arg(&shots), counts);
     // Scenarios the suite never reached (it stopped early, or could not start) are not run.
     match scenarios {
