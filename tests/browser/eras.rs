@@ -191,3 +191,81 @@ async fn the_comparison_runs_both_eras_and_shows_their_figures() {
     assert_eq!(ctl.settings.era.get_untracked(), EraChoice::Auto);
     ctl.end_run(None);
 }
+
+/// Stop while the server's question waits for the user (Springfield): the form goes, no row is
+/// left active, and the run ends. In 2025-11-25 the question came on the open tools/call stream,
+/// so that request is cancelled with notifications/cancelled; in 2026-07-28 nothing is in flight
+/// (the question came as a result), so nothing is sent and no retry goes out.
+async fn stopped_while_the_user_answers(era: EraChoice) {
+    let ctl = controller("What's the weather in Springfield?", era);
+    let (root, _handle) = mount(ctl);
+    ctl.start(Mode::Play);
+    assert!(
+        until(20_000, || ctl.dialogs.form.with_untracked(Option::is_some)).await,
+        "{era:?}: no form; error: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(50).await;
+    click(&root, "#mf-stop");
+    assert!(
+        until(10_000, || !ctl.running.get_untracked()).await,
+        "{era:?}: the run ended"
+    );
+    sleep(50).await;
+    assert!(
+        root.query_selector("#mf-form-title").unwrap().is_none(),
+        "{era:?}: the form went"
+    );
+    let (active, calls, cancels, answer) = ctl.run.with_untracked(|r| {
+        let active = r
+            .rows
+            .iter()
+            .filter(|x| x.status == RowStatus::Active)
+            .map(|x| x.id.id())
+            .collect::<Vec<_>>();
+        let count = |m: &str| {
+            r.mcp
+                .exchanges
+                .iter()
+                .filter(|x| x.rpc_method.as_deref() == Some(m))
+                .count()
+        };
+        (
+            active,
+            count("tools/call"),
+            count("notifications/cancelled"),
+            r.answer().map(str::to_owned),
+        )
+    });
+    assert!(active.is_empty(), "{era:?}: rows left active: {active:?}");
+    assert_eq!(answer, None, "{era:?}");
+    assert_eq!(calls, 1, "{era:?}: no retry went out");
+    // The row that waited for the user says why it ended.
+    let stopped: Vec<(&str, String)> = ctl.run.with_untracked(|r| {
+        r.rows
+            .iter()
+            .filter_map(|x| Some((x.id.id(), x.error.clone()?)))
+            .collect()
+    });
+    assert!(
+        stopped.iter().any(|(_, e)| e.contains("you stopped")),
+        "{era:?}: the rows say {stopped:?}"
+    );
+    match era {
+        EraChoice::Modern => assert_eq!(cancels, 0, "the closed stream is the cancellation"),
+        _ => {
+            assert_eq!(cancels, 1, "the open call was cancelled");
+            assert_eq!(state(&root, "d2-7"), "failed");
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn stop_while_the_user_answers_the_server_in_2025_11_25() {
+    stopped_while_the_user_answers(EraChoice::Legacy).await;
+}
+
+#[wasm_bindgen_test]
+async fn stop_while_the_user_answers_the_server_in_2026_07_28() {
+    stopped_while_the_user_answers(EraChoice::Modern).await;
+}

@@ -82,14 +82,16 @@ impl Controller {
     /// that was active.
     pub fn stop(&self) {
         self.dialogs.clear();
+        let lang = self.settings.lang.get_untracked();
+        let why = crate::ui::i18n::text(crate::ui::i18n::Msg::StoppedByYou, lang);
         if self.engine().is_some_and(|e| e.stop()) {
+            // Rows waiting on the request (a question the user was answering) end with it; the
+            // request's own row then says how it was cancelled.
+            let at_ms = BrowserClock.now_ms();
+            self.run.update(|run| run.fail_active(at_ms, why));
             return;
         }
-        let lang = self.settings.lang.get_untracked();
-        self.end_run(Some(crate::ui::i18n::text(
-            crate::ui::i18n::Msg::StoppedByYou,
-            lang,
-        )));
+        self.end_run(Some(why));
     }
 
     /// The page is going away: end the run, and close its session with a request the browser
