@@ -9,7 +9,7 @@ use super::controller::Controller;
 use super::i18n::in_lang;
 use super::lazy_view::{ViewFn, lazy_view};
 use super::stores::Settings;
-use crate::flow::form_fields::{FieldKind, FormField, content, fields};
+use crate::flow::form_fields::{FieldKind, FormField, content, fields, picked, toggled};
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
 /// One field of a form built from a schema; its input's id is `{prefix}-{name}`.
@@ -25,16 +25,46 @@ pub(super) fn field_view(
         let name = name.clone();
         move |value: Value| entries.update(|e| drop(e.insert(name.clone(), value)))
     };
+    let multi = matches!(field.kind, FieldKind::MultiChoice { .. });
     let input = match field.kind.clone() {
         FieldKind::Choice(choices) => {
             let set = set.clone();
+            let default = field.default.clone();
             view! {
                 <select id=id.clone() on:change=move |ev| set(Value::String(event_target_value(&ev)))>
                     <option value="">"—"</option>
-                    {choices.into_iter().map(|(value, title)| view! { <option value=value>{title}</option> }).collect_view()}
+                    {choices.into_iter().map(|(value, title)| {
+                        let chosen = default.as_deref() == Some(value.as_str());
+                        view! { <option value=value selected=chosen>{title}</option> }
+                    }).collect_view()}
                 </select>
             }
             .into_any()
+        }
+        FieldKind::MultiChoice { choices, .. } => {
+            let start = picked(field.default.clone().map(Value::String).as_ref());
+            let boxes = choices
+                .into_iter()
+                .enumerate()
+                .map(|(i, (value, title))| {
+                    let name = name.clone();
+                    let ticked = start.contains(&value);
+                    let on_change = move |ev| {
+                        let on = event_target_checked(&ev);
+                        entries.update(|e| {
+                            let now = toggled(e.get(&name), &value, on);
+                            e.insert(name.clone(), now);
+                        });
+                    };
+                    view! {
+                        <label class="mf-form-choice">
+                            <input id=format!("{id}-{i}") type="checkbox" prop:checked=ticked on:change=on_change />
+                            {title}
+                        </label>
+                    }
+                })
+                .collect_view();
+            view! { <span id=id.clone() class="mf-form-choices">{boxes}</span> }.into_any()
         }
         FieldKind::Boolean => {
             let set = set.clone();
@@ -68,16 +98,33 @@ pub(super) fn field_view(
             .into_any()
         }
     };
+    let title = view! {
+        {field.title.clone()}
+        {field.required.then(|| view! { <span class="mf-required" title=in_lang(lang, "required", "必填")>" *"</span> })}
+    };
+    let description = field
+        .description
+        .clone()
+        .map(|d| view! { <small>{d}</small> });
+    if multi {
+        // Several boxes, each with its own label: a group named by its legend.
+        return view! {
+            <fieldset class="mf-form-field">
+                <legend class="mf-form-title">{title}</legend>
+                {input}
+                {description}
+            </fieldset>
+        }
+        .into_any();
+    }
     view! {
         <label class="mf-form-field" for=id>
-            <span class="mf-form-title">
-                {field.title.clone()}
-                {field.required.then(|| view! { <span class="mf-required" title=in_lang(lang, "required", "必填")>" *"</span> })}
-            </span>
+            <span class="mf-form-title">{title}</span>
             {input}
-            {field.description.clone().map(|d| view! { <small>{d}</small> })}
+            {description}
         </label>
     }
+    .into_any()
 }
 
 fn form_dialog(ctl: Controller) -> impl IntoView {

@@ -469,3 +469,77 @@ async fn stop_cancels_the_call_in_flight_with_notifications_cancelled() {
         "the control stays, disabled until the next run"
     );
 }
+
+/// The reference `server-everything`'s `trigger-elicitation-request` (2025-11-25, through the
+/// bridge): its form of every field kind the spec has, multiple choices included, answered in
+/// the page; the server's result quotes what went back.
+#[wasm_bindgen_test]
+async fn the_reference_everything_servers_form_is_answered_in_the_page() {
+    use mcp_flow::llm::choice::{LlmSettings, Provider};
+    let url = Live::BridgeEverything.url();
+    let ctl = playing(url.to_owned(), "Ask me for my details.", EraChoice::Legacy);
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
+    let (root, _handle) = mount(ctl);
+    assert!(until_some(10_000, ctl.settings.bridge).await);
+    ctl.play();
+    assert!(
+        until_some(30_000, ctl.dialogs.you_turn).await,
+        "the tools reached the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    choose_option(&root, "#mf-you-tool", "trigger-elicitation-request");
+    sleep(30).await;
+    click(&root, "#mf-you-call");
+    assert!(
+        until(30_000, || ctl.dialogs.form.with_untracked(Option::is_some)).await,
+        "no form: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(50).await;
+    // Required and empty: refused in the page, nothing sent.
+    click(&root, "#mf-form-send");
+    sleep(30).await;
+    assert!(text(&root, "#mf-form-problem").contains("is required"));
+    type_into(&root, "#mf-form-name", "Ada Lovelace");
+    // A third instrument is one too many (maxItems 3 with Guitar ticked by default: two more).
+    for i in [1, 2, 3] {
+        click(&root, &format!("#mf-form-untitledMultipleSelectEnum-{i}"));
+    }
+    click(&root, "#mf-form-send");
+    sleep(30).await;
+    let problem = text(&root, "#mf-form-problem");
+    assert!(problem.contains("pick from 1 to 3"), "{problem}");
+    click(&root, "#mf-form-untitledMultipleSelectEnum-3");
+    click(&root, "#mf-form-send");
+    assert!(
+        until(20_000, || state(&root, "d2-8") == "done").await,
+        "the result came: {}",
+        text(&root, "#mf-error")
+    );
+    let result = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
+    let text = match result {
+        Some(mcp_flow::record::payload::Payload::ToolResult { text, .. }) => text,
+        other => panic!("{other:?}"),
+    };
+    assert!(text.contains("- Name: Ada Lovelace"), "{text}");
+    let raw = &text[text.find("Raw result:").expect("the raw result")..];
+    let sent: serde_json::Value =
+        serde_json::from_str(raw.trim_start_matches("Raw result:").trim()).expect("JSON");
+    assert_eq!(sent["action"], "accept");
+    let content = &sent["content"];
+    assert_eq!(
+        content["untitledMultipleSelectEnum"],
+        serde_json::json!(["Guitar", "Piano", "Violin"])
+    );
+    // Defaults the user left alone go back as they started.
+    assert_eq!(
+        content["titledMultipleSelectEnum"],
+        serde_json::json!(["fish-1"])
+    );
+    assert_eq!(content["titledSingleSelectEnum"], "hero-1");
+    assert_eq!(content["integer"], 42);
+    ctl.end_run(None);
+}

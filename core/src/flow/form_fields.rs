@@ -17,6 +17,13 @@ pub enum FieldKind {
     Boolean,
     /// One of these values, each with the title to show.
     Choice(Vec<(String, String)>),
+    /// Several of these values (an `array` whose `items` are an `enum` or titled `const`s), at
+    /// least `min` and at most `max` of them.
+    MultiChoice {
+        choices: Vec<(String, String)>,
+        min: Option<u64>,
+        max: Option<u64>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +97,14 @@ pub fn fields(schema: &Value) -> Vec<FormField> {
                 property.get("type").and_then(Value::as_str),
             ) {
                 (Some(choices), _) => FieldKind::Choice(choices),
+                (None, Some("array")) => match property.get("items").and_then(choices) {
+                    Some(choices) => FieldKind::MultiChoice {
+                        choices,
+                        min: property.get("minItems").and_then(Value::as_u64),
+                        max: property.get("maxItems").and_then(Value::as_u64),
+                    },
+                    None => FieldKind::Text { format: None },
+                },
                 (None, Some("boolean")) => FieldKind::Boolean,
                 (None, Some("integer")) => FieldKind::Number { integer: true },
                 (None, Some("number")) => FieldKind::Number { integer: false },
@@ -128,6 +143,7 @@ pub fn content(fields: &[FormField], entries: &Map<String, Value>) -> Result<Val
         let given = match entry {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if s.trim().is_empty() => None,
+            Some(Value::Array(a)) if a.is_empty() => None,
             Some(v) => Some(v),
         };
         let Some(given) = given else {
@@ -172,11 +188,61 @@ pub fn content(fields: &[FormField], entries: &Map<String, Value>) -> Result<Val
                 }
                 Value::String(s)
             }
+            FieldKind::MultiChoice { choices, min, max } => {
+                let picked = picked(Some(given));
+                if let Some(bad) = picked
+                    .iter()
+                    .find(|p| !choices.iter().any(|(v, _)| v == *p))
+                {
+                    return Err(format!(
+                        "{}: {bad:?} is not one of the choices",
+                        field.title
+                    ));
+                }
+                let n = picked.len() as u64;
+                if min.is_some_and(|m| n < m) || max.is_some_and(|m| n > m) {
+                    return Err(format!(
+                        "{}: pick from {} to {} of the choices",
+                        field.title,
+                        min.unwrap_or(0),
+                        max.map_or_else(|| choices.len().to_string(), |m| m.to_string())
+                    ));
+                }
+                Value::Array(picked.into_iter().map(Value::String).collect())
+            }
             FieldKind::Text { .. } => Value::String(text(given)),
         };
         out.insert(field.name.clone(), value);
     }
     Ok(Value::Object(out))
+}
+
+/// The values picked in a multiple choice: the entry as the page holds it (a list), or as a
+/// schema's `default` starts it (the list's JSON text).
+pub fn picked(entry: Option<&Value>) -> Vec<String> {
+    let parsed;
+    let list = match entry {
+        Some(Value::Array(list)) => list,
+        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+            Ok(Value::Array(list)) => {
+                parsed = list;
+                &parsed
+            }
+            _ => return vec![s.clone()],
+        },
+        _ => return Vec::new(),
+    };
+    list.iter().map(text).collect()
+}
+
+/// The entry of a multiple choice once `value` is ticked (`on`) or not.
+pub fn toggled(entry: Option<&Value>, value: &str, on: bool) -> Value {
+    let mut now = picked(entry);
+    now.retain(|v| v != value);
+    if on {
+        now.push(value.to_owned());
+    }
+    Value::Array(now.into_iter().map(Value::String).collect())
 }
 
 #[cfg(test)]
@@ -260,6 +326,66 @@ mod tests {
             ),
             Ok(json!({"place": "Springfield, Illinois"}))
         );
+    }
+
+    #[test]
+    fn multiple_choices_are_read_picked_and_bounded() {
+        let schema = json!({"type": "object", "properties": {
+            "tools": {"type": "array", "title": "Instruments", "minItems": 1, "maxItems": 2,
+                "items": {"type": "string", "enum": ["Guitar", "Piano", "Drums"]},
+                "default": ["Guitar"]},
+            "fish": {"type": "array", "items": {"anyOf": [
+                {"const": "fish-1", "title": "Tuna"}, {"const": "fish-2", "title": "Salmon"}]}}},
+            "required": ["tools"]});
+        let f = fields(&schema);
+        assert_eq!(
+            f[0].kind,
+            FieldKind::MultiChoice {
+                choices: vec![
+                    ("fish-1".into(), "Tuna".into()),
+                    ("fish-2".into(), "Salmon".into())
+                ],
+                min: None,
+                max: None
+            }
+        );
+        let tools = &f[1];
+        assert!(matches!(
+            &tools.kind,
+            FieldKind::MultiChoice {
+                min: Some(1),
+                max: Some(2),
+                ..
+            }
+        ));
+        // The default, as the entry starts, is what is picked.
+        let start = tools.default.clone().map(Value::String);
+        assert_eq!(picked(start.as_ref()), ["Guitar"]);
+        let two = toggled(start.as_ref(), "Drums", true);
+        assert_eq!(two, json!(["Guitar", "Drums"]));
+        let entries = |tools: Value, fish: Value| {
+            json!({"tools": tools, "fish": fish})
+                .as_object()
+                .cloned()
+                .unwrap()
+        };
+        assert_eq!(
+            content(&f, &entries(two.clone(), json!(["fish-2"]))),
+            Ok(json!({"tools": ["Guitar", "Drums"], "fish": ["fish-2"]}))
+        );
+        assert_eq!(
+            content(&f, &entries(toggled(Some(&two), "Piano", true), json!([]))),
+            Err("Instruments: pick from 1 to 2 of the choices".into())
+        );
+        assert_eq!(
+            content(&f, &entries(json!([]), json!([]))),
+            Err("Instruments is required".into())
+        );
+        assert_eq!(
+            content(&f, &entries(json!(["Banjo"]), json!([]))),
+            Err("Instruments: \"Banjo\" is not one of the choices".into())
+        );
+        assert_eq!(toggled(Some(&two), "Guitar", false), json!(["Drums"]));
     }
 
     #[test]
