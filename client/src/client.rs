@@ -164,6 +164,11 @@ impl<H: Http> McpClient<H> {
         *self.sampler.borrow_mut() = sampler;
     }
 
+    /// The sampler, if this client answers sampling (for a 2026-07-28 `input_required`).
+    pub fn sampler(&self) -> Option<Sampler> {
+        self.sampler.borrow().clone()
+    }
+
     /// What this client declares it can do in its era now.
     pub fn capabilities(&self) -> rmcp::model::ClientCapabilities {
         modern::capabilities_in(self.era.get(), self.sampler.borrow().is_some())

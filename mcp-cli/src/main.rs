@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_cli::http::{Native, TokioClock};
-use mcp_cli::{report, session};
+use mcp_cli::{model, report, session};
 use mcp_flow_client::auth::{AuthConfig, Authorizer, PreRegistered};
 use mcp_flow_client::client::McpClient;
 use mcp_flow_client::era::EraChoice;
@@ -111,6 +111,19 @@ struct Cli {
     /// space (repeat for more; none by default)
     #[arg(long = "root", value_name = "URI", value_parser = root)]
     roots: Vec<Root>,
+    /// Answer the server's sampling requests with the model of this OpenAI-compatible endpoint
+    /// (e.g. http://127.0.0.1:11434/v1; a key, if needed, from $MCP_FLOW_MODEL_KEY); without it
+    /// the client declares no sampling
+    #[arg(long, value_name = "URL")]
+    sampling_model: Option<String>,
+    /// The model to ask at --sampling-model
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "default",
+        requires = "sampling_model"
+    )]
+    sampling_model_name: String,
 }
 
 /// `--root`: a URI and an optional name.
@@ -156,6 +169,8 @@ struct Options {
     client_id: Option<String>,
     client_metadata_url: Option<String>,
     roots: Vec<Root>,
+    /// The sampling model's endpoint and name.
+    sampling: Option<(String, String)>,
 }
 
 /// Reads the command line (without the program name). `--help` comes back as an error of kind
@@ -186,6 +201,7 @@ fn parse(
         client_id: cli.client_id,
         client_metadata_url: cli.client_metadata_url,
         roots: cli.roots,
+        sampling: cli.sampling_model.map(|url| (url, cli.sampling_model_name)),
     })
 }
 
@@ -237,6 +253,16 @@ async fn run(options: Options) -> Result<(), String> {
     // Declared (form elicitation), so answered in both eras.
     client.set_elicitor(Some(session::elicitor()));
     client.set_roots_giver(Some(session::roots_giver(options.roots.clone())));
+    if let Some((url, name)) = &options.sampling {
+        client.set_sampler(Some(model::sampler(std::rc::Rc::new(model::Model {
+            http: Native::new()?,
+            base_url: url.clone(),
+            name: name.clone(),
+            key: std::env::var("MCP_FLOW_MODEL_KEY")
+                .ok()
+                .filter(|k| !k.is_empty()),
+        }))));
+    }
     client.set_listener(Some(Box::new(|message: &Value| {
         eprintln!("  <- {}", clip(&message.to_string(), 300));
     })));
@@ -455,7 +481,11 @@ mod tests {
 
     #[test]
     fn usage_errors_say_what_is_wrong() {
-        let cases: [(&[&str], &str); 10] = [
+        let cases: [(&[&str], &str); 11] = [
+            (
+                &["u", "--sampling-model-name", "m"],
+                "--sampling-model <URL>",
+            ),
             (&["u", "--root", "not a uri"], "not a URI"),
             (&["u", "--root", "file:///a\nfile:///b"], "one URI"),
             (&[], "<URL>"),
@@ -513,6 +543,35 @@ mod tests {
     }
 
     #[test]
+    fn a_sampling_model_is_an_endpoint_and_a_name() {
+        let given = parse(
+            args(&["u", "--sampling-model", "http://127.0.0.1:11434/v1"]),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            given.sampling,
+            Some(("http://127.0.0.1:11434/v1".into(), "default".into()))
+        );
+        let named = parse(
+            args(&[
+                "u",
+                "--sampling-model",
+                "http://m/v1",
+                "--sampling-model-name",
+                "llama3",
+            ]),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            named.sampling,
+            Some(("http://m/v1".into(), "llama3".into()))
+        );
+        assert_eq!(parse(args(&["u"]), None).unwrap().sampling, None);
+    }
+
+    #[test]
     fn help_lists_every_option_and_exits_0() {
         let help = parse(args(&["--help"]), None).unwrap_err();
         assert_eq!(help.kind(), ErrorKind::DisplayHelp);
@@ -526,6 +585,8 @@ mod tests {
             "--scenario <NAME>",
             "--browse",
             "--root <URI>",
+            "--sampling-model <URL>",
+            "MCP_FLOW_MODEL_KEY",
             "MCP_CONFORMANCE_SCENARIO",
             "Exits 1 on any failure, 2 on a usage error",
         ] {

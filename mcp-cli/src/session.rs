@@ -246,12 +246,18 @@ pub async fn call_tool<H: Http>(
                             let roots = client.give_roots().await;
                             responses.insert(key, mcp_flow_client::roots::list_result(&roots));
                         }
-                        // The command line declares no sampling: it has no model.
-                        Question::Sampling(_) => {
-                            return Err(format!(
-                                "tools/call {name}: the server asks for {SAMPLING}, which this \
-                                 client did not declare (it has no model); not retried"
-                            ));
+                        Question::Sampling(asked) => {
+                            // Without --sampling-model the command line declares no sampling.
+                            let Some(sampler) = client.sampler() else {
+                                return Err(format!(
+                                    "tools/call {name}: the server asks for {SAMPLING}, which \
+                                     this client did not declare (it has no model); not retried"
+                                ));
+                            };
+                            let answer = sampler(Ok(asked)).await.map_err(|why| {
+                                format!("tools/call {name}: {SAMPLING}: {why}; not retried")
+                            })?;
+                            responses.insert(key, answer.result());
                         }
                         Question::Invalid { method, .. } | Question::Unsupported { method } => {
                             return Err(format!(

@@ -543,3 +543,51 @@ async fn the_reference_everything_servers_form_is_answered_in_the_page() {
     assert_eq!(content["integer"], 42);
     ctl.end_run(None);
 }
+
+/// The reference `server-everything`'s `get-roots-list` (2025-11-25, through the stdio bridge):
+/// its `roots/list` is answered with the roots in the settings, drawn on the roots rows, and the
+/// tool's result lists them.
+#[wasm_bindgen_test]
+async fn the_reference_everything_server_gets_the_roots_from_the_settings() {
+    use mcp_flow::llm::choice::{LlmSettings, Provider};
+    let url = Live::BridgeEverything.url();
+    let ctl = playing(url.to_owned(), "Which roots do I share?", EraChoice::Legacy);
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
+    ctl.settings
+        .roots
+        .set("file:///home/me/work Work\nfile:///home/me/notes".into());
+    let (root, _handle) = mount(ctl);
+    assert!(until_some(10_000, ctl.settings.bridge).await);
+    ctl.play();
+    assert!(
+        until_some(30_000, ctl.dialogs.you_turn).await,
+        "the tools reached the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    choose_option(&root, "#mf-you-tool", "get-roots-list");
+    sleep(30).await;
+    click(&root, "#mf-you-call");
+    assert!(
+        until(30_000, || state(&root, "d2-8") == "done").await,
+        "the result came: {}",
+        text(&root, "#mf-error")
+    );
+    let result = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
+    let text = match result {
+        Some(mcp_flow::record::payload::Payload::ToolResult { text, .. }) => text,
+        other => panic!("{other:?}"),
+    };
+    assert!(text.contains("Current MCP Roots (2 total)"), "{text}");
+    assert!(
+        text.contains("1. Work\n   URI: file:///home/me/work"),
+        "{text}"
+    );
+    assert!(text.contains("URI: file:///home/me/notes"), "{text}");
+    for row in ["d2-roots", "d2-roots-reply"] {
+        assert_eq!(state(&root, row), "done", "{row}");
+    }
+    ctl.end_run(None);
+}
