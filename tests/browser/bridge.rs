@@ -591,3 +591,62 @@ async fn the_reference_everything_server_gets_the_roots_from_the_settings() {
     }
     ctl.end_run(None);
 }
+
+/// The official Python SDK's stdio server through the bridge: its `unlock_forecast` adds a tool
+/// and sends `notifications/tools/list_changed` during the call; the page lists the tools again
+/// (d2-relist) before the model's next turn.
+#[wasm_bindgen_test]
+async fn a_tool_list_the_server_changes_during_a_call_is_listed_again() {
+    use mcp_flow::llm::choice::{LlmSettings, Provider};
+    use mcp_flow::llm::you::Turn;
+    let url = Live::Bridge.url();
+    let ctl = playing(url.to_owned(), "Unlock the forecast.", EraChoice::Legacy);
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
+    let (root, _handle) = mount(ctl);
+    assert!(until_some(10_000, ctl.settings.bridge).await);
+    ctl.play();
+    assert!(
+        until_some(30_000, ctl.dialogs.you_turn).await,
+        "the tools reached the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    choose_option(&root, "#mf-you-tool", "unlock_forecast");
+    sleep(30).await;
+    click(&root, "#mf-you-call");
+    assert!(
+        until(30_000, || matches!(
+            ctl.dialogs.you_turn.get_untracked(),
+            Some(Turn::Answer { .. })
+        ))
+        .await,
+        "the result came: {}",
+        text(&root, "#mf-error")
+    );
+    for row in ["d2-relist", "d2-relist-result"] {
+        assert_eq!(state(&root, row), "done", "{row}");
+    }
+    let relisted = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::RelistResult).cloned());
+    match relisted {
+        Some(mcp_flow::record::payload::Payload::Tools { names, .. }) => {
+            assert!(names.contains(&"get_forecast".to_owned()), "{names:?}");
+            assert!(names.contains(&"get_weather".to_owned()), "{names:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The first list had no get_forecast.
+    let first = ctl
+        .run
+        .with_untracked(|r| r.payload(Row::ListToolsResult).cloned());
+    match first {
+        Some(mcp_flow::record::payload::Payload::Tools { names, .. }) => {
+            assert!(!names.contains(&"get_forecast".to_owned()), "{names:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    type_into(&root, "#mf-you-text", "It is unlocked.");
+    click(&root, "#mf-you-answer");
+    assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+}

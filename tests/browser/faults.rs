@@ -127,7 +127,8 @@ impl Played {
     }
 
     /// The run answered, every row done (approval off: rows 4 and 5 skipped; the era is fixed to
-    /// legacy: no probe; the server asked no question: the elicitation, roots and sampling rows skipped)
+    /// legacy: no probe; the server asked no question and changed no tools: the elicitation, roots,
+    /// sampling and re-list rows skipped)
     /// and no error shown.
     fn completed(&self) {
         for r in self.rows() {
@@ -137,6 +138,7 @@ impl Played {
                 || r.starts_with("d2-elicit")
                 || r.starts_with("d2-roots")
                 || r.starts_with("d2-sample")
+                || r.starts_with("d2-relist")
                 || r.starts_with("d1-discover")
             {
                 "skipped"

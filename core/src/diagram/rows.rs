@@ -136,6 +136,11 @@ rows! {
     CallToolResult = "d2-8",
     /// d2-9: the client hands the result to the host.
     ResultToHost = "d2-9",
+    /// d2 (legacy): the server said its tools changed during the call
+    /// (`notifications/tools/list_changed`): `tools/list` again before the model's next turn.
+    Relist = "d2-relist",
+    /// d2 (legacy): the changed list, for the model's next turn.
+    RelistResult = "d2-relist-result",
     /// d2-10: the host sends the result to the LLM.
     ResultToLlm = "d2-10",
     /// d2-11: the LLM writes the answer.

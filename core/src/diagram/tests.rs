@@ -407,7 +407,9 @@ fn added_rows_are_optional_and_come_in_pairs_with_the_tutorials() {
             "d2-sample-llm",
             "d2-sample-llm-answer",
             "d2-sample-approve",
-            "d2-sample-reply"
+            "d2-sample-reply",
+            "d2-relist",
+            "d2-relist-result"
         ]
     );
     for d in diagrams().iter().chain(modern_diagrams()) {
@@ -452,10 +454,13 @@ fn the_modern_diagrams_have_no_handshake_and_share_the_mermaid_ids() {
     // The roots and the model's answer go back with the retried tools/call in 2026-07-28: no
     // reply rows of their own, and the retry is drawn after every question it answers.
     let answered_by_retry = [Row::RootsReply, Row::SampleReply, Row::ElicitReply];
+    // A list changed during a call is heard only on a 2025-11-25 stream: no re-list rows in 2026-07-28.
+    let heard_on_a_stream = [Row::Relist, Row::RelistResult];
     let tutorial_rows: Vec<Row> = execution()
         .rows()
-        .filter(|r| !answered_by_retry.contains(r))
+        .filter(|r| !answered_by_retry.contains(r) && !heard_on_a_stream.contains(r))
         .collect();
+    assert!(heard_on_a_stream.iter().all(|r| d2.rows().all(|m| m != *r)));
     let modern_rows: Vec<Row> = d2
         .rows()
         .filter(|r| !answered_by_retry.contains(r))

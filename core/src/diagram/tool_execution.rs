@@ -216,6 +216,22 @@ row_specs! {
             "客户端把结果交给主机：{text}。",
         ),
     },
+    Relist {
+        carries: [],
+        both: (
+            "/server/tools#list-changed-notification",
+            "The server sent `notifications/tools/list_changed` while the call ran, so the client lists the tools again before the model's next turn: a client that hears it SHOULD ask for the list again.",
+            "调用进行期间服务器发送了 `notifications/tools/list_changed`，所以客户端在模型下一轮之前再次列出工具：收到该通知的客户端应当重新获取列表。",
+        ),
+    },
+    RelistResult {
+        carries: [Tools],
+        both: (
+            "/server/tools#list-changed-notification",
+            "The server now lists {count} tool(s): {tools}. The model's next turn gets this list.",
+            "服务器现在列出 {count} 个工具：{tools}。模型的下一轮使用这个列表。",
+        ),
+    },
     ResultToLlm {
         carries: [LlmCall],
         both: (
@@ -244,7 +260,7 @@ row_specs! {
 
 /// Both eras' drawings side by side, in order: what both draw alike, what each draws its own
 /// way (2025-11-25 first), and what only one draws.
-static DRAWN: [Drawn; 42] = [
+static DRAWN: [Drawn; 44] = [
     Drawn::Both(Item::Message(solid(Row::Question, User, Host, "\"What's the weather in Tokyo?\"", "“东京的天气怎么样？”").numbered(1))),
     Drawn::Both(note(RightOf(User), "User asks a question that might require a tool", "用户提出一个可能需要工具的问题")),
     Drawn::Both(Item::Message(solid(Row::AskLlm, Host, Llm, "Forward user's question with context\n[System Prompt (with tool info) + User Question]", "转发用户的问题和上下文\n[系统提示（带工具信息） + 用户问题]").numbered(2))),
@@ -294,6 +310,8 @@ static DRAWN: [Drawn; 42] = [
     Drawn::Legacy(Item::Message(dashed(Row::CallToolResult, Server, Client, "tools/call (Response)\n[result: {content: [{type: \"text\", text: \"Sunny\"}]}]", "tools/call (响应)\n[result: {content: [{type: \"text\", text: \"Sunny\"}]}]").numbered(8).deactivating())),
     Drawn::Legacy(note(Over(Client, Server), "Server returns the processing result (weather info) in structured format", "服务器以结构化格式返回处理结果（天气信息）")),
     Drawn::Legacy(Item::Message(dashed(Row::ResultToHost, Client, Host, "Notify Tool Execution Result\nResult object contains: \"Sunny\" (extracted from tool_result_obj.content[0].text)", "通知工具执行结果\n结果对象包含：“Sunny”（提取自tool_result_obj.content[0].text）").numbered(9).deactivating())),
+    Drawn::Legacy(Item::Message(solid(Row::Relist, Client, Server, "tools/list (Request, again)\n[after notifications/tools/list_changed]", "tools/list（请求，再次）\n[收到 notifications/tools/list_changed 之后]").added())),
+    Drawn::Legacy(Item::Message(dashed(Row::RelistResult, Server, Client, "tools/list (Response)\n[the changed tools, for the model's next turn]", "tools/list（响应）\n[变化后的工具，供模型下一轮使用]").added())),
     Drawn::Modern(note(Over1(Server), "Logs execution (only when _meta asked for a logLevel), returns result (e.g., \"Sunny\")", "记录执行（仅当 _meta 请求了 logLevel），返回结果（例如，“晴天”）")),
     Drawn::Modern(Item::Message(dashed(Row::CallToolResult, Server, Client, "tools/call (Response)\n[resultType: complete, content: [{type: \"text\", text: \"Sunny\"}]]", "tools/call (响应)\n[resultType: complete, content: [{type: \"text\", text: \"Sunny\"}]]").numbered(8).deactivating())),
     Drawn::Modern(Item::Message(dashed(Row::ResultToHost, Client, Host, "Notify Tool Execution Result\nResult object contains: \"Sunny\"", "通知工具执行结果\n结果对象包含：“Sunny”").numbered(9).deactivating())),
@@ -305,7 +323,7 @@ static DRAWN: [Drawn; 42] = [
 ];
 
 /// As the tutorial drew it (2025-11-25).
-pub(super) static LEGACY_ITEMS: [Item; 35] = drawn_in(&DRAWN, false);
+pub(super) static LEGACY_ITEMS: [Item; 37] = drawn_in(&DRAWN, false);
 
 /// Redrawn for 2026-07-28.
 pub(super) static MODERN_ITEMS: [Item; 33] = drawn_in(&DRAWN, true);

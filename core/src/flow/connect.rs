@@ -15,6 +15,7 @@ use mcp_flow_client::era::{Detection, Era, EraChoice, Why, classify};
 use mcp_flow_client::error::McpError;
 use mcp_flow_client::http::Http;
 use mcp_flow_client::modern;
+use mcp_flow_client::tools::ToolList;
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// Diagram 1: connect and discover tools.
@@ -222,15 +223,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         );
 
         self.begin(Row::ToolsToHost).await;
-        let specs: Vec<ToolSpec> = list.tools.iter().map(ToolSpec::from_mcp).collect();
-        *self.output_schemas.borrow_mut() = list
-            .tools
-            .iter()
-            .filter_map(|t| {
-                let schema = t.output_schema.as_ref()?;
-                Some((t.name.to_string(), Value::Object((**schema).clone())))
-            })
-            .collect();
+        self.take_tools(&list);
         self.done(
             Row::ToolsToHost,
             Some(Payload::Tools {
@@ -241,13 +234,12 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         );
 
         self.begin(Row::ToolsToLlm).await;
+        let specs = self.tools.borrow().clone();
         let formatted = self.llm.format_tools(&specs);
         let sent = match &formatted {
             Value::String(text) => text.clone(),
             other => serde_json::to_string_pretty(other).unwrap_or_default(),
         };
-        *self.tools.borrow_mut() = specs.clone();
-        *self.task_tools.borrow_mut() = list.task_tools.clone();
         self.done(
             Row::ToolsToLlm,
             Some(Payload::ToolsForLlm {
@@ -258,6 +250,24 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             }),
         );
         Ok(())
+    }
+}
+
+impl<H: Http + 'static, L: Llm> Host<H, L> {
+    /// Takes `list` as the tools the model is offered from now on (with their output schemas
+    /// and which are tasks); returns their names.
+    pub(super) fn take_tools(&self, list: &ToolList) -> Vec<String> {
+        *self.output_schemas.borrow_mut() = list
+            .tools
+            .iter()
+            .filter_map(|t| {
+                let schema = t.output_schema.as_ref()?;
+                Some((t.name.to_string(), Value::Object((**schema).clone())))
+            })
+            .collect();
+        *self.tools.borrow_mut() = list.tools.iter().map(ToolSpec::from_mcp).collect();
+        *self.task_tools.borrow_mut() = list.task_tools.clone();
+        list.tools.iter().map(|t| t.name.to_string()).collect()
     }
 }
 

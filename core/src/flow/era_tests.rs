@@ -932,3 +932,56 @@ fn a_url_elicitation_to_a_page_that_is_not_http_is_declined_unshown() {
     let sent = posted_on(&run, Row::ElicitReply);
     assert_eq!(sent["result"]["action"], "decline");
 }
+
+#[test]
+fn a_tool_list_changed_during_a_legacy_call_is_listed_again_before_the_models_next_turn() {
+    let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+    let mut script = legacy_script(&changed.to_string());
+    // The POSTed-answer slot of the script is not used: a notification gets no answer.
+    script.pop();
+    script.push(sse(&[&tools_page(5, "get_forecast", None)]));
+    let f = fixture(script, EraChoice::Legacy, ServerMemory::default());
+    let answer = run_to_end(&f, "What's the weather in Springfield?").expect("run");
+    assert!(answer.contains("cloudy"), "{answer}");
+    let run = f.run.borrow();
+    assert_eq!(run.status(Row::Relist), RowStatus::Done);
+    match run.payload(Row::RelistResult) {
+        Some(Payload::Tools { names, .. }) => assert_eq!(names, &["get_forecast"]),
+        other => panic!("{other:?}"),
+    }
+    let relist = run.row(Row::Relist).expect("row");
+    assert_eq!(relist.mcp.len(), 1);
+    assert_eq!(
+        run.mcp.exchanges[relist.mcp[0]].rpc_method.as_deref(),
+        Some("tools/list")
+    );
+    // The model's next turn is offered the new list.
+    let offered: Vec<String> = f
+        .host
+        .tools
+        .borrow()
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(offered, ["get_forecast"]);
+    let relisted_before_the_model = run.row(Row::RelistResult).and_then(|r| r.finished_ms)
+        <= run.row(Row::ResultToLlm).and_then(|r| r.started_ms);
+    assert!(relisted_before_the_model);
+}
+
+#[test]
+fn without_a_list_change_the_relist_rows_say_why_they_were_skipped() {
+    let (f, _) = legacy_run_asked(
+        &json!({"jsonrpc": "2.0", "method": "notifications/message",
+            "params": {"level": "info", "data": "working"}})
+        .to_string(),
+    );
+    let run = f.run.borrow();
+    for row in [Row::Relist, Row::RelistResult] {
+        assert_eq!(
+            run.row(row).and_then(|r| r.skipped),
+            Some(SkipReason::ToolsUnchanged),
+            "{row}"
+        );
+    }
+}

@@ -126,6 +126,9 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) capabilities: RefCell<Value>,
     /// Where the fourth diagram's walk is fetched from (`None`: it is called in place).
     pub(super) load_browse: Cell<Option<LoadBrowse<H, L>>>,
+    /// Set when the server says its tools changed (`notifications/tools/list_changed`): the
+    /// list is asked again before the model's next turn.
+    pub(super) tools_changed: Rc<Cell<bool>>,
 }
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
@@ -137,7 +140,12 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         emit: Emit,
     ) -> Self {
         let listener_emit = emit.clone();
+        let tools_changed = Rc::new(Cell::new(false));
+        let heard = tools_changed.clone();
         client.set_listener(Some(Box::new(move |m: &Value| {
+            if super::relist::says_tools_changed(m) {
+                heard.set(true);
+            }
             if let Some(progress) = crate::record::progress::Progress::reported(m) {
                 listener_emit(RunEvent::Progress(progress).into());
             }
@@ -175,6 +183,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             log_level: Cell::new(Some(LogLevel::ASKED_BY_DEFAULT)),
             capabilities: RefCell::new(Value::Null),
             load_browse: Cell::new(None),
+            tools_changed,
         }
     }
 
@@ -364,6 +373,8 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         Row::Execute,
                         Row::CallToolResult,
                         Row::ResultToHost,
+                        Row::Relist,
+                        Row::RelistResult,
                         Row::ResultToLlm,
                         Row::LlmAnswer,
                     ],
@@ -419,6 +430,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                 is_error,
                 structured,
             });
+            self.relist_if_changed().await?;
 
             self.begin(Row::ResultToLlm).await;
             let reply = self.complete(Row::ResultToLlm, &messages).await?;

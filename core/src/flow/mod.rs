@@ -16,6 +16,7 @@ pub mod forms;
 pub mod gate;
 pub mod host;
 pub mod lifetime;
+mod relist;
 pub mod roots;
 pub mod sampling;
 mod sampling_rows;

@@ -160,7 +160,7 @@ mod tests {
                 session: None,
             },
             Row::Ready => Payload::Logging { level: None },
-            Row::ListToolsResult | Row::ToolsToHost => tools,
+            Row::ListToolsResult | Row::ToolsToHost | Row::RelistResult => tools,
             Row::ToolsToLlm => Payload::ToolsForLlm {
                 llm: "offline".into(),
                 style: crate::llm::Style::FunctionCalling,
@@ -269,6 +269,7 @@ mod tests {
             Row::Initialized
             | Row::ListToolsAsk
             | Row::ListTools
+            | Row::Relist
             | Row::CallTool
             | Row::Execute
             | Row::ListResources

@@ -578,6 +578,8 @@ pub enum SkipReason {
     SamplingRefused,
     /// The sampling request could not be put to a model (said on its row).
     CannotSample,
+    /// The server did not say its tools changed while the call ran.
+    ToolsUnchanged,
 }
 
 impl SkipReason {
@@ -662,6 +664,12 @@ impl SkipReason {
             (SkipReason::SamplingRefused, Zh) => "用户在任何模型看到之前拒绝了服务器的请求",
             (SkipReason::CannotSample, En) => "the request could not be put to a model",
             (SkipReason::CannotSample, Zh) => "该请求无法交给模型",
+            (SkipReason::ToolsUnchanged, En) => {
+                "the server did not say its tools changed (notifications/tools/list_changed) while the call ran"
+            }
+            (SkipReason::ToolsUnchanged, Zh) => {
+                "调用期间服务器没有通知工具发生变化（notifications/tools/list_changed）"
+            }
         };
         text.to_owned()
     }

@@ -1,0 +1,70 @@
+//! A server's tools changed during a run (2025-11-25 `notifications/tools/list_changed`, heard
+//! on a stream the client was reading): the client lists them again before the model's next
+//! turn, drawn on rows `d2-relist` and `d2-relist-result`, and the model gets the new list.
+
+use serde_json::Value;
+
+use super::host::{Host, Stopped};
+use crate::diagram::Row;
+use crate::llm::Llm;
+use crate::record::payload::{Payload, SkipReason};
+use mcp_flow_client::http::Http;
+
+/// The notification that says the server's tools changed.
+pub const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+
+/// Whether `message` says the server's tools changed.
+pub fn says_tools_changed(message: &Value) -> bool {
+    message.get("method").and_then(Value::as_str) == Some(TOOLS_CHANGED)
+        && message.get("id").is_none()
+}
+
+impl<H: Http + 'static, L: Llm> Host<H, L> {
+    /// Lists the tools again if the server said they changed since the last list; else the
+    /// rows are skipped with why. A failed list fails its row like the first one.
+    pub(super) async fn relist_if_changed(&self) -> Result<(), Stopped> {
+        if !self.tools_changed.replace(false) {
+            self.skip(
+                &[Row::Relist, Row::RelistResult],
+                SkipReason::ToolsUnchanged,
+            );
+            return Ok(());
+        }
+        self.begin(Row::Relist).await;
+        let list = match self.client.tool_list().await {
+            Ok(list) => list,
+            Err(e) => return Err(self.fail_pair((Row::Relist, None), Row::RelistResult, e)),
+        };
+        self.done(Row::Relist, None);
+        self.begin(Row::RelistResult).await;
+        let names = self.take_tools(&list);
+        self.done(
+            Row::RelistResult,
+            Some(Payload::Tools {
+                names,
+                dropped: list.dropped.clone(),
+                ttl_ms: list.ttl_ms,
+            }),
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_the_notification_says_the_tools_changed() {
+        assert!(says_tools_changed(
+            &json!({"jsonrpc": "2.0", "method": TOOLS_CHANGED})
+        ));
+        assert!(!says_tools_changed(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": TOOLS_CHANGED})
+        ));
+        assert!(!says_tools_changed(
+            &json!({"method": "notifications/resources/list_changed"})
+        ));
+    }
+}
