@@ -193,6 +193,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
             decision,
             content,
             notifications,
+            icons,
         } = details;
         let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
         let href = link.clone();
@@ -231,6 +232,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
         let error = record.as_ref().and_then(|r| r.error.clone());
         let decision = decision.map(super::decision_view::decision_view);
         let content = (!content.is_empty()).then(|| super::content_view::content_view(content));
+        let icons = (!icons.is_empty()).then(|| icons_view(icons, lang));
         // A live run's result with caching hints: how old it is against its ttlMs.
         let fresh = record
             .as_ref()
@@ -257,6 +259,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
                 <dl class="mf-values">{shown_values}</dl>
                 {payload.map(|p| view! { <pre class="mf-json">{p}</pre> })}
                 {content}
+                {icons}
                 {decision}
                 {formats}
                 <ul class="mf-notifications">
@@ -267,5 +270,28 @@ fn row_details(ctl: Controller) -> impl IntoView {
             </div>
         }
         .into_any()
+    }
+}
+
+/// The icons of a server or its tools: each shown small (fetched without credentials or
+/// referrer), or why it is not fetched.
+fn icons_view(icons: Vec<crate::host::icons::Icon>, lang: crate::diagram::Lang) -> impl IntoView {
+    let items = icons
+        .into_iter()
+        .map(|icon| {
+            let shown = match icon.src {
+                Ok(src) => view! {
+                    <img class="mf-icon" src=src width="32" height="32" alt=fill(by_lang(lang, "icon of {of}", "{of} 的图标"), &[("of", &icon.of)])
+                        crossorigin="anonymous" referrerpolicy="no-referrer" />
+                }
+                .into_any(),
+                Err(why) => view! { <span class="mf-note-line">{why}</span> }.into_any(),
+            };
+            view! { <li><code>{icon.of.clone()}</code>" "{shown}" "<small>{icon.note}</small></li> }
+        })
+        .collect_view();
+    view! {
+        <h5>{by_lang(lang, "Icons", "图标")}</h5>
+        <ul class="mf-icons">{items}</ul>
     }
 }

@@ -24,6 +24,7 @@ from mcp.server.mcpserver import Context, ListRoots, Resolve, Sample
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import (
+    Icon,
     Completion,
     CreateMessageResult,
     SamplingMessage,
@@ -41,7 +42,18 @@ CONDITIONS = {"tokyo": "Sunny", "london": "Rainy", "paris": "Cloudy", "berlin": 
 
 CITIES = [city.capitalize() for city in CONDITIONS]
 
-mcp = MCPServer("py-sdk-weather", version="2.3.0")
+# Icons a client must not fetch: plain http (a page could be tracked by it) and a script URL; and
+# one it may show, a PNG as a data: URL (a 1x1 dot).
+ICONS = [
+    Icon(src="http://127.0.0.1:9/icon.png", mimeType="image/png"),
+    Icon(src="javascript:alert(1)"),
+    Icon(
+        src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+        sizes=["1x1"],
+    ),
+]
+
+mcp = MCPServer("py-sdk-weather", version="2.3.0", icons=ICONS)
 
 
 @mcp.tool()

@@ -374,3 +374,81 @@ async fn the_sdk_servers_resources_and_prompts_in_both_eras() {
         }
     }
 }
+
+/// The icons shown in the inspector for the row `row` of a run against `url` in `era`: each
+/// `(alt, src)` of an image shown (and drawn: the page's policy let it load), and the reasons
+/// given for those not fetched.
+async fn icons_on(url: &str, era: EraChoice, row: Row) -> (Vec<(String, String)>, Vec<String>) {
+    let ctl = playing(url.to_owned(), "What's the weather in Tokyo?", era);
+    let (root, handle) = play_to_answer(ctl, format!("{url} {era:?}")).await;
+    ctl.select(row);
+    assert!(
+        until(10_000, || root
+            .query_selector(".mf-icons li")
+            .ok()
+            .flatten()
+            .is_some())
+        .await,
+        "{era:?}: no icons on {row}: {}",
+        text(&root, ".mf-inspect")
+    );
+    let images = root.query_selector_all(".mf-icons img").unwrap();
+    let images: Vec<web_sys::HtmlImageElement> = (0..images.length())
+        .filter_map(|i| images.item(i))
+        .map(|n| n.unchecked_into())
+        .collect();
+    assert!(
+        until(5_000, || images.iter().all(|i| i.complete() && i.natural_width() > 0)).await,
+        "{era:?}: an icon was not drawn"
+    );
+    let shown = images
+        .iter()
+        .map(|img| (img.alt(), img.get_attribute("src").unwrap_or_default()))
+        .collect();
+    let notes = root.query_selector_all(".mf-icons .mf-note-line").unwrap();
+    let refused = (0..notes.length())
+        .filter_map(|i| notes.item(i))
+        .map(|n| n.text_content().unwrap_or_default())
+        .collect();
+    ctl.end_run(None);
+    drop(handle);
+    root.remove();
+    (shown, refused)
+}
+
+#[wasm_bindgen_test]
+async fn a_servers_icons_are_shown_only_from_https_or_data_urls() {
+    let url = Live::PySdk.url();
+    let (shown, refused) = icons_on(url, EraChoice::Legacy, Row::InitializeResult).await;
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(shown[0].0, "icon of py-sdk-weather");
+    assert!(
+        shown[0].1.starts_with("data:image/png;base64,"),
+        "{shown:?}"
+    );
+    assert_eq!(refused.len(), 2, "{refused:?}");
+    assert!(
+        refused
+            .iter()
+            .all(|r| r.contains("only https: and data: icons are shown"))
+    );
+    assert!(
+        refused[0].ends_with("http://127.0.0.1:9/icon.png"),
+        "{refused:?}"
+    );
+    assert!(refused[1].ends_with("javascript:alert(1)"), "{refused:?}");
+}
+
+#[wasm_bindgen_test]
+async fn our_servers_tool_icon_is_drawn_from_its_data_url_in_both_eras() {
+    for era in [EraChoice::Legacy, EraChoice::Modern] {
+        let (shown, refused) = icons_on(Live::Sse.url(), era, Row::ListToolsResult).await;
+        assert!(refused.is_empty(), "{era:?}: {refused:?}");
+        assert_eq!(shown.len(), 1, "{era:?}: {shown:?}");
+        assert_eq!(shown[0].0, "icon of get_weather");
+        assert!(
+            shown[0].1.starts_with("data:image/svg+xml;base64,"),
+            "{era:?}"
+        );
+    }
+}

@@ -9,6 +9,7 @@ use super::live::LiveValues;
 use super::run::{RowRecord, Run};
 use crate::diagram::Row;
 use crate::host::content::{self, Block};
+use crate::host::icons::{self, Icon};
 use crate::llm::LlmExchange;
 use crate::llm::smollm::decision::{self, Summary};
 use mcp_flow_client::record::Exchange;
@@ -31,6 +32,8 @@ pub struct RowDetails {
     pub content: Vec<Block>,
     /// The server's notifications during the tool's execution.
     pub notifications: Vec<Value>,
+    /// The icons of the server or of its tools, on the rows that list them.
+    pub icons: Vec<Icon>,
 }
 
 type Reader = fn(&Value) -> Vec<Block>;
@@ -47,6 +50,30 @@ fn content_of(id: Row) -> Option<(Option<Row>, &'static str, Reader)> {
         Row::GetPromptResult => (Some(Row::GetPrompt), "prompts/get", content::prompt_blocks),
         _ => return None,
     })
+}
+
+/// Where a row's icons are: the request row that got the answer, its method, and the reader.
+fn icons_of(id: Row) -> Option<(Row, &'static str, fn(&Value) -> Vec<Icon>)> {
+    Some(match id {
+        Row::InitializeResult => (Row::Initialize, "initialize", icons::of_server),
+        Row::DiscoverResult => (Row::Discover, "server/discover", icons::of_server),
+        Row::ListToolsResult => (Row::ListTools, "tools/list", icons::of_tools),
+        Row::RelistResult => (Row::Relist, "tools/list", icons::of_tools),
+        _ => return None,
+    })
+}
+
+/// The result of the last `method` answered among `row`'s exchanges (any row's when `None`).
+fn answered(run: &Run, row: Option<Row>, method: &str) -> Option<Value> {
+    let on_row = row.and_then(|row| run.row(row)).map(|r| &r.mcp);
+    run.mcp
+        .exchanges
+        .iter()
+        .rev()
+        .filter(|x| on_row.is_none_or(|seqs| seqs.contains(&x.seq)))
+        .filter(|x| x.rpc_method.as_deref() == Some(method))
+        .find_map(|x| x.rpc_response())
+        .and_then(|r| r.get("result").cloned())
 }
 
 impl RowDetails {
@@ -73,17 +100,10 @@ impl RowDetails {
             .and_then(|x| x.response.as_ref())
             .and_then(decision::summary);
         let content = content_of(id)
-            .and_then(|(asked, method, read)| {
-                let on_row = asked.and_then(|row| run.row(row)).map(|r| &r.mcp);
-                run.mcp
-                    .exchanges
-                    .iter()
-                    .rev()
-                    .filter(|x| on_row.is_none_or(|seqs| seqs.contains(&x.seq)))
-                    .filter(|x| x.rpc_method.as_deref() == Some(method))
-                    .find_map(|x| x.rpc_response())
-                    .and_then(|r| r.get("result").map(read))
-            })
+            .and_then(|(asked, method, read)| answered(run, asked, method).map(|r| read(&r)))
+            .unwrap_or_default();
+        let icons = icons_of(id)
+            .and_then(|(asked, method, read)| answered(run, Some(asked), method).map(|r| read(&r)))
             .unwrap_or_default();
         Self {
             label: LiveValues::from_run(run).label(id, original),
@@ -99,6 +119,7 @@ impl RowDetails {
             } else {
                 Vec::new()
             },
+            icons,
         }
     }
 }
@@ -149,8 +170,33 @@ mod tests {
         let list = RowDetails::of(&run, Row::ListTools, "tools/list");
         assert!(list.content.is_empty(), "a list has no content blocks");
         assert_eq!(list.exchanges.len(), 1);
+        assert!(list.icons.is_empty());
         let execute = RowDetails::of(&run, Row::Execute, "execute");
         assert_eq!(execute.notifications.len(), 1);
         assert!(execute.exchanges.is_empty());
+    }
+
+    #[test]
+    fn the_icons_of_the_listed_tools_are_on_the_rows_that_list_them() {
+        let mut run = Run::new(crate::diagram::all_rows());
+        let dot = "data:image/png;base64,iVBORw0KGgo=";
+        answered(
+            &mut run,
+            Row::ListTools,
+            0,
+            "tools/list",
+            json!({"tools": [{"name": "get_weather", "icons": [{"src": dot}]}]}),
+        );
+        let shown = RowDetails::of(&run, Row::ListToolsResult, "result").icons;
+        assert_eq!(shown.len(), 1);
+        assert_eq!(
+            (shown[0].of.as_str(), shown[0].src.as_deref()),
+            ("get_weather", Ok(dot))
+        );
+        assert!(
+            RowDetails::of(&run, Row::ListTools, "request")
+                .icons
+                .is_empty()
+        );
     }
 }

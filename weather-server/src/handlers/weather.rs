@@ -15,10 +15,10 @@ use rmcp::{
     model::{
         CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
         CompleteRequestParams, CompleteResult, ContentBlock, DiscoverResult,
-        GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
-        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-        LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParam, MetaObject,
-        PaginatedRequestParams, ProgressNotificationParam, Prompt, ProtocolVersion,
+        GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Icon,
+        Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+        ListToolsResult, LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParam,
+        MetaObject, PaginatedRequestParams, ProgressNotificationParam, Prompt, ProtocolVersion,
         ReadResourceRequestParams, ReadResourceResponse, Resource, ResourceContents,
         ResourceTemplate, ServerCapabilities, ServerConfig, ServerNotification,
         SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool, ToolAnnotations,
@@ -72,6 +72,17 @@ pub struct GetWeatherArgs {
     pub units: Option<Units>,
 }
 
+/// The server's and `get_weather`'s icon: a sun, an SVG as a `data:` URL (a client shows it
+/// without fetching anything).
+pub const SUN_ICON: &str = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAzMiAzMiI+PGNpcmNsZSBjeD0iMTYiIGN5PSIxNiIgcj0iNyIgZmlsbD0iI2Y1OWUwYiIvPjxnIHN0cm9rZT0iI2Y1OWUwYiIgc3Ryb2tlLXdpZHRoPSIyLjUiIHN0cm9rZS1saW5lY2FwPSJyb3VuZCI+PHBhdGggZD0iTTE2IDJ2NE0xNiAyNnY0TTIgMTZoNE0yNiAxNmg0TTYgNmwzIDNNMjMgMjNsMyAzTTYgMjZsMy0zTTIzIDlsMy0zIi8+PC9nPjwvc3ZnPg==";
+
+/// [`SUN_ICON`] as an icon, for any size.
+pub fn sun_icon() -> Icon {
+    Icon::new(SUN_ICON)
+        .with_mime_type("image/svg+xml")
+        .with_sizes(vec!["any".to_owned()])
+}
+
 /// The `get_weather` tool definition.
 pub fn get_weather_tool() -> Tool {
     // `with_input_schema` only panics for a schema that is not an object,
@@ -84,6 +95,7 @@ pub fn get_weather_tool() -> Tool {
     .with_input_schema::<GetWeatherArgs>()
     .with_output_schema::<WeatherReport>()
     .with_title("Get weather")
+    .with_icons(vec![sun_icon()])
     .with_annotations(
         ToolAnnotations::with_title("Get weather")
             .read_only(true)
@@ -506,7 +518,8 @@ impl ServerHandler for WeatherServer {
         ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new("weather-server", env!("CARGO_PKG_VERSION"))
-                    .with_title("Weather Server"),
+                    .with_title("Weather Server")
+                    .with_icons(vec![sun_icon()]),
             )
             .with_instructions(INSTRUCTIONS)
     }

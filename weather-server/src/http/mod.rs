@@ -428,11 +428,13 @@ fn is_param_header(name: &str) -> bool {
 
 /// The Content-Security-Policy of the served app: no inline script and no eval (wasm
 /// compilation aside), no plugins, no framing; fetch may reach any MCP server or LLM endpoint
-/// the user picks; images and audio may come as `data:` URLs (a tool's content blocks). `trunk serve` sends the same policy plus its live-reload script
+/// the user picks; images and audio may come as `data:` URLs (a tool's content blocks), and
+/// images from `https:` (a server's and its tools' icons, fetched without credentials or
+/// referrer). `trunk serve` sends the same policy plus its live-reload script
 /// (Trunk.toml `[serve] csp`; `tests/static_csp.rs` keeps the two in step).
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; \
-    img-src 'self' data:; media-src 'self' data:; connect-src 'self' http: https:; \
+    img-src 'self' data: https:; media-src 'self' data:; connect-src 'self' http: https:; \
     object-src 'none'; \
     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
