@@ -124,7 +124,7 @@ async fn the_python_sdk_stdio_weather_server_answers_tokyo_through_the_bridge() 
         full_run(&bridge, "get_weather", json!({"location": "Tokyo"})).await;
     assert_eq!(initialized["serverInfo"]["name"], "py-stdio-weather");
     assert_eq!(initialized["protocolVersion"], "2025-11-25");
-    assert_eq!(tools, ["get_weather"]);
+    assert_eq!(tools, ["get_weather", "unlock_forecast"]);
     assert_eq!(result["isError"], false);
     assert_eq!(result["content"][0]["text"], "Sunny");
 }

@@ -36,6 +36,15 @@ pub const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 /// The notification that says a subscribed resource changed.
 pub const UPDATED: &str = "notifications/resources/updated";
 
+/// The notification that says the server's tools changed (2025-11-25).
+pub const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+
+/// Whether `message` says the server's tools changed.
+pub fn says_tools_changed(message: &Value) -> bool {
+    message.get("method").and_then(Value::as_str) == Some(TOOLS_CHANGED)
+        && message.get("id").is_none()
+}
+
 /// The URIs an acknowledgment says the server accepted.
 pub fn accepted(ack: &Value) -> Vec<String> {
     ack.pointer("/params/notifications/resourceSubscriptions")
@@ -237,6 +246,19 @@ mod tests {
             {"resourceSubscriptions": ["weather://city/Tokyo", 3]}}});
         assert_eq!(accepted(&ack), ["weather://city/Tokyo"]);
         assert!(accepted(&json!({"method": ACKNOWLEDGED})).is_empty());
+    }
+
+    #[test]
+    fn only_the_notification_says_the_tools_changed() {
+        assert!(says_tools_changed(
+            &json!({"jsonrpc": "2.0", "method": TOOLS_CHANGED})
+        ));
+        assert!(!says_tools_changed(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": TOOLS_CHANGED})
+        ));
+        assert!(!says_tools_changed(
+            &json!({"method": "notifications/resources/list_changed"})
+        ));
     }
 
     #[test]

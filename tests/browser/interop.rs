@@ -398,7 +398,10 @@ async fn icons_on(url: &str, era: EraChoice, row: Row) -> (Vec<(String, String)>
         .map(|n| n.unchecked_into())
         .collect();
     assert!(
-        until(5_000, || images.iter().all(|i| i.complete() && i.natural_width() > 0)).await,
+        until(5_000, || images
+            .iter()
+            .all(|i| i.complete() && i.natural_width() > 0))
+        .await,
         "{era:?}: an icon was not drawn"
     );
     let shown = images

@@ -143,7 +143,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         let tools_changed = Rc::new(Cell::new(false));
         let heard = tools_changed.clone();
         client.set_listener(Some(Box::new(move |m: &Value| {
-            if super::relist::says_tools_changed(m) {
+            if mcp_flow_client::listen::says_tools_changed(m) {
                 heard.set(true);
             }
             if let Some(progress) = crate::record::progress::Progress::reported(m) {

@@ -2,22 +2,11 @@
 //! on a stream the client was reading): the client lists them again before the model's next
 //! turn, drawn on rows `d2-relist` and `d2-relist-result`, and the model gets the new list.
 
-use serde_json::Value;
-
 use super::host::{Host, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
 use crate::record::payload::{Payload, SkipReason};
 use mcp_flow_client::http::Http;
-
-/// The notification that says the server's tools changed.
-pub const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
-
-/// Whether `message` says the server's tools changed.
-pub fn says_tools_changed(message: &Value) -> bool {
-    message.get("method").and_then(Value::as_str) == Some(TOOLS_CHANGED)
-        && message.get("id").is_none()
-}
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// Lists the tools again if the server said they changed since the last list; else the
@@ -47,24 +36,5 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             }),
         );
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn only_the_notification_says_the_tools_changed() {
-        assert!(says_tools_changed(
-            &json!({"jsonrpc": "2.0", "method": TOOLS_CHANGED})
-        ));
-        assert!(!says_tools_changed(
-            &json!({"jsonrpc": "2.0", "id": 1, "method": TOOLS_CHANGED})
-        ));
-        assert!(!says_tools_changed(
-            &json!({"method": "notifications/resources/list_changed"})
-        ));
     }
 }

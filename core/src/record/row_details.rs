@@ -52,10 +52,16 @@ fn content_of(id: Row) -> Option<(Option<Row>, &'static str, Reader)> {
     })
 }
 
+type IconReader = fn(&Value) -> Vec<Icon>;
+
 /// Where a row's icons are: the request row that got the answer, its method, and the reader.
-fn icons_of(id: Row) -> Option<(Row, &'static str, fn(&Value) -> Vec<Icon>)> {
+fn icons_of(id: Row) -> Option<(Row, &'static str, IconReader)> {
     Some(match id {
-        Row::InitializeResult => (Row::Initialize, "initialize", icons::of_server),
+        Row::InitializeResult => (
+            Row::Initialize,
+            "initialize",
+            icons::of_server as IconReader,
+        ),
         Row::DiscoverResult => (Row::Discover, "server/discover", icons::of_server),
         Row::ListToolsResult => (Row::ListTools, "tools/list", icons::of_tools),
         Row::RelistResult => (Row::Relist, "tools/list", icons::of_tools),

@@ -373,12 +373,16 @@ impl WeatherServer {
     }
 
     /// `_meta` naming this server, for results to modern requests (2026-07-28: servers SHOULD
-    /// identify themselves in every result).
+    /// identify themselves in every result). The icons stay out of it: they would add a few
+    /// hundred bytes to every answer.
     pub fn result_meta(&self, context: &RequestContext<RoleServer>) -> Option<MetaObject> {
         if !is_modern(context) {
             return None;
         }
-        let info = serde_json::to_value(self.get_info().server_info).ok()?;
+        // Who answered, without the icons: they come once, with server/discover.
+        let mut server = self.get_info().server_info;
+        server.icons = None;
+        let info = serde_json::to_value(server).ok()?;
         let mut meta = MetaObject::new();
         meta.insert(SERVER_INFO_META.to_owned(), info);
         Some(meta)
