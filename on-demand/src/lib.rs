@@ -89,7 +89,7 @@ pub const GROUPS: &[Group] = &[
     Group {
         name: "browse",
         when: "the fourth diagram's walk first starts",
-        holds: "the walk through resources, prompts, completion, the subscription and the task, and its diagram",
+        holds: "the walk through resources, prompts, completion, the subscription and the task",
     },
     Group {
         name: "models",

@@ -6,8 +6,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+/// No panic hook: a panic aborts the worker, whose error event fails the page's pending checks
+/// with its message (`core/src/output_check/worker.rs`); the hook's formatting would add a
+/// kilobyte to every first run for a console line only.
 pub fn start() {
-    console_error_panic_hook::set_once();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |message: MessageEvent| {
         let request = message
             .data()

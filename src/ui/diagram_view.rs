@@ -160,7 +160,9 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             {move || reported().map(|p| {
                 let width = PROGRESS_WIDTH * p.fraction().unwrap_or(0.0) as f32;
                 view! {
-                    <g class="mf-row-progress" role="progressbar" aria-valuetext=p.said()>
+                    // Drawn for the eye: the row's name stays its label, and the inspector says the
+                    // same in text.
+                    <g class="mf-row-progress" aria-hidden="true">
                         <rect class="mf-row-progress-track" x=stream_x - PROGRESS_WIDTH / 2.0 y=stream_y - 2.0
                             width=PROGRESS_WIDTH height="4" rx="2" />
                         <rect class="mf-row-progress-done" x=stream_x - PROGRESS_WIDTH / 2.0 y=stream_y - 2.0
@@ -226,8 +228,10 @@ fn browse_view(ctl: Controller) -> impl IntoView {
     view! { <DiagramView ctl=ctl pick=|_| crate::diagram::browse() below=browse_line /> }
 }
 
+// With the run, not the walk: when the walk cannot be fetched, its diagram shows the first row
+// failed with why.
 on_demand!(
-    browse,
+    run,
     pub fn browse_view_fn() -> Result<ViewFn, OnDemandError> {
         Ok(|ctl| browse_view(ctl).into_any())
     }

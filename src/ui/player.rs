@@ -46,10 +46,10 @@ pub fn PlayerBar(ctl: Controller) -> impl IntoView {
             <button id="mf-restart" aria-label=tr(settings.lang, Msg::Restart) on:click=move |_| ctl.start(ctl.mode.get_untracked())>
                 "↻ "{tr(settings.lang, Msg::Restart)}
             </button>
-            <button id="mf-stop" title=tr(settings.lang, Msg::StopHint)
+            <button id="mf-stop" title=tr(settings.lang, Msg::StopHint) aria-label=tr(settings.lang, Msg::Stop)
                 disabled=move || !ctl.running.get()
                 on:click=move |_| ctl.stop()>
-                "■ "{tr(settings.lang, Msg::Stop)}
+                "■"
             </button>
             <button id="mf-connect" aria-label=tr(settings.lang, Msg::ConnectHint) on:click=move |_| ctl.connect(ctl.mode.get_untracked())>
                 {tr(settings.lang, Msg::Connect)}

@@ -356,21 +356,13 @@ async fn the_reference_everything_servers_sampling_request_is_answered_through_t
 /// The TypeScript SDK 1.32.2's stdio example `progressExample` through the bridge, the user in
 /// the model's place calling its `count` with `n`; returns the page once the call is in flight.
 async fn counting(n: &str) -> (Controller, HtmlElement, impl Sized) {
-    use mcp_flow::llm::choice::{LlmSettings, Provider};
-    let url = Live::BridgeProgress.url();
-    let ctl = playing(url.to_owned(), "Count for me.", EraChoice::Legacy);
-    ctl.settings.llm.set(LlmSettings::new(Provider::You));
-    let (root, handle) = mount(ctl);
-    assert!(until_some(10_000, ctl.settings.bridge).await);
-    ctl.play();
-    assert!(
-        until_some(30_000, ctl.dialogs.you_turn).await,
-        "the tools reached the user: {}",
-        text(&root, "#mf-error")
-    );
-    sleep(30).await;
-    choose_option(&root, "#mf-you-tool", "count");
-    sleep(30).await;
+    let (ctl, root, handle) = you_pick(
+        Live::BridgeProgress.url(),
+        "Count for me.",
+        EraChoice::Legacy,
+        "count",
+    )
+    .await;
     type_into(&root, "#mf-you-n", n);
     click(&root, "#mf-you-call");
     (ctl, root, handle)
@@ -464,10 +456,16 @@ async fn stop_cancels_the_call_in_flight_with_notifications_cancelled() {
         until(10_000, || !ctl.running.get_untracked()).await,
         "the run ended"
     );
+    sleep(30).await;
+    let stop = root
+        .query_selector("#mf-stop")
+        .unwrap()
+        .expect("the Stop control");
     assert!(
-        text(&root, "#mf-stop").contains("Stop"),
-        "the control stays, disabled until the next run"
+        stop.has_attribute("disabled"),
+        "nothing left to stop: the control is disabled until the next run"
     );
+    assert_eq!(stop.get_attribute("aria-label").as_deref(), Some("Stop"));
 }
 
 /// The reference `server-everything`'s `trigger-elicitation-request` (2025-11-25, through the
@@ -475,21 +473,13 @@ async fn stop_cancels_the_call_in_flight_with_notifications_cancelled() {
 /// the page; the server's result quotes what went back.
 #[wasm_bindgen_test]
 async fn the_reference_everything_servers_form_is_answered_in_the_page() {
-    use mcp_flow::llm::choice::{LlmSettings, Provider};
-    let url = Live::BridgeEverything.url();
-    let ctl = playing(url.to_owned(), "Ask me for my details.", EraChoice::Legacy);
-    ctl.settings.llm.set(LlmSettings::new(Provider::You));
-    let (root, _handle) = mount(ctl);
-    assert!(until_some(10_000, ctl.settings.bridge).await);
-    ctl.play();
-    assert!(
-        until_some(30_000, ctl.dialogs.you_turn).await,
-        "the tools reached the user: {}",
-        text(&root, "#mf-error")
-    );
-    sleep(30).await;
-    choose_option(&root, "#mf-you-tool", "trigger-elicitation-request");
-    sleep(30).await;
+    let (ctl, root, _handle) = you_pick(
+        Live::BridgeEverything.url(),
+        "Ask me for my details.",
+        EraChoice::Legacy,
+        "trigger-elicitation-request",
+    )
+    .await;
     click(&root, "#mf-you-call");
     assert!(
         until(30_000, || ctl.dialogs.form.with_untracked(Option::is_some)).await,
@@ -597,22 +587,14 @@ async fn the_reference_everything_server_gets_the_roots_from_the_settings() {
 /// (d2-relist) before the model's next turn.
 #[wasm_bindgen_test]
 async fn a_tool_list_the_server_changes_during_a_call_is_listed_again() {
-    use mcp_flow::llm::choice::{LlmSettings, Provider};
     use mcp_flow::llm::you::Turn;
-    let url = Live::Bridge.url();
-    let ctl = playing(url.to_owned(), "Unlock the forecast.", EraChoice::Legacy);
-    ctl.settings.llm.set(LlmSettings::new(Provider::You));
-    let (root, _handle) = mount(ctl);
-    assert!(until_some(10_000, ctl.settings.bridge).await);
-    ctl.play();
-    assert!(
-        until_some(30_000, ctl.dialogs.you_turn).await,
-        "the tools reached the user: {}",
-        text(&root, "#mf-error")
-    );
-    sleep(30).await;
-    choose_option(&root, "#mf-you-tool", "unlock_forecast");
-    sleep(30).await;
+    let (ctl, root, _handle) = you_pick(
+        Live::Bridge.url(),
+        "Unlock the forecast.",
+        EraChoice::Legacy,
+        "unlock_forecast",
+    )
+    .await;
     click(&root, "#mf-you-call");
     assert!(
         until(30_000, || matches!(
@@ -649,4 +631,29 @@ async fn a_tool_list_the_server_changes_during_a_call_is_listed_again() {
     type_into(&root, "#mf-you-text", "It is unlocked.");
     click(&root, "#mf-you-answer");
     assert!(until(10_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
+}
+
+/// A run through the bridge at `url` in `era` with the user in the model's place, up to the
+/// user's first turn with `tool` chosen (its form shown, nothing called yet).
+async fn you_pick(
+    url: &str,
+    question: &str,
+    era: EraChoice,
+    tool: &str,
+) -> (Controller, HtmlElement, impl Sized) {
+    use mcp_flow::llm::choice::{LlmSettings, Provider};
+    let ctl = playing(url.to_owned(), question, era);
+    ctl.settings.llm.set(LlmSettings::new(Provider::You));
+    let (root, handle) = mount(ctl);
+    assert!(until_some(10_000, ctl.settings.bridge).await);
+    ctl.play();
+    assert!(
+        until_some(30_000, ctl.dialogs.you_turn).await,
+        "the tools reached the user: {}",
+        text(&root, "#mf-error")
+    );
+    sleep(30).await;
+    choose_option(&root, "#mf-you-tool", tool);
+    sleep(30).await;
+    (ctl, root, handle)
 }

@@ -159,6 +159,8 @@ fn optimise(tools: &Tools, from: &Path, to: &Path) -> Result<()> {
             .arg(from)
             .args(["-Oz"])
             .args(WASM_OPT_FEATURES)
+            // Sections only tools read (the features are given above): bytes on every fetch.
+            .args(["--strip-producers", "--strip-target-features"])
             .arg("-o")
             .arg(to),
     )
