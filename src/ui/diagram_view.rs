@@ -157,12 +157,14 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
                     {tail}
                 </text>
             })}
+            <title>{move || error().unwrap_or_default()}</title>
+        </g>
+        // Beside the row, not in it: drawn for the eye, so the row's name stays its label (the
+        // inspector says the same in text).
             {move || reported().map(|p| {
                 let width = PROGRESS_WIDTH * p.fraction().unwrap_or(0.0) as f32;
                 view! {
-                    // Drawn for the eye: the row's name stays its label, and the inspector says the
-                    // same in text.
-                    <g class="mf-row-progress" aria-hidden="true">
+                    <g class="mf-row-progress" data-progress-of=id.id() aria-hidden="true">
                         <rect class="mf-row-progress-track" x=stream_x - PROGRESS_WIDTH / 2.0 y=stream_y - 2.0
                             width=PROGRESS_WIDTH height="4" rx="2" />
                         <rect class="mf-row-progress-done" x=stream_x - PROGRESS_WIDTH / 2.0 y=stream_y - 2.0
@@ -173,8 +175,6 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
                     </g>
                 }
             })}
-            <title>{move || error().unwrap_or_default()}</title>
-        </g>
     }
 }
 

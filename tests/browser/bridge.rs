@@ -370,7 +370,7 @@ async fn counting(n: &str) -> (Controller, HtmlElement, impl Sized) {
 
 /// The progress the page drew on tools/call (d2-7) while it was in flight.
 fn drawn_progress(root: &HtmlElement) -> String {
-    text(root, "g.mf-row[data-row='d2-7'] .mf-progress-said")
+    text(root, "g[data-progress-of='d2-7'] .mf-progress-said")
 }
 
 #[wasm_bindgen_test]
@@ -502,18 +502,7 @@ async fn the_reference_everything_servers_form_is_answered_in_the_page() {
     assert!(problem.contains("pick from 1 to 3"), "{problem}");
     click(&root, "#mf-form-untitledMultipleSelectEnum-3");
     click(&root, "#mf-form-send");
-    assert!(
-        until(20_000, || state(&root, "d2-8") == "done").await,
-        "the result came: {}",
-        text(&root, "#mf-error")
-    );
-    let result = ctl
-        .run
-        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
-    let text = match result {
-        Some(mcp_flow::record::payload::Payload::ToolResult { text, .. }) => text,
-        other => panic!("{other:?}"),
-    };
+    let text = called(ctl, &root).await;
     assert!(text.contains("- Name: Ada Lovelace"), "{text}");
     let raw = &text[text.find("Raw result:").expect("the raw result")..];
     let sent: serde_json::Value =
@@ -539,37 +528,16 @@ async fn the_reference_everything_servers_form_is_answered_in_the_page() {
 /// tool's result lists them.
 #[wasm_bindgen_test]
 async fn the_reference_everything_server_gets_the_roots_from_the_settings() {
-    use mcp_flow::llm::choice::{LlmSettings, Provider};
-    let url = Live::BridgeEverything.url();
-    let ctl = playing(url.to_owned(), "Which roots do I share?", EraChoice::Legacy);
-    ctl.settings.llm.set(LlmSettings::new(Provider::You));
-    ctl.settings
-        .roots
-        .set("file:///home/me/work Work\nfile:///home/me/notes".into());
-    let (root, _handle) = mount(ctl);
-    assert!(until_some(10_000, ctl.settings.bridge).await);
-    ctl.play();
-    assert!(
-        until_some(30_000, ctl.dialogs.you_turn).await,
-        "the tools reached the user: {}",
-        text(&root, "#mf-error")
-    );
-    sleep(30).await;
-    choose_option(&root, "#mf-you-tool", "get-roots-list");
-    sleep(30).await;
+    let (ctl, root, _handle) = you_pick_with(
+        Live::BridgeEverything.url(),
+        "Which roots do I share?",
+        EraChoice::Legacy,
+        "get-roots-list",
+        "file:///home/me/work Work\nfile:///home/me/notes",
+    )
+    .await;
     click(&root, "#mf-you-call");
-    assert!(
-        until(30_000, || state(&root, "d2-8") == "done").await,
-        "the result came: {}",
-        text(&root, "#mf-error")
-    );
-    let result = ctl
-        .run
-        .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
-    let text = match result {
-        Some(mcp_flow::record::payload::Payload::ToolResult { text, .. }) => text,
-        other => panic!("{other:?}"),
-    };
+    let text = called(ctl, &root).await;
     assert!(text.contains("Current MCP Roots (2 total)"), "{text}");
     assert!(
         text.contains("1. Work\n   URI: file:///home/me/work"),
@@ -641,9 +609,21 @@ async fn you_pick(
     era: EraChoice,
     tool: &str,
 ) -> (Controller, HtmlElement, impl Sized) {
+    you_pick_with(url, question, era, tool, "").await
+}
+
+/// The same, with `roots` in the settings.
+async fn you_pick_with(
+    url: &str,
+    question: &str,
+    era: EraChoice,
+    tool: &str,
+    roots: &str,
+) -> (Controller, HtmlElement, impl Sized) {
     use mcp_flow::llm::choice::{LlmSettings, Provider};
     let ctl = playing(url.to_owned(), question, era);
     ctl.settings.llm.set(LlmSettings::new(Provider::You));
+    ctl.settings.roots.set(roots.to_owned());
     let (root, handle) = mount(ctl);
     assert!(until_some(10_000, ctl.settings.bridge).await);
     ctl.play();
@@ -656,4 +636,20 @@ async fn you_pick(
     choose_option(&root, "#mf-you-tool", tool);
     sleep(30).await;
     (ctl, root, handle)
+}
+
+/// The text of the tool's result, once its row (d2-8) is done.
+async fn called(ctl: Controller, root: &HtmlElement) -> String {
+    assert!(
+        until(30_000, || state(root, "d2-8") == "done").await,
+        "the result came: {}",
+        text(root, "#mf-error")
+    );
+    match ctl
+        .run
+        .with_untracked(|r| r.payload(Row::CallToolResult).cloned())
+    {
+        Some(mcp_flow::record::payload::Payload::ToolResult { text, .. }) => text,
+        other => panic!("{other:?}"),
+    }
 }
