@@ -99,14 +99,6 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             .filter(|t| !t.is_empty())
     };
     let (stream_x, stream_y) = ((row.x1 + row.x2) / 2.0, row.y + 14.0);
-    // The server's latest progress report for this row's request, while it is in flight.
-    let reported = move || {
-        ctl.run.with(|r| {
-            r.row(id)
-                .filter(|x| x.status == crate::record::run::RowStatus::Active)
-                .and_then(|x| x.progress.clone())
-        })
-    };
     // Its name starts with the text it shows (the label, then the step's number), so what a
     // user sees is what a screen reader or voice control calls it (WCAG 2.5.3).
     let mut shown: Vec<String> = row.label.iter().map(|l| l.text.clone()).collect();
@@ -159,22 +151,24 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             })}
             <title>{move || error().unwrap_or_default()}</title>
         </g>
-        // Beside the row, not in it: drawn for the eye, so the row's name stays its label (the
-        // inspector says the same in text).
-            {move || reported().map(|p| {
-                let width = PROGRESS_WIDTH * p.fraction().unwrap_or(0.0) as f32;
-                view! {
-                    <g class="mf-row-progress" data-progress-of=id.id() aria-hidden="true">
-                        <rect class="mf-row-progress-track" x=stream_x - PROGRESS_WIDTH / 2.0 y=stream_y - 2.0
-                            width=PROGRESS_WIDTH height="4" rx="2" />
-                        <rect class="mf-row-progress-done" x=stream_x - PROGRESS_WIDTH / 2.0 y=stream_y - 2.0
-                            width=width height="4" rx="2" />
-                        <text class="mf-progress-said" x=stream_x y=stream_y + 12.0 text-anchor="middle" dominant-baseline="middle">
-                            {p.said()}
-                        </text>
-                    </g>
-                }
-            })}
+    }
+}
+
+/// The server's latest progress for the request of a row in flight, drawn under its arrow at
+/// `(x, y)`: beside the row, not in it, for the eye only (the row's name stays its label, and the
+/// inspector says the same in text).
+fn progress_view(id: Row, x: f32, y: f32, p: crate::record::progress::Progress) -> impl IntoView {
+    let width = PROGRESS_WIDTH * p.fraction().unwrap_or(0.0) as f32;
+    view! {
+        <g class="mf-row-progress" data-progress-of=id.id() aria-hidden="true">
+            <rect class="mf-row-progress-track" x=x - PROGRESS_WIDTH / 2.0 y=y - 2.0
+                width=PROGRESS_WIDTH height="4" rx="2" />
+            <rect class="mf-row-progress-done" x=x - PROGRESS_WIDTH / 2.0 y=y - 2.0
+                width=width height="4" rx="2" />
+            <text class="mf-progress-said" x=x y=y + 12.0 text-anchor="middle" dominant-baseline="middle">
+                {p.said()}
+            </text>
+        </g>
     }
 }
 
@@ -331,6 +325,22 @@ pub fn DiagramView(
             .cloned()
             .map(|r| row_view(ctl, r, id))
             .collect_view();
+        // Where a row's progress goes: under the middle of its arrow.
+        let places: Vec<(Row, f32, f32)> = g
+            .rows
+            .iter()
+            .map(|r| (r.id, (r.x1 + r.x2) / 2.0, r.y + 14.0))
+            .collect();
+        let progress = move || {
+            ctl.run.with(|run| {
+                places.iter().find_map(|&(row, x, y)| {
+                    let record = run.row(row)?;
+                    let p = record.progress.clone()?;
+                    (record.status == crate::record::run::RowStatus::Active)
+                        .then(|| progress_view(row, x, y, p))
+                })
+            })
+        };
         view! {
             <figure class="mf-figure" id=format!("mf-{id}")>
                 <figcaption>{diagram().title.get(lang)}</figcaption>
@@ -352,6 +362,7 @@ pub fn DiagramView(
                     {notes}
                     {boxes}
                     {rows}
+                    {progress}
                 </svg>
             </figure>
         }

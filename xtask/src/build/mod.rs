@@ -6,6 +6,7 @@
 pub mod chunks;
 pub mod compress;
 pub mod css;
+pub mod js;
 pub mod site;
 pub mod size;
 pub mod split;

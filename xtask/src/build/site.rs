@@ -267,6 +267,8 @@ pub fn build(tools: &Tools) -> Result<()> {
         }
     }
     crate::build::split::optimise_all(tools, &optimise)?;
+    let scripts: Vec<String> = workers.iter().map(|bin| format!("{bin}.js")).collect();
+    crate::build::js::minify_all(tools, &stage, &scripts)?;
     let hash = format!("{:016x}", contents_hash(&stage)?);
     std::fs::rename(&stage, dist.join(BUILD_DIR).join(&hash))?;
     let at = format!("{BUILD_DIR}/{hash}/");

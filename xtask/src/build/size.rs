@@ -247,16 +247,16 @@ fn js_imports(js: &str) -> Vec<String> {
     let mut out = Vec::new();
     for statement in js.split([';', '\n']) {
         let s = statement.trim_start();
-        let from =
-            if s.starts_with("import ") || s.starts_with("import{") || s.starts_with("export ") {
-                match s.rfind(" from ") {
-                    Some(i) => Some(&s[i + 6..]),
-                    None if s.starts_with("import ") => Some(&s[7..]),
-                    None => None,
-                }
-            } else {
-                None
-            };
+        // Readable (`import x from './a.js'`) or minified (`import{a as b}from"./a.js"`).
+        let from = if s.starts_with("import") || s.starts_with("export") {
+            match s.rfind("from") {
+                Some(i) => Some(&s[i + 4..]),
+                None if s.starts_with("import") => Some(&s[6..]),
+                None => None,
+            }
+        } else {
+            None
+        };
         if let Some(spec) = from.and_then(quoted) {
             out.push(spec);
         }
@@ -466,6 +466,9 @@ mod tests {
         assert_eq!(html_refs(html), ["style/a.css", "./boot.js"]);
         let js = "import init from './mcp-flow.js';\nawait init({ module_or_path: './mcp-flow_bg.wasm' });";
         assert_eq!(js_imports(js), ["./mcp-flow.js"]);
+        // As terser writes them.
+        let min = r#"import e from"./mcp-flow.js";import{a as b}from'./x.js';export{c}from"./y.js";await e({module_or_path:"./mcp-flow_bg.wasm"})"#;
+        assert_eq!(js_imports(min), ["./mcp-flow.js", "./x.js", "./y.js"]);
         let glue = "import { call, cancel } from './snippets/m-1/src/helper.js';\nimport * as import1 from \"./snippets/m-1/src/helper.js\"\nexport { initSync, __wbg_init as default };\nconst m = await import(at('lazy.js'));";
         assert_eq!(
             js_imports(glue),

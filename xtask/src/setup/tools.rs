@@ -151,6 +151,9 @@ impl Tools {
             "wasm-opt",
             |dir| dir.join("node_modules/.bin/wasm-opt"),
         )?;
+        self.ensure_npm(&[crate::build::js::TERSER_PACKAGE], "terser", |dir| {
+            dir.join("node_modules/.bin/terser")
+        })?;
         Ok(())
     }
 
