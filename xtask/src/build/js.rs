@@ -8,9 +8,6 @@ use std::path::Path;
 use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
 
-/// terser, pinned (installed with the app's tools).
-pub const TERSER_PACKAGE: &str = "terser@5.51.4";
-
 /// Minifies every `.js` file in `dir` in place; `scripts` are classic scripts (the workers',
 /// whose top-level names are globals), the rest ES modules.
 pub fn minify_all(tools: &Tools, dir: &Path, scripts: &[String]) -> Result<()> {

