@@ -75,9 +75,9 @@ async fn auto_finds_the_modern_era_and_draws_its_diagrams() {
     ctl.end_run(None);
 }
 
-/// Plays "What's the weather in Springfield?" in `era`, answers the form with Illinois, and
-/// returns the answer.
-async fn springfield(era: EraChoice) -> String {
+/// Plays "What's the weather in Springfield?" in `era` up to the server's question (its form
+/// shown).
+async fn asked_which_springfield(era: EraChoice) -> (Controller, HtmlElement, impl Sized) {
     let ctl = controller("What's the weather in Springfield?", era);
     let (root, handle) = mount(ctl);
     ctl.start(Mode::Play);
@@ -87,6 +87,13 @@ async fn springfield(era: EraChoice) -> String {
         text(&root, "#mf-error")
     );
     sleep(50).await;
+    (ctl, root, handle)
+}
+
+/// Plays "What's the weather in Springfield?" in `era`, answers the form with Illinois, and
+/// returns the answer.
+async fn springfield(era: EraChoice) -> String {
+    let (ctl, root, handle) = asked_which_springfield(era).await;
     assert!(text(&root, "#mf-form-title").contains("The server asks"));
     let select: HtmlSelectElement = root
         .query_selector(".mf-form select")
@@ -197,15 +204,7 @@ async fn the_comparison_runs_both_eras_and_shows_their_figures() {
 /// so that request is cancelled with notifications/cancelled; in 2026-07-28 nothing is in flight
 /// (the question came as a result), so nothing is sent and no retry goes out.
 async fn stopped_while_the_user_answers(era: EraChoice) {
-    let ctl = controller("What's the weather in Springfield?", era);
-    let (root, _handle) = mount(ctl);
-    ctl.start(Mode::Play);
-    assert!(
-        until(20_000, || ctl.dialogs.form.with_untracked(Option::is_some)).await,
-        "{era:?}: no form; error: {}",
-        text(&root, "#mf-error")
-    );
-    sleep(50).await;
+    let (ctl, root, _handle) = asked_which_springfield(era).await;
     click(&root, "#mf-stop");
     assert!(
         until(10_000, || !ctl.running.get_untracked()).await,

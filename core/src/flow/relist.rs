@@ -6,13 +6,16 @@ use super::host::{Host, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
 use crate::record::payload::{Payload, SkipReason};
+use mcp_flow_client::era::Era;
 use mcp_flow_client::http::Http;
 
 impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// Lists the tools again if the server said they changed since the last list; else the
     /// rows are skipped with why. A failed list fails its row like the first one.
     pub(super) async fn relist_if_changed(&self) -> Result<(), Stopped> {
-        if !self.tools_changed.replace(false) {
+        // Heard only on a 2025-11-25 stream, and drawn only in that era's diagram.
+        let changed = self.tools_changed.replace(false);
+        if !changed || self.client.era() != Era::Legacy {
             self.skip(
                 &[Row::Relist, Row::RelistResult],
                 SkipReason::ToolsUnchanged,
