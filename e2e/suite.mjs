@@ -32,12 +32,15 @@ import { runAll } from './runner.mjs';
 import authorization from './scenarios/authorization.mjs';
 import diagnostics from './scenarios/diagnostics.mjs';
 import models from './scenarios/models.mjs';
+import questions from './scenarios/questions.mjs';
 import resources from './scenarios/resources.mjs';
 import runs from './scenarios/runs.mjs';
 import shipping from './scenarios/shipping.mjs';
 import view from './scenarios/view.mjs';
 
-const scenarios = { ...runs, ...diagnostics, ...resources, ...authorization, ...models, ...view, ...shipping };
+const scenarios = {
+  ...runs, ...diagnostics, ...resources, ...authorization, ...questions, ...models, ...view, ...shipping,
+};
 const chosen = Object.entries(scenarios).filter(([name]) => !opt.only || name.includes(opt.only));
 if (opt.list) {
   for (const [name] of chosen) console.log(name);

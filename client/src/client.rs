@@ -87,6 +87,10 @@ pub struct McpClient<H: Http> {
     waiting_for_user: Cell<u32>,
     /// One per request in flight: [`McpClient::stop`] fires them.
     stoppers: RefCell<Vec<futures_channel::oneshot::Sender<()>>>,
+    /// Each gets every message the server sends outside a response (see [`McpClient::tap`]).
+    taps: RefCell<Vec<futures_channel::mpsc::UnboundedSender<Value>>>,
+    /// The session's GET stream is being read (`hear.rs`).
+    pub(crate) hearing: Cell<bool>,
 }
 
 impl<H: Http> McpClient<H> {
@@ -106,6 +110,26 @@ impl<H: Http> McpClient<H> {
             sampler: RefCell::new(None),
             waiting_for_user: Cell::new(0),
             stoppers: RefCell::new(Vec::new()),
+            taps: RefCell::new(Vec::new()),
+            hearing: Cell::new(false),
+        }
+    }
+
+    /// Every message the server sends from now on that is not a response (on a request's
+    /// stream or the GET stream), until the receiver is dropped.
+    pub fn tap(&self) -> futures_channel::mpsc::UnboundedReceiver<Value> {
+        let (tx, rx) = futures_channel::mpsc::unbounded();
+        self.taps.borrow_mut().push(tx);
+        rx
+    }
+
+    /// A message the server sent outside a response: to the listener and every tap.
+    pub(crate) fn heard(&self, message: &Value) {
+        self.taps
+            .borrow_mut()
+            .retain(|tap| tap.unbounded_send(message.clone()).is_ok());
+        if let Some(listener) = self.listener.borrow_mut().as_mut() {
+            listener(message);
         }
     }
 
@@ -227,9 +251,7 @@ impl<H: Http> McpClient<H> {
             if m.get("id").is_some() && m.get("method").is_some() {
                 let _ = requests.unbounded_send(m.clone());
             }
-            if let Some(listener) = self.listener.borrow_mut().as_mut() {
-                listener(&m);
-            }
+            self.heard(&m);
         };
         // Answers the server's requests as they come; ends once the stream is done and every
         // request that came on it is answered.
@@ -328,7 +350,7 @@ impl<H: Http> McpClient<H> {
     /// `elicitation/create` with the user's answer (declined when nobody can answer), `roots/list`
     /// with the host's roots, anything else with "method not found" naming it. Every request gets
     /// an answer.
-    async fn answer(&self, request: Value) {
+    pub(crate) async fn answer(&self, request: Value) {
         let id = request.get("id").cloned().unwrap_or(Value::Null);
         let reply = if jsonrpc::is(&request, PingRequestMethod) {
             jsonrpc::result(&id, &EmptyObject {})

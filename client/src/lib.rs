@@ -15,6 +15,7 @@ pub mod custom_headers;
 pub mod discover;
 pub mod era;
 pub mod error;
+pub mod hear;
 pub mod http;
 pub mod jsonrpc;
 pub mod listen;

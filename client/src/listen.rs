@@ -71,6 +71,7 @@ impl<H: Http> Transport<H> {
         request: HttpRequest,
         rpc: Option<&Value>,
     ) -> Result<Result<Listening<H::Body>, String>, TransportError> {
+        let get = request.method == "GET";
         let (seq, mut response) = self.send(request, rpc).await?;
         let status = response.status;
         let content_type = essence(response.header("content-type").unwrap_or(""));
@@ -88,7 +89,12 @@ impl<H: Http> Transport<H> {
             return Ok(Err(body));
         }
         let err = TransportError::Status { status, body };
-        self.fail(seq, &err);
+        if get && status == 405 {
+            // A server without a GET stream says so with 405: an answer, not a failure.
+            self.done(seq);
+        } else {
+            self.fail(seq, &err);
+        }
         Err(err)
     }
 

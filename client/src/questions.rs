@@ -39,6 +39,24 @@ pub struct InputRequired {
     pub questions: Vec<(String, Question)>,
     /// Echoed back, byte for byte, with the answers.
     pub state: Option<String>,
+    /// Asked with error -32042 (2025-11-25): each question is a URL elicitation whose page
+    /// must be done before the same call is sent again, with nothing added.
+    pub url_required: bool,
+}
+
+impl InputRequired {
+    /// The pages of the URL elicitations among the questions.
+    pub fn pages(&self) -> Vec<String> {
+        self.questions
+            .iter()
+            .filter_map(|(_, q)| match q {
+                Question::Form(ElicitRequestParams::UrlElicitationParams { url, .. }) => {
+                    Some(url.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 on_demand!(
@@ -75,6 +93,43 @@ on_demand!(
         Ok(InputRequired {
             questions,
             state: asked.request_state,
+            url_required: false,
+        })
+    }
+);
+
+on_demand!(
+    server_questions,
+    /// The URL elicitations an error -32042 lists (2025-11-25), keyed by their `elicitationId`.
+    pub fn read_url_required(data: Value) -> Result<InputRequired, OnDemandError> {
+        let listed = data
+            .get("elicitations")
+            .and_then(Value::as_array)
+            .filter(|l| !l.is_empty())
+            .ok_or_else(|| "error -32042 lists no elicitations (data.elicitations)".to_owned())?;
+        let mut questions = Vec::new();
+        for (i, listed) in listed.iter().enumerate() {
+            let mut params: ElicitRequestParams = serde_json::from_value(listed.clone())
+                .map_err(|e| format!("error -32042: elicitation {i} does not parse: {e}"))?;
+            let ElicitRequestParams::UrlElicitationParams {
+                elicitation_id,
+                message,
+                ..
+            } = &mut params
+            else {
+                return Err(format!(
+                    "error -32042: elicitation {i} is not in URL mode, the only mode it may list"
+                )
+                .into());
+            };
+            // Said to be what the call waits for, where the user and the row read it.
+            *message = format!("(error -32042: the tool runs only after this page) {message}");
+            questions.push((elicitation_id.clone(), Question::Form(params)));
+        }
+        Ok(InputRequired {
+            questions,
+            state: None,
+            url_required: true,
         })
     }
 );
@@ -232,6 +287,33 @@ mod tests {
             .contains("do not parse")
         );
         assert!(why(json!({"maxTokens": 5})).contains("do not parse"));
+    }
+
+    #[test]
+    fn a_url_required_error_lists_url_elicitations_by_id_and_nothing_else() {
+        let asked = read_url_required(json!({"elicitations": [{
+            "mode": "url", "elicitationId": "e-1", "message": "Confirm the payment.",
+            "url": "http://127.0.0.1:3000/confirm?e=1"}]}))
+        .expect("parses");
+        assert!(asked.url_required);
+        assert_eq!(asked.state, None);
+        assert_eq!(asked.questions.len(), 1);
+        assert_eq!(asked.questions[0].0, "e-1");
+        assert!(matches!(&asked.questions[0].1,
+            Question::Form(ElicitRequestParams::UrlElicitationParams { url, .. })
+                if url == "http://127.0.0.1:3000/confirm?e=1"));
+        let why = |data: Value| match read_url_required(data) {
+            Err(OnDemandError::Failed(why)) => why,
+            other => panic!("expected why, got {other:?}"),
+        };
+        assert!(why(json!({})).contains("lists no elicitations"));
+        assert!(why(json!({"elicitations": []})).contains("lists no elicitations"));
+        assert!(
+            why(json!({"elicitations": [{"mode": "form", "message": "m",
+                "requestedSchema": {"type": "object", "properties": {}}}]}))
+            .contains("not in URL mode")
+        );
+        assert!(why(json!({"elicitations": [{"mode": "url"}]})).contains("does not parse"));
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub enum Script {
         headers: Vec<(&'static str, String)>,
         chunks: Vec<Vec<u8>>,
     },
+    /// A 200 event stream whose events the test sends later through the [`Feed`] (never ends).
+    Fed(Feed),
     NoResponse,
     Hang,
     /// An answer made from the request (e.g. a redirect that repeats its `state`).
@@ -56,10 +58,48 @@ impl Drop for Alive {
     }
 }
 
+/// The test's end of a [`Script::Fed`] stream: each event sent reaches the reader at once.
+#[derive(Clone, Default)]
+pub struct Feed(Rc<RefCell<Fed>>);
+
+/// What was sent and not read yet, and the reader waiting for more.
+#[derive(Default)]
+struct Fed {
+    chunks: VecDeque<Vec<u8>>,
+    reader: Option<std::task::Waker>,
+}
+
+impl Feed {
+    /// One SSE event carrying `data`.
+    pub fn event(&self, data: &str) {
+        let mut fed = self.0.borrow_mut();
+        fed.chunks
+            .push_back(format!("data: {data}\n\n").into_bytes());
+        if let Some(waker) = fed.reader.take() {
+            waker.wake();
+        }
+    }
+
+    async fn next(&self) -> Vec<u8> {
+        std::future::poll_fn(|cx| {
+            let mut fed = self.0.borrow_mut();
+            match fed.chunks.pop_front() {
+                Some(chunk) => std::task::Poll::Ready(chunk),
+                None => {
+                    fed.reader = Some(cx.waker().clone());
+                    std::task::Poll::Pending
+                }
+            }
+        })
+        .await
+    }
+}
+
 pub struct Chunks {
     chunks: VecDeque<Vec<u8>>,
     /// After the chunks, wait forever instead of ending.
     stall: bool,
+    feed: Option<Feed>,
     _alive: Alive,
 }
 
@@ -67,8 +107,11 @@ impl BodyStream for Chunks {
     async fn chunk(&mut self) -> Result<Option<Vec<u8>>, String> {
         match self.chunks.pop_front() {
             Some(chunk) => Ok(Some(chunk)),
-            None if self.stall => std::future::pending().await,
-            None => Ok(None),
+            None => match &self.feed {
+                Some(feed) => Ok(Some(feed.next().await)),
+                None if self.stall => std::future::pending().await,
+                None => Ok(None),
+            },
         }
     }
 }
@@ -82,7 +125,13 @@ impl Http for Rc<Scripted> {
         while let Some(Script::From(make)) = next {
             next = Some(make(request));
         }
+        let mut feed = None;
         let (status, headers, chunks, stall) = match next {
+            Some(Script::Fed(fed)) => {
+                feed = Some(fed);
+                let head = vec![("content-type", "text/event-stream".to_owned())];
+                (200, head, Vec::new(), true)
+            }
             Some(Script::Respond {
                 status,
                 headers,
@@ -110,6 +159,7 @@ impl Http for Rc<Scripted> {
             body: Chunks {
                 chunks: chunks.into(),
                 stall,
+                feed,
                 _alive: Alive::new(&self.alive),
             },
         })

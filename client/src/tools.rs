@@ -16,10 +16,11 @@ use serde_json::{Map, Value};
 use crate::client::McpClient;
 use crate::era::Era;
 use crate::error::McpError;
+use crate::hear::URL_REQUIRED;
 use crate::http::Http;
 use crate::modern;
-use crate::questions::read_input_required;
 pub use crate::questions::{InputRequired, Question};
+use crate::questions::{read_input_required, read_url_required};
 use mcp_flow_on_demand::{OnDemandError, call_on_demand};
 
 /// tools/list stops following `nextCursor` after this many pages.
@@ -139,6 +140,12 @@ impl<H: Http> McpClient<H> {
     ) -> Result<CallToolResult, McpError> {
         match self.call(name, arguments, progress_token, None).await? {
             CallOutcome::Complete(result) => Ok(result),
+            CallOutcome::InputRequired(asked) if asked.url_required => {
+                Err(McpError::Invalid(format!(
+                    "{name} needs pages opened first (error -32042): {}",
+                    asked.pages().join(", ")
+                )))
+            }
             CallOutcome::InputRequired(_) => Err(McpError::Invalid(format!(
                 "{name} asked for input (input_required) and this call cannot answer"
             ))),
@@ -173,8 +180,27 @@ impl<H: Http> McpClient<H> {
                 params = params.with_request_state(state);
             }
         }
-        let result = self.request(CallToolRequestMethod, &params).await?;
+        let result = match self.request(CallToolRequestMethod, &params).await {
+            Err(McpError::Protocol {
+                code: URL_REQUIRED,
+                data: Some(data),
+                ..
+            }) => return read_url_required_error(data).await,
+            other => other?,
+        };
         read_call(result).await
+    }
+}
+
+/// The pages an error -32042 asks to be opened first, as the server's questions (read by the
+/// reader fetched on demand, like `input_required`).
+async fn read_url_required_error(data: Value) -> Result<CallOutcome, McpError> {
+    match call_on_demand!(read_url_required(data)) {
+        Ok(asked) => Ok(CallOutcome::InputRequired(asked)),
+        Err(OnDemandError::Failed(e)) => Err(McpError::Invalid(e)),
+        Err(OnDemandError::NotLoaded) => Err(McpError::NotLoaded {
+            what: "an error -32042 (URL elicitation required)",
+        }),
     }
 }
 

@@ -402,8 +402,13 @@ impl<H: Http> Transport<H> {
             };
             let (seq, mut response) = self.send(request, Some(message)).await?;
             let status = response.status;
-            let challenge = Challenge::from_headers(&response.headers)
-                .filter(|c| status == 401 || (status == 403 && c.insufficient_scope()));
+            let challenge = match Challenge::from_headers(&response.headers) {
+                Some(c) if status == 401 || (status == 403 && c.insufficient_scope()) => Some(c),
+                // A 401 with no challenge the client can read (none sent, or a CORS answer that
+                // does not expose WWW-Authenticate): the well-known metadata is the way left.
+                None if status == 401 => Some(Challenge::default()),
+                _ => None,
+            };
             let (Some(auth), Some(challenge)) = (&authorizer, challenge) else {
                 if let Some(auth) = &authorizer
                     && (200..300).contains(&status)

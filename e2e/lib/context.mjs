@@ -11,6 +11,7 @@ export const { values: opt } = parseArgs({
     faulty: { type: 'string' },
     'llama-base': { type: 'string' },
     everything: { type: 'string' },
+    'url-elicitation': { type: 'string' },
     'auth-base': { type: 'string' },
     'oidc-base': { type: 'string' },
     'oidc-client': { type: 'string' },

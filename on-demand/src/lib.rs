@@ -102,6 +102,11 @@ pub const GROUPS: &[Group] = &[
         holds: "the reader of the server's questions and the form that answers them",
     },
     Group {
+        name: "legacy_session",
+        when: "a 2025-11-25 session opens, or a server answers error -32042",
+        holds: "the reader of the session's GET stream and the wait for error -32042's pages",
+    },
+    Group {
         name: "export",
         when: "an export button is pressed",
         holds: "the JSON, HAR and Mermaid writers",

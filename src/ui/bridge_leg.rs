@@ -67,6 +67,18 @@ on_demand!(
     }
 );
 
+/// The bridge's record at a URL, or why there is none.
+type ReadLegs = fn(String) -> LocalBoxFuture<'static, Result<Legs, String>>;
+
+// The record's reader under an exchange comes with the same module: a run that is not through a
+// bridge never fetches it.
+on_demand!(
+    bridge,
+    fn legs_reader() -> Result<ReadLegs, OnDemandError> {
+        Ok(|url| Box::pin(fetch_legs(url)))
+    }
+);
+
 /// Keeps `Settings::bridge` naming what the bridge runs while the server is a bridge endpoint.
 pub fn watch() {
     let settings = expect_context::<Settings>();
@@ -99,7 +111,13 @@ pub fn second_leg(x: &Exchange, lang: Lang) -> Option<impl IntoView + use<>> {
     let shown = RwSignal::new(None::<Result<Legs, String>>);
     let load = move |_| {
         let url = format!("{url}?session={session}");
-        leptos::task::spawn_local(async move { shown.set(Some(fetch_legs(url).await)) });
+        leptos::task::spawn_local(async move {
+            let legs = match call_on_demand!(legs_reader()) {
+                Ok(read) => read(url).await,
+                Err(e) => Err(e.into_message("reads the bridge's record")),
+            };
+            shown.set(Some(legs));
+        });
     };
     Some(view! {
         <div class="mf-second-leg">

@@ -132,6 +132,9 @@ fn form_dialog(ctl: Controller) -> impl IntoView {
     let problem = RwSignal::new(String::new());
     move || {
         let form = ctl.dialogs.form.get()?;
+        if form.awaiting {
+            return Some(waiting_view(ctl, form.message.clone()).into_any());
+        }
         if let Some(page) = form.url.clone() {
             return Some(url_view(ctl, form.message.clone(), page).into_any());
         }
@@ -200,6 +203,24 @@ fn url_view(ctl: Controller, message: String, page: crate::flow::host::UrlToOpen
             <button id="mf-form-open" on:click=open>{in_lang(lang, "Open it", "打开")}</button>
             <button id="mf-form-decline" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Decline))>
                 {in_lang(lang, "Decline", "拒绝")}
+            </button>
+            <button id="mf-form-cancel" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Cancel))>
+                {in_lang(lang, "Cancel", "取消")}
+            </button>
+        </div>
+    }
+}
+
+/// Error -32042: the pages were opened and the host waits for the server to say they are done;
+/// the user may send the call again at once, or give up on it.
+fn waiting_view(ctl: Controller, message: String) -> impl IntoView {
+    let lang = expect_context::<Settings>().lang;
+    view! {
+        <div id="mf-form-wait" class="mf-dialog mf-form" role="dialog" aria-modal="true" aria-labelledby="mf-form-title">
+            <h2 id="mf-form-title">{in_lang(lang, "Waiting for the server's page", "等待服务器的页面")}</h2>
+            <p class="mf-form-message">{message}</p>
+            <button id="mf-form-retry" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Accept))>
+                {in_lang(lang, "Call again now", "立即再次调用")}
             </button>
             <button id="mf-form-cancel" on:click=move |_| ctl.answer_form(ElicitResult::new(ElicitationAction::Cancel))>
                 {in_lang(lang, "Cancel", "取消")}

@@ -511,8 +511,9 @@ async fn the_reference_everything_servers_form_is_answered_in_the_page() {
 }
 
 /// The reference `server-everything`'s `get-roots-list` (2025-11-25, through the stdio bridge):
-/// its `roots/list` is answered with the roots in the settings, drawn on the roots rows, and the
-/// tool's result lists them.
+/// the server asks `roots/list` once the session is ready, on the session's GET stream; it is
+/// answered with the roots in the settings, outside any tool call (so not on the call's roots
+/// rows), and the tool's result lists them.
 #[wasm_bindgen_test]
 async fn the_reference_everything_server_gets_the_roots_from_the_settings() {
     let (ctl, root, _handle) = you_pick_with(
@@ -531,8 +532,26 @@ async fn the_reference_everything_server_gets_the_roots_from_the_settings() {
         "{text}"
     );
     assert!(text.contains("URI: file:///home/me/notes"), "{text}");
+    let (asked_on_get, answered) = ctl.run.with_untracked(|r| {
+        let asked = r.mcp.exchanges.iter().any(|x| {
+            x.method == "GET" && x.events.iter().any(|e| e.data.contains("\"roots/list\""))
+        });
+        let answered = r.mcp.exchanges.iter().find_map(|x| {
+            let body: serde_json::Value = serde_json::from_str(x.request_body.as_deref()?).ok()?;
+            body.pointer("/result/roots").cloned()
+        });
+        (asked, answered)
+    });
+    assert!(asked_on_get, "roots/list came on the GET stream");
+    assert_eq!(
+        answered,
+        Some(serde_json::json!([
+            {"uri": "file:///home/me/work", "name": "Work"},
+            {"uri": "file:///home/me/notes"}
+        ]))
+    );
     for row in ["d2-roots", "d2-roots-reply"] {
-        assert_eq!(state(&root, row), "done", "{row}");
+        assert_eq!(state(&root, row), "skipped", "{row}");
     }
     ctl.end_run(None);
 }

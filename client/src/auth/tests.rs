@@ -165,6 +165,46 @@ fn everything_recorded(log: &RefCell<Log>) -> String {
 }
 
 #[test]
+fn a_401_without_a_readable_challenge_finds_the_metadata_at_the_well_known_address() {
+    // What a page gets from a server whose CORS answer does not expose WWW-Authenticate.
+    let hidden = Script::Respond {
+        status: 401,
+        headers: vec![("content-type", "application/json".into())],
+        chunks: vec![br#"{"error":"invalid_token"}"#.to_vec()],
+    };
+    let (t, http, _log) = transport(vec![
+        hidden,
+        prm(MCP, Some(&["mcp:basic"])),
+        server_metadata(json!({})),
+        registered(),
+        approve(Some(ISSUER)),
+        tokens(TOKEN, 3600, None),
+        ok(),
+    ]);
+    assert!(post(&t).is_ok());
+    let sent = urls(&http);
+    assert_eq!(
+        sent[1],
+        format!("GET {PRM}"),
+        "the path-aware well-known URI"
+    );
+    assert_eq!(sent.last(), Some(&format!("POST {MCP}")));
+    let again = http
+        .sent
+        .borrow()
+        .last()
+        .cloned()
+        .expect("the request again");
+    assert!(
+        again.headers.iter().any(
+            |(k, v)| k.eq_ignore_ascii_case("authorization") && v == &format!("Bearer {TOKEN}")
+        ),
+        "{:?}",
+        again.headers
+    );
+}
+
+#[test]
 fn a_401_runs_the_whole_flow_and_the_request_goes_again_with_the_token() {
     let www =
         format!(r#"Bearer error="invalid_token", scope="mcp:basic", resource_metadata="{PRM}""#);

@@ -9,6 +9,7 @@ use std::future::Future;
 use rmcp::model::{Reference, ResourceTemplateReference};
 use serde_json::{Map, Value};
 
+use super::hearing::Updates;
 use super::host::{Host, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
@@ -102,7 +103,7 @@ fn contents(target: &str, count: usize, summary: String, result: &Value) -> Payl
     }
 }
 
-impl<H: Http + 'static, L: Llm> Host<H, L> {
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     /// The diagram "Resources, prompts, completion and tasks": what the server offers besides tools,
     /// read for real. Returns what the host shows at its last row.
     pub async fn browse(&self) -> Result<String, Stopped> {
@@ -350,7 +351,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     }
 }
 
-impl<H: Http + 'static, L: Llm> Host<H, L> {
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     /// Rows 16 to 21: subscribe to `uri` (the era's way), wait for its update, end the
     /// subscription and read it again.
     async fn watch(&self, uri: &str, shown: &mut Vec<String>) -> Result<(), Stopped> {
@@ -361,7 +362,10 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         let modern = self.client.era() == Era::Modern;
         self.begin(Row::Subscribe).await;
         let opened = if modern {
-            self.client.listen(&[uri.to_owned()]).await
+            self.client
+                .listen(&[uri.to_owned()])
+                .await
+                .map(Updates::Stream)
         } else {
             self.subscribe_legacy(uri).await
         };
@@ -388,7 +392,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             {
                 Ok(Some(ack)) => accepted(&ack),
                 Ok(None) => {
-                    self.client.close_stream(stream);
+                    stream.close(&self.client);
                     return Err(self.fail(
                         Row::Subscribed,
                         format!(
@@ -437,7 +441,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         } else {
             self.client.unsubscribe(uri).await
         };
-        self.client.close_stream(stream);
+        stream.close(&self.client);
         if let Err(e) = ended {
             return Err(self.fail(Row::Unsubscribe, e.to_string()));
         }
@@ -450,16 +454,18 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         Ok(())
     }
 
-    /// 2025-11-25: the GET stream first (so no update is missed), then `resources/subscribe`.
-    async fn subscribe_legacy(
-        &self,
-        uri: &str,
-    ) -> Result<mcp_flow_client::listen::Listening<H::Body>, McpError> {
-        let stream = self.client.open_stream().await?;
+    /// 2025-11-25: the GET stream first (the session's, when it is already read; so no update
+    /// is missed), then `resources/subscribe`.
+    async fn subscribe_legacy(&self, uri: &str) -> Result<Updates<H::Body>, McpError> {
+        let stream = if self.client.is_hearing() {
+            Updates::Heard(self.client.tap())
+        } else {
+            Updates::Stream(self.client.open_stream().await?)
+        };
         match self.client.subscribe(uri).await {
             Ok(_) => Ok(stream),
             Err(e) => {
-                self.client.close_stream(stream);
+                stream.close(&self.client);
                 Err(e)
             }
         }
@@ -470,13 +476,13 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// by (they are in the record).
     async fn next_message(
         &self,
-        stream: &mut mcp_flow_client::listen::Listening<H::Body>,
+        stream: &mut Updates<H::Body>,
         deadline: f64,
         wanted: impl Fn(&Value) -> bool,
     ) -> Result<Option<Value>, McpError> {
         loop {
             let left = (deadline - self.steps.now_ms()).max(0.0) as u32;
-            match self.client.next_on(stream, left).await {
+            match stream.next_within(&self.client, left).await {
                 Ok(Some(message)) if wanted(&message) => return Ok(Some(message)),
                 Ok(Some(_)) => {}
                 Ok(None) | Err(McpError::Transport(TransportError::Timeout { .. })) => {

@@ -17,7 +17,7 @@ use mcp_flow_client::http::Http;
 use mcp_flow_client::modern;
 use mcp_flow_client::tools::ToolList;
 
-impl<H: Http + 'static, L: Llm> Host<H, L> {
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     /// Diagram 1: connect and discover tools.
     pub async fn discover(&self) -> Result<(), Stopped> {
         self.begin(Row::Prepare).await;
@@ -153,6 +153,13 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.done(Row::Initialized, None);
 
         self.begin(Row::Ready).await;
+        // The page hears the server: its GET stream opens now (drawn on this row).
+        let hearer = self.hearer.borrow_mut().take();
+        if let Some((ready, opened)) = hearer
+            && ready.send(()).is_ok()
+        {
+            let _ = opened.await;
+        }
         // Ask for the server's log lines, so the tool call can show the server at work.
         let level = self
             .log_level
@@ -253,7 +260,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     }
 }
 
-impl<H: Http + 'static, L: Llm> Host<H, L> {
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     /// Takes `list` as the tools the model is offered from now on (with their output schemas
     /// and which are tasks); returns their names.
     pub(super) fn take_tools(&self, list: &ToolList) -> Vec<String> {

@@ -28,11 +28,11 @@ use mcp_flow_client::scripted::*;
 
 type TestHost = Host<Rc<Scripted>, OfflineModel>;
 
-struct Fixture {
-    host: Rc<TestHost>,
-    http: Rc<Scripted>,
-    run: Rc<RefCell<Run>>,
-    forms: Rc<RefCell<Vec<Option<FormRequest>>>>,
+pub(super) struct Fixture {
+    pub(super) host: Rc<TestHost>,
+    pub(super) http: Rc<Scripted>,
+    pub(super) run: Rc<RefCell<Run>>,
+    pub(super) forms: Rc<RefCell<Vec<Option<FormRequest>>>>,
     /// Every sampling dialog the host showed or closed.
     sampling: Rc<RefCell<Vec<Option<SamplingDialog>>>>,
     /// How the user answers the sampling dialogs.
@@ -48,7 +48,7 @@ enum Verdict {
     RefuseAnswer,
 }
 
-fn fixture(script: Vec<Script>, era: EraChoice, memory: ServerMemory) -> Fixture {
+pub(super) fn fixture(script: Vec<Script>, era: EraChoice, memory: ServerMemory) -> Fixture {
     let http = Rc::new(Scripted::default());
     *http.script.borrow_mut() = script.into();
     let run = Rc::new(RefCell::new(Run::new(crate::diagram::all_rows())));

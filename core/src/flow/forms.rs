@@ -57,6 +57,13 @@ impl Answers {
         }
     }
 
+    /// Waits for the user's answer to a form (or to the wait for a page).
+    pub fn await_form(&self) -> oneshot::Receiver<ElicitResult> {
+        let (tx, rx) = oneshot::channel();
+        *self.form.borrow_mut() = Some(tx);
+        rx
+    }
+
     /// Whether a legacy answer went out whose row still waits to be marked done.
     pub fn take_reply_pending(&self) -> bool {
         self.reply_pending.replace(false)
@@ -207,12 +214,12 @@ async fn ask(
         steps.done(Row::ElicitAnswer, Some(payload));
         return declined;
     }
-    let (tx, rx) = oneshot::channel();
-    *answers.form.borrow_mut() = Some(tx);
+    let rx = answers.await_form();
     (steps.emit)(HostEvent::Form(Some(FormRequest {
         message,
         schema,
         url,
+        awaiting: false,
     })));
     steps.done(Row::ElicitAsk, Some(form));
     steps.activate(Row::ElicitAnswer);
@@ -236,15 +243,21 @@ pub fn legacy_elicitor(
     Rc::new(move |question: Result<ElicitRequestParams, String>| {
         let (steps, answers, round) = (steps.clone(), answers.clone(), round.clone());
         Box::pin(async move {
+            // Outside a tool call (the GET stream): the user is asked all the same, on no row.
+            let outside = steps.for_question();
+            let (steps, drawn) = match &outside {
+                Some(quiet) => (quiet, false),
+                None => (&*steps, true),
+            };
             round.set(round.get() + 1);
             let answer = match &question {
-                Ok(question) => ask_user(&steps, &answers, question, None, round.get()).await,
+                Ok(question) => ask_user(steps, &answers, question, None, round.get()).await,
                 // Said on the question's row, and declined.
                 Err(why) => {
                     let message =
                         format!("(the question could not be read, so it is declined: {why})");
                     ask(
-                        &steps,
+                        steps,
                         &answers,
                         message,
                         Value::Null,
@@ -255,8 +268,10 @@ pub fn legacy_elicitor(
                     .await
                 }
             };
-            steps.begin(Row::ElicitReply).await;
-            answers.reply_pending.set(true);
+            if drawn {
+                steps.begin(Row::ElicitReply).await;
+                answers.reply_pending.set(true);
+            }
             answer
         })
     })

@@ -6,6 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use futures_channel::mpsc::UnboundedReceiver;
 use futures_util::future::LocalBoxFuture;
 use rmcp::model::{CallToolResult, ElicitResult};
 use serde_json::{Map, Value};
@@ -70,6 +71,37 @@ pub type BrowseWalk<H, L> = fn(Rc<Host<H, L>>) -> LocalBoxFuture<'static, Result
 pub type LoadBrowse<H, L> =
     fn() -> LocalBoxFuture<'static, Result<BrowseWalk<H, L>, OnDemandError>>;
 
+/// What a 2025-11-25 session needs beyond the run's code (`hearing.rs`): opening and reading
+/// the session's GET stream, waiting for error -32042's pages. The page fetches it when such a
+/// session opens.
+pub struct LegacyCode<H: Http, L: Llm> {
+    pub hear: HearStream<H, L>,
+    pub pages: AwaitPages<H, L>,
+}
+
+/// Opens the session's GET stream, says so on the sender (whether or not there was one to
+/// open), and reads it until it ends.
+pub type HearStream<H, L> =
+    fn(Rc<Host<H, L>>, futures_channel::oneshot::Sender<()>) -> LocalBoxFuture<'static, ()>;
+
+/// Waits for error -32042's pages (`pages.rs`).
+pub type AwaitPages<H, L> = for<'a> fn(
+    &'a Host<H, L>,
+    &'a Retry,
+    Vec<String>,
+    UnboundedReceiver<Value>,
+) -> LocalBoxFuture<'a, Result<(), Stopped>>;
+
+/// The session is ready; the hearer answers once its GET stream is open or not to be had.
+pub type Hearer = (
+    futures_channel::oneshot::Sender<()>,
+    futures_channel::oneshot::Receiver<()>,
+);
+
+/// Fetches [`LegacyCode`].
+pub type LoadLegacy<H, L> =
+    fn() -> LocalBoxFuture<'static, Result<LegacyCode<H, L>, OnDemandError>>;
+
 /// What the page remembers across runs: each server's era and fresh tool, resource, template
 /// and prompt lists.
 #[derive(Debug, Clone, Default)]
@@ -129,9 +161,15 @@ pub struct Host<H: Http, L: Llm> {
     /// Set when the server says its tools changed (`notifications/tools/list_changed`): the
     /// list is asked again before the model's next turn.
     pub(super) tools_changed: Rc<Cell<bool>>,
+    /// Where diagram 1 hands the session's GET stream, when the page hears the server.
+    /// Diagram 1 says the session is ready (`hearing.rs`), then waits until the GET stream is
+    /// open (or is not to be had).
+    pub(super) hearer: RefCell<Option<Hearer>>,
+    /// Where the code of a 2025-11-25 session is fetched from (`None`: it is called in place).
+    pub(super) load_legacy: Cell<Option<LoadLegacy<H, L>>>,
 }
 
-impl<H: Http + 'static, L: Llm> Host<H, L> {
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     pub fn new(
         client: Rc<McpClient<H>>,
         llm: L,
@@ -151,11 +189,11 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             }
             listener_emit(RunEvent::Notification(m.clone()).into())
         })));
-        let steps = Rc::new(Steps {
+        let steps = Rc::new(Steps::new(
             emit,
-            gate: gate.clone(),
-            clock: client.transport.clock.clone(),
-        });
+            gate.clone(),
+            client.transport.clock.clone(),
+        ));
         let answers = Rc::new(Answers::default());
         client.set_elicitor(Some(legacy_elicitor(steps.clone(), answers.clone())));
         let roots = Rc::new(RootsAnswers::default());
@@ -184,6 +222,8 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
             capabilities: RefCell::new(Value::Null),
             load_browse: Cell::new(None),
             tools_changed,
+            hearer: RefCell::new(None),
+            load_legacy: Cell::new(None),
         }
     }
 
@@ -201,6 +241,12 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
     /// Fetches the fourth diagram's walk with `load` when a browse first starts.
     pub fn with_browse_loader(self, load: LoadBrowse<H, L>) -> Self {
         self.load_browse.set(Some(load));
+        self
+    }
+
+    /// Fetches the code of a 2025-11-25 session with `load` when one opens.
+    pub fn with_legacy_loader(self, load: LoadLegacy<H, L>) -> Self {
+        self.load_legacy.set(Some(load));
         self
     }
 
@@ -498,6 +544,7 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
         self.begin(Row::CallToolAsk).await;
         self.done(Row::CallToolAsk, Some(tool_call(call, round)));
         self.begin(Row::CallTool).await;
+        let _calling = self.steps.calling();
         self.answers.new_call();
         self.sampling.new_call();
         let progress = Some(crate::record::progress::PROGRESS_TOKEN);
@@ -541,6 +588,13 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                     if input_rounds == 1 {
                         self.done(Row::CallTool, None);
                     }
+                    // Error -32042: the pages first, then the same call again, with nothing
+                    // added. What the server says while the user is away is heard from now on.
+                    let pages = asked.url_required.then(|| {
+                        let ids: Vec<String> =
+                            asked.questions.iter().map(|q| q.0.clone()).collect();
+                        (ids, self.client.tap())
+                    });
                     let (retry, answered, roots, sampled) =
                         self.answer_questions(asked, input_rounds).await?;
                     // Not drawn in 2026-07-28: the roots and the model's answer go with the
@@ -552,9 +606,22 @@ impl<H: Http + 'static, L: Llm> Host<H, L> {
                         self.steps.activate(Row::SampleReply);
                     }
                     self.begin(Row::ElicitReply).await;
+                    let retry = match pages {
+                        Some((ids, heard)) => {
+                            let code = self.legacy().await.map_err(|e| {
+                                self.fail(
+                                    Row::ElicitReply,
+                                    e.into_message("waits for the server's page"),
+                                )
+                            })?;
+                            (code.pages)(self, &retry, ids, heard).await?;
+                            None
+                        }
+                        None => Some(retry),
+                    };
                     let retried = self
                         .client
-                        .call(&call.name, call.arguments.clone(), progress, Some(retry))
+                        .call(&call.name, call.arguments.clone(), progress, retry)
                         .await;
                     outcome = match retried {
                         Ok(outcome) => outcome,

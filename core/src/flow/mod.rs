@@ -14,8 +14,12 @@ mod era_tests;
 pub mod form_fields;
 pub mod forms;
 pub mod gate;
+pub mod hearing;
+#[cfg(test)]
+mod hearing_tests;
 pub mod host;
 pub mod lifetime;
+mod pages;
 mod relist;
 pub mod roots;
 pub mod sampling;

@@ -9,7 +9,7 @@ use crate::record::payload::{Payload, SkipReason};
 use mcp_flow_client::era::Era;
 use mcp_flow_client::http::Http;
 
-impl<H: Http + 'static, L: Llm> Host<H, L> {
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     /// Lists the tools again if the server said they changed since the last list; else the
     /// rows are skipped with why. A failed list fails its row like the first one.
     pub(super) async fn relist_if_changed(&self) -> Result<(), Stopped> {

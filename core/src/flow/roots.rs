@@ -58,6 +58,11 @@ pub fn legacy_giver(steps: Rc<Steps>, answers: Rc<RootsAnswers>) -> RootsGiver {
     Rc::new(move || {
         let (steps, answers) = (steps.clone(), answers.clone());
         Box::pin(async move {
+            // Outside a tool call (the GET stream) the roots go back undrawn: the user listed
+            // them in the settings for any server that asks.
+            if steps.for_question().is_some() {
+                return answers.list();
+            }
             let payload = answers.asked(None);
             steps.begin(Row::Roots).await;
             steps.done(Row::Roots, Some(payload.clone()));

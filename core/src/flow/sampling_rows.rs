@@ -20,7 +20,7 @@ use crate::record::run::RunEvent;
 use mcp_flow_client::http::Http;
 use mcp_flow_client::sampling::{SampleAnswer, SamplingRequest};
 
-impl<H: Http + 'static, L: Llm> Host<H, L> {
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     /// Runs `work` (a legacy tool call) while answering the sampling requests that arrive on its
     /// stream, one at a time, each on its rows.
     pub(super) async fn serving_sampling<T>(&self, work: impl Future<Output = T>) -> T {

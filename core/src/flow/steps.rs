@@ -27,6 +27,9 @@ pub struct FormRequest {
     pub schema: Value,
     /// URL mode: the page the server asks the user to open, and its origin.
     pub url: Option<UrlToOpen>,
+    /// The pages were opened and the host waits for the server to say they are done
+    /// (`notifications/elicitation/complete`); the user may retry at once or cancel.
+    pub awaiting: bool,
 }
 
 /// A URL-mode elicitation's page: opened only on the user's consent.
@@ -85,9 +88,61 @@ pub struct Steps {
     pub emit: Emit,
     pub gate: Rc<Gate>,
     pub clock: SharedClock,
+    /// A tool call is open: the server's questions are drawn on its rows.
+    pub calling: std::cell::Cell<bool>,
+}
+
+/// Marks a tool call open while it lives.
+pub struct Calling<'a>(&'a Steps);
+
+impl Drop for Calling<'_> {
+    fn drop(&mut self) {
+        self.0.calling.set(false);
+    }
 }
 
 impl Steps {
+    pub fn new(emit: Emit, gate: Rc<Gate>, clock: SharedClock) -> Self {
+        Self {
+            emit,
+            gate,
+            clock,
+            calling: std::cell::Cell::new(false),
+        }
+    }
+
+    /// A tool call is open until the guard is dropped.
+    pub fn calling(&self) -> Calling<'_> {
+        self.calling.set(true);
+        Calling(self)
+    }
+
+    /// The steps for a question the server asks outside any tool call (on the GET stream): the
+    /// user's dialogs and the record's exchanges as usual, but no row of a diagram, and no gate.
+    pub fn for_question(&self) -> Option<Steps> {
+        if self.calling.get() {
+            return None;
+        }
+        let emit = self.emit.clone();
+        Some(Steps::new(
+            Rc::new(move |event| {
+                if !matches!(
+                    event,
+                    HostEvent::Run(
+                        RunEvent::Active { .. }
+                            | RunEvent::Done { .. }
+                            | RunEvent::Failed { .. }
+                            | RunEvent::Skipped { .. }
+                    )
+                ) {
+                    emit(event);
+                }
+            }),
+            Rc::new(Gate::new(super::gate::Mode::Play, None)),
+            self.clock.clone(),
+        ))
+    }
+
     pub fn now_ms(&self) -> f64 {
         self.clock.now_ms()
     }

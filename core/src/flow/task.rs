@@ -59,7 +59,7 @@ fn failure(task: &TaskState) -> String {
         .unwrap_or_default()
 }
 
-impl<H: Http + 'static, L: Llm> Host<H, L> {
+impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     /// Rows 22 to 27; what the host will show is pushed onto `shown`.
     pub(super) async fn follow_task(&self, shown: &mut Vec<String>) -> Result<(), Stopped> {
         let era = self.client.era();

@@ -91,7 +91,7 @@ pub(super) fn host(
     })
 }
 
-fn host_with<L: Llm>(
+fn host_with<L: Llm + 'static>(
     script: Vec<Script>,
     mode: Mode,
     approval: Approval,

@@ -10,7 +10,9 @@ use futures_util::future::LocalBoxFuture;
 
 use crate::flow::engine::{Engine, browse_walk};
 use crate::flow::gate::Gate;
-use crate::flow::host::{Approval, BrowseWalk, Emit, Host, HostEvent, ServerMemory};
+use crate::flow::hearing::legacy_code;
+use crate::flow::host::{Approval, BrowseWalk, Emit, Host, HostEvent, LegacyCode, ServerMemory};
+use crate::flow::session::RunSession;
 use crate::llm::boxed::DynLlm;
 use crate::llm::choice::{LlmSettings, ModelSupport, Provider};
 use crate::llm::offline::OfflineModel;
@@ -42,6 +44,8 @@ pub struct EngineParts {
     pub schema: Rc<SchemaWorker>,
     /// The roots a server's `roots/list` is answered with, as the settings hold them.
     pub roots: String,
+    /// The run the engine belongs to: what it starts on its own (hearing the server) ends with it.
+    pub session: RunSession,
 }
 
 /// Makes the model the settings name, from the models' module.
@@ -82,7 +86,7 @@ async fn build(parts: EngineParts) -> Result<Rc<dyn Engine>, String> {
         parts.server,
         Rc::new(move |u| mcp_emit(HostEvent::Run(RunEvent::Mcp(u)))),
     ));
-    Ok(Rc::new(
+    let host = Rc::new(
         Host::new(client, llm, parts.gate, parts.approval, parts.emit)
             .with_era(parts.era, parts.memory)
             .with_authorization(
@@ -96,8 +100,15 @@ async fn build(parts: EngineParts) -> Result<Rc<dyn Engine>, String> {
             .with_log_level(parts.log_level)
             .with_checker(parts.schema.checker())
             .with_browse_loader(load_browse)
+            .with_legacy_loader(load_legacy)
             .with_roots(crate::mcp::roots::parse(&parts.roots).unwrap_or_default()),
-    ))
+    );
+    // The server is heard outside requests for as long as the run lives.
+    let hearing = parts.session.bind(Host::hear(&host));
+    leptos::task::spawn_local(async move {
+        let _ = hearing.await;
+    });
+    Ok(host)
 }
 
 /// The run's model as the page holds it.
@@ -115,6 +126,20 @@ on_demand!(
 
 fn load_browse() -> LocalBoxFuture<'static, Result<PageWalk, OnDemandError>> {
     Box::pin(async { call_on_demand!(browse_walk_fn()) })
+}
+
+/// What a 2025-11-25 session needs beyond the run, as the page's host runs it.
+type PageLegacy = LegacyCode<Fetch, PageLlm>;
+
+on_demand!(
+    legacy_session,
+    fn legacy_code_fn() -> Result<PageLegacy, OnDemandError> {
+        Ok(legacy_code())
+    }
+);
+
+fn load_legacy() -> LocalBoxFuture<'static, Result<PageLegacy, OnDemandError>> {
+    Box::pin(async { call_on_demand!(legacy_code_fn()) })
 }
 
 on_demand!(

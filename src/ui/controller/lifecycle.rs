@@ -237,6 +237,7 @@ impl Controller {
             client: self.pre_registered(),
             schema: self.workers.schema(),
             roots: self.roots(),
+            session: session.clone(),
         };
         self.alive.set(true);
         self.live.set_value(Some(session.clone()));

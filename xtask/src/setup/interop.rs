@@ -204,6 +204,25 @@ impl BridgePeers {
         Ok((process, format!("http://127.0.0.1:{port}/mcp")))
     }
 
+    /// The TypeScript SDK's `elicitationUrlExample` (Streamable HTTP, 2025-11-25) on free ports,
+    /// with its demo authorization server beside it: its tools answer error -32042, and it asks
+    /// for an API key by URL elicitation on the GET stream. Returns the process and its MCP
+    /// endpoint, on `localhost` (the name its tokens are issued for).
+    pub fn url_elicitation(&self) -> Result<(sh::Background, String)> {
+        let (mcp, auth) = (sh::free_port()?, sh::free_port()?);
+        let (process, _) = sh::Background::start(
+            "ts-url-elicitation",
+            Command::new("node")
+                .arg(self.ts_sdk_examples.join("elicitationUrlExample.js"))
+                .env("MCP_PORT", mcp.to_string())
+                .env("MCP_AUTH_PORT", auth.to_string()),
+            "listening on port",
+        )?;
+        sh::wait_for_port(mcp, "elicitationUrlExample")?;
+        sh::wait_for_port(auth, "elicitationUrlExample's authorization server")?;
+        Ok((process, format!("http://localhost:{mcp}/mcp")))
+    }
+
     /// `mcp-flow-bridge stdio` serving the reference `server-everything` (its stdio mode), with
     /// the bridge's `flags` (e.g. `--max-sessions N`).
     pub fn bridge_everything_for(

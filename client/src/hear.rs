@@ -1,0 +1,122 @@
+//! Hearing the server outside any request (2025-11-25): once the session is ready the client
+//! opens the session's GET stream and keeps reading it for the connection's life. Requests on
+//! it (ping, elicitation, roots, sampling) are answered one after another as on a call's stream;
+//! every message goes to the listener and the taps. A server without a GET stream answers 405.
+
+use std::cell::Cell;
+use std::pin::pin;
+
+use futures_util::StreamExt;
+use futures_util::future::{Either, join, select};
+use serde_json::Value;
+
+use crate::client::McpClient;
+use crate::era::Era;
+use crate::error::{McpError, TransportError};
+use crate::http::Http;
+use crate::listen::Listening;
+
+/// The error a server answers when a request needs URL elicitations completed first.
+pub const URL_REQUIRED: i64 = -32042;
+
+/// The notification a server sends when a URL elicitation's page is done (2025-11-25).
+pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
+
+/// Whether `message` says the URL elicitation `id` is complete.
+pub fn completes(message: &Value, id: &str) -> bool {
+    message.get("method").and_then(Value::as_str) == Some(ELICITATION_COMPLETE)
+        && message.get("id").is_none()
+        && message
+            .pointer("/params/elicitationId")
+            .and_then(Value::as_str)
+            == Some(id)
+}
+
+/// Marks the GET stream as read while it is; cleared however the reading ends.
+struct Reading<'a>(&'a Cell<bool>);
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
+impl<H: Http> McpClient<H> {
+    /// Opens the session's GET stream (2025-11-25, with a session), within the request
+    /// timeout: `Ok(None)` when there is nothing to open (another era, no session) or the
+    /// server offers none (405).
+    pub async fn open_hearing(&self, ms: u32) -> Result<Option<Listening<H::Body>>, McpError> {
+        if self.era() != Era::Legacy || self.transport.session_id().is_none() {
+            return Ok(None);
+        }
+        let opening = pin!(self.open_stream());
+        let timer = pin!(self.transport.clock.sleep(ms));
+        match select(opening, timer).await {
+            Either::Left((Ok(stream), _)) => Ok(Some(stream)),
+            Either::Left((
+                Err(McpError::Transport(TransportError::Status { status: 405, .. })),
+                _,
+            )) => Ok(None),
+            Either::Left((Err(e), _)) => Err(e),
+            Either::Right(((), _)) => {
+                self.transport
+                    .abandon(&format!("no answer to the GET stream within {ms} ms"));
+                Err(TransportError::Timeout { ms }.into())
+            }
+        }
+    }
+
+    /// Reads `stream` until the server ends it: its requests are answered in order, every
+    /// message is heard (listener and taps). While it runs, [`McpClient::is_hearing`].
+    pub async fn hear(&self, mut stream: Listening<H::Body>) -> Result<(), McpError> {
+        self.hearing.set(true);
+        let _reading = Reading(&self.hearing);
+        let (requests, mut incoming) = futures_channel::mpsc::unbounded::<Value>();
+        let reading = async move {
+            let ended = loop {
+                match self.transport.next_message(&mut stream).await {
+                    Ok(Some(message)) => {
+                        if message.get("id").is_some() && message.get("method").is_some() {
+                            let _ = requests.unbounded_send(message.clone());
+                        }
+                        self.heard(&message);
+                    }
+                    Ok(None) => break Ok(()),
+                    Err(e) => break Err(McpError::from(e)),
+                }
+            };
+            // Closing the channel lets the answering end after the last request.
+            drop(requests);
+            ended
+        };
+        let answering = async {
+            while let Some(request) = incoming.next().await {
+                self.answer(request).await;
+            }
+        };
+        join(reading, answering).await.0
+    }
+
+    /// Whether the session's GET stream is being read ([`McpClient::hear`]).
+    pub fn is_hearing(&self) -> bool {
+        self.hearing.get()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_the_notification_with_its_id_completes_an_elicitation() {
+        let done = json!({"jsonrpc": "2.0", "method": ELICITATION_COMPLETE,
+            "params": {"elicitationId": "e-1"}});
+        assert!(completes(&done, "e-1"));
+        assert!(!completes(&done, "e-2"));
+        assert!(!completes(
+            &json!({"id": 3, "method": ELICITATION_COMPLETE, "params": {"elicitationId": "e-1"}}),
+            "e-1"
+        ));
+    }
+}
