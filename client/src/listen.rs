@@ -39,10 +39,29 @@ pub const UPDATED: &str = "notifications/resources/updated";
 /// The notification that says the server's tools changed (2025-11-25).
 pub const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
 
+/// The notifications that say the server's resources (and templates) or prompts changed.
+pub const RESOURCES_CHANGED: &str = "notifications/resources/list_changed";
+pub const PROMPTS_CHANGED: &str = "notifications/prompts/list_changed";
+
 /// Whether `message` says the server's tools changed.
 pub fn says_tools_changed(message: &Value) -> bool {
-    message.get("method").and_then(Value::as_str) == Some(TOOLS_CHANGED)
-        && message.get("id").is_none()
+    is_notification(message, TOOLS_CHANGED)
+}
+
+/// The list methods whose answers `message` says changed (resources' or prompts').
+pub fn lists_changed(message: &Value) -> &'static [&'static str] {
+    if is_notification(message, RESOURCES_CHANGED) {
+        &["resources/list", "resources/templates/list"]
+    } else if is_notification(message, PROMPTS_CHANGED) {
+        &["prompts/list"]
+    } else {
+        &[]
+    }
+}
+
+/// Whether `message` is the notification `method` (no id).
+fn is_notification(message: &Value, method: &str) -> bool {
+    message.get("method").and_then(Value::as_str) == Some(method) && message.get("id").is_none()
 }
 
 /// The URIs an acknowledgment says the server accepted.
@@ -265,6 +284,18 @@ mod tests {
         assert!(!says_tools_changed(
             &json!({"method": "notifications/resources/list_changed"})
         ));
+    }
+
+    #[test]
+    fn a_list_change_names_the_lists_to_ask_again() {
+        let said = |method: &str| lists_changed(&json!({"jsonrpc": "2.0", "method": method}));
+        assert_eq!(
+            said(RESOURCES_CHANGED),
+            ["resources/list", "resources/templates/list"]
+        );
+        assert_eq!(said(PROMPTS_CHANGED), ["prompts/list"]);
+        assert!(said(TOOLS_CHANGED).is_empty());
+        assert!(lists_changed(&json!({"id": 1, "method": PROMPTS_CHANGED})).is_empty());
     }
 
     #[test]

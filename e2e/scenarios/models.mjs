@@ -101,36 +101,39 @@ export default {
     check(/rain/i.test(await answer(page)), `after the restart: ${await answer(page)}`);
   },
 
-  async "SmolLM2 in the page answers our server's sampling request (/packing), the user editing its answer"(page) {
+  async "SmolLM2 in the page answers our server's sampling request (/packing) in both eras, the user editing its answer"(page) {
     // The question names the tool: asked for "packing advice", the 135M model calls get_weather
     // (the endpoint lists both), as it does for most questions.
     const q = encodeURIComponent('Call packing_advice for Tokyo');
     const server = encodeURIComponent(`${need('base')}/packing`);
-    await page.goto(`${need('base')}/?server=${server}&llm=smollm2&era=legacy&q=${q}&speed=instant&approve=auto`);
-    await page.click(sel.play);
-    // The model picks the tool; the server then asks the page's model, and the user sees it first.
-    await page.waitForSelector(sel.samplingSend, { timeout: 300_000 });
-    const asked = await page.inputValue('#mf-sampling-msg-0');
-    check(asked.startsWith('The weather in Tokyo is sunny'), `the request: ${asked}`);
-    await page.click(sel.samplingSend);
-    // SmolLM2 writes the answer in its worker (a real completion, within the request's 120 tokens).
-    await page.waitForSelector(sel.samplingAnswer, { timeout: 300_000 });
-    const title = await page.textContent('#mf-sampling-title');
-    check(/SmolLM2/i.test(title), `the answer's model: ${title}`);
-    const written = await page.inputValue(sel.samplingAnswer);
-    check(written.trim().length > 0 && !written.includes('offline model'), `SmolLM2's answer: ${written}`);
-    console.log(`     SmolLM2 wrote: ${written.slice(0, 160)}`);
-    await page.fill(sel.samplingAnswer, 'Pack a light jacket.');
-    await page.screenshot({ path: join(opt.out, 'sampling-smollm2.png') });
-    await page.click(sel.samplingApprove);
-    await finished(page, 300_000);
-    const s = await rows(page);
-    for (const id of ['d2-sample', 'd2-sample-llm', 'd2-sample-llm-answer', 'd2-sample-approve', 'd2-sample-reply']) {
-      check(s[id] === 'done', `${id} is ${s[id]}`);
+    for (const spoken of ['legacy', 'modern']) {
+      await page.goto(`${need('base')}/?server=${server}&llm=smollm2&era=${spoken}&q=${q}&speed=instant&approve=auto`);
+      await page.click(sel.play);
+      // The model picks the tool; the server then asks the page's model, and the user sees it first.
+      await page.waitForSelector(sel.samplingSend, { timeout: 300_000 });
+      const asked = await page.inputValue('#mf-sampling-msg-0');
+      check(asked.startsWith('The weather in Tokyo is sunny'), `${spoken}: the request: ${asked}`);
+      await page.click(sel.samplingSend);
+      // SmolLM2 writes the answer in its worker (a real completion, within the request's 120 tokens).
+      await page.waitForSelector(sel.samplingAnswer, { timeout: 300_000 });
+      const title = await page.textContent('#mf-sampling-title');
+      check(/SmolLM2/i.test(title), `${spoken}: the answer's model: ${title}`);
+      const written = await page.inputValue(sel.samplingAnswer);
+      check(written.trim().length > 0 && !written.includes('offline model'), `${spoken}: SmolLM2's answer: ${written}`);
+      console.log(`     ${spoken}: SmolLM2 wrote: ${written.slice(0, 120)}`);
+      await page.fill(sel.samplingAnswer, 'Pack a light jacket.');
+      await page.screenshot({ path: join(opt.out, `sampling-smollm2-${spoken}.png`) });
+      await page.click(sel.samplingApprove);
+      await finished(page, 300_000);
+      check((await era(page)) === spoken, `data-era: ${await era(page)}`);
+      const s = await rows(page);
+      const drawn = ['d2-sample', 'd2-sample-llm', 'd2-sample-llm-answer', 'd2-sample-approve',
+        spoken === 'legacy' ? 'd2-sample-reply' : 'd2-elicit-reply'];
+      for (const id of drawn) check(s[id] === 'done', `${spoken}: ${id} is ${s[id]}`);
+      await page.click('g[data-row="d2-8"]');
+      const result = await page.textContent('.mf-inspector');
+      check(result.includes('Pack a light jacket.'), `${spoken}: the tool's result does not quote the edited answer`);
     }
-    await page.click('g[data-row="d2-8"]');
-    const result = await page.textContent('.mf-inspector');
-    check(result.includes('Pack a light jacket.'), "the tool's result does not quote the edited answer");
   },
 
   async "llama.cpp's llama-server: the OpenAI-compatible provider against a real server, in both tool-calling styles"(page) {

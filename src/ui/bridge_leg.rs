@@ -58,24 +58,19 @@ async fn fetch_legs(url: String) -> Result<Legs, String> {
 /// What the bridge at a record's URL runs or forwards to, if its record says.
 type Describe = fn(String) -> LocalBoxFuture<'static, Option<String>>;
 
-// Reading the bridge's record needs the fetch the MCP client goes through: it comes with the
-// run's module, fetched when the server is a bridge endpoint (a run would fetch it anyway).
-on_demand!(
-    bridge,
-    fn bridge_describer() -> Result<Describe, OnDemandError> {
-        Ok(|url| Box::pin(async move { fetch_legs(url).await.ok().and_then(|l| l.describe()) }))
-    }
-);
-
 /// The bridge's record at a URL, or why there is none.
 type ReadLegs = fn(String) -> LocalBoxFuture<'static, Result<Legs, String>>;
 
-// The record's reader under an exchange comes with the same module: a run that is not through a
-// bridge never fetches it.
+// Reading the bridge's record needs the fetch the MCP client goes through: it comes in a module
+// of its own, fetched when the server is a bridge endpoint; a run that is not through a bridge
+// never fetches it.
 on_demand!(
     bridge,
-    fn legs_reader() -> Result<ReadLegs, OnDemandError> {
-        Ok(|url| Box::pin(fetch_legs(url)))
+    fn bridge_reader() -> Result<(Describe, ReadLegs), OnDemandError> {
+        Ok((
+            |url| Box::pin(async move { fetch_legs(url).await.ok().and_then(|l| l.describe()) }),
+            |url| Box::pin(fetch_legs(url)),
+        ))
     }
 );
 
@@ -91,7 +86,7 @@ pub fn watch() {
         leptos::task::spawn_local(async move {
             // Said only when it can be: a record (or its reader's module) that does not come
             // leaves the hint out, as a server that is not a bridge does.
-            let Ok(describe) = call_on_demand!(bridge_describer()) else {
+            let Ok((describe, _)) = call_on_demand!(bridge_reader()) else {
                 return;
             };
             if let Some(what) = describe(url).await
@@ -112,8 +107,8 @@ pub fn second_leg(x: &Exchange, lang: Lang) -> Option<impl IntoView + use<>> {
     let load = move |_| {
         let url = format!("{url}?session={session}");
         leptos::task::spawn_local(async move {
-            let legs = match call_on_demand!(legs_reader()) {
-                Ok(read) => read(url).await,
+            let legs = match call_on_demand!(bridge_reader()) {
+                Ok((_, read)) => read(url).await,
                 Err(e) => Err(e.into_message("reads the bridge's record")),
             };
             shown.set(Some(legs));

@@ -169,8 +169,6 @@ pub fn Page(ctl: Controller) -> impl IntoView {
     // Leaving the page ends the run and closes its session.
     let hide = window_event_listener(ev::pagehide, move |_| ctl.on_page_hide());
     on_cleanup(move || hide.remove());
-    // So does the page's view going away: nothing of the run (its GET stream) outlives it.
-    on_cleanup(move || ctl.end_run(None));
     let handle = window_event_listener(ev::keydown, move |e| {
         if keys_belong_there(&e) {
             return;

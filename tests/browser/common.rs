@@ -6,12 +6,31 @@ use mcp_flow::ui::{Controller, Page};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
-pub fn mount(ctl: Controller) -> (HtmlElement, leptos::mount::UnmountHandle<impl Mountable>) {
+pub fn mount(ctl: Controller) -> (HtmlElement, Mounted<impl Mountable>) {
     let document = web_sys::window().unwrap().document().unwrap();
     let root: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&root).unwrap();
     let handle = leptos::mount::mount_to(root.clone(), move || view! { <Page ctl=ctl /> });
-    (root, handle)
+    (
+        root,
+        Mounted {
+            ctl,
+            _handle: handle,
+        },
+    )
+}
+
+/// A mounted page: dropped, its run ends (as leaving the page ends it), so no run of one test
+/// keeps streams open into the next.
+pub struct Mounted<M: Mountable> {
+    ctl: Controller,
+    _handle: leptos::mount::UnmountHandle<M>,
+}
+
+impl<M: Mountable> Drop for Mounted<M> {
+    fn drop(&mut self) {
+        self.ctl.end_run(None);
+    }
 }
 
 /// A controller that plays `question` against `server` in `era`, with tool approval off.

@@ -18,10 +18,7 @@ use common::*;
 async fn play_to_answer(
     ctl: mcp_flow::ui::Controller,
     what: String,
-) -> (
-    web_sys::HtmlElement,
-    leptos::mount::UnmountHandle<impl leptos::tachys::view::Mountable>,
-) {
+) -> (web_sys::HtmlElement, impl Sized) {
     let (root, handle) = mount(ctl);
     ctl.start(Mode::Play);
     let answered = until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await;

@@ -72,8 +72,8 @@ row_specs! {
         carries: [Logging],
         both: (
             "/server/utilities/logging",
-            "The awaited initialize has returned: the host now knows the server is ready. The page opens the session's GET stream for what the server sends outside requests (405: it has none). Logging: {logging} (the client asks for log lines so the tool call below can show the server at work).",
-            "initialize 已返回：主机现在知道服务器就绪。页面打开会话的 GET 流，接收服务器在请求之外发送的消息（405：没有此流）。日志：{logging}（客户端请求日志，以便下面的工具调用能显示服务器的工作）。",
+            "The awaited initialize has returned: the host now knows the server is ready. Its GET stream opens for what the server sends outside requests. Logging: {logging} (the client asks for log lines so the tool call below can show the server at work).",
+            "initialize 已返回：主机现在知道服务器就绪。其 GET 流打开，接收请求之外的消息。日志：{logging}（客户端请求日志，以便下面的工具调用能显示服务器的工作）。",
         ),
         modern: (
             "/basic/index",

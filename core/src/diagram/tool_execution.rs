@@ -75,8 +75,8 @@ row_specs! {
         carries: [Form],
         legacy: (
             "/client/elicitation",
-            "The server needs an answer from the user. In 2025-11-25 it asks by sending a request, `elicitation/create`, on the open tools/call SSE stream (or answers the call with error -32042, listing pages the user must go through first): {message}",
-            "服务器需要用户的回答。在 2025-11-25 中，它在尚未关闭的 tools/call SSE 流上发送一个请求 `elicitation/create` 来提问（或以错误 -32042 回答调用，列出用户须先完成的页面）：{message}",
+            "The server needs an answer from the user. In 2025-11-25 it asks by sending a request, `elicitation/create`, on the open tools/call SSE stream: {message}",
+            "服务器需要用户的回答。在 2025-11-25 中，它在尚未关闭的 tools/call SSE 流上发送一个请求 `elicitation/create` 来提问：{message}",
         ),
         modern: (
             "/basic/patterns/mrtr",
@@ -104,8 +104,8 @@ row_specs! {
         carries: [FormAnswer, Roots, Sampled],
         legacy: (
             "/client/elicitation",
-            "The client POSTs the answer ({action}) as the JSON-RPC response to elicitation/create; the server then finishes the tool and the result arrives on the still-open tools/call stream. After error -32042 the client instead waits for notifications/elicitation/complete (or the user) and calls again, unchanged.",
-            "客户端把回答（{action}）作为对 elicitation/create 的 JSON-RPC 响应 POST 回去；服务器随后完成工具，结果在仍然打开的 tools/call 流上到达。遇到错误 -32042 时，客户端则等待 notifications/elicitation/complete（或用户），然后原样再次调用。",
+            "The client POSTs the answer ({action}) as the JSON-RPC response to elicitation/create; the server then finishes the tool and the result arrives on the still-open tools/call stream.",
+            "客户端把回答（{action}）作为对 elicitation/create 的 JSON-RPC 响应 POST 回去；服务器随后完成工具，结果在仍然打开的 tools/call 流上到达。",
         ),
         modern: (
             "/basic/patterns/mrtr",

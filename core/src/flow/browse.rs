@@ -193,11 +193,27 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
         let url = self.client.transport.url.clone();
         let now = self.steps.now_ms();
         let modern = self.client.era() == Era::Modern;
+        let changed = {
+            let mut lists = self.lists_changed.borrow_mut();
+            let before = lists.len();
+            lists.retain(|m| *m != method);
+            lists.len() != before
+        };
+        if changed {
+            self.client.transport.note_next(format!(
+                "asked again: the server said this list changed ({})",
+                if method == "prompts/list" {
+                    mcp_flow_client::listen::PROMPTS_CHANGED
+                } else {
+                    mcp_flow_client::listen::RESOURCES_CHANGED
+                }
+            ));
+        }
         if let Some((at, list)) = self
             .memory
             .lists
             .fresh(&url, method, now)
-            .filter(|_| modern)
+            .filter(|_| modern && !changed)
         {
             let ttl_ms = Freshness::of(&list).ttl_ms.unwrap_or(0);
             let age_ms = (now - at).max(0.0) as u64;

@@ -594,6 +594,65 @@ fn a_modern_browse_again_reuses_the_fresh_lists_and_says_so() {
 }
 
 #[test]
+fn a_list_the_server_says_changed_is_asked_again_while_its_cached_answer_is_fresh() {
+    let mut script = modern(&["resources", "prompts", "completions"]);
+    let mut first = weather_answers(true);
+    // The prompt's answer comes on a stream that first says the resources changed.
+    first.pop();
+    first.push(Script::From(Box::new(|request| {
+        let id = body(request)["id"].clone();
+        sse(&[
+            &json!({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"})
+                .to_string(),
+            &json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+                "messages": []}})
+            .to_string(),
+        ])
+    })));
+    script.extend(first);
+    // The second browse asks the resources' lists again, not the prompts'.
+    let again = weather_answers(true);
+    script.extend(
+        again
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 5)
+            .map(|(_, s)| s),
+    );
+    let (host, http, run) = fixture(script, EraChoice::Modern);
+    block_on(async {
+        host.discover().await.expect("connected");
+        host.browse().await.expect("browsed");
+        run.borrow_mut().reset(crate::diagram::browse_rows());
+        host.browse().await
+    })
+    .expect("browsed again");
+    let methods: Vec<String> = sent_after(&http, 9).into_iter().map(|(m, _)| m).collect();
+    assert_eq!(
+        methods,
+        [
+            "resources/list",
+            "resources/read",
+            "resources/templates/list",
+            "completion/complete",
+            "resources/read",
+            "prompts/get"
+        ]
+    );
+    let run = run.borrow();
+    assert_eq!(run.status(Row::ListResources), RowStatus::Done);
+    assert_eq!(run.status(Row::ListPrompts), RowStatus::Skipped);
+    let asked = &run.mcp.exchanges[run.row(Row::ListResources).unwrap().mcp[0]];
+    assert_eq!(
+        asked.note.as_deref(),
+        Some(
+            "asked again: the server said this list changed \
+             (notifications/resources/list_changed)"
+        )
+    );
+}
+
+#[test]
 fn a_legacy_browse_again_asks_for_every_list() {
     let mut script = legacy(&["resources", "prompts", "completions"]);
     script.extend(weather_answers(false));

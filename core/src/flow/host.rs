@@ -161,6 +161,9 @@ pub struct Host<H: Http, L: Llm> {
     /// Set when the server says its tools changed (`notifications/tools/list_changed`): the
     /// list is asked again before the model's next turn.
     pub(super) tools_changed: Rc<Cell<bool>>,
+    /// The list methods (resources', prompts') the server said changed since they were last
+    /// asked: asked again, even while a cached answer is fresh.
+    pub(super) lists_changed: Rc<RefCell<Vec<&'static str>>>,
     /// Where diagram 1 hands the session's GET stream, when the page hears the server.
     /// Diagram 1 says the session is ready (`hearing.rs`), then waits until the GET stream is
     /// open (or is not to be had).
@@ -180,9 +183,17 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
         let listener_emit = emit.clone();
         let tools_changed = Rc::new(Cell::new(false));
         let heard = tools_changed.clone();
+        let lists_changed = Rc::new(RefCell::new(Vec::new()));
+        let heard_lists = lists_changed.clone();
         client.set_listener(Some(Box::new(move |m: &Value| {
             if mcp_flow_client::listen::says_tools_changed(m) {
                 heard.set(true);
+            }
+            for method in mcp_flow_client::listen::lists_changed(m) {
+                let mut lists = heard_lists.borrow_mut();
+                if !lists.contains(method) {
+                    lists.push(method);
+                }
             }
             if let Some(progress) = crate::record::progress::Progress::reported(m) {
                 listener_emit(RunEvent::Progress(progress).into());
@@ -222,6 +233,7 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
             capabilities: RefCell::new(Value::Null),
             load_browse: Cell::new(None),
             tools_changed,
+            lists_changed,
             hearer: RefCell::new(None),
             load_legacy: Cell::new(None),
         }
