@@ -536,17 +536,19 @@ fn without_completions_the_template_is_listed_but_not_filled_in() {
     assert_eq!(run.status(Row::ShowBrowsed), RowStatus::Done);
 }
 
-#[test]
-fn a_modern_browse_again_reuses_the_fresh_lists_and_says_so() {
-    let mut script = modern(&["resources", "prompts", "completions"]);
-    script.extend(weather_answers(true));
-    // The second browse: only what is not a list (the lists' ttlMs has not passed).
-    let again = weather_answers(true);
+/// A modern connection browsed twice: `script` for diagram 1 and the first walk, then `again`
+/// without the answers at `unasked` (the requests the second walk must not send). The run (the
+/// second walk's rows) and the methods the second walk sent.
+fn browsed_twice(
+    mut script: Vec<Script>,
+    again: Vec<Script>,
+    unasked: &[usize],
+) -> (Rc<RefCell<Run>>, Vec<String>) {
     script.extend(
         again
             .into_iter()
             .enumerate()
-            .filter(|(i, _)| ![0, 2, 5].contains(i))
+            .filter(|(i, _)| !unasked.contains(i))
             .map(|(_, s)| s),
     );
     let (host, http, run) = fixture(script, EraChoice::Modern);
@@ -557,7 +559,17 @@ fn a_modern_browse_again_reuses_the_fresh_lists_and_says_so() {
         host.browse().await
     })
     .expect("browsed again");
-    let methods: Vec<String> = sent_after(&http, 9).into_iter().map(|(m, _)| m).collect();
+    let methods = sent_after(&http, 9).into_iter().map(|(m, _)| m).collect();
+    (run, methods)
+}
+
+#[test]
+fn a_modern_browse_again_reuses_the_fresh_lists_and_says_so() {
+    let mut script = modern(&["resources", "prompts", "completions"]);
+    script.extend(weather_answers(true));
+    // The second browse: only what is not a list (the lists' ttlMs has not passed).
+    let again = weather_answers(true);
+    let (run, methods) = browsed_twice(script, again, &[0, 2, 5]);
     assert_eq!(
         methods,
         [
@@ -612,22 +624,7 @@ fn a_list_the_server_says_changed_is_asked_again_while_its_cached_answer_is_fres
     script.extend(first);
     // The second browse asks the resources' lists again, not the prompts'.
     let again = weather_answers(true);
-    script.extend(
-        again
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| *i != 5)
-            .map(|(_, s)| s),
-    );
-    let (host, http, run) = fixture(script, EraChoice::Modern);
-    block_on(async {
-        host.discover().await.expect("connected");
-        host.browse().await.expect("browsed");
-        run.borrow_mut().reset(crate::diagram::browse_rows());
-        host.browse().await
-    })
-    .expect("browsed again");
-    let methods: Vec<String> = sent_after(&http, 9).into_iter().map(|(m, _)| m).collect();
+    let (run, methods) = browsed_twice(script, again, &[5]);
     assert_eq!(
         methods,
         [
