@@ -241,6 +241,11 @@ impl ToolsCache {
         (ttl > 0.0 && now_ms - at < ttl).then(|| (*at, list.clone()))
     }
 
+    /// Drops what `url` gave (the server said its tools changed).
+    pub fn forget(&self, url: &str) {
+        self.0.borrow_mut().remove(url);
+    }
+
     pub fn put(&self, url: &str, now_ms: f64, list: &ToolList) {
         if list.ttl_ms.unwrap_or(0) > 0 {
             self.0

@@ -585,6 +585,46 @@ fn a_fresh_tool_list_is_reused_by_the_next_run_on_the_page() {
 }
 
 #[test]
+fn a_tool_list_the_server_says_changed_is_asked_again_by_the_next_run() {
+    let memory = ServerMemory::default();
+    // The tool's answer comes on a stream that first says the tools changed.
+    let changed_then_sunny = sse(&[
+        &json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}).to_string(),
+        &json!({"jsonrpc": "2.0", "id": 3, "result": {"resultType": "complete",
+            "content": [{"type": "text", "text": "Sunny"}]}})
+        .to_string(),
+    ]);
+    let f = fixture(
+        vec![discover(1, 0), tools(2, 600_000), changed_then_sunny],
+        EraChoice::Modern,
+        memory.clone(),
+    );
+    run_to_end(&f, "What's the weather in Tokyo?").expect("first run");
+    let g = fixture(
+        vec![discover(1, 0), tools(2, 600_000), weather(3, "Sunny")],
+        EraChoice::Modern,
+        memory,
+    );
+    run_to_end(&g, "What's the weather in Tokyo?").expect("second run");
+    let methods: Vec<Value> = g
+        .http
+        .sent
+        .borrow()
+        .iter()
+        .map(|r| body(r)["method"].clone())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            json!("server/discover"),
+            json!("tools/list"),
+            json!("tools/call")
+        ],
+        "the list is asked again while its ttlMs still runs"
+    );
+}
+
+#[test]
 fn modern_errors_show_at_their_row_with_their_meaning() {
     let mismatch = json_at(
         400,
