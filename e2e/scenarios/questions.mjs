@@ -37,8 +37,9 @@ export default {
     await popup.waitForEvent('close', { timeout: 30_000 });
 
     // Its GET stream opens once the session is ready (d1-ready). The example also asks for an API
-    // key on that stream right then, but 1.32.2 writes nothing on it (checked with a plain HTTP
-    // client as well): no dialog is expected from it.
+    // key there, but only once its GET handler returns, which is when that stream has closed: the
+    // request is kept for a client that reconnects with Last-Event-ID (the page does not), so no
+    // dialog comes from it.
     // The user in the model's place calls payment-confirm; the server wants its page first.
     await page.waitForSelector('#mf-you-tool', { timeout: 20_000 });
     await page.selectOption('#mf-you-tool', 'payment-confirm');
