@@ -141,6 +141,16 @@ fn header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
+/// The JSON-RPC method of each request `f`'s server got, in order.
+fn methods_sent(f: &Fixture) -> Vec<Value> {
+    f.http
+        .sent
+        .borrow()
+        .iter()
+        .map(|r| body(r)["method"].clone())
+        .collect()
+}
+
 fn row_status(f: &Fixture, row: Row) -> RowStatus {
     f.run.borrow().status(row)
 }
@@ -574,13 +584,7 @@ fn a_fresh_tool_list_is_reused_by_the_next_run_on_the_page() {
     assert!(
         matches!(run.payload(Row::ListToolsResult), Some(Payload::Tools { names, .. }) if names == &["get_weather"])
     );
-    let methods: Vec<Value> = g
-        .http
-        .sent
-        .borrow()
-        .iter()
-        .map(|r| body(r)["method"].clone())
-        .collect();
+    let methods = methods_sent(&g);
     assert_eq!(methods, [json!("server/discover"), json!("tools/call")]);
 }
 
@@ -606,13 +610,7 @@ fn a_tool_list_the_server_says_changed_is_asked_again_by_the_next_run() {
         memory,
     );
     run_to_end(&g, "What's the weather in Tokyo?").expect("second run");
-    let methods: Vec<Value> = g
-        .http
-        .sent
-        .borrow()
-        .iter()
-        .map(|r| body(r)["method"].clone())
-        .collect();
+    let methods = methods_sent(&g);
     assert_eq!(
         methods,
         [
