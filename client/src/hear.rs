@@ -16,22 +16,6 @@ use crate::error::{McpError, TransportError};
 use crate::http::Http;
 use crate::listen::Listening;
 
-/// The error a server answers when a request needs URL elicitations completed first.
-pub const URL_REQUIRED: i64 = -32042;
-
-/// The notification a server sends when a URL elicitation's page is done (2025-11-25).
-pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
-
-/// Whether `message` says the URL elicitation `id` is complete.
-pub fn completes(message: &Value, id: &str) -> bool {
-    message.get("method").and_then(Value::as_str) == Some(ELICITATION_COMPLETE)
-        && message.get("id").is_none()
-        && message
-            .pointer("/params/elicitationId")
-            .and_then(Value::as_str)
-            == Some(id)
-}
-
 /// Marks the GET stream as read while it is; cleared however the reading ends.
 struct Reading<'a>(&'a Cell<bool>);
 
@@ -100,23 +84,5 @@ impl<H: Http> McpClient<H> {
     /// Whether the session's GET stream is being read ([`McpClient::hear`]).
     pub fn is_hearing(&self) -> bool {
         self.hearing.get()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn only_the_notification_with_its_id_completes_an_elicitation() {
-        let done = json!({"jsonrpc": "2.0", "method": ELICITATION_COMPLETE,
-            "params": {"elicitationId": "e-1"}});
-        assert!(completes(&done, "e-1"));
-        assert!(!completes(&done, "e-2"));
-        assert!(!completes(
-            &json!({"id": 3, "method": ELICITATION_COMPLETE, "params": {"elicitationId": "e-1"}}),
-            "e-1"
-        ));
     }
 }

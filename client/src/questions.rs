@@ -1,5 +1,6 @@
 //! The server's questions: what an `input_required` tools/call result asks (2026-07-28), and the
-//! params of an `elicitation/create` the server sends on a stream (2025-11-25). Their readers
+//! params of an `elicitation/create` the server sends on a stream and the pages an error -32042
+//! lists (2025-11-25). Their readers
 //! (rmcp's `Deserialize` of every kind of input request) are fetched on demand: only servers that
 //! ask the user something need them. Sampling's rmcp types are deprecated (SEP-2577) but still
 //! specified in both eras, so this module reads them.
@@ -13,6 +14,22 @@ use serde_json::Value;
 
 use crate::sampling::{SampleMessage, SampleRole, SamplingRequest};
 use mcp_flow_on_demand::{OnDemandError, on_demand};
+
+/// The error a server answers when a request needs URL elicitations completed first.
+pub const URL_REQUIRED: i64 = -32042;
+
+/// The notification a server sends when a URL elicitation's page is done (2025-11-25).
+pub const ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
+
+/// Whether `message` says the URL elicitation `id` is complete.
+pub fn completes(message: &Value, id: &str) -> bool {
+    message.get("method").and_then(Value::as_str) == Some(ELICITATION_COMPLETE)
+        && message.get("id").is_none()
+        && message
+            .pointer("/params/elicitationId")
+            .and_then(Value::as_str)
+            == Some(id)
+}
 
 /// The method of a sampling request, as messages name it.
 pub const SAMPLING: &str = "sampling/createMessage";
@@ -287,6 +304,18 @@ mod tests {
             .contains("do not parse")
         );
         assert!(why(json!({"maxTokens": 5})).contains("do not parse"));
+    }
+
+    #[test]
+    fn only_the_notification_with_its_id_completes_an_elicitation() {
+        let done = json!({"jsonrpc": "2.0", "method": ELICITATION_COMPLETE,
+            "params": {"elicitationId": "e-1"}});
+        assert!(completes(&done, "e-1"));
+        assert!(!completes(&done, "e-2"));
+        assert!(!completes(
+            &json!({"id": 3, "method": ELICITATION_COMPLETE, "params": {"elicitationId": "e-1"}}),
+            "e-1"
+        ));
     }
 
     #[test]

@@ -16,11 +16,11 @@ use serde_json::{Map, Value};
 use crate::client::McpClient;
 use crate::era::Era;
 use crate::error::McpError;
-use crate::hear::URL_REQUIRED;
+
 use crate::http::Http;
 use crate::modern;
 pub use crate::questions::{InputRequired, Question};
-use crate::questions::{read_input_required, read_url_required};
+use crate::questions::{URL_REQUIRED, read_input_required, read_url_required};
 use mcp_flow_on_demand::{OnDemandError, call_on_demand};
 
 /// tools/list stops following `nextCursor` after this many pages.

@@ -164,9 +164,8 @@ pub struct Host<H: Http, L: Llm> {
     /// The list methods (resources', prompts') the server said changed since they were last
     /// asked: asked again, even while a cached answer is fresh.
     pub(super) lists_changed: Rc<RefCell<Vec<&'static str>>>,
-    /// Where diagram 1 hands the session's GET stream, when the page hears the server.
-    /// Diagram 1 says the session is ready (`hearing.rs`), then waits until the GET stream is
-    /// open (or is not to be had).
+    /// When the page hears the server: diagram 1 says the session is ready (`hearing.rs`), then
+    /// waits until the GET stream is open (or is not to be had).
     pub(super) hearer: RefCell<Option<Hearer>>,
     /// Where the code of a 2025-11-25 session is fetched from (`None`: it is called in place).
     pub(super) load_legacy: Cell<Option<LoadLegacy<H, L>>>,

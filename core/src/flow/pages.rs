@@ -14,8 +14,8 @@ use super::host::Host;
 use super::steps::{FormRequest, HostEvent, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
-use mcp_flow_client::hear::completes;
 use mcp_flow_client::http::Http;
+use mcp_flow_client::questions::completes;
 use mcp_flow_client::tools::Retry;
 
 impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {

@@ -60,7 +60,7 @@ pub fn legacy_giver(steps: Rc<Steps>, answers: Rc<RootsAnswers>) -> RootsGiver {
         Box::pin(async move {
             // Outside a tool call (the GET stream) the roots go back undrawn: the user listed
             // them in the settings for any server that asks.
-            if steps.for_question().is_some() {
+            if !steps.calling.get() {
                 return answers.list();
             }
             let payload = answers.asked(None);
