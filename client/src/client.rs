@@ -83,6 +83,8 @@ pub struct McpClient<H: Http> {
     roots: RefCell<Option<RootsGiver>>,
     /// With one, the client declares `sampling`.
     sampler: RefCell<Option<Sampler>>,
+    /// The host renders apps: the client declares the MCP Apps extension.
+    hosts_apps: Cell<bool>,
     /// Elicitations waiting for the user: the request timeout does not run out meanwhile.
     waiting_for_user: Cell<u32>,
     /// One per request in flight: [`McpClient::stop`] fires them.
@@ -108,6 +110,7 @@ impl<H: Http> McpClient<H> {
             elicitor: RefCell::new(None),
             roots: RefCell::new(None),
             sampler: RefCell::new(None),
+            hosts_apps: Cell::new(false),
             waiting_for_user: Cell::new(0),
             stoppers: RefCell::new(Vec::new()),
             taps: RefCell::new(Vec::new()),
@@ -195,7 +198,18 @@ impl<H: Http> McpClient<H> {
 
     /// What this client declares it can do in its era now.
     pub fn capabilities(&self) -> rmcp::model::ClientCapabilities {
-        modern::capabilities_in(self.era.get(), self.sampler.borrow().is_some())
+        let capabilities = modern::capabilities_in(self.era.get(), self.sampler.borrow().is_some());
+        if self.hosts_apps.get() {
+            crate::apps::declaring(capabilities)
+        } else {
+            capabilities
+        }
+    }
+
+    /// Whether the host renders apps (the client then declares the MCP Apps extension, in
+    /// `initialize` and in each 2026-07-28 request's `_meta`).
+    pub fn set_hosts_apps(&self, hosts: bool) {
+        self.hosts_apps.set(hosts);
     }
 
     /// The roots the host gives now (none without a giver): the answer to a `roots/list`, in
@@ -413,7 +427,7 @@ impl<H: Http> McpClient<H> {
         let msg = jsonrpc::request(
             self.next_id(),
             InitializeResultMethod,
-            &jsonrpc::initialize_params(self.sampler.borrow().is_some()),
+            &jsonrpc::initialize_params(self.capabilities()),
         );
         let result = self.expect_result(self.post(&msg).await?)?;
         let handshake = jsonrpc::read_initialize(result).map_err(McpError::Invalid)?;

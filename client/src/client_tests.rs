@@ -521,6 +521,30 @@ fn sampling_is_declared_in_initialize_only_with_a_sampler() {
 }
 
 #[test]
+fn a_host_of_apps_declares_the_extension_in_both_eras() {
+    let (c, http, _) = client(vec![sse(&[&init_result(1, "2025-11-25")])]);
+    assert!(
+        c.capabilities().extensions.is_none(),
+        "not without the host"
+    );
+    c.set_hosts_apps(true);
+    block_on(c.initialize()).expect("initialize");
+    let body: Value = serde_json::from_str(http.sent.borrow()[0].body.as_deref().unwrap_or("null"))
+        .unwrap_or(Value::Null);
+    let declared = json!({"mimeTypes": ["text/html;profile=mcp-app"]});
+    assert_eq!(
+        body["params"]["capabilities"]["extensions"]["io.modelcontextprotocol/ui"],
+        declared
+    );
+    c.set_era(crate::era::Era::Modern);
+    let meta = crate::modern::meta("2026-07-28", None, c.capabilities());
+    assert_eq!(
+        meta["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/ui"],
+        declared
+    );
+}
+
+#[test]
 fn roots_changes_are_told_to_a_legacy_session_only() {
     let (c, http, _) = client(vec![
         sse(&[&init_result(1, "2025-11-25")]),

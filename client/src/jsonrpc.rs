@@ -60,14 +60,11 @@ pub fn is<M: ConstString>(message: &Value, _method: M) -> bool {
     method(message) == Some(M::VALUE)
 }
 
-/// The `initialize` parameters this client sends: it answers form elicitations in this era
-/// too (`elicitation/create` on the SSE stream), and sampling when it has a model.
-pub fn initialize_params(sampling: bool) -> InitializeRequestParams {
-    InitializeRequestParams::new(
-        crate::modern::capabilities_in(crate::era::Era::Legacy, sampling),
-        crate::modern::client_info(),
-    )
-    .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
+/// The `initialize` parameters of a client declaring `capabilities` (its legacy ones: see
+/// [`crate::McpClient::capabilities`]).
+pub fn initialize_params(capabilities: rmcp::model::ClientCapabilities) -> InitializeRequestParams {
+    InitializeRequestParams::new(capabilities, crate::modern::client_info())
+        .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
 }
 
 /// What a JSON-RPC reply carried.
@@ -135,7 +132,14 @@ mod tests {
 
     #[test]
     fn initialize_request_asks_for_the_newest_version() {
-        let msg = request(1, InitializeResultMethod, &initialize_params(false));
+        let msg = request(
+            1,
+            InitializeResultMethod,
+            &initialize_params(crate::modern::capabilities_in(
+                crate::era::Era::Legacy,
+                false,
+            )),
+        );
         assert_eq!(msg["method"], "initialize");
         assert!(is(&msg, InitializeResultMethod));
         assert_eq!(msg["params"]["protocolVersion"], version::REQUESTED);

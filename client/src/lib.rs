@@ -3,6 +3,7 @@
 //! the exchange record. The HTTP underneath is a trait ([`Http`]): the browser's fetch is
 //! [`browser::Fetch`] (feature `browser`), the command line brings reqwest.
 
+pub mod apps;
 pub mod auth;
 pub mod browse;
 #[cfg(feature = "browser")]

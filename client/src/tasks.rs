@@ -146,7 +146,10 @@ pub fn sample_arguments(schema: &Value) -> Value {
 fn taking_tasks(capabilities: rmcp::model::ClientCapabilities) -> Value {
     let mut capabilities = serde_json::to_value(capabilities).unwrap_or_default();
     if let Some(map) = capabilities.as_object_mut() {
-        map.insert("extensions".into(), json!({ EXTENSION: {} }));
+        let extensions = map.entry("extensions").or_insert_with(|| json!({}));
+        if let Some(extensions) = extensions.as_object_mut() {
+            extensions.insert(EXTENSION.into(), json!({}));
+        }
     }
     json!({ mcp_flow_wire::META_CLIENT_CAPABILITIES: capabilities })
 }

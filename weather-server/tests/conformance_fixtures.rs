@@ -58,7 +58,11 @@ async fn without_the_flag_there_are_no_diagnostics() {
         .flatten()
         .filter_map(|r| r["uri"].as_str())
         .collect();
-    assert!(uris.iter().all(|u| u.starts_with("weather://")), "{uris:?}");
+    assert!(
+        uris.iter()
+            .all(|u| u.starts_with("weather://") || u.starts_with("ui://weather/")),
+        "{uris:?}"
+    );
     let read = server
         .modern(&modern_request(
             5,

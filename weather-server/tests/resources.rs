@@ -41,7 +41,23 @@ async fn resources_list_and_read_in_both_eras() {
             .iter()
             .filter_map(|r| r["uri"].as_str())
             .collect();
-        assert_eq!(uris, ["weather://cities", "weather://icon.png"], "{era}");
+        assert_eq!(
+            uris,
+            [
+                "weather://cities",
+                "weather://icon.png",
+                "ui://weather/card.html"
+            ],
+            "{era}"
+        );
+    }
+    // get_weather's app, read like any resource: HTML of the Apps extension's MIME type.
+    let card = json!({"uri": "ui://weather/card.html"});
+    for reply in both_eras(&server, &session, "resources/read", card).await {
+        let contents = &reply["result"]["contents"][0];
+        assert_eq!(contents["mimeType"], "text/html;profile=mcp-app", "{reply}");
+        let html = contents["text"].as_str().expect("html");
+        assert!(html.contains("ui/initialize"), "{html}");
     }
     assert!(legacy["result"].get("ttlMs").is_none(), "{legacy}");
     assert!(modern["result"]["ttlMs"].as_u64().is_some(), "{modern}");

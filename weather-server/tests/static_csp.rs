@@ -53,6 +53,30 @@ async fn static_files_carry_the_policy_header() {
 }
 
 #[tokio::test]
+async fn the_sandbox_proxy_has_its_own_policy_and_only_loopback_pages_frame_it() {
+    let dir = TempDir::with_files("csp-sandbox", &[("index.html", b"<!DOCTYPE html>")]);
+    let server = TestServer::start(&["--static", dir.arg()]).await;
+    for (path, kind) in [
+        ("/sandbox/", "text/html; charset=utf-8"),
+        ("/sandbox/proxy.js", "text/javascript; charset=utf-8"),
+    ] {
+        let response = server.get(path).send().await.expect("request");
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(header(&response, "content-type"), Some(kind), "{path}");
+        let policy = directives(header(&response, "content-security-policy").expect("policy"));
+        assert_eq!(
+            policy["frame-ancestors"],
+            ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+        );
+        assert_eq!(policy["default-src"], ["'none'"]);
+        assert_eq!(policy["form-action"], ["'none'"]);
+        let body = response.text().await.expect("body");
+        assert!(!body.is_empty(), "{path}");
+    }
+    server.stop().await.expect("clean shutdown");
+}
+
+#[tokio::test]
 async fn a_builds_files_go_without_the_policy_and_are_kept_for_good() {
     let dir = TempDir::with_files(
         "csp-build",
@@ -86,6 +110,11 @@ fn the_shipped_policy_forbids_inline_script_and_eval() {
     // The in-page model's worker comes from the app's own origin, nowhere else.
     assert_eq!(policy["worker-src"], ["'self'"]);
     assert_eq!(policy["frame-ancestors"], ["'none'"]);
+    // The page frames nothing but the apps' sandbox proxy on a loopback origin.
+    assert_eq!(
+        policy["frame-src"],
+        ["http://localhost:*/sandbox/", "http://127.0.0.1:*/sandbox/"]
+    );
     assert!(
         !CONTENT_SECURITY_POLICY.contains("  "),
         "one space between words"

@@ -35,6 +35,7 @@ pub fn list() -> Vec<Resource> {
             .with_description("The server's icon, a 32×32 PNG")
             .with_mime_type("image/png")
             .with_size(ICON.len() as u64),
+        crate::handlers::app::card_resource(),
     ]
 }
 

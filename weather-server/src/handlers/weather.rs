@@ -103,6 +103,7 @@ pub fn get_weather_tool() -> Tool {
             .idempotent(true)
             .open_world(false),
     )
+    .with_meta(super::app::tool_meta())
 }
 
 /// The tool result for one city: one text block holding just the condition (e.g. "Sunny")
@@ -298,6 +299,9 @@ impl WeatherServer {
     /// What is at `uri` (the weather server's resources, then the extra ones), with how long it
     /// stays fresh.
     fn find_resource(&self, uri: &str) -> Option<(ResourceContents, u64)> {
+        if let Some(card) = super::app::read(uri) {
+            return Some((card, CACHE_TTL_MS));
+        }
         crate::handlers::resources::read(uri, self.shared.clock.observed_at()).or_else(|| {
             let extra = self.shared.extra.as_ref()?;
             Some((extra.read_resource(uri)?, CACHE_TTL_MS))

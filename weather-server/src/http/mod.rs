@@ -5,6 +5,7 @@
 pub mod journal;
 pub mod jsonrpc;
 pub mod modern;
+pub mod sandbox;
 pub mod stream_cap;
 pub mod streams;
 
@@ -234,6 +235,7 @@ pub fn router(
     Ok(match &config.static_dir {
         Some(dir) => Router::new()
             .merge(mcp)
+            .merge(sandbox::routes())
             .nest_service(BUILD_PATH, build_files(dir))
             .fallback_service(static_files(dir)),
         None => mcp,
@@ -427,7 +429,8 @@ fn is_param_header(name: &str) -> bool {
 }
 
 /// The Content-Security-Policy of the served app: no inline script and no eval (wasm
-/// compilation aside), no plugins, no framing; fetch may reach any MCP server or LLM endpoint
+/// compilation aside), no plugins, not framed, and framing only the apps' sandbox proxy on a
+/// loopback origin ([`sandbox`]); fetch may reach any MCP server or LLM endpoint
 /// the user picks; images and audio may come as `data:` URLs (a tool's content blocks), and
 /// images from `https:` (a server's and its tools' icons, fetched without credentials or
 /// referrer). `trunk serve` sends the same policy plus its live-reload script
@@ -435,7 +438,7 @@ fn is_param_header(name: &str) -> bool {
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
     script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self' 'unsafe-inline'; \
     img-src 'self' data: https:; media-src 'self' data:; connect-src 'self' http: https:; \
-    object-src 'none'; \
+    frame-src http://localhost:*/sandbox/ http://127.0.0.1:*/sandbox/; object-src 'none'; \
     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// The built app, each response with the page's Content-Security-Policy; unknown paths get
