@@ -1,7 +1,8 @@
 //! MCP Flow without its views: the host that runs the diagrams' rows for real with the MCP
-//! client (`mcp-flow-client`) and records them, the models, the diagrams as data, the exports.
+//! client (`mcp-flow-client`) and records them, the host of apps, the models, the diagrams as data, the exports.
 //! No Leptos: the app (`mcp-flow`) draws it.
 
+pub mod app;
 pub mod diagram;
 pub mod export;
 pub mod flow;
