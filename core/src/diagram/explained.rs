@@ -3,7 +3,7 @@
 
 use super::row_spec::Explanation;
 use super::rows::Row;
-use super::{authorization, browse, tool_discovery, tool_execution};
+use super::{app, authorization, browse, tool_discovery, tool_execution};
 
 /// Explained where no diagram explains the row: never, since each row is one diagram's.
 const UNEXPLAINED: Explanation = Explanation {
@@ -19,6 +19,7 @@ pub fn explanation(row: Row) -> &'static Explanation {
         .or_else(|| tool_discovery::explanation(row))
         .or_else(|| tool_execution::explanation(row))
         .or_else(|| browse::explanation(row))
+        .or_else(|| app::explanation(row))
         .unwrap_or(&UNEXPLAINED)
 }
 
@@ -28,6 +29,7 @@ pub fn fits(row: Row, payload: Option<&crate::record::payload::Payload>) -> bool
         .or_else(|| tool_discovery::fits(row, payload))
         .or_else(|| tool_execution::fits(row, payload))
         .or_else(|| browse::fits(row, payload))
+        .or_else(|| app::fits(row, payload))
         .unwrap_or(false)
 }
 
@@ -43,6 +45,7 @@ mod tests {
                 tool_discovery::explanation(row),
                 tool_execution::explanation(row),
                 browse::explanation(row),
+                app::explanation(row),
             ];
             assert_eq!(found.iter().flatten().count(), 1, "{row}");
             assert_ne!(explanation(row), &UNEXPLAINED, "{row}");

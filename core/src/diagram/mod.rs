@@ -2,11 +2,14 @@
 //! explanation: [`row_spec`]) beside its drawings: diagrams 1 and 2 in both eras
 //! ([`tool_discovery`], [`tool_execution`]; assembled as the tutorial drew them in [`original`]
 //! and redrawn for 2026-07-28 in [`modern`]), the Authorization diagram ([`authorization`]), the
-//! diagram of resources, prompts and completion ([`browse`]); their vocabulary ([`spec`]), typed
+//! diagram of resources, prompts and completion ([`browse`]), the App diagram ([`app`]); their vocabulary ([`spec`]), typed
 //! row ids ([`rows`]), a row's spec wherever it is ([`explained`]) and a pure layout
 //! ([`layout`]) to plain geometry ([`geometry`]), measuring text without a DOM ([`text`]). No
 //! Leptos: the SVG view draws what [`layout::layout`] returns.
 
+pub mod app;
+#[cfg(test)]
+mod app_tests;
 pub mod authorization;
 #[cfg(test)]
 mod authorization_tests;
@@ -29,6 +32,7 @@ pub mod text;
 pub mod tool_discovery;
 pub mod tool_execution;
 
+pub use app::app;
 pub use authorization::authorization;
 pub use browse::browse;
 pub use geometry::{
@@ -65,7 +69,13 @@ pub fn all_rows() -> Vec<Row> {
         }
     }
     rows.extend(browse_rows());
+    rows.extend(app_rows());
     rows
+}
+
+/// The App diagram's rows by their ids (its texts come with the module that hosts apps).
+pub fn app_rows() -> impl Iterator<Item = Row> {
+    Row::ALL.iter().copied().filter(|r| r.is_app())
 }
 /// The browse diagram's rows by their ids (its texts come with the module that runs it).
 pub fn browse_rows() -> impl Iterator<Item = Row> {
@@ -79,10 +89,10 @@ pub use text::{text_width, wrap_text};
 
 /// The tutorial's diagrams, and the Authorization and browse diagrams, which both eras share.
 fn shared() -> impl Iterator<Item = &'static Diagram> {
-    diagrams().iter().chain([authorization(), browse()])
+    diagrams().iter().chain([authorization(), browse(), app()])
 }
 
-/// The diagram with this id (`"d1"`, `"d2"` as the tutorial drew them, `"da"` or `"dr"`).
+/// The diagram with this id (`"d1"`, `"d2"` as the tutorial drew them, `"da"`, `"dr"` or `"dp"`).
 pub fn diagram(id: &str) -> Option<&'static Diagram> {
     shared().find(|d| d.id == id)
 }

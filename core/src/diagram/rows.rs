@@ -205,6 +205,48 @@ rows! {
     TaskResultAnswer = "r-27",
     /// r-28: the host shows what it read, got and the task's result.
     ShowBrowsed = "r-28",
+    /// app-1: the host reads the tool's app (`resources/read` of its `ui://` resource).
+    AppRead = "app-1",
+    /// app-2: the app's HTML and its `_meta.ui`.
+    AppReadResult = "app-2",
+    /// app-3: the host renders the app through the sandbox proxy (`sandbox-resource-ready`).
+    AppRender = "app-3",
+    /// app-4: the app's `ui/initialize`.
+    AppInitialize = "app-4",
+    /// app-5: the host's answer: `hostInfo`, `hostCapabilities`, `hostContext`.
+    AppInitializeResult = "app-5",
+    /// app-6: `ui/notifications/initialized`.
+    AppInitialized = "app-6",
+    /// app-7: `ui/notifications/tool-input`.
+    AppToolInput = "app-7",
+    /// app-8: `ui/notifications/tool-result`.
+    AppToolResult = "app-8",
+    /// app-9: `ui/notifications/size-changed`: the host resizes the frame.
+    AppSize = "app-9",
+    /// app-10: the app's own `tools/call` or `resources/read`.
+    AppCall = "app-10",
+    /// app-11: the host's client sends it to the server.
+    AppForward = "app-11",
+    /// app-12: the server's answer.
+    AppForwardResult = "app-12",
+    /// app-13: the answer, back to the app.
+    AppCallResult = "app-13",
+    /// app-14: `notifications/message` from the app (into the server log).
+    AppLog = "app-14",
+    /// app-15: `ui/message`: the next question to the model.
+    AppMessage = "app-15",
+    /// app-16: `ui/update-model-context`: kept for the model's next turn.
+    AppModelContext = "app-16",
+    /// app-17: `ui/open-link`.
+    AppLink = "app-17",
+    /// app-18: the user opens the link, or not.
+    AppLinkConsent = "app-18",
+    /// app-19: `ui/notifications/host-context-changed`.
+    AppContextChanged = "app-19",
+    /// app-20: `ui/resource-teardown`, before the app is removed.
+    AppTeardown = "app-20",
+    /// app-21: the app's answer to it.
+    AppTornDown = "app-21",
 }
 
 impl Row {
@@ -216,6 +258,11 @@ impl Row {
     /// A row of the diagram "Resources, prompts, completion and tasks".
     pub fn is_browse(self) -> bool {
         self.id().starts_with("r-")
+    }
+
+    /// A row of the diagram "App".
+    pub fn is_app(self) -> bool {
+        self.id().starts_with("app-")
     }
 }
 

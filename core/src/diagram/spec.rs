@@ -22,17 +22,21 @@ pub enum Actor {
     Server,
     /// The OAuth 2.1 authorization server (the Authorization diagram only).
     AuthServer,
+    /// A tool's app in its sandboxed frame (the App diagram only).
+    App,
 }
 
 impl Actor {
-    /// Every actor: the tutorial's five in its participant order, then the authorization server.
-    pub const ALL: [Actor; 6] = [
+    /// Every actor: the tutorial's five in its participant order, then the authorization server
+    /// and the app.
+    pub const ALL: [Actor; 7] = [
         Actor::User,
         Actor::Host,
         Actor::Llm,
         Actor::Client,
         Actor::Server,
         Actor::AuthServer,
+        Actor::App,
     ];
 
     /// The participant identifier the tutorial's mermaid source uses (`AuthServer` for the one
@@ -45,6 +49,7 @@ impl Actor {
             Actor::Client => "MCPClient",
             Actor::Server => "MCPServer",
             Actor::AuthServer => "AuthServer",
+            Actor::App => "App",
         }
     }
 
@@ -57,6 +62,7 @@ impl Actor {
             Actor::Client => "client",
             Actor::Server => "server",
             Actor::AuthServer => "auth",
+            Actor::App => "app",
         }
     }
 
@@ -69,6 +75,7 @@ impl Actor {
             Actor::Client => "--mf-client",
             Actor::Server => "--mf-server",
             Actor::AuthServer => "--mf-auth",
+            Actor::App => "--mf-app",
         }
     }
 }
@@ -229,7 +236,8 @@ impl Item {
 /// A whole sequence diagram.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Diagram {
-    /// `"d1"`, `"d2"`, `"da"` (Authorization) or `"dr"` (resources, prompts and completion).
+    /// `"d1"`, `"d2"`, `"da"` (Authorization), `"dr"` (resources, prompts and completion) or
+    /// `"dp"` (App).
     pub id: &'static str,
     pub title: Text,
     /// This diagram's columns, left to right; each actor at most once. Every actor a message or
@@ -364,6 +372,7 @@ pub const fn participant(actor: Actor, subtitle: Option<Text>) -> Participant {
         Actor::Client => "MCPClient (Internal Component)",
         Actor::Server => "MCPServer (e.g., Tool Server)",
         Actor::AuthServer => "Authorization Server",
+        Actor::App => "App (MCP Apps View)",
     };
     Participant {
         actor,

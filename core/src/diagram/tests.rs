@@ -136,7 +136,8 @@ fn participants_in_tutorial_order() {
             "LLM",
             "MCPClient",
             "MCPServer",
-            "AuthServer"
+            "AuthServer",
+            "App"
         ]
     );
     // The tutorial's diagrams keep the tutorial's columns.
@@ -365,7 +366,8 @@ fn actor_and_lang_names() {
             "--mf-llm",
             "--mf-client",
             "--mf-server",
-            "--mf-auth"
+            "--mf-auth",
+            "--mf-app"
         ]
     );
     for a in Actor::ALL {

@@ -3,25 +3,25 @@
 
 use super::row_summary;
 use crate::diagram::{ArrowKind, Lang};
-use crate::diagram::{authorization, browse, diagrams_for};
+use crate::diagram::{Diagram, app, authorization, browse, diagrams_for};
 use crate::record::run::{RowStatus, Run};
 use mcp_flow_client::era::Era;
 
 /// Markdown with both diagrams of `run`, the Authorization diagram first when the run
-/// authorized and the browse diagram last when it browsed, each in its own ```` ```mermaid ```` block (a Mermaid source holds one diagram),
+/// authorized, the browse diagram when it browsed and the App diagram last when it hosted an
+/// app, each in its own ```` ```mermaid ```` block (a Mermaid source holds one diagram),
 /// which GitHub and most Markdown viewers render. Each lists its own participants.
 pub fn mermaid(run: &Run, lang: Lang) -> String {
     let mut out = String::from("# MCP Flow run\n\n");
     let era = run.era.as_ref().map_or(Era::Legacy, |d| d.era);
-    let authorized = authorization()
-        .rows()
-        .any(|row| run.status(row) != RowStatus::Pending);
-    let auth = authorized.then(authorization);
-    let browsed = browse()
-        .rows()
-        .any(|row| run.status(row) != RowStatus::Pending);
-    let browsing = browsed.then(browse);
-    for diagram in auth.into_iter().chain(diagrams_for(era)).chain(browsing) {
+    let happened = |d: &'static Diagram| {
+        d.rows()
+            .any(|row| run.status(row) != RowStatus::Pending)
+            .then_some(d)
+    };
+    let auth = happened(authorization());
+    let after = [happened(browse()), happened(app())].into_iter().flatten();
+    for diagram in auth.into_iter().chain(diagrams_for(era)).chain(after) {
         out.push_str("```mermaid\nsequenceDiagram\n");
         out.push_str(&format!("    title {}\n", clean(diagram.title.get(lang))));
         for p in diagram.participants {

@@ -25,7 +25,13 @@ pub fn explain(row: Row, lang: Lang, era: Era, record: Option<&RowRecord>) -> (S
         Era::Legacy => SPEC_LEGACY,
         Era::Modern => SPEC_MODERN,
     };
-    (text, format!("{base}{path}"))
+    // An extension's rows link its own specification.
+    let link = if path.starts_with("https://") {
+        path.to_owned()
+    } else {
+        format!("{base}{path}")
+    };
+    (text, link)
 }
 
 /// The template and spec path of `row` in `era`: the era's own explanation, else the one for
@@ -266,6 +272,11 @@ mod tests {
                 structured: None,
                 output_check: None,
             },
+            row if row.is_app() => Payload::App {
+                method: "ui/initialize".into(),
+                detail: "weather-card 1.0.0".into(),
+                count: 1,
+            },
             Row::Initialized
             | Row::ListToolsAsk
             | Row::ListTools
@@ -277,6 +288,7 @@ mod tests {
             | Row::ListPrompts => {
                 return None;
             }
+            _ => return None,
         })
     }
 
@@ -294,9 +306,11 @@ mod tests {
 
     /// The diagrams drawn in `era`: its own two, the Authorization and the browse diagrams.
     fn diagrams(era: Era) -> impl Iterator<Item = &'static crate::diagram::Diagram> {
-        crate::diagram::diagrams_for(era)
-            .iter()
-            .chain([crate::diagram::authorization(), crate::diagram::browse()])
+        crate::diagram::diagrams_for(era).iter().chain([
+            crate::diagram::authorization(),
+            crate::diagram::browse(),
+            crate::diagram::app(),
+        ])
     }
 
     #[test]
@@ -312,7 +326,7 @@ mod tests {
                         } else {
                             SPEC_LEGACY
                         };
-                        assert!(link.starts_with(base), "{link}");
+                        assert!(link.starts_with(base) || row.is_app(), "{link}");
                     }
                     assert_ne!(
                         explain(row, Lang::En, era, None).0,

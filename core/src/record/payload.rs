@@ -160,6 +160,13 @@ pub enum Payload {
         poll_ms: Option<u64>,
         polls: u32,
     },
+    /// A step of a tool's app: the message's method, what it said in a line, and how many
+    /// times the row happened so far (an app resizes or calls tools again and again).
+    App {
+        method: String,
+        detail: String,
+        count: u32,
+    },
     /// What a `resources/read` or `prompts/get` gave, in a line, with its freshness.
     Contents {
         target: String,
@@ -284,6 +291,7 @@ fields! {
     Preferences = "modelPreferences",
     Model = "model",
     Verdict = "verdict",
+    Method = "method",
 }
 
 impl Field {
@@ -507,6 +515,15 @@ impl Payload {
                     poll_ms.map_or(Absent, |p| V(p.to_string())),
                 ),
                 (Field::Polls, V(polls.to_string())),
+            ],
+            Payload::App {
+                method,
+                detail,
+                count,
+            } => vec![
+                (Field::Method, text(method)),
+                (Field::Detail, text(detail)),
+                (Field::Count, V(count.to_string())),
             ],
             Payload::Contents {
                 target,
