@@ -212,6 +212,11 @@ impl<H: Http> McpClient<H> {
         self.hosts_apps.set(hosts);
     }
 
+    /// Whether the host renders apps.
+    pub fn hosts_apps(&self) -> bool {
+        self.hosts_apps.get()
+    }
+
     /// The roots the host gives now (none without a giver): the answer to a `roots/list`, in
     /// either era.
     pub async fn give_roots(&self) -> Vec<Root> {

@@ -123,6 +123,11 @@ impl Flood {
         }
     }
 
+    /// How many were dropped since [`Flood::take_dropped`] was last called.
+    pub fn dropped(&self) -> u32 {
+        self.dropped
+    }
+
     /// How many were dropped since the last call.
     pub fn take_dropped(&mut self) -> u32 {
         std::mem::take(&mut self.dropped)

@@ -4,6 +4,7 @@
 //! may send ([`guard`]). Plain types; the page renders the frame and carries the messages.
 
 pub mod context;
+pub mod frame;
 pub mod guard;
 pub mod policy;
 pub mod resource;

@@ -169,6 +169,12 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) hearer: RefCell<Option<Hearer>>,
     /// Where the code of a 2025-11-25 session is fetched from (`None`: it is called in place).
     pub(super) load_legacy: Cell<Option<LoadLegacy<H, L>>>,
+    /// The tools as `tools/list` gave them (with their `_meta`), for apps.
+    pub(super) tool_defs: RefCell<Vec<Value>>,
+    /// The last tool call, for its app (`apps.rs`).
+    pub(super) last_call: RefCell<Option<super::apps::CalledTool>>,
+    /// What an app asked the model to know (`ui/update-model-context`), for its next turn.
+    pub(super) model_context: RefCell<Option<String>>,
 }
 
 impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
@@ -235,6 +241,9 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
             lists_changed,
             hearer: RefCell::new(None),
             load_legacy: Cell::new(None),
+            tool_defs: RefCell::new(Vec::new()),
+            last_call: RefCell::new(None),
+            model_context: RefCell::new(None),
         }
     }
 
@@ -673,6 +682,11 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
         self.done(Row::CallToolResult, Some(payload.clone()));
         self.begin(Row::ResultToHost).await;
         self.done(Row::ResultToHost, Some(payload));
+        self.remember_call(
+            &call.name,
+            &call.arguments,
+            &serde_json::to_value(&result).unwrap_or(Value::Null),
+        );
         let is_error = result.is_error == Some(true);
         Ok((result_text(&result), is_error, result.structured_content))
     }

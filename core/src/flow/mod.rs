@@ -1,6 +1,9 @@
 //! The host flow: runs the diagrams step by step through a gate, reporting every row to the
 //! run record (`crate::record`).
 
+pub mod apps;
+#[cfg(test)]
+mod apps_tests;
 pub mod auth_rows;
 #[cfg(test)]
 mod auth_tests;

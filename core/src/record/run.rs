@@ -57,6 +57,23 @@ pub struct RowRecord {
     /// The latest progress the server reported for this row's request.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress: Option<super::progress::Progress>,
+    /// Indices of the messages between host and app ([`Run::app`]) at this row.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub app: Vec<usize>,
+}
+
+/// A message between the host and a tool's app (over `postMessage`), as the host saw it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AppPost {
+    pub at_ms: f64,
+    /// The row it belongs to (`None`: one the diagram does not draw, e.g. a ping).
+    pub row: Option<Row>,
+    /// Sent by the host (else received from the app).
+    pub to_app: bool,
+    pub message: Value,
+    /// Why the host did not act on it (malformed, not allowed, too many).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 impl RowRecord {
@@ -72,6 +89,7 @@ impl RowRecord {
             started_ms: None,
             finished_ms: None,
             progress: None,
+            app: Vec::new(),
         }
     }
 
@@ -111,6 +129,8 @@ pub enum RunEvent {
     /// The era this run speaks to the server, and why (with why in a sentence, written where the
     /// run is, so the first load carries none of those sentences).
     Era(Detection, String),
+    /// A message between the host and a tool's app.
+    App(Box<AppPost>),
 }
 
 /// The record of one run: what happened, nothing about what is shown.
@@ -120,6 +140,9 @@ pub struct Run {
     pub mcp: Log,
     pub llm: Vec<LlmExchange>,
     pub notifications: Vec<Value>,
+    /// The messages between the host and a tool's app.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub app: Vec<AppPost>,
     /// The protocol era of this run, once known, and why it was chosen.
     pub era: Option<Detection>,
     /// Why, in a sentence ([`mcp_flow_client::era::Why::describe`]).
@@ -141,6 +164,7 @@ impl PartialEq for Run {
             && self.mcp == other.mcp
             && self.llm == other.llm
             && self.notifications == other.notifications
+            && self.app == other.app
             && self.era == other.era
     }
 }
@@ -323,6 +347,13 @@ impl Run {
                 self.mcp.apply(update);
             }
             RunEvent::Notification(value) => self.notifications.push(value),
+            RunEvent::App(post) => {
+                let index = self.app.len();
+                if let Some(r) = post.row.and_then(|row| self.row_mut(row)) {
+                    r.app.push(index);
+                }
+                self.app.push(*post);
+            }
             RunEvent::Progress(progress) => {
                 if let Some(current) = self.current
                     && let Some(r) = self.row_mut(current)

@@ -1,0 +1,460 @@
+//! The App diagram against a scripted server and a scripted frame: the conversation in order,
+//! the app's tool call forwarded, and everything an app may not do refused on its row.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use futures_executor::block_on;
+use futures_util::future::LocalBoxFuture;
+use serde_json::{Value, json};
+
+use super::apps::CalledTool;
+use super::gate::Mode;
+use super::host::Approval;
+use super::tests::host;
+use crate::app::context::HostFacts;
+use crate::app::frame::{Frame, FrameEvent};
+use crate::app::guard::MAX_HEIGHT;
+use crate::diagram::Row;
+use crate::record::run::{RowStatus, Run};
+use mcp_flow_client::scripted::*;
+
+const CARD: &str = "ui://weather/card.html";
+
+/// A frame that gives its events in order, then is gone (or, `hangs`, waits for ever).
+#[derive(Default)]
+struct ScriptedFrame {
+    events: RefCell<VecDeque<FrameEvent>>,
+    posted: RefCell<Vec<Value>>,
+    heights: RefCell<Vec<u32>>,
+    asked: RefCell<Vec<String>>,
+    links: RefCell<Vec<String>>,
+    hangs: bool,
+    opens: bool,
+}
+
+impl Frame for ScriptedFrame {
+    fn post(&self, message: Value) {
+        self.posted.borrow_mut().push(message);
+    }
+    fn next(&self) -> LocalBoxFuture<'static, Option<FrameEvent>> {
+        let event = self.events.borrow_mut().pop_front();
+        match (event, self.hangs) {
+            (None, true) => Box::pin(futures_util::future::pending()),
+            (event, _) => Box::pin(async move { event }),
+        }
+    }
+    fn resize(&self, height: u32) {
+        self.heights.borrow_mut().push(height);
+    }
+    fn facts(&self) -> HostFacts {
+        HostFacts {
+            dark: true,
+            locale: "zh-CN".into(),
+            time_zone: None,
+            variables: vec![("--color-background-primary".into(), "#0f172a".into())],
+            width: 640,
+            max_height: MAX_HEIGHT,
+        }
+    }
+    fn open_link(&self, url: String) -> LocalBoxFuture<'static, bool> {
+        self.links.borrow_mut().push(url);
+        let opens = self.opens;
+        Box::pin(async move { opens })
+    }
+    fn ask(&self, text: String) {
+        self.asked.borrow_mut().push(text);
+    }
+}
+
+fn from_app(message: Value) -> FrameEvent {
+    FrameEvent::Message {
+        at_ms: 0.0,
+        message,
+    }
+}
+
+fn request(id: i64, method: &str, params: Value) -> FrameEvent {
+    from_app(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+}
+
+fn notify(method: &str, params: Value) -> FrameEvent {
+    from_app(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+}
+
+/// The app's first words: the proxy ready, `ui/initialize`, `initialized`.
+fn introduction() -> Vec<FrameEvent> {
+    vec![
+        notify("ui/notifications/sandbox-proxy-ready", json!({})),
+        request(
+            1,
+            "ui/initialize",
+            json!({"appInfo": {"name": "weather-card", "version": "1.0.0"},
+                "appCapabilities": {}, "protocolVersion": "2026-01-26"}),
+        ),
+        notify("ui/notifications/initialized", json!({})),
+    ]
+}
+
+/// The weather server's tools: get_weather with its card, one tool only the app may call and
+/// one only the model may.
+fn tools_with_apps() -> String {
+    let schema = json!({"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]});
+    json!({"jsonrpc": "2.0", "id": 3, "result": {"tools": [
+        {"name": "get_weather", "inputSchema": schema,
+            "_meta": {"ui": {"resourceUri": CARD, "visibility": ["model", "app"]}}},
+        {"name": "refresh_card", "inputSchema": {"type": "object"},
+            "_meta": {"ui": {"visibility": ["app"]}}},
+        {"name": "delete_city", "inputSchema": {"type": "object"},
+            "_meta": {"ui": {"visibility": ["model"]}}},
+    ]}})
+    .to_string()
+}
+
+fn card(mime: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": 5, "result": {"contents": [{"uri": CARD, "mimeType": mime,
+        "text": "<!doctype html><p>card</p>", "_meta": {"ui": {"prefersBorder": true}}}]}})
+    .to_string()
+}
+
+/// A 2025-11-25 server with apps: the run's requests, then the card, then `extra`.
+fn script(mime: &str, extra: Vec<Script>) -> Vec<Script> {
+    let result = json!({"jsonrpc": "2.0", "id": 4, "result": {
+        "content": [{"type": "text", "text": "Sunny"}],
+        "structuredContent": {"location": "Tokyo, Japan", "condition": "Sunny", "temperature": 22.0, "units": "celsius"}}})
+    .to_string();
+    let mut script = vec![
+        sse(&[&init_result(1, "2025-11-25")]),
+        status(202, "", ""),
+        sse(&[&json!({"jsonrpc": "2.0", "id": 2, "result": {}}).to_string()]),
+        sse(&[&tools_with_apps()]),
+        sse(&[&result]),
+        sse(&[&card(mime)]),
+    ];
+    script.extend(extra);
+    script
+}
+
+/// A host that asked, its server, its record and the call its app belongs to.
+type Asked = (
+    Rc<super::host::Host<Rc<Scripted>, crate::llm::offline::OfflineModel>>,
+    Rc<Scripted>,
+    Rc<RefCell<Run>>,
+    CalledTool,
+);
+
+/// Asks for Tokyo's weather on a host of apps; the call its app belongs to.
+fn asked(script: Vec<Script>) -> Asked {
+    let (h, http, run) = host(script, Mode::Play, Approval::Auto);
+    h.client.set_hosts_apps(true);
+    block_on(async {
+        h.discover().await.expect("discover");
+        h.ask("What's the weather in Tokyo?").await.expect("ask");
+    });
+    let called = h.app_call().expect("get_weather has an app");
+    // From here the App diagram's rows are drawn (the page adds them when an app is hosted).
+    *run.borrow_mut() = Run::new(crate::diagram::app_rows());
+    (h, http, run, called)
+}
+
+fn sent_bodies(http: &Scripted) -> Vec<Value> {
+    http.sent
+        .borrow()
+        .iter()
+        .filter_map(|r| serde_json::from_str(r.body.as_deref()?).ok())
+        .collect()
+}
+
+fn methods(posted: &[Value]) -> Vec<String> {
+    posted
+        .iter()
+        .map(|m| match m.get("method").and_then(Value::as_str) {
+            Some(method) => method.to_owned(),
+            None => format!("answer to {}", m["id"]),
+        })
+        .collect()
+}
+
+#[test]
+fn the_card_is_read_rendered_initialized_and_its_own_call_goes_to_the_server() {
+    let forwarded = json!({"jsonrpc": "2.0", "id": 6, "result": {
+        "content": [{"type": "text", "text": "Sunny"}],
+        "structuredContent": {"location": "Tokyo, Japan", "temperature": 71.6, "units": "fahrenheit"}}})
+    .to_string();
+    let (h, http, run, called) = asked(script(APP_MIME, vec![sse(&[&forwarded])]));
+    assert_eq!(called.arguments, json!({"location": "Tokyo"}));
+    let mut events = introduction();
+    events.extend([
+        notify("ui/notifications/size-changed", json!({"width": 600, "height": 180.4})),
+        request(2, "tools/call", json!({"name": "get_weather", "arguments": {"location": "Tokyo", "units": "fahrenheit"}})),
+        notify("notifications/message", json!({"level": "info", "logger": "weather-card", "data": "switching"})),
+        FrameEvent::Closing("the run ended".into()),
+        from_app(json!({"jsonrpc": "2.0", "id": "mcp-flow-teardown", "result": {}})),
+    ]);
+    let frame = Rc::new(ScriptedFrame {
+        events: RefCell::new(events.into()),
+        ..Default::default()
+    });
+    block_on(h.host_app(&called, frame.clone())).expect("hosted");
+
+    let posted = frame.posted.borrow();
+    assert_eq!(
+        methods(&posted),
+        [
+            "ui/notifications/sandbox-resource-ready",
+            "answer to 1",
+            "ui/notifications/tool-input",
+            "ui/notifications/tool-result",
+            "answer to 2",
+            "ui/resource-teardown",
+        ]
+    );
+    let ready = &posted[0]["params"];
+    let html = ready["html"].as_str().expect("html");
+    assert!(
+        html.starts_with("<!doctype html><meta http-equiv=\"Content-Security-Policy\""),
+        "{html}"
+    );
+    assert!(
+        html.contains("connect-src 'none'"),
+        "no domains: no network: {html}"
+    );
+    assert_eq!(ready["sandbox"], "allow-scripts allow-forms");
+    let init = &posted[1]["result"];
+    assert_eq!(init["protocolVersion"], "2026-01-26");
+    assert_eq!(init["hostContext"]["theme"], "dark");
+    assert_eq!(init["hostContext"]["locale"], "zh-CN");
+    assert_eq!(
+        init["hostContext"]["toolInfo"]["tool"]["name"],
+        "get_weather"
+    );
+    assert_eq!(
+        posted[2]["params"]["arguments"],
+        json!({"location": "Tokyo"})
+    );
+    assert_eq!(posted[3]["params"]["content"][0]["text"], "Sunny");
+    assert_eq!(
+        posted[4]["result"]["structuredContent"]["units"],
+        "fahrenheit"
+    );
+    assert_eq!(*frame.heights.borrow(), [181]);
+
+    // Over HTTP: the card read, then the app's call, nothing else.
+    let sent = sent_bodies(&http);
+    let tail: Vec<(&str, &Value)> = sent[sent.len() - 2..]
+        .iter()
+        .map(|b| (b["method"].as_str().unwrap_or(""), &b["params"]))
+        .collect();
+    assert_eq!(tail[0], ("resources/read", &json!({"uri": CARD})));
+    assert_eq!(tail[1].0, "tools/call");
+    assert_eq!(tail[1].1["arguments"]["units"], "fahrenheit");
+
+    let run = run.borrow();
+    for row in [
+        Row::AppRead,
+        Row::AppReadResult,
+        Row::AppRender,
+        Row::AppInitialize,
+        Row::AppInitializeResult,
+        Row::AppInitialized,
+        Row::AppToolInput,
+        Row::AppToolResult,
+        Row::AppSize,
+        Row::AppCall,
+        Row::AppForward,
+        Row::AppForwardResult,
+        Row::AppCallResult,
+        Row::AppLog,
+        Row::AppTeardown,
+        Row::AppTornDown,
+    ] {
+        assert_eq!(run.status(row), RowStatus::Done, "{row}");
+    }
+    for row in [
+        Row::AppMessage,
+        Row::AppModelContext,
+        Row::AppLink,
+        Row::AppLinkConsent,
+    ] {
+        assert_eq!(
+            run.status(row),
+            RowStatus::Pending,
+            "{row}: the app never asked"
+        );
+    }
+    // Every message is in the record at its row, the document's HTML left out.
+    let at = |row: Row| run.row(row).map_or(0, |r| r.app.len());
+    assert_eq!(
+        (at(Row::AppInitialize), at(Row::AppInitializeResult)),
+        (1, 1)
+    );
+    let render = &run.app[run.row(Row::AppRender).expect("row").app[1]];
+    assert!(render.to_app);
+    assert!(
+        render.message["params"]["html"]
+            .as_str()
+            .unwrap_or("")
+            .contains("bytes of HTML")
+    );
+    assert!(
+        run.notifications
+            .iter()
+            .any(|n| n["params"]["logger"] == "weather-card")
+    );
+}
+
+const APP_MIME: &str = "text/html;profile=mcp-app";
+
+#[test]
+fn what_an_app_may_not_do_is_refused_on_its_row_and_never_reaches_the_server() {
+    let (h, http, run, called) = asked(script(APP_MIME, vec![]));
+    let before = http.sent.borrow().len();
+    let mut events = introduction();
+    events.extend([
+        from_app(json!({"id": 9, "method": "tools/call"})),
+        request(
+            10,
+            "tools/call",
+            json!({"name": "delete_city", "arguments": {}}),
+        ),
+        request(11, "tools/call", json!({"name": "rm_rf", "arguments": {}})),
+        request(12, "ui/open-link", json!({"url": "javascript:alert(1)"})),
+        request(
+            13,
+            "ui/open-link",
+            json!({"url": "https://example.com/forecast"}),
+        ),
+        notify(
+            "ui/notifications/size-changed",
+            json!({"width": 1, "height": 1_000_000}),
+        ),
+        request(14, "sampling/createMessage", json!({})),
+    ]);
+    // A flood: 10,000 pings in one instant.
+    events.extend((0..10_000).map(|i| request(100 + i, "ping", json!({}))));
+    let frame = Rc::new(ScriptedFrame {
+        events: RefCell::new(events.into()),
+        ..Default::default()
+    });
+    block_on(h.host_app(&called, frame.clone())).expect("hosted");
+
+    assert_eq!(
+        http.sent.borrow().len(),
+        before + 1,
+        "only the card was read"
+    );
+    let posted = frame.posted.borrow();
+    let error_to = |id: i64| {
+        posted.iter().find(|m| m["id"] == json!(id)).map(|m| {
+            (
+                m["error"]["code"].as_i64(),
+                m["error"]["message"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+    };
+    let (code, why) = error_to(9).expect("malformed answered");
+    assert_eq!(code, Some(-32600));
+    assert!(why.contains("JSON-RPC 2.0"), "{why}");
+    let (_, why) = error_to(10).expect("model-only tool refused");
+    assert!(why.contains("not marked for apps"), "{why}");
+    let (_, why) = error_to(11).expect("unknown tool refused");
+    assert!(why.contains("not a tool of this server"), "{why}");
+    let (_, why) = error_to(12).expect("javascript: refused");
+    assert!(why.contains("only http: and https:"), "{why}");
+    let (_, why) = error_to(13).expect("the user declined");
+    assert_eq!(why, "Link opening denied by user");
+    assert_eq!(
+        *frame.links.borrow(),
+        ["https://example.com/forecast"],
+        "only the web link was offered"
+    );
+    assert_eq!(error_to(14).map(|e| e.0), Some(Some(-32601)));
+    assert_eq!(*frame.heights.borrow(), [MAX_HEIGHT]);
+    let pongs = posted
+        .iter()
+        .filter(|m| m["id"].as_i64().is_some_and(|id| id >= 100))
+        .count();
+    assert!(pongs < 400, "{pongs} of 10,000 pings answered");
+
+    let run = run.borrow();
+    assert_eq!(run.status(Row::AppCall), RowStatus::Failed);
+    assert_eq!(
+        run.status(Row::AppLink),
+        RowStatus::Done,
+        "the last link was a web page"
+    );
+    assert_eq!(run.status(Row::AppLinkConsent), RowStatus::Done);
+    assert_eq!(run.status(Row::AppForward), RowStatus::Pending);
+    let dropping = run
+        .app
+        .iter()
+        .filter_map(|p| p.refused.as_deref())
+        .filter(|r| r.contains("dropping"))
+        .collect::<Vec<_>>();
+    assert_eq!(
+        dropping,
+        ["dropping messages: more than 100 a second"],
+        "said once"
+    );
+}
+
+#[test]
+fn an_app_that_never_says_initialized_gets_nothing_and_its_row_says_so() {
+    let (h, _, run, called) = asked(script(APP_MIME, vec![]));
+    let mut events = introduction();
+    events.pop();
+    let frame = Rc::new(ScriptedFrame {
+        events: RefCell::new(events.into()),
+        hangs: true,
+        ..Default::default()
+    });
+    let hosted = futures_util::FutureExt::now_or_never(async {
+        // The scripted clock runs out the wait at once; the frame then hangs for ever.
+        let mut hosting = Box::pin(h.host_app(&called, frame.clone()));
+        futures_util::poll!(&mut hosting)
+    });
+    assert!(hosted.is_some());
+    let posted = frame.posted.borrow();
+    assert_eq!(
+        methods(&posted),
+        ["ui/notifications/sandbox-resource-ready", "answer to 1"]
+    );
+    let run = run.borrow();
+    let row = run.row(Row::AppInitialized).expect("row");
+    assert_eq!(row.status, RowStatus::Failed);
+    assert!(
+        row.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("did not send ui/notifications/initialized")
+    );
+    assert_eq!(run.status(Row::AppToolInput), RowStatus::Pending);
+}
+
+#[test]
+fn html_of_another_type_is_refused_with_why() {
+    let (h, _, run, called) = asked(script("text/html", vec![]));
+    let frame = Rc::new(ScriptedFrame::default());
+    let stopped = block_on(h.host_app(&called, frame.clone())).expect_err("refused");
+    assert_eq!(stopped.row, Row::AppReadResult);
+    assert!(
+        stopped.error.contains("text/html;profile=mcp-app"),
+        "{}",
+        stopped.error
+    );
+    assert!(frame.posted.borrow().is_empty(), "nothing rendered");
+    assert_eq!(run.borrow().status(Row::AppRender), RowStatus::Pending);
+}
+
+#[test]
+fn a_tool_only_apps_may_call_is_hidden_from_the_model_and_no_app_without_the_extension() {
+    let (h, _, _, _) = asked(script(APP_MIME, vec![]));
+    let offered: Vec<String> = h.tools.borrow().iter().map(|t| t.name.clone()).collect();
+    assert_eq!(offered, ["get_weather", "delete_city"]);
+    h.client.set_hosts_apps(false);
+    assert!(
+        h.app_call().is_none(),
+        "a host without the extension renders no app"
+    );
+}
