@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import { launchChromium } from './browser.mjs';
 import { opt } from './lib/context.mjs';
 import { runAll } from './runner.mjs';
+import apps from './scenarios/apps.mjs';
 import authorization from './scenarios/authorization.mjs';
 import diagnostics from './scenarios/diagnostics.mjs';
 import models from './scenarios/models.mjs';
@@ -39,7 +40,7 @@ import shipping from './scenarios/shipping.mjs';
 import view from './scenarios/view.mjs';
 
 const scenarios = {
-  ...runs, ...diagnostics, ...resources, ...authorization, ...questions, ...models, ...view, ...shipping,
+  ...runs, ...diagnostics, ...resources, ...authorization, ...questions, ...models, ...apps, ...view, ...shipping,
 };
 const chosen = Object.entries(scenarios).filter(([name]) => !opt.only || name.includes(opt.only));
 if (opt.list) {

@@ -92,6 +92,11 @@ pub const GROUPS: &[Group] = &[
         holds: "the walk through resources, prompts, completion, the subscription and the task",
     },
     Group {
+        name: "apps",
+        when: "a tool the model called has an app (MCP Apps) and the page renders it",
+        holds: "the host's side of the app's conversation, its frame, its panel and the App diagram",
+    },
+    Group {
         name: "models",
         when: "a run starts with a model other than the offline one",
         holds: "the remote providers' clients (OpenAI-compatible, Anthropic, Gemini), the in-page model's and the user's seats as models",

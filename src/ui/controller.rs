@@ -2,6 +2,7 @@
 
 use std::rc::Rc;
 
+use futures_util::future::LocalBoxFuture;
 use leptos::prelude::*;
 
 use crate::diagram::{Row, spec::Lang};
@@ -16,6 +17,7 @@ pub use crate::ui::stores::{Compared, Comparison, Dialogs, PastRuns, Settings, S
 
 mod compare;
 mod engine;
+pub(super) use engine::PageHost;
 mod lifecycle;
 mod player;
 mod replay;
@@ -59,6 +61,8 @@ pub struct Controller {
     live: StoredValue<Option<RunSession>, LocalStorage>,
     /// Whether a run is alive (`live` is set), for views that depend on it.
     alive: RwSignal<bool>,
+    /// The tool call whose app the page shows (MCP Apps), while it does.
+    pub app: RwSignal<Option<crate::flow::apps::CalledTool>>,
     /// Each server's era and fresh tool lists, for the page's lifetime.
     memory: StoredValue<ServerMemory, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
@@ -87,6 +91,7 @@ impl Controller {
             comparison: stores.comparison,
             live: StoredValue::new_local(None),
             alive: RwSignal::new(false),
+            app: RwSignal::new(None),
             memory: StoredValue::new_local(ServerMemory::default()),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
         }
@@ -112,6 +117,33 @@ impl Controller {
     fn engine(&self) -> Option<Rc<dyn Engine>> {
         self.live
             .with_value(|l| l.as_ref().and_then(RunSession::engine))
+    }
+
+    /// Runs `task` for as long as the run lives (nothing, when no run is alive); `then` once it
+    /// ends by itself.
+    pub fn in_run(&self, task: LocalBoxFuture<'static, ()>, then: impl FnOnce() + 'static) {
+        let Some(bound) = self.live.with_value(|l| l.as_ref().map(|l| l.bind(task))) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            if bound.await.is_some() {
+                then();
+            }
+        });
+    }
+
+    /// The run's engine, for the code fetched on demand that drives it.
+    pub fn run_engine(&self) -> Option<Rc<dyn Engine>> {
+        self.engine()
+    }
+
+    /// Shows the app of the tool the run called last, if it has one (its rows pending again).
+    pub(super) fn show_app(&self, engine: &Rc<dyn Engine>) {
+        let called = engine.app_call();
+        if called.is_some() {
+            self.run.update(|r| r.reset(crate::diagram::app_rows()));
+        }
+        self.app.set(called);
     }
 
     fn gate(&self) -> Rc<Gate> {

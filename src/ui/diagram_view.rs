@@ -231,6 +231,18 @@ on_demand!(
     }
 );
 
+/// The App diagram, drawn once the run hosted a tool's app: it comes with the apps' module.
+fn app_view(ctl: Controller) -> impl IntoView {
+    view! { <DiagramView ctl=ctl pick=|_| crate::diagram::app() below=browse_line /> }
+}
+
+on_demand!(
+    apps,
+    pub fn app_view_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| app_view(ctl).into_any())
+    }
+);
+
 /// A line under a row's label from the run (`None`: the label alone).
 pub type Below = fn(&Run, Row) -> Option<String>;
 

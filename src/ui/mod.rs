@@ -1,6 +1,7 @@
 //! Leptos components. Thin: the logic lives in `flow`, `mcp`, `llm` and `diagram`.
 
 mod advanced_settings;
+mod app_panel;
 mod approval;
 mod auth_dialog;
 mod bridge_leg;
@@ -164,6 +165,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
         }
     });
     let theme = RwSignal::new(storage::load_theme());
+    provide_context(theme::ThemeChoice(theme));
     Effect::new(move |_| theme::apply(theme.get()));
     follow::keep_in_view(ctl);
     // Leaving the page ends the run and closes its session.
@@ -241,6 +243,8 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 <p id="mf-error" class="mf-error-line">
                     {move || ctl.run.with(|r| r.first_error().map(|(row, e)| format!("{row}: {e}"))).unwrap_or_default()}
                 </p>
+                // The app of the tool the model called (MCP Apps), when it has one.
+                {lazy_view::lazy_view(ctl, Box::new(move || ctl.app.with(Option::is_some)), || Box::pin(async { call_on_demand!(app_panel::app_panel_fn()) }))}
             </section>
             <ConnectionPanel ctl=ctl />
             <MessageLog ctl=ctl />
@@ -253,6 +257,8 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                     <DiagramView ctl=ctl pick=diagram_view::second />
                     // Drawn once the run browsed the server's resources and prompts.
                     {lazy_view::lazy_view(ctl, Box::new(move || ctl.browsed()), || Box::pin(async { call_on_demand!(diagram_view::browse_view_fn()) }))}
+                    // Drawn once the run hosted a tool's app.
+                    {lazy_view::lazy_view(ctl, Box::new(move || ctl.hosted_app()), || Box::pin(async { call_on_demand!(diagram_view::app_view_fn()) }))}
                 </div>
                 <Inspector ctl=ctl />
             </div>

@@ -9,6 +9,7 @@ use futures_util::future::{Either, select};
 use serde_json::{Value, json};
 
 use super::host::{Host, Stopped};
+pub use crate::app::called::CalledTool;
 use crate::app::context::{HostFacts, initialize_result};
 use crate::app::frame::{Frame, FrameEvent};
 use crate::app::guard::{Flood, Inbound, PER_SECOND, frame_height, web_link};
@@ -18,7 +19,7 @@ use crate::diagram::Row;
 use crate::llm::Llm;
 use crate::record::payload::Payload;
 use crate::record::run::{AppPost, RunEvent};
-use mcp_flow_client::apps::{Visibility, app_uri};
+use mcp_flow_client::apps::Visibility;
 use mcp_flow_client::http::Http;
 use mcp_flow_client::tools::result_text;
 
@@ -31,23 +32,6 @@ const REFUSED: i64 = -32000;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const TEARDOWN_ID: &str = "mcp-flow-teardown";
-
-/// A tool call whose tool has an app: what the app is given.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CalledTool {
-    /// The tool as `tools/list` gave it (with its `_meta.ui`).
-    pub tool: Value,
-    pub arguments: Value,
-    /// The `CallToolResult` as the server sent it.
-    pub result: Value,
-}
-
-impl CalledTool {
-    /// The app's `ui://` resource.
-    pub fn app_uri(&self) -> Option<&str> {
-        app_uri(&self.tool)
-    }
-}
 
 fn clip(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use futures_util::future::LocalBoxFuture;
 use rmcp::model::ElicitResult;
 
+use super::apps::CalledTool;
 use super::host::{Approval, BrowseWalk, Host, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
@@ -77,6 +78,10 @@ pub trait Engine {
     fn ask(self: Rc<Self>, question: String) -> LocalBoxFuture<'static, Result<String, Stopped>>;
     /// The diagram "Resources, prompts, completion and tasks" on this connection.
     fn browse(self: Rc<Self>) -> LocalBoxFuture<'static, Result<String, Stopped>>;
+    /// The last tool call, when its tool has an app the page renders (MCP Apps).
+    fn app_call(&self) -> Option<CalledTool>;
+    /// The host itself, for the code fetched with the apps, which knows its type.
+    fn host(self: Rc<Self>) -> Rc<dyn std::any::Any>;
     /// The MCP client's per-request timeout from now on.
     fn set_timeout_ms(&self, ms: u32);
     /// Whether the next tool call asks the user first.
@@ -133,6 +138,14 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
 
     fn browse(self: Rc<Self>) -> LocalBoxFuture<'static, Result<String, Stopped>> {
         Box::pin(self.browse_fetched())
+    }
+
+    fn app_call(&self) -> Option<CalledTool> {
+        Host::app_call(self)
+    }
+
+    fn host(self: Rc<Self>) -> Rc<dyn std::any::Any> {
+        self
     }
 
     fn set_timeout_ms(&self, ms: u32) {

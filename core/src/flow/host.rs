@@ -172,7 +172,7 @@ pub struct Host<H: Http, L: Llm> {
     /// The tools as `tools/list` gave them (with their `_meta`), for apps.
     pub(super) tool_defs: RefCell<Vec<Value>>,
     /// The last tool call, for its app (`apps.rs`).
-    pub(super) last_call: RefCell<Option<super::apps::CalledTool>>,
+    pub(super) last_call: RefCell<Option<crate::app::called::CalledTool>>,
     /// What an app asked the model to know (`ui/update-model-context`), for its next turn.
     pub(super) model_context: RefCell<Option<String>>,
 }
@@ -413,6 +413,7 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
 
     /// Diagram 2: ask a question, run the tool the model picks, and show the answer.
     pub async fn ask(&self, question: &str) -> Result<String, Stopped> {
+        *self.last_call.borrow_mut() = None;
         self.begin(Row::Question).await;
         self.done(
             Row::Question,

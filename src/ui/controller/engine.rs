@@ -86,6 +86,8 @@ async fn build(parts: EngineParts) -> Result<Rc<dyn Engine>, String> {
         parts.server,
         Rc::new(move |u| mcp_emit(HostEvent::Run(RunEvent::Mcp(u)))),
     ));
+    // The page renders a tool's app (MCP Apps) through its sandbox proxy.
+    client.set_hosts_apps(true);
     let host = Rc::new(
         Host::new(client, llm, parts.gate, parts.approval, parts.emit)
             .with_era(parts.era, parts.memory)
@@ -113,6 +115,9 @@ async fn build(parts: EngineParts) -> Result<Rc<dyn Engine>, String> {
 
 /// The run's model as the page holds it.
 type PageLlm = Box<dyn DynLlm>;
+
+/// The host as the page builds it (what [`crate::flow::engine::Engine::host`] hands back).
+pub type PageHost = Host<Fetch, PageLlm>;
 
 /// The walk as the page's host runs it.
 type PageWalk = BrowseWalk<Fetch, PageLlm>;

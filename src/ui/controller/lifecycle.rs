@@ -134,11 +134,17 @@ impl Controller {
         self.running.set(true);
         let this = *self;
         let task = live.bind(async move {
-            let _ = match then {
-                After::Ask(question) => engine.ask(question).await,
-                After::Browse => engine.browse().await,
-                After::Nothing => return,
-            };
+            match then {
+                After::Ask(question) => {
+                    if engine.clone().ask(question).await.is_ok() {
+                        this.show_app(&engine);
+                    }
+                }
+                After::Browse => {
+                    let _ = engine.browse().await;
+                }
+                After::Nothing => {}
+            }
         });
         leptos::task::spawn_local(async move {
             if task.await.is_some() {
@@ -152,6 +158,7 @@ impl Controller {
     pub fn load_recording(&self, rec: crate::export::recording::Recording) {
         self.stop_comparing();
         self.end_run(None);
+        self.app.set(None);
         // The run shown until now stays in the log (and can be compared with the recording).
         self.keep_for_the_log();
         self.recording.set(Some(RecordingInfo {
@@ -190,6 +197,7 @@ impl Controller {
         self.end_run(None);
         self.keep_for_the_log();
         self.recording.set(None);
+        self.app.set(None);
         self.run.set(Run::new(all_rows()));
         self.cursor.set(Cursor::default());
         self.mode.set(mode);
@@ -272,7 +280,9 @@ impl Controller {
             // The timeout as it is now (it may have changed while the module was on its way).
             engine.set_timeout_ms(this.settings.timeout_ms.get_untracked());
             slot.set_engine(engine.clone());
-            let _ = engine.connect_then(after).await;
+            if engine.clone().connect_then(after).await.is_ok() {
+                this.show_app(&engine);
+            }
         });
         leptos::task::spawn_local(async move {
             if task.await.is_some() {

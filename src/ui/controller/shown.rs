@@ -17,6 +17,15 @@ impl Controller {
         })
     }
 
+    /// Whether the run shown hosted an app (the App diagram is drawn then).
+    pub fn hosted_app(&self) -> bool {
+        self.run.with(|r| {
+            r.rows
+                .iter()
+                .any(|x| x.id.is_app() && x.status != RowStatus::Pending)
+        })
+    }
+
     /// The era shown: the run's once known, else the setting's (modern while `auto` probes).
     pub fn shown_era(&self) -> Era {
         self.run
@@ -36,7 +45,7 @@ impl Controller {
     }
 
     /// The rows of the diagrams shown (the Authorization diagram's first, when it is drawn;
-    /// the browse diagram's last, when it is).
+    /// then the browse and App diagrams', when they are).
     pub fn shown_rows(&self) -> Vec<Row> {
         let auth = Row::ALL
             .iter()
@@ -44,8 +53,11 @@ impl Controller {
             .filter(|r| r.is_auth() && self.authorized());
         let browsed = self.browsed();
         let browse = crate::diagram::browse_rows().filter(move |_| browsed);
+        let hosted = self.hosted_app();
+        let app = crate::diagram::app_rows().filter(move |_| hosted);
         auth.chain(diagrams_for(self.shown_era()).iter().flat_map(|d| d.rows()))
             .chain(browse)
+            .chain(app)
             .collect()
     }
 }
