@@ -12,6 +12,7 @@ export const { values: opt } = parseArgs({
     'llama-base': { type: 'string' },
     everything: { type: 'string' },
     'url-elicitation': { type: 'string' },
+    'basic-app': { type: 'string' },
     'auth-base': { type: 'string' },
     'oidc-base': { type: 'string' },
     'oidc-client': { type: 'string' },

@@ -6,10 +6,17 @@ import { sel } from './selectors.mjs';
 
 export { sel };
 
-export const rows = (page) =>
-  page.$$eval('g[data-row]', (gs) =>
+const states = (page, selector) =>
+  page.$$eval(selector, (gs) =>
     Object.fromEntries(gs.map((g) => [g.dataset.row, g.dataset.state])),
   );
+
+/** Each row's state, but the App diagram's: a tool's app goes on after the answer, on its own
+ * time (`appRows` reads those). */
+export const rows = (page) => states(page, '.mf-figure:not(#mf-dp) g[data-row]');
+
+/** The App diagram's rows (MCP Apps). */
+export const appRows = (page) => states(page, '#mf-dp g[data-row]');
 
 export const answer = async (page) => ((await page.textContent(sel.answer)) ?? '').trim();
 

@@ -3,7 +3,7 @@
 // button calling the tool through the host; and the policy that keeps an app off the network.
 import { join } from 'node:path';
 import { opt, need, check } from '../lib/context.mjs';
-import { rows, finished } from '../lib/page.mjs';
+import { appRows, rows, finished } from '../lib/page.mjs';
 
 /** The app's own document: the inner frame the proxy made (`about:srcdoc`). */
 async function appFrame(page) {
@@ -20,7 +20,7 @@ async function appFrame(page) {
 /** Waits until `row` is done (or fails the scenario with the page's error line). */
 async function done(page, row) {
   await page.waitForSelector(`g[data-row="${row}"][data-state="done"], g[data-row="${row}"][data-state="failed"]`, { timeout: 20_000 });
-  const state = (await rows(page))[row];
+  const state = (await appRows(page))[row];
   check(state === 'done', `${row}: ${state}: ${await page.textContent('#mf-error')}`);
 }
 
@@ -55,6 +55,50 @@ export default {
       await card.waitForFunction(() => document.querySelector('#temp').textContent.endsWith('°F'), null, { timeout: 20_000 });
       for (const row of ['app-10', 'app-11', 'app-12', 'app-13']) await done(page, row);
       await page.locator('#mf-dp').screenshot({ path: join(opt.out, `app-diagram-${spoken}.png`) });
+    }
+  },
+
+  async "a ?call= link calls the tool without a model and renders its app, both eras"(page) {
+    const args = encodeURIComponent(JSON.stringify({ location: 'Paris' }));
+    for (const spoken of ['modern', 'legacy']) {
+      await page.goto(`${need('base')}/?era=${spoken}&call=get_weather&args=${args}&speed=instant&approve=auto&autoplay`);
+      await finished(page);
+      const s = await rows(page);
+      for (const id of ['d2-1', 'd2-2', 'd2-3', 'd2-10', 'd2-11']) check(s[id] === 'skipped', `${spoken}: ${id} ${s[id]}`);
+      for (const id of ['d2-6', 'd2-7', 'd2-8', 'd2-9', 'd2-12']) check(s[id] === 'done', `${spoken}: ${id} ${s[id]}`);
+      const card = await appFrame(page);
+      await card.waitForSelector('#temp:not(:empty)', { timeout: 20_000 });
+      const place = await card.textContent('#place');
+      check(place.includes('Paris'), `${spoken}: the card's city: ${place}`);
+    }
+  },
+
+  async "the reference server-basic-vanillajs from a ?call= link: its app renders and its buttons go through the host, both eras"(page) {
+    const server = encodeURIComponent(need('basic-app'));
+    for (const spoken of ['modern', 'legacy']) {
+      await page.goto(`${need('base')}/?server=${server}&era=${spoken}&call=get-time&args=%7B%7D&speed=instant&approve=auto&autoplay`);
+      await finished(page);
+      const app = await appFrame(page);
+      await app.waitForSelector('#get-time-btn', { timeout: 20_000 });
+      for (const row of ['app-1', 'app-2', 'app-3', 'app-4', 'app-5', 'app-6', 'app-7', 'app-8']) await done(page, row);
+      // Its own button: get-time called through the host, drawn through to the server.
+      const before = await app.textContent('#server-time');
+      await app.click('#get-time-btn');
+      await app.waitForFunction((was) => {
+        const now = document.querySelector('#server-time').textContent;
+        return now !== was && /\d{4}-\d{2}-\d{2}T/.test(now);
+      }, before, { timeout: 20_000 });
+      for (const row of ['app-10', 'app-11', 'app-12', 'app-13']) await done(page, row);
+      // Its log line goes into the server log.
+      await app.click('#send-log-btn');
+      await done(page, 'app-14');
+      // Its link: offered to the user, who declines here.
+      await app.click('#open-link-btn');
+      await page.waitForSelector('#mf-app-link', { timeout: 10_000 });
+      check((await page.textContent('#mf-app-link code')).startsWith('https://modelcontextprotocol.io'), 'the link shown');
+      await page.click('#mf-app-link-no');
+      await done(page, 'app-18');
+      await page.locator('#mf-app-panel').screenshot({ path: join(opt.out, `app-basic-${spoken}.png`) });
     }
   },
 

@@ -171,7 +171,15 @@ impl Controller {
     /// A new real run of both diagrams.
     pub fn start(&self, mode: Mode) {
         self.stop_comparing();
-        self.begin(mode, After::Ask(self.settings.question.get_untracked()));
+        self.begin(mode, self.asking());
+    }
+
+    /// What diagram 2 does next: ask the model the question, or call a link's tool itself.
+    fn asking(&self) -> After {
+        match self.settings.call.get_untracked() {
+            Some((tool, arguments)) => After::Call { tool, arguments },
+            None => After::Ask(self.settings.question.get_untracked()),
+        }
     }
 
     /// A new connection: diagram 1 only (Connect).
@@ -220,7 +228,7 @@ impl Controller {
     /// Diagram 2 again on the current connection with the current question (Ask). Connects
     /// first when there is no connection yet.
     pub fn ask(&self, mode: Mode) {
-        self.on_connection(mode, After::Ask(self.settings.question.get_untracked()));
+        self.on_connection(mode, self.asking());
     }
 
     pub fn answer_form(&self, answer: rmcp::model::ElicitResult) {

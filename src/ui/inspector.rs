@@ -194,6 +194,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
             content,
             notifications,
             icons,
+            app,
         } = details;
         let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
         let href = link.clone();
@@ -265,11 +266,30 @@ fn row_details(ctl: Controller) -> impl IntoView {
                 <ul class="mf-notifications">
                     {notifications.into_iter().map(|n| view! { <li><pre>{pretty(&n.to_string())}</pre></li> }).collect_view()}
                 </ul>
+                {app.into_iter().map(|post| app_post_view(post, lang)).collect_view()}
                 {exchanges.into_iter().map(|x| exchange_view(x, wire, lang)).collect_view()}
                 {llm.into_iter().map(|x| llm_view(x, lang)).collect_view()}
             </div>
         }
         .into_any()
+    }
+}
+
+/// A message between host and app (MCP Apps): which way it went, why the host refused it, its
+/// JSON.
+fn app_post_view(post: crate::record::run::AppPost, lang: Lang) -> impl IntoView {
+    let way = match (post.to_app, lang) {
+        (true, Lang::En) => "host → app (postMessage)",
+        (true, Lang::Zh) => "主机 → 应用（postMessage）",
+        (false, Lang::En) => "app → host (postMessage)",
+        (false, Lang::Zh) => "应用 → 主机（postMessage）",
+    };
+    view! {
+        <div class="mf-app-post">
+            <p class="mf-note-line">{way}</p>
+            {post.refused.map(|why| view! { <p class="mf-error-line">{why}</p> })}
+            {(!post.message.is_null()).then(|| view! { <pre class="mf-json">{pretty(&post.message.to_string())}</pre> })}
+        </div>
     }
 }
 

@@ -86,7 +86,16 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
         _ => Approval::Ask,
     };
     let asked_for = (link == params::LinkApproval::AutoOnceConfirmed).then(|| server.clone());
+    // A link's call: the named tool with its arguments, without a model.
+    let call = params::query_param(query, "call")
+        .filter(|tool| !tool.trim().is_empty())
+        .map(|tool| (tool, params::query_param(query, "args").unwrap_or_default()));
+    let question = match &call {
+        Some((tool, args)) => format!("{tool} {args}"),
+        None => question,
+    };
     let ctl = Controller::new(server, question, lang, mode, speed, approval);
+    ctl.settings.call.set(call);
     ctl.settings.link_auto.set(asked_for);
     ctl.settings.era.set(params::era(query));
     if let Some(asked) = params::query_param(query, "log") {

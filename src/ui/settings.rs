@@ -130,7 +130,10 @@ pub fn SettingsPanel(ctl: Controller) -> impl IntoView {
                 <label class="mf-wide">
                     {tr(settings.lang, Msg::Question)}
                     <input id="mf-question" type="text" prop:value=move || settings.question.get()
-                        on:input=move |ev| settings.question.set(event_target_value(&ev)) />
+                        on:input=move |ev| {
+                            settings.call.set(None);
+                            settings.question.set(event_target_value(&ev));
+                        } />
                 </label>
             </section>
         </details>

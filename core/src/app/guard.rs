@@ -1,5 +1,5 @@
 //! The limits on what an app sends the host: well-formed JSON-RPC only, a bounded rate, a
-//! bounded frame size, links that are web pages.
+//! bounded frame size.
 
 use serde_json::Value;
 
@@ -142,15 +142,6 @@ pub fn frame_height(height: &Value) -> Option<u32> {
     Some(h.ceil().clamp(f64::from(MIN_HEIGHT), f64::from(MAX_HEIGHT)) as u32)
 }
 
-/// The link an app asks the host to open, when it is a web page (`http:` or `https:`).
-pub fn web_link(url: &str) -> Result<String, &'static str> {
-    let parsed = url::Url::parse(url.trim()).map_err(|_| "not a URL")?;
-    match parsed.scheme() {
-        "http" | "https" => Ok(parsed.into()),
-        _ => Err("only http: and https: links are opened"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,22 +229,5 @@ mod tests {
         assert_eq!(frame_height(&json!(0)), Some(MIN_HEIGHT));
         assert_eq!(frame_height(&json!(-5)), None);
         assert_eq!(frame_height(&json!("tall")), None);
-    }
-
-    #[test]
-    fn only_web_links_are_opened() {
-        assert_eq!(
-            web_link("https://example.com/a?b"),
-            Ok("https://example.com/a?b".into())
-        );
-        for bad in [
-            "javascript:alert(1)",
-            "data:text/html,x",
-            "file:///etc/passwd",
-            "nope",
-            " JAVASCRIPT:x",
-        ] {
-            assert!(web_link(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -8,11 +8,12 @@ use std::rc::Rc;
 use futures_util::future::{Either, select};
 use serde_json::{Value, json};
 
+use super::forms::url_origin;
 use super::host::{Host, Stopped};
 pub use crate::app::called::CalledTool;
 use crate::app::context::{HostFacts, initialize_result};
 use crate::app::frame::{Frame, FrameEvent};
-use crate::app::guard::{Flood, Inbound, PER_SECOND, frame_height, web_link};
+use crate::app::guard::{Flood, Inbound, PER_SECOND, frame_height};
 use crate::app::policy::{INNER_SANDBOX, allow, policy, with_policy};
 use crate::app::resource::AppResource;
 use crate::diagram::Row;
@@ -94,6 +95,47 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
             arguments: arguments.clone(),
             result: result.clone(),
         });
+    }
+
+    /// Diagram 2 without a model: the tool `name` called with `arguments` (a JSON object, as a
+    /// link's `?call=TOOL&args=JSON` gives them), the model's turns skipped, the result's text
+    /// shown as the answer. Its app, if it has one, is then the page's to render.
+    pub async fn call_from_link(&self, name: &str, arguments: &str) -> Result<String, Stopped> {
+        use crate::llm::ToolCall;
+        use crate::record::payload::SkipReason;
+        *self.last_call.borrow_mut() = None;
+        let model = [Row::Question, Row::AskLlm, Row::LlmChoice];
+        self.skip(&model, SkipReason::CalledFromLink);
+        let arguments: Value = match arguments.trim() {
+            "" => json!({}),
+            text => serde_json::from_str(text)
+                .ok()
+                .filter(Value::is_object)
+                .ok_or_else(|| {
+                    self.fail(
+                        Row::CallToolAsk,
+                        format!("the link's args are not a JSON object: {}", clip(text, 120)),
+                    )
+                })?,
+        };
+        let call = ToolCall {
+            id: "link-1".into(),
+            name: name.to_owned(),
+            arguments,
+        };
+        let text = if self.approve(&call, 1).await {
+            let (content, _, _) = self.call_tool(&call, 1).await?;
+            self.relist_if_changed().await?;
+            content
+        } else {
+            self.skip_declined();
+            format!("The user declined to run the tool '{name}'.")
+        };
+        self.skip(
+            &[Row::ResultToLlm, Row::LlmAnswer],
+            SkipReason::CalledFromLink,
+        );
+        self.show(text).await
     }
 
     /// The last tool call, when its tool has an app and this host renders apps.
@@ -629,8 +671,9 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
     async fn open_link(&mut self, id: Value, params: Value, message: Value) {
         self.host.steps.activate(Row::AppLink);
         let url = params.get("url").and_then(Value::as_str).unwrap_or("");
-        let link = match web_link(url) {
-            Ok(link) => link,
+        // The same rule as a server's URL elicitation: a web page with a host, no credentials.
+        let link = match url_origin(url) {
+            Ok(_) => url.to_owned(),
             Err(why) => {
                 let why = format!("{}: {why}", clip(url, 80));
                 self.refuse(

@@ -458,3 +458,65 @@ fn a_tool_only_apps_may_call_is_hidden_from_the_model_and_no_app_without_the_ext
         "a host without the extension renders no app"
     );
 }
+
+#[test]
+fn a_link_calls_the_tool_without_a_model_and_its_app_follows() {
+    let (h, http, run) = host(script(APP_MIME, vec![]), Mode::Play, Approval::Auto);
+    h.client.set_hosts_apps(true);
+    let shown = block_on(async {
+        h.discover().await.expect("discover");
+        h.call_from_link("get_weather", r#"{"location": "Paris"}"#)
+            .await
+    })
+    .expect("called");
+    assert_eq!(shown, "Sunny", "the result's text is the answer");
+    let call = sent_bodies(&http)
+        .into_iter()
+        .find(|b| b["method"] == "tools/call")
+        .expect("tools/call sent");
+    assert_eq!(call["params"]["arguments"], json!({"location": "Paris"}));
+    let run = run.borrow();
+    for row in [
+        Row::Question,
+        Row::AskLlm,
+        Row::LlmChoice,
+        Row::ResultToLlm,
+        Row::LlmAnswer,
+    ] {
+        let record = run.row(row).expect("row");
+        assert_eq!(record.status, RowStatus::Skipped, "{row}");
+        assert_eq!(
+            record.skipped,
+            Some(crate::record::payload::SkipReason::CalledFromLink)
+        );
+    }
+    for row in [
+        Row::CallToolAsk,
+        Row::CallTool,
+        Row::CallToolResult,
+        Row::ResultToHost,
+        Row::ShowAnswer,
+    ] {
+        assert_eq!(run.status(row), RowStatus::Done, "{row}");
+    }
+    assert_eq!(
+        h.app_call().map(|c| c.arguments),
+        Some(json!({"location": "Paris"}))
+    );
+}
+
+#[test]
+fn a_links_arguments_that_are_not_an_object_fail_before_any_call() {
+    let (h, http, run) = host(script(APP_MIME, vec![]), Mode::Play, Approval::Auto);
+    block_on(h.discover()).expect("discover");
+    let before = http.sent.borrow().len();
+    let stopped = block_on(h.call_from_link("get_weather", "[\"Paris\"]")).expect_err("refused");
+    assert_eq!(stopped.row, Row::CallToolAsk);
+    assert!(
+        stopped.error.contains("not a JSON object"),
+        "{}",
+        stopped.error
+    );
+    assert_eq!(http.sent.borrow().len(), before, "nothing sent");
+    assert_eq!(run.borrow().status(Row::CallToolAsk), RowStatus::Failed);
+}

@@ -68,6 +68,9 @@ pub enum After {
     Ask(String),
     /// The diagram "Resources, prompts, completion and tasks".
     Browse,
+    /// Diagram 2 without a model: this tool with these arguments (JSON text), as a link's
+    /// `?call=TOOL&args=JSON` asks.
+    Call { tool: String, arguments: String },
 }
 
 /// What the page asks of a run in progress.
@@ -76,6 +79,12 @@ pub trait Engine {
     fn connect_then(self: Rc<Self>, after: After) -> LocalBoxFuture<'static, Result<(), Stopped>>;
     /// Diagram 2 again on this connection.
     fn ask(self: Rc<Self>, question: String) -> LocalBoxFuture<'static, Result<String, Stopped>>;
+    /// Diagram 2 again on this connection, without a model: `tool` with `arguments` (JSON).
+    fn call(
+        self: Rc<Self>,
+        tool: String,
+        arguments: String,
+    ) -> LocalBoxFuture<'static, Result<String, Stopped>>;
     /// The diagram "Resources, prompts, completion and tasks" on this connection.
     fn browse(self: Rc<Self>) -> LocalBoxFuture<'static, Result<String, Stopped>>;
     /// The last tool call, when its tool has an app the page renders (MCP Apps).
@@ -127,6 +136,9 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
                 After::Browse => {
                     self.browse_fetched().await?;
                 }
+                After::Call { tool, arguments } => {
+                    self.call_from_link(&tool, &arguments).await?;
+                }
             }
             Ok(())
         })
@@ -138,6 +150,14 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
 
     fn browse(self: Rc<Self>) -> LocalBoxFuture<'static, Result<String, Stopped>> {
         Box::pin(self.browse_fetched())
+    }
+
+    fn call(
+        self: Rc<Self>,
+        tool: String,
+        arguments: String,
+    ) -> LocalBoxFuture<'static, Result<String, Stopped>> {
+        Box::pin(async move { self.call_from_link(&tool, &arguments).await })
     }
 
     fn app_call(&self) -> Option<CalledTool> {

@@ -422,6 +422,13 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
             }),
         );
         let mut messages = vec![ChatMessage::User(question.to_owned())];
+        // What an app asked the model to know (`ui/update-model-context`) comes first.
+        if let Some(context) = self.app_context() {
+            messages.insert(
+                0,
+                ChatMessage::System(format!("The app on the user's page says: {context}")),
+            );
+        }
 
         self.begin(Row::AskLlm).await;
         let reply = self.complete(Row::AskLlm, &messages).await?;
@@ -473,17 +480,7 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
             let (content, is_error, structured) = if approved {
                 self.call_tool(&call, round).await?
             } else {
-                self.skip(
-                    &[
-                        Row::CallToolAsk,
-                        Row::CallTool,
-                        Row::Execute,
-                        Row::CallToolResult,
-                        Row::ResultToHost,
-                    ],
-                    SkipReason::Declined,
-                );
-                self.skip(&QUESTION_ROWS, SkipReason::Declined);
+                self.skip_declined();
                 (
                     format!("The user declined to run the tool '{}'.", call.name),
                     true,
@@ -526,7 +523,22 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
         }
     }
 
-    async fn show(&self, text: String) -> Result<String, Stopped> {
+    /// The rows of a tool call the user declined.
+    pub(super) fn skip_declined(&self) {
+        self.skip(
+            &[
+                Row::CallToolAsk,
+                Row::CallTool,
+                Row::Execute,
+                Row::CallToolResult,
+                Row::ResultToHost,
+            ],
+            SkipReason::Declined,
+        );
+        self.skip(&QUESTION_ROWS, SkipReason::Declined);
+    }
+
+    pub(super) async fn show(&self, text: String) -> Result<String, Stopped> {
         self.begin(Row::ShowAnswer).await;
         self.done(
             Row::ShowAnswer,
@@ -536,7 +548,7 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     }
 
     /// Rows 4 and 5: ask the user, or skip them when approval is off.
-    async fn approve(&self, call: &ToolCall, round: u32) -> bool {
+    pub(super) async fn approve(&self, call: &ToolCall, round: u32) -> bool {
         if self.approval.get() == Approval::Auto {
             self.skip(&[Row::Confirm, Row::Confirmed], SkipReason::ApprovalOff);
             return true;
@@ -557,7 +569,7 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
 
     /// Rows 6 to 9: the tool call through the MCP client, with the server's questions on the
     /// way (legacy: answered on the open stream; modern: input_required, then a retry).
-    async fn call_tool(
+    pub(super) async fn call_tool(
         &self,
         call: &ToolCall,
         round: u32,

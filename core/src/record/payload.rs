@@ -597,6 +597,8 @@ pub enum SkipReason {
     CannotSample,
     /// The server did not say its tools changed while the call ran.
     ToolsUnchanged,
+    /// A link called the tool (`?call=`): no model in this run.
+    CalledFromLink,
 }
 
 impl SkipReason {
@@ -687,6 +689,10 @@ impl SkipReason {
             (SkipReason::ToolsUnchanged, Zh) => {
                 "调用期间服务器没有通知工具发生变化（notifications/tools/list_changed）"
             }
+            (SkipReason::CalledFromLink, En) => {
+                "the link called the tool itself (?call=): no model in this run"
+            }
+            (SkipReason::CalledFromLink, Zh) => "链接直接调用了工具（?call=）：本次运行没有模型",
         };
         text.to_owned()
     }

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::live::LiveValues;
-use super::run::{RowRecord, Run};
+use super::run::{AppPost, RowRecord, Run};
 use crate::diagram::Row;
 use crate::host::content::{self, Block};
 use crate::host::icons::{self, Icon};
@@ -34,6 +34,8 @@ pub struct RowDetails {
     pub notifications: Vec<Value>,
     /// The icons of the server or of its tools, on the rows that list them.
     pub icons: Vec<Icon>,
+    /// The messages between host and app at this row (MCP Apps).
+    pub app: Vec<AppPost>,
 }
 
 type Reader = fn(&Value) -> Vec<Block>;
@@ -126,6 +128,15 @@ impl RowDetails {
                 Vec::new()
             },
             icons,
+            app: run
+                .row(id)
+                .map(|r| {
+                    r.app
+                        .iter()
+                        .filter_map(|i| run.app.get(*i).cloned())
+                        .collect()
+                })
+                .unwrap_or_default(),
         }
     }
 }

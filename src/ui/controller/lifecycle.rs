@@ -122,7 +122,7 @@ impl Controller {
         self.gate().set_mode(mode);
         engine.set_approval(self.settings.approval.get_untracked());
         let rows: Vec<Row> = match &then {
-            After::Ask(_) => [Era::Legacy, Era::Modern]
+            After::Ask(_) | After::Call { .. } => [Era::Legacy, Era::Modern]
                 .into_iter()
                 .flat_map(|era| diagrams_for(era)[1].rows())
                 .collect(),
@@ -137,6 +137,11 @@ impl Controller {
             match then {
                 After::Ask(question) => {
                     if engine.clone().ask(question).await.is_ok() {
+                        this.show_app(&engine);
+                    }
+                }
+                After::Call { tool, arguments } => {
+                    if engine.clone().call(tool, arguments).await.is_ok() {
                         this.show_app(&engine);
                     }
                 }

@@ -18,6 +18,9 @@ pub const PYTHON_PACKAGES: [&str; 3] = ["mcp==2.3.0", "uvicorn==0.54.0", "starle
 /// The official reference server that exercises every feature (stdio and Streamable HTTP),
 /// pinned; the bridge's tests run it in both forms.
 pub const EVERYTHING_PACKAGE: &str = "@modelcontextprotocol/server-everything@2026.8.31";
+/// The reference MCP Apps server (TypeScript SDK v2, Streamable HTTP with CORS on), pinned: its
+/// `get-time` tool has an app with buttons that go through the host.
+pub const BASIC_APP_PACKAGE: &str = "@modelcontextprotocol/server-basic-vanillajs@2.0.3";
 /// The official reference stdio server `mcp-server-time`, pinned, in a folder of its own (it
 /// brings its own `mcp`).
 pub const TIME_SERVER_PACKAGES: [&str; 1] = ["mcp-server-time==2026.10.19"];
@@ -91,6 +94,8 @@ pub struct BridgePeers {
     pub everything: PathBuf,
     /// The TypeScript SDK 1.x's built example servers (`dist/esm/examples/server/`).
     pub ts_sdk_examples: PathBuf,
+    /// The reference MCP Apps server's entry script.
+    pub basic_app: PathBuf,
 }
 
 impl BridgePeers {
@@ -127,11 +132,22 @@ impl BridgePeers {
             "the TypeScript SDK 1.x's example servers",
             move |_| marker.clone(),
         )?;
+        let apps_dir = root.join("apps");
+        let basic_app = apps_dir
+            .join("node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js");
+        let marker = basic_app.clone();
+        tools.ensure_npm_in(
+            &apps_dir,
+            &[BASIC_APP_PACKAGE],
+            "the reference MCP Apps server",
+            move |_| marker.clone(),
+        )?;
         Ok(Self {
             python_sdk,
             time_server,
             everything,
             ts_sdk_examples,
+            basic_app,
         })
     }
 
@@ -221,6 +237,21 @@ impl BridgePeers {
         sh::wait_for_port(mcp, "elicitationUrlExample")?;
         sh::wait_for_port(auth, "elicitationUrlExample's authorization server")?;
         Ok((process, format!("http://localhost:{mcp}/mcp")))
+    }
+
+    /// The reference MCP Apps server `server-basic-vanillajs` on a free port; returns the process
+    /// and its MCP endpoint.
+    pub fn basic_app(&self) -> Result<(sh::Background, String)> {
+        let port = sh::free_port()?;
+        let (process, _) = sh::Background::start(
+            "basic-app",
+            Command::new("node")
+                .arg(&self.basic_app)
+                .env("PORT", port.to_string()),
+            "listening on",
+        )?;
+        sh::wait_for_port(port, "server-basic-vanillajs")?;
+        Ok((process, format!("http://127.0.0.1:{port}/mcp")))
     }
 
     /// `mcp-flow-bridge stdio` serving the reference `server-everything` (its stdio mode), with

@@ -584,6 +584,9 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
     // The TypeScript SDK's URL elicitation example (with its own authorization server).
     let url_elicitation = ctx.bridge_peers().and_then(|peers| peers.url_elicitation());
     helpers.add("url-elicitation", url_elicitation);
+    // The reference MCP Apps server (its tool's app has buttons that go through the host).
+    let basic_app = ctx.bridge_peers().and_then(|peers| peers.basic_app());
+    helpers.add("basic-app", basic_app);
     // A real OpenAI-compatible server serving the project's SmolLM2 file.
     let llama = page.map_err(Into::into).and_then(|page| {
         let s = crate::setup::llama::Llama::ensure(&ctx.tools)?.start(&ctx.tools, &page)?;
