@@ -3,7 +3,7 @@
 // button calling the tool through the host; and the policy that keeps an app off the network.
 import { join } from 'node:path';
 import { opt, need, check } from '../lib/context.mjs';
-import { appRows, rows, finished } from '../lib/page.mjs';
+import { sel, appRows, rows, finished } from '../lib/page.mjs';
 
 /** The app's own document: the inner frame the proxy made (`about:srcdoc`). */
 async function appFrame(page) {
@@ -17,9 +17,19 @@ async function appFrame(page) {
   throw new Error('the proxy rendered no app');
 }
 
+// A frame of another process may get no animation frames while the page is in the background:
+// the waits in an app's frame poll.
+
+/** Presses a control of the app. A click dispatched in the app's document: a pointer click
+ * at coordinates can miss while the frame is being resized. */
+const press = (frame, selector) => frame.locator(selector).dispatchEvent('click');
+
 /** Waits until `row` is done (or fails the scenario with the page's error line). */
 async function done(page, row) {
-  await page.waitForSelector(`g[data-row="${row}"][data-state="done"], g[data-row="${row}"][data-state="failed"]`, { timeout: 20_000 });
+  const finished = `g[data-row="${row}"][data-state="done"], g[data-row="${row}"][data-state="failed"]`;
+  await page.waitForSelector(finished, { timeout: 20_000 }).catch(async () => {
+    throw new Error(`${row} did not finish: ${(await appRows(page))[row]}`);
+  });
   const state = (await appRows(page))[row];
   check(state === 'done', `${row}: ${state}: ${await page.textContent('#mf-error')}`);
 }
@@ -50,9 +60,15 @@ export default {
       // The frame's own process paints on its own time.
       await page.waitForTimeout(300);
       await page.locator('#mf-app-panel').screenshot({ path: join(opt.out, `app-panel-${spoken}.png`) });
+      // The page turns dark: the host tells the app, which follows.
+      const theme = await page.inputValue('#mf-theme');
+      await page.selectOption('#mf-theme', 'dark');
+      await done(page, 'app-19');
+      await card.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 10_000, polling: 100 });
+      await page.selectOption('#mf-theme', theme);
       // Its button asks the host for the tool in Fahrenheit: drawn through to the server.
-      await card.click('#units');
-      await card.waitForFunction(() => document.querySelector('#temp').textContent.endsWith('°F'), null, { timeout: 20_000 });
+      await press(card, '#units');
+      await card.waitForFunction(() => document.querySelector('#temp').textContent.endsWith('°F'), null, { timeout: 20_000, polling: 100 });
       for (const row of ['app-10', 'app-11', 'app-12', 'app-13']) await done(page, row);
       await page.locator('#mf-dp').screenshot({ path: join(opt.out, `app-diagram-${spoken}.png`) });
     }
@@ -73,30 +89,49 @@ export default {
     }
   },
 
-  async "the reference server-basic-vanillajs from a ?call= link: its app renders and its buttons go through the host, both eras"(page) {
+  async "the reference server-basic-vanillajs from a ?call= link: its app renders and its buttons go through the host"(page) {
     const server = encodeURIComponent(need('basic-app'));
-    for (const spoken of ['modern', 'legacy']) {
+    // Its SDK (TypeScript v2.0.0) speaks up to 2025-11-25: auto probes 2026-07-28 and falls back.
+    for (const spoken of ['auto', 'legacy']) {
       await page.goto(`${need('base')}/?server=${server}&era=${spoken}&call=get-time&args=%7B%7D&speed=instant&approve=auto&autoplay`);
+      // A link's approve=auto for a server that is not the page's own asks (once).
+      const asks = await Promise.race([
+        page.waitForSelector(sel.yes, { timeout: 20_000 }).then(() => true),
+        finished(page).then(() => false),
+      ]);
+      if (asks) await page.click(sel.yes);
       await finished(page);
       const app = await appFrame(page);
       await app.waitForSelector('#get-time-btn', { timeout: 20_000 });
       for (const row of ['app-1', 'app-2', 'app-3', 'app-4', 'app-5', 'app-6', 'app-7', 'app-8']) await done(page, row);
       // Its own button: get-time called through the host, drawn through to the server.
+      // The tool's result, shown once the host handed it over (tool-result).
+      const iso = /^\d{4}-\d{2}-\d{2}T/;
+      await app.waitForFunction((re) => new RegExp(re).test(document.querySelector('#server-time').textContent), iso.source, { timeout: 20_000, polling: 100 });
       const before = await app.textContent('#server-time');
-      await app.click('#get-time-btn');
+      await press(app, '#get-time-btn');
       await app.waitForFunction((was) => {
         const now = document.querySelector('#server-time').textContent;
-        return now !== was && /\d{4}-\d{2}-\d{2}T/.test(now);
-      }, before, { timeout: 20_000 });
+        return now !== was && /^\d{4}-\d{2}-\d{2}T/.test(now);
+      }, before, { timeout: 20_000, polling: 100 });
       for (const row of ['app-10', 'app-11', 'app-12', 'app-13']) await done(page, row);
       // Its log line goes into the server log.
-      await app.click('#send-log-btn');
+      await press(app, '#send-log-btn');
       await done(page, 'app-14');
-      // Its link: offered to the user, who declines here.
-      await app.click('#open-link-btn');
-      await page.waitForSelector('#mf-app-link', { timeout: 10_000 });
+      // Its link: offered to the user, opened by the user's click in a new tab without an opener
+      // (answered here by a stand-in: nothing leaves the machine).
+      await page.context().route('https://modelcontextprotocol.io/**', (r) =>
+        r.fulfill({ status: 200, contentType: 'text/html', body: '<p>stand-in</p>' }));
+      await press(app, '#open-link-btn');
+      await page.waitForSelector('#mf-app-link', { timeout: 10_000 }).catch(async () => {
+        throw new Error(`no link offered: ${JSON.stringify(await appRows(page))}`);
+      });
       check((await page.textContent('#mf-app-link code')).startsWith('https://modelcontextprotocol.io'), 'the link shown');
-      await page.click('#mf-app-link-no');
+      const [tab] = await Promise.all([page.context().waitForEvent('page'), page.click('#mf-app-link-open')]);
+      await tab.waitForLoadState();
+      check(tab.url().startsWith('https://modelcontextprotocol.io'), `the tab: ${tab.url()}`);
+      check(await tab.evaluate(() => window.opener === null), 'the opened page sees window.opener');
+      await tab.close();
       await done(page, 'app-18');
       await page.locator('#mf-app-panel').screenshot({ path: join(opt.out, `app-basic-${spoken}.png`) });
     }

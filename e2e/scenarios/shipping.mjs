@@ -48,10 +48,12 @@ export default {
     writeFileSync(join(opt.out, 'first-run.json'), JSON.stringify(figures, null, 2));
     console.log(`first run: ${files.length} files, ${(total / 1000).toFixed(1)} KB on the wire (${figures.encodings.join(', ')})`);
     // The files are a count the build decides (the split modules and their merged chunks,
-    // xtask/src/build/chunks.rs), not a timing: at most 12 to the first answer.
-    check(files.length <= 12, `a first run fetched ${files.length} files: ${files.map((f) => f.path).join(', ')}`);
-    // And at most 500 KB on the wire (the bytes, like the files, are the build's, not a timing).
-    check(total <= 500_000, `a first run fetched ${total} bytes: ${files.map((f) => `${f.path} ${f.wire}`).join(', ')}`);
+    // xtask/src/build/chunks.rs), not a timing: at most 13 to the first answer (the run's module
+    // and chunk, and since the default run ends with get_weather's card, the apps' module and
+    // chunk).
+    check(files.length <= 13, `a first run fetched ${files.length} files: ${files.map((f) => f.path).join(', ')}`);
+    // And at most 545 KB on the wire (the bytes, like the files, are the build's, not a timing).
+    check(total <= 545_000, `a first run fetched ${total} bytes: ${files.map((f) => `${f.path} ${f.wire}`).join(', ')}`);
   },
 
   async 'the Content-Security-Policy forbids inline script and the app runs under it'(page) {

@@ -17,7 +17,6 @@ use wasm_bindgen::prelude::Closure;
 use super::controller::{Controller, PageHost};
 use super::lazy_view::ViewFn;
 use super::stores::Settings;
-use super::theme::ThemeChoice;
 use crate::app::context::{HostFacts, STYLE_VARIABLES};
 use crate::app::frame::{Frame, FrameEvent, SANDBOX_PATH, is_dark, sandbox_origin};
 use crate::app::guard::{MAX_HEIGHT, MAX_MESSAGE_BYTES};
@@ -54,31 +53,19 @@ fn page_facts(lang: Lang, iframe: &web_sys::HtmlIFrameElement) -> HostFacts {
         .map(|(theirs, ours)| ((*theirs).to_owned(), read(ours)))
         .filter(|(_, value)| !value.is_empty())
         .collect();
-    let time_zone =
-        js_sys::Intl::DateTimeFormat::new(&js_sys::Array::new(), &js_sys::Object::new())
-            .resolved_options()
-            .pipe(|o| js_sys::Reflect::get(&o, &"timeZone".into()).ok())
-            .and_then(|z| z.as_string());
     HostFacts {
         dark: is_dark(&read("--mf-bg")),
         locale: match lang {
             Lang::En => "en".into(),
             Lang::Zh => "zh-CN".into(),
         },
-        time_zone,
+        // The browser's time zone would bring Intl's glue into the first load: left out.
+        time_zone: None,
         variables,
         width: u32::try_from(iframe.client_width()).unwrap_or(0),
         max_height: MAX_HEIGHT,
     }
 }
-
-/// `f(self)`, for a chain.
-trait Pipe: Sized {
-    fn pipe<T>(self, f: impl FnOnce(Self) -> T) -> T {
-        f(self)
-    }
-}
-impl<T> Pipe for T {}
 
 /// The frame as the host sees it: the outer iframe (the proxy), the messages it posts to the
 /// page, the user's answers.
@@ -151,7 +138,9 @@ impl BrowserFrame {
                     return;
                 }
                 let from_frame = match (ev.source(), watched.content_window()) {
-                    (Some(source), Some(frame)) => js_sys::Object::is(&source, frame.as_ref()),
+                    (Some(source), Some(frame)) => {
+                        wasm_bindgen::JsValue::from(source) == wasm_bindgen::JsValue::from(frame)
+                    }
                     _ => false,
                 };
                 if !from_frame {
@@ -287,25 +276,36 @@ fn AppFrame(ctl: Controller, called: CalledTool) -> impl IntoView {
         let (frame, tx) = BrowserFrame::new(ctl, iframe, proxy, link, answer_slot.clone());
         closer.set_value(Some(tx));
         ctl.in_run(host_app(ctl, called.clone(), frame), move || {
-            ctl.app.set(None)
+            ctl.app.set(false)
         });
     });
     // The page's theme or language changed: the host tells the app.
-    let theme = use_context::<ThemeChoice>();
+    let changed = move || {
+        closer.with_value(|tx| {
+            if let Some(tx) = tx {
+                let _ = tx.unbounded_send(FrameEvent::ContextChanged);
+            }
+        });
+    };
     let watched = Cell::new(false);
     Effect::new(move |_| {
         lang.track();
-        if let Some(theme) = theme {
-            theme.0.track();
-        }
         if watched.replace(true) {
-            closer.with_value(|tx| {
-                if let Some(tx) = tx {
-                    let _ = tx.unbounded_send(FrameEvent::ContextChanged);
-                }
-            });
+            changed();
         }
     });
+    // The theme picker (`#mf-theme`) is the page's, not this module's: heard on the document.
+    let picked = window_event_listener(leptos::ev::change, move |ev| {
+        let theme = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| el.id() == "mf-theme");
+        if theme {
+            // After the page has applied the theme (its effect runs once this event is done).
+            set_timeout(changed, std::time::Duration::ZERO);
+        }
+    });
+    on_cleanup(move || picked.remove());
     let answer = move |open: bool| {
         let url = link.get_untracked();
         if open && let Some(url) = &url {
@@ -365,9 +365,12 @@ fn AppFrame(ctl: Controller, called: CalledTool) -> impl IntoView {
 
 fn app_panel(ctl: Controller) -> impl IntoView {
     move || {
-        ctl.app
+        let called = ctl
+            .app
             .get()
-            .map(|called| view! { <AppFrame ctl=ctl called=called /> })
+            .then(|| ctl.run_engine()?.app_call())
+            .flatten()?;
+        Some(view! { <AppFrame ctl=ctl called=called /> })
     }
 }
 

@@ -61,8 +61,9 @@ pub struct Controller {
     live: StoredValue<Option<RunSession>, LocalStorage>,
     /// Whether a run is alive (`live` is set), for views that depend on it.
     alive: RwSignal<bool>,
-    /// The tool call whose app the page shows (MCP Apps), while it does.
-    pub app: RwSignal<Option<crate::flow::apps::CalledTool>>,
+    /// The page shows the app of the tool the run called last (MCP Apps; the engine has the
+    /// call). Off and on again for the next call's app.
+    pub app: RwSignal<bool>,
     /// Each server's era and fresh tool lists, for the page's lifetime.
     memory: StoredValue<ServerMemory, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
@@ -91,7 +92,7 @@ impl Controller {
             comparison: stores.comparison,
             live: StoredValue::new_local(None),
             alive: RwSignal::new(false),
-            app: RwSignal::new(None),
+            app: RwSignal::new(false),
             memory: StoredValue::new_local(ServerMemory::default()),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
         }
@@ -139,11 +140,11 @@ impl Controller {
 
     /// Shows the app of the tool the run called last, if it has one (its rows pending again).
     pub(super) fn show_app(&self, engine: &Rc<dyn Engine>) {
-        let called = engine.app_call();
-        if called.is_some() {
+        self.app.set(false);
+        if engine.app_call().is_some() {
             self.run.update(|r| r.reset(crate::diagram::app_rows()));
+            self.app.set(true);
         }
-        self.app.set(called);
     }
 
     fn gate(&self) -> Rc<Gate> {
@@ -176,9 +177,13 @@ impl Controller {
 
     /// What diagram 2 does next: ask the model the question, or call a link's tool itself.
     fn asking(&self) -> After {
-        match self.settings.call.get_untracked() {
-            Some((tool, arguments)) => After::Call { tool, arguments },
-            None => After::Ask(self.settings.question.get_untracked()),
+        let tool = self.settings.call_tool.get_untracked();
+        if tool.is_empty() {
+            return After::Ask(self.settings.question.get_untracked());
+        }
+        After::Call {
+            tool,
+            arguments: self.settings.call_args.get_untracked(),
         }
     }
 

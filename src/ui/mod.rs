@@ -95,7 +95,10 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
         None => question,
     };
     let ctl = Controller::new(server, question, lang, mode, speed, approval);
-    ctl.settings.call.set(call);
+    if let Some((tool, args)) = call {
+        ctl.settings.call_tool.set(tool);
+        ctl.settings.call_args.set(args);
+    }
     ctl.settings.link_auto.set(asked_for);
     ctl.settings.era.set(params::era(query));
     if let Some(asked) = params::query_param(query, "log") {
@@ -174,7 +177,6 @@ pub fn Page(ctl: Controller) -> impl IntoView {
         }
     });
     let theme = RwSignal::new(storage::load_theme());
-    provide_context(theme::ThemeChoice(theme));
     Effect::new(move |_| theme::apply(theme.get()));
     follow::keep_in_view(ctl);
     // Leaving the page ends the run and closes its session.
@@ -253,7 +255,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                     {move || ctl.run.with(|r| r.first_error().map(|(row, e)| format!("{row}: {e}"))).unwrap_or_default()}
                 </p>
                 // The app of the tool the model called (MCP Apps), when it has one.
-                {lazy_view::lazy_view(ctl, Box::new(move || ctl.app.with(Option::is_some)), || Box::pin(async { call_on_demand!(app_panel::app_panel_fn()) }))}
+                {lazy_view::lazy_view(ctl, Box::new(move || ctl.app.get()), || Box::pin(async { call_on_demand!(app_panel::app_panel_fn()) }))}
             </section>
             <ConnectionPanel ctl=ctl />
             <MessageLog ctl=ctl />

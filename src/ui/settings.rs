@@ -131,7 +131,7 @@ pub fn SettingsPanel(ctl: Controller) -> impl IntoView {
                     {tr(settings.lang, Msg::Question)}
                     <input id="mf-question" type="text" prop:value=move || settings.question.get()
                         on:input=move |ev| {
-                            settings.call.set(None);
+                            settings.call_tool.set(String::new());
                             settings.question.set(event_target_value(&ev));
                         } />
                 </label>

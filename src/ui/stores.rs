@@ -53,9 +53,10 @@ pub struct Settings {
     pub wire_detail: RwSignal<bool>,
     /// What the bridge runs or forwards to, when the server is a `mcp-flow-bridge` endpoint.
     pub bridge: RwSignal<Option<String>>,
-    /// A link's `?call=TOOL&args=JSON`: diagram 2 calls this tool with these arguments itself,
-    /// without a model, until the question is edited.
-    pub call: RwSignal<Option<(String, String)>>,
+    /// A link's `?call=TOOL&args=JSON`: diagram 2 calls this tool (empty: none) with these
+    /// arguments itself, without a model, until the question is edited.
+    pub call_tool: RwSignal<String>,
+    pub call_args: RwSignal<String>,
 }
 
 impl Settings {
@@ -83,7 +84,8 @@ impl Settings {
             timeout_ms: RwSignal::new(crate::mcp::client::DEFAULT_TIMEOUT_MS),
             wire_detail: RwSignal::new(false),
             bridge: RwSignal::new(None),
-            call: RwSignal::new(None),
+            call_tool: RwSignal::new(String::new()),
+            call_args: RwSignal::new(String::new()),
         }
     }
 }

@@ -3,10 +3,6 @@
 
 use super::i18n::Msg;
 
-/// The theme the user picked, for the views that follow it (in context).
-#[derive(Clone, Copy)]
-pub struct ThemeChoice(pub leptos::prelude::RwSignal<Theme>);
-
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
     #[default]

@@ -556,7 +556,11 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
             "ui/message" => {
                 self.host.steps.activate(Row::AppMessage);
                 self.record(Some(Row::AppMessage), false, message.clone(), None);
-                let text = params.pointer("/content/text").and_then(Value::as_str);
+                // One content block (the spec) or a list of them (the SDK's `sendMessage`).
+                let text = params
+                    .pointer("/content/text")
+                    .or_else(|| params.pointer("/content/0/text"))
+                    .and_then(Value::as_str);
                 match text.filter(|t| !t.trim().is_empty()) {
                     Some(text) => {
                         self.send(Some(Row::AppMessage), answer(&id, json!({})));

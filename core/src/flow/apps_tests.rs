@@ -520,3 +520,37 @@ fn a_links_arguments_that_are_not_an_object_fail_before_any_call() {
     assert_eq!(http.sent.borrow().len(), before, "nothing sent");
     assert_eq!(run.borrow().status(Row::CallToolAsk), RowStatus::Failed);
 }
+
+#[test]
+fn a_message_to_the_conversation_becomes_the_next_question() {
+    let (h, _, run, called) = asked(script(APP_MIME, vec![]));
+    let mut events = introduction();
+    events.extend([
+        // The spec's one block, and the SDK's list of blocks.
+        request(
+            2,
+            "ui/message",
+            json!({"role": "user", "content": {"type": "text", "text": "And in Paris?"}}),
+        ),
+        request(
+            3,
+            "ui/message",
+            json!({"role": "user", "content": [{"type": "text", "text": "And in Rome?"}]}),
+        ),
+        request(
+            4,
+            "ui/update-model-context",
+            json!({"content": [{"type": "text", "text": "The user prefers °F."}]}),
+        ),
+    ]);
+    let frame = Rc::new(ScriptedFrame {
+        events: RefCell::new(events.into()),
+        ..Default::default()
+    });
+    block_on(h.host_app(&called, frame.clone())).expect("hosted");
+    assert_eq!(*frame.asked.borrow(), ["And in Paris?", "And in Rome?"]);
+    assert_eq!(h.app_context().as_deref(), Some("The user prefers °F."));
+    let run = run.borrow();
+    assert_eq!(run.status(Row::AppMessage), RowStatus::Done);
+    assert_eq!(run.status(Row::AppModelContext), RowStatus::Done);
+}

@@ -272,22 +272,20 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
                 Some((t.name.to_string(), Value::Object((**schema).clone())))
             })
             .collect();
-        *self.tool_defs.borrow_mut() = list
+        let defs: Vec<Value> = list
             .tools
             .iter()
             .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
             .collect();
         // A tool only an app may call is not the model's (MCP Apps' `visibility`).
-        let for_model = |t: &&rmcp::model::Tool| {
-            let value = serde_json::to_value(t).unwrap_or(Value::Null);
-            mcp_flow_client::apps::Visibility::of(&value).model
-        };
         *self.tools.borrow_mut() = list
             .tools
             .iter()
-            .filter(for_model)
-            .map(ToolSpec::from_mcp)
+            .zip(&defs)
+            .filter(|(_, def)| mcp_flow_client::apps::Visibility::of(def).model)
+            .map(|(tool, _)| ToolSpec::from_mcp(tool))
             .collect();
+        *self.tool_defs.borrow_mut() = defs;
         *self.task_tools.borrow_mut() = list.task_tools.clone();
         list.tools.iter().map(|t| t.name.to_string()).collect()
     }

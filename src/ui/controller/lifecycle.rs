@@ -163,7 +163,7 @@ impl Controller {
     pub fn load_recording(&self, rec: crate::export::recording::Recording) {
         self.stop_comparing();
         self.end_run(None);
-        self.app.set(None);
+        self.app.set(false);
         // The run shown until now stays in the log (and can be compared with the recording).
         self.keep_for_the_log();
         self.recording.set(Some(RecordingInfo {
@@ -202,7 +202,7 @@ impl Controller {
         self.end_run(None);
         self.keep_for_the_log();
         self.recording.set(None);
-        self.app.set(None);
+        self.app.set(false);
         self.run.set(Run::new(all_rows()));
         self.cursor.set(Cursor::default());
         self.mode.set(mode);

@@ -18,13 +18,14 @@ const PROXY_JS: &str = include_str!("../../assets/sandbox/proxy.js");
 
 /// The proxy's policy, which the app's document inherits (a `srcdoc` frame takes its parent's
 /// policy). It is the widest an app may get: the host adds the app's own, narrower policy to
-/// the app's document, and a document obeys both. Framed only by a loopback page.
+/// the app's document, and a document obeys both. Framed only by a page on 127.0.0.1 or
+/// localhost (a policy cannot name an IPv6 address).
 pub const SANDBOX_POLICY: &str = "default-src 'none'; \
     script-src 'self' 'unsafe-inline' http: https:; style-src 'unsafe-inline' http: https:; \
     img-src data: blob: http: https:; font-src data: http: https:; \
     media-src data: blob: http: https:; connect-src http: https: ws: wss:; \
     frame-src http: https:; base-uri http: https:; form-action 'none'; object-src 'none'; \
-    frame-ancestors http://127.0.0.1:* http://localhost:* http://[::1]:*";
+    frame-ancestors http://127.0.0.1:* http://localhost:*";
 
 /// The proxy's two files, each with [`SANDBOX_POLICY`]; never cached, so a new build's proxy
 /// is the one a page gets.
