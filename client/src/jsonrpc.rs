@@ -55,6 +55,17 @@ pub fn method(message: &Value) -> Option<&str> {
     message.get("method").and_then(Value::as_str)
 }
 
+/// The strings of a JSON array (anything else in it left out; nothing when it is no array).
+pub fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Whether `message` is a request or notification for `method`.
 pub fn is<M: ConstString>(message: &Value, _method: M) -> bool {
     method(message) == Some(M::VALUE)

@@ -66,13 +66,7 @@ fn is_notification(message: &Value, method: &str) -> bool {
 
 /// The URIs an acknowledgment says the server accepted.
 pub fn accepted(ack: &Value) -> Vec<String> {
-    ack.pointer("/params/notifications/resourceSubscriptions")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect()
+    crate::jsonrpc::strings(ack.pointer("/params/notifications/resourceSubscriptions"))
 }
 
 /// Whether `message` says that `uri` was updated.

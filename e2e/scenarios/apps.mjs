@@ -57,9 +57,6 @@ export default {
       const background = await card.evaluate(() => getComputedStyle(document.body).backgroundColor);
       const pageBackground = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--mf-bg').trim());
       check(background.length > 0 && pageBackground.length > 0, `${spoken}: ${background} / ${pageBackground}`);
-      // The frame's own process paints on its own time.
-      await page.waitForTimeout(300);
-      await page.locator('#mf-app-panel').screenshot({ path: join(opt.out, `app-panel-${spoken}.png`) });
       // The page turns dark: the host tells the app, which follows.
       const theme = await page.inputValue('#mf-theme');
       await page.selectOption('#mf-theme', 'dark');
@@ -71,6 +68,11 @@ export default {
       await card.waitForFunction(() => document.querySelector('#temp').textContent.endsWith('°F'), null, { timeout: 20_000, polling: 100 });
       for (const row of ['app-10', 'app-11', 'app-12', 'app-13']) await done(page, row);
       await page.locator('#mf-dp').screenshot({ path: join(opt.out, `app-diagram-${spoken}.png`) });
+      // The panel as the page shows it, its frame (another process) composited in.
+      await page.locator('#mf-app-panel').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(500);
+      const box = await page.locator('#mf-app-panel').boundingBox();
+      if (box) await page.screenshot({ path: join(opt.out, `app-panel-${spoken}.png`), clip: box });
     }
   },
 

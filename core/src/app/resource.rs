@@ -5,6 +5,7 @@ use base64::Engine;
 use serde_json::Value;
 
 use mcp_flow_client::apps::APP_MIME;
+use mcp_flow_client::jsonrpc::strings;
 
 /// The largest app document the host renders (its HTML, after base64 decoding).
 pub const MAX_HTML_BYTES: usize = 4 * 1024 * 1024;
@@ -76,16 +77,6 @@ impl std::fmt::Display for AppError {
 fn is_app_mime(found: &str) -> bool {
     let squeezed: String = found.chars().filter(|c| !c.is_whitespace()).collect();
     squeezed.eq_ignore_ascii_case(APP_MIME)
-}
-
-fn strings(value: Option<&Value>) -> Vec<String> {
-    value
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect()
 }
 
 impl CspDomains {

@@ -71,10 +71,11 @@ fn authorization_has_its_own_participants_in_order() {
 
 #[test]
 fn every_actor_a_row_names_is_a_participant_of_its_diagram() {
-    let every = diagrams()
-        .iter()
-        .chain(modern_diagrams())
-        .chain([authorization(), browse()]);
+    let every =
+        diagrams()
+            .iter()
+            .chain(modern_diagrams())
+            .chain([authorization(), browse(), app()]);
     for d in every {
         for m in d.messages() {
             assert!(d.column_of(m.from).is_some(), "{}: {:?}", m.id, m.from);

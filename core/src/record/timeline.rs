@@ -19,15 +19,19 @@ pub enum Lane {
     Model,
     /// A request of the authorization flow.
     Authorization,
+    /// A tool's app: from the host's first message to it to the last one either way, each
+    /// `postMessage` a tick.
+    App,
 }
 
 impl Lane {
-    pub const ALL: [Lane; 5] = [
+    pub const ALL: [Lane; 6] = [
         Lane::Authorization,
         Lane::Requests,
         Lane::Streams,
         Lane::Tasks,
         Lane::Model,
+        Lane::App,
     ];
 
     pub fn name(self, lang: crate::diagram::Lang) -> &'static str {
@@ -43,6 +47,8 @@ impl Lane {
             (Lane::Model, Zh) => "模型",
             (Lane::Authorization, En) => "Authorization",
             (Lane::Authorization, Zh) => "授权",
+            (Lane::App, En) => "App (postMessage)",
+            (Lane::App, Zh) => "应用（postMessage）",
         }
     }
 }
@@ -144,6 +150,9 @@ impl Timeline {
         }
         if let Some(task) = task_span(run) {
             raw.push((task.start, task, false));
+        }
+        if let Some(app) = app_span(run) {
+            raw.push((app.start, app, false));
         }
         raw.sort_by(|a, b| a.0.total_cmp(&b.0));
         let origin = raw.first().map_or(0.0, |(t, ..)| *t);
@@ -325,6 +334,22 @@ pub fn format_ms(ms: f64) -> String {
     }
 }
 
+/// A tool's app as one span: its first message to its last, each message a tick.
+fn app_span(run: &Run) -> Option<Span> {
+    let first = run.app.first()?;
+    let last = run.app.last()?;
+    Some(Span {
+        lane: Lane::App,
+        label: format!("postMessage × {}", run.app.len()),
+        row: Some(Row::AppRender),
+        start: first.at_ms,
+        end: Some(last.at_ms),
+        ticks: run.app.iter().map(|p| p.at_ms).collect(),
+        failed: run.app.iter().any(|p| p.refused.is_some()),
+        round: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,6 +463,37 @@ mod tests {
         assert_eq!(timeline.duration, 100.0, "to the last thing seen");
         assert!(timeline.spans.iter().all(|s| !s.failed));
         assert_eq!(Timeline::of(&Run::default()), Timeline::default());
+    }
+
+    #[test]
+    fn a_tools_app_is_one_span_with_a_tick_per_message() {
+        use crate::record::run::{AppPost, RunEvent};
+        let mut run = Run::new(crate::diagram::app_rows());
+        assert!(Timeline::of(&run).spans.is_empty(), "no app, no span");
+        for (at_ms, to_app, refused) in [
+            (10.0, true, None),
+            (12.5, false, None),
+            (40.0, false, Some("malformed".to_owned())),
+        ] {
+            run.apply(RunEvent::App(Box::new(AppPost {
+                at_ms,
+                row: Some(Row::AppRender),
+                to_app,
+                message: serde_json::json!({"jsonrpc": "2.0"}),
+                refused,
+            })));
+        }
+        let line = Timeline::of(&run);
+        let app = line
+            .spans
+            .iter()
+            .find(|s| s.lane == Lane::App)
+            .expect("the app's span");
+        assert_eq!((app.start, app.end), (0.0, Some(30.0)));
+        assert_eq!(app.ticks, [0.0, 2.5, 30.0]);
+        assert_eq!(app.label, "postMessage × 3");
+        assert!(app.failed, "a refused message marks it");
+        assert_eq!(app.row, Some(Row::AppRender));
     }
 
     #[test]
