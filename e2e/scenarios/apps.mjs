@@ -91,6 +91,22 @@ export default {
     }
   },
 
+  async "the connection panel's form calls a tool without the model, as ?call= does"(page) {
+    await page.goto(`${need('base')}/?speed=instant&approve=auto&autoplay`);
+    await finished(page);
+    await appFrame(page);
+    await page.click('#mf-connection > summary');
+    await page.waitForSelector('#mf-call-form', { timeout: 20_000 });
+    await page.selectOption('#mf-call-tool', 'get_weather');
+    await page.fill('#mf-call-args', '{"location": "Paris"}');
+    await page.click('#mf-call');
+    await page.waitForSelector('g[data-row="d2-2"][data-state="skipped"]', { timeout: 20_000 });
+    await finished(page);
+    const card = await appFrame(page);
+    await card.waitForFunction(() => document.querySelector('#place').textContent.includes('Paris'), null, { timeout: 20_000, polling: 100 });
+    check((await rows(page))['d2-7'] === 'done', 'd2-7 did not run');
+  },
+
   async "the reference server-basic-vanillajs from a ?call= link: its app renders and its buttons go through the host"(page) {
     const server = encodeURIComponent(need('basic-app'));
     // Its SDK (TypeScript v2.0.0) speaks up to 2025-11-25: auto probes 2026-07-28 and falls back.

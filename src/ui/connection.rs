@@ -36,6 +36,9 @@ enum ConnText {
     LogLevel,
     Browse,
     BrowseHint,
+    CallTool,
+    CallArgs,
+    CallHint,
     Changed,
     ChangedSince,
     ChangedFile,
@@ -109,6 +112,13 @@ impl ConnText {
                 lang,
                 "No earlier run on this page yet: run again (or load a recording) to compare.",
                 "本页面还没有更早的运行：再运行一次（或加载一个记录）即可比较。",
+            ),
+            Self::CallTool => by_lang(lang, "Call a tool without the model", "不经模型调用工具"),
+            Self::CallArgs => by_lang(lang, "Arguments (a JSON object)", "参数（JSON 对象）"),
+            Self::CallHint => by_lang(
+                lang,
+                "Diagram 2 calls the tool itself, as the link ?call=TOOL&args=JSON does: the model's rows are skipped, the result is the answer, and the tool's app, if it has one, is rendered.",
+                "图 2 直接调用该工具，和链接 ?call=TOOL&args=JSON 一样：跳过模型的步骤，结果即为回答；如果工具带有应用，则渲染该应用。",
             ),
             Self::BrowseHint => by_lang(
                 lang,
@@ -240,6 +250,7 @@ fn connection_body(ctl: Controller) -> impl IntoView {
                 " "
                 <span class="mf-hint">{ConnText::BrowseHint.shown()}</span>
             </p>
+            {call_form(ctl)}
             <div id="mf-connection-facts">{rows}</div>
             {changes(ctl)}
             <h3>{ConnText::Logs.shown()}</h3>
@@ -270,6 +281,59 @@ fn connection_body(ctl: Controller) -> impl IntoView {
                 </select>
             </label>
             {logs}
+    }
+}
+
+/// The tools the run listed, to call one without the model (what `?call=` does).
+fn call_form(ctl: Controller) -> impl IntoView {
+    let tools = Memo::new(move |_| {
+        ctl.run
+            .with(|r| match r.payload(crate::diagram::Row::ListToolsResult) {
+                Some(crate::record::payload::Payload::Tools { names, .. }) => names.clone(),
+                _ => Vec::new(),
+            })
+    });
+    let picked = RwSignal::new(String::new());
+    let args = RwSignal::new("{}".to_owned());
+    let call = move |_| {
+        let tool = picked.get_untracked();
+        let tool = if tool.is_empty() {
+            tools
+                .with_untracked(|t| t.first().cloned())
+                .unwrap_or_default()
+        } else {
+            tool
+        };
+        if tool.is_empty() {
+            return;
+        }
+        let settings = ctl.settings;
+        settings.call_tool.set(tool);
+        settings.call_args.set(args.get_untracked());
+        ctl.ask(ctl.mode.get_untracked());
+        // This once: the next Ask asks the model again.
+        settings.call_tool.set(String::new());
+    };
+    move || {
+        (!tools.with(Vec::is_empty)).then(|| {
+            view! {
+                <fieldset id="mf-call-form" class="mf-call-form">
+                    <legend>{ConnText::CallTool.shown()}</legend>
+                    <select id="mf-call-tool" on:change=move |ev| picked.set(event_target_value(&ev))>
+                        {tools.get().into_iter().map(|name| view! { <option value=name.clone()>{name.clone()}</option> }).collect_view()}
+                    </select>
+                    <label>
+                        {ConnText::CallArgs.shown()}
+                        <input id="mf-call-args" type="text" prop:value=move || args.get()
+                            on:input=move |ev| args.set(event_target_value(&ev)) />
+                    </label>
+                    <button id="mf-call" disabled=move || ctl.running.get() on:click=call>
+                        {ConnText::CallTool.shown()}
+                    </button>
+                    <p class="mf-hint">{ConnText::CallHint.shown()}</p>
+                </fieldset>
+            }
+        })
     }
 }
 
