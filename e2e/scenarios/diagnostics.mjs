@@ -68,6 +68,10 @@ export default {
       await page.goto(`${need('base')}/?speed=instant&approve=auto&autoplay&era=${spoken}&view=timeline`);
       await finished(page);
       await page.waitForSelector('#mf-timeline[open] g[data-span]');
+      // get_weather's card talks with the host after the answer (the App lane): the whole run is
+      // what the timeline holds once the card has its result and has settled.
+      await page.waitForSelector('g[data-row="app-8"][data-state="done"]', { timeout: 20_000 });
+      await page.waitForTimeout(500);
       const spans = () => page.$$eval('#mf-timeline g[data-span]', (gs) => gs.map((g) => ({
         span: g.dataset.span, row: g.dataset.row ?? null, lane: g.dataset.lane, state: g.getAttribute('data-state'),
       })));
