@@ -53,10 +53,14 @@ export default {
       check(proxyOrigin !== new URL(page.url()).origin && /^http:\/\/(localhost|127\.0\.0\.1):/.test(proxyOrigin),
         `${spoken}: the proxy runs on ${proxyOrigin}`);
       check((await card.evaluate(() => window.origin)) === 'null', `${spoken}: the app's origin is not its own`);
-      // The card follows the page's theme through the extension's variables.
-      const background = await card.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      // The card follows the page's theme: the host hands it the page's colours as the extension's
+      // variables, and its background is drawn from them.
       const pageBackground = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--mf-bg').trim());
-      check(background.length > 0 && pageBackground.length > 0, `${spoken}: ${background} / ${pageBackground}`);
+      const given = await card.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-background-primary').trim());
+      check(pageBackground.length > 0 && given === pageBackground, `${spoken}: the card got ${given}, the page is ${pageBackground}`);
+      const drawn = await card.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const expected = await page.evaluate((c) => { const el = document.createElement('i'); el.style.color = c; document.body.append(el); const rgb = getComputedStyle(el).color; el.remove(); return rgb; }, pageBackground);
+      check(drawn === expected, `${spoken}: the card's background ${drawn}, the page's ${expected}`);
       // The page turns dark: the host tells the app, which follows.
       const theme = await page.inputValue('#mf-theme');
       await page.selectOption('#mf-theme', 'dark');

@@ -59,8 +59,6 @@ fn page_facts(lang: Lang, iframe: &web_sys::HtmlIFrameElement) -> HostFacts {
             Lang::En => "en".into(),
             Lang::Zh => "zh-CN".into(),
         },
-        // The browser's time zone would bring Intl's glue into the first load: left out.
-        time_zone: None,
         variables,
         width: u32::try_from(iframe.client_width()).unwrap_or(0),
         max_height: MAX_HEIGHT,

@@ -28,8 +28,6 @@ pub struct HostFacts {
     pub dark: bool,
     /// The page's language as BCP 47 (`en`, `zh-CN`).
     pub locale: String,
-    /// The user's IANA time zone, when the browser says.
-    pub time_zone: Option<String>,
     /// The extension's variables with the page's values ([`STYLE_VARIABLES`]).
     pub variables: Vec<(String, String)>,
     /// The room the frame has: its width, and the most height it may grow to.
@@ -55,9 +53,6 @@ impl HostFacts {
             "platform": "web",
             "toolInfo": { "tool": tool },
         });
-        if let Some(zone) = &self.time_zone {
-            context["timeZone"] = json!(zone);
-        }
         if let Some(id) = call_id {
             context["toolInfo"]["id"] = id.clone();
         }
@@ -143,7 +138,6 @@ mod tests {
         HostFacts {
             dark: false,
             locale: "en".into(),
-            time_zone: Some("Asia/Tokyo".into()),
             variables: vec![("--color-background-primary".into(), "#ffffff".into())],
             width: 480,
             max_height: 600,
@@ -174,7 +168,8 @@ mod tests {
             json!({"width": 480, "maxHeight": 600})
         );
         assert_eq!(c["locale"], "en");
-        assert_eq!(c["timeZone"], "Asia/Tokyo");
+        // No time zone: the browser's would bring Intl's glue into the page's first load.
+        assert!(c.get("timeZone").is_none());
         assert_eq!(c["platform"], "web");
         assert_eq!(c["toolInfo"], json!({"tool": tool, "id": 7}));
     }

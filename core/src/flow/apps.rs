@@ -21,6 +21,7 @@ use crate::llm::Llm;
 use crate::record::payload::Payload;
 use crate::record::run::{AppPost, RunEvent};
 use mcp_flow_client::apps::Visibility;
+use mcp_flow_client::error::clip;
 use mcp_flow_client::http::Http;
 use mcp_flow_client::tools::result_text;
 
@@ -34,19 +35,30 @@ const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const TEARDOWN_ID: &str = "mcp-flow-teardown";
 
-fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
-    }
-}
-
 fn app(method: &str, detail: impl Into<String>, count: u32) -> Option<Payload> {
     Some(Payload::App {
         method: method.to_owned(),
         detail: detail.into(),
         count,
     })
+}
+
+/// An app's request to the server in a line: the tool (with its arguments, when `arguments`) or
+/// the URI.
+fn asked(method: &str, params: &Value, arguments: bool) -> String {
+    let text = |key: &str| params.get(key).and_then(Value::as_str).unwrap_or("?");
+    match method {
+        "tools/call" if arguments => {
+            let given = params.get("arguments").cloned().unwrap_or(Value::Null);
+            format!(
+                "tools/call {} {}",
+                text("name"),
+                clip(&given.to_string(), 80)
+            )
+        }
+        "tools/call" => format!("tools/call {}", text("name")),
+        _ => format!("resources/read {}", text("uri")),
+    }
 }
 
 fn answer(id: &Value, result: Value) -> Value {
@@ -95,47 +107,6 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
             arguments: arguments.clone(),
             result: result.clone(),
         });
-    }
-
-    /// Diagram 2 without a model: the tool `name` called with `arguments` (a JSON object, as a
-    /// link's `?call=TOOL&args=JSON` gives them), the model's turns skipped, the result's text
-    /// shown as the answer. Its app, if it has one, is then the page's to render.
-    pub async fn call_from_link(&self, name: &str, arguments: &str) -> Result<String, Stopped> {
-        use crate::llm::ToolCall;
-        use crate::record::payload::SkipReason;
-        *self.last_call.borrow_mut() = None;
-        let model = [Row::Question, Row::AskLlm, Row::LlmChoice];
-        self.skip(&model, SkipReason::CalledFromLink);
-        let arguments: Value = match arguments.trim() {
-            "" => json!({}),
-            text => serde_json::from_str(text)
-                .ok()
-                .filter(Value::is_object)
-                .ok_or_else(|| {
-                    self.fail(
-                        Row::CallToolAsk,
-                        format!("the link's args are not a JSON object: {}", clip(text, 120)),
-                    )
-                })?,
-        };
-        let call = ToolCall {
-            id: "link-1".into(),
-            name: name.to_owned(),
-            arguments,
-        };
-        let text = if self.approve(&call, 1).await {
-            let (content, _, _) = self.call_tool(&call, 1).await?;
-            self.relist_if_changed().await?;
-            content
-        } else {
-            self.skip_declined();
-            format!("The user declined to run the tool '{name}'.")
-        };
-        self.skip(
-            &[Row::ResultToLlm, Row::LlmAnswer],
-            SkipReason::CalledFromLink,
-        );
-        self.show(text).await
     }
 
     /// The last tool call, when its tool has an app and this host renders apps.
@@ -203,24 +174,7 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
 
     /// Forwards the app's request to the server: rows app-11 and app-12.
     async fn forward(&self, method: &str, params: &Value) -> Result<Value, String> {
-        let detail = match method {
-            "tools/call" => format!(
-                "tools/call {} {}",
-                params.get("name").and_then(Value::as_str).unwrap_or("?"),
-                clip(
-                    &params
-                        .get("arguments")
-                        .cloned()
-                        .unwrap_or(Value::Null)
-                        .to_string(),
-                    80
-                )
-            ),
-            _ => format!(
-                "resources/read {}",
-                params.get("uri").and_then(Value::as_str).unwrap_or("?")
-            ),
-        };
+        let detail = asked(method, params, true);
         self.begin(Row::AppForward).await;
         let answered = match method {
             "tools/call" => {
@@ -646,17 +600,10 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
             }
         }
         self.record(Some(Row::AppCall), false, message, None);
-        let asked = match method {
-            "tools/call" => format!(
-                "tools/call {}",
-                params.get("name").and_then(Value::as_str).unwrap_or("?")
-            ),
-            _ => format!(
-                "resources/read {}",
-                params.get("uri").and_then(Value::as_str).unwrap_or("?")
-            ),
-        };
-        self.host.done(Row::AppCall, app(method, asked, count));
+        self.host.done(
+            Row::AppCall,
+            app(method, asked(method, &params, false), count),
+        );
         let forwarded = self.host.forward(method, &params).await;
         self.host.begin(Row::AppCallResult).await;
         match forwarded {

@@ -52,7 +52,6 @@ impl Frame for ScriptedFrame {
         HostFacts {
             dark: true,
             locale: "zh-CN".into(),
-            time_zone: None,
             variables: vec![("--color-background-primary".into(), "#0f172a".into())],
             width: 640,
             max_height: MAX_HEIGHT,

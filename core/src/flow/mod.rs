@@ -22,6 +22,7 @@ pub mod hearing;
 mod hearing_tests;
 pub mod host;
 pub mod lifetime;
+mod link_call;
 mod pages;
 mod relist;
 pub mod roots;
