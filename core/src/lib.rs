@@ -3,6 +3,7 @@
 //! No Leptos: the app (`mcp-flow`) draws it.
 
 pub mod app;
+pub mod decimal;
 pub mod diagram;
 pub mod export;
 pub mod flow;

@@ -159,6 +159,108 @@ export default {
     }
   },
 
+  async "the run's end tears the app down: ui/resource-teardown reaches it, answered, before the next run"(page) {
+    await page.goto(`${need('base')}/?speed=instant&approve=auto&autoplay`);
+    await finished(page);
+    // The app's console is the page's in Playwright: it says what reached it, and when.
+    const heard = [];
+    page.on('console', (m) => {
+      const said = /^mf-heard (\d+) (.*)$/.exec(m.text());
+      if (said) heard.push({ at: Number(said[1]), what: said[2] });
+    });
+    const listen = (frame) => frame.evaluate(() => addEventListener('message', (e) => {
+      if (e.data && e.data.method === 'ui/resource-teardown') console.log(`mf-heard ${Date.now()} ${e.data.params.reason}`);
+    }));
+    const card = await appFrame(page);
+    await card.waitForSelector('#temp:not(:empty)', { timeout: 20_000 });
+    await listen(card);
+    // When the page sends its next request (the wasm calls the global fetch).
+    await page.evaluate(() => {
+      const send = window.fetch;
+      window.fetch = (...args) => { window.mfFirstFetch ??= Date.now(); return send(...args); };
+    });
+    // A new run: the old run's app hears the teardown before the new run sends anything.
+    await page.click(sel.restart);
+    await finished(page);
+    const next = await appFrame(page);
+    await next.waitForSelector('#temp:not(:empty)', { timeout: 20_000 });
+    const firstFetch = await page.evaluate(() => window.mfFirstFetch);
+    const first = heard[0];
+    check(first && first.what === 'a new run starts', `the app heard: ${JSON.stringify(heard)}`);
+    check(firstFetch && first.at <= firstFetch, `the new run sent at ${firstFetch}, the teardown came at ${first.at}`);
+    // Closing it in the page: the same request with the user's reason, drawn on app-20 and app-21.
+    await listen(next);
+    await page.click('#mf-app-close');
+    await done(page, 'app-20');
+    await done(page, 'app-21');
+    await page.waitForSelector('#mf-app-frame', { state: 'detached', timeout: 10_000 });
+    check(heard.some((h) => h.what === 'the user closed the app'), `closing: ${JSON.stringify(heard)}`);
+  },
+
+  async "an app that misbehaves is refused or bounded, each said on its row, and the page stays responsive"(page) {
+    await page.goto(`${need('base')}/?speed=instant&approve=auto&autoplay`);
+    await finished(page);
+    const card = await appFrame(page);
+    await card.waitForSelector('#temp:not(:empty)', { timeout: 20_000 });
+    // Everything below is posted from the app's own document, through the real proxy.
+    const answers = await card.evaluate(async () => {
+      const answers = {};
+      addEventListener('message', (e) => {
+        const d = e.data;
+        if (d && typeof d.id === 'string' && d.id.startsWith('mf-bad-')) answers[d.id] = d;
+      });
+      const post = (m) => parent.postMessage(m, '*');
+      // A flood: 10,000 log lines at once.
+      for (let i = 0; i < 10_000; i++) {
+        post({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `flood ${i}` } });
+      }
+      // The browser delivers them over seconds; the host drops what passes its rate. Once a ping
+      // is answered again, the flood is over: then malformed JSON-RPC, a tool the server does not
+      // have, a javascript: link, a frame a million pixels high, and a last ping.
+      const pingedAt = Date.now();
+      for (let n = 0; !Object.keys(answers).some((id) => id.startsWith('mf-bad-ping-')); n++) {
+        if (Date.now() - pingedAt > 60_000) return { flood: 'no ping answered within 60 s' };
+        post({ jsonrpc: '2.0', id: `mf-bad-ping-${n}`, method: 'ping' });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      answers.recoveredMs = Date.now() - pingedAt;
+      await new Promise((r) => setTimeout(r, 1_000));
+      post({ jsonrpc: '2.0', id: 'mf-bad-malformed', method: 42 });
+      post({ jsonrpc: '2.0', id: 'mf-bad-tool', method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+      post({ jsonrpc: '2.0', id: 'mf-bad-link', method: 'ui/open-link', params: { url: 'javascript:alert(1)' } });
+      post({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: 300, height: 1_000_000 } });
+      post({ jsonrpc: '2.0', id: 'mf-bad-ping', method: 'ping' });
+      const deadline = Date.now() + 15_000;
+      while (!['mf-bad-malformed', 'mf-bad-tool', 'mf-bad-link', 'mf-bad-ping'].every((id) => id in answers) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return answers;
+    });
+    check(!answers.flood, answers.flood);
+    console.log(`    the host answered a ping again ${answers.recoveredMs} ms after the flood was posted`);
+    const said = (id) => JSON.stringify(answers[id]);
+    check(answers['mf-bad-malformed']?.error?.code === -32600, `malformed: ${said('mf-bad-malformed')}`);
+    check(/not a tool of this server/.test(answers['mf-bad-tool']?.error?.message ?? ''), `the unknown tool: ${said('mf-bad-tool')}`);
+    check(/Invalid URL/.test(answers['mf-bad-link']?.error?.message ?? ''), `the javascript: link: ${said('mf-bad-link')}`);
+    check(answers['mf-bad-ping'] && 'result' in answers['mf-bad-ping'], `the ping after the flood: ${said('mf-bad-ping')}`);
+    // Said on their rows.
+    const title = (row) => page.textContent(`#mf-dp g[data-row="${row}"] title`);
+    const states = await appRows(page);
+    check(states['app-10'] === 'failed' && /no_such_tool/.test(await title('app-10')), `app-10: ${states['app-10']} ${await title('app-10')}`);
+    check(states['app-17'] === 'failed' && /javascript:/.test(await title('app-17')), `app-17: ${states['app-17']} ${await title('app-17')}`);
+    // Bounded: the frame no higher than the host's limit; no link offered to the user.
+    const height = await page.$eval('#mf-app-frame', (f) => f.getBoundingClientRect().height);
+    check(height <= 800, `the frame is ${height} px high`);
+    check(!(await page.$('#mf-app-link')), 'a javascript: link was offered');
+    // The flood's drop belongs to no row: said with the render's (where the timeline's App span leads).
+    await page.click('#mf-dp g[data-row="app-3"]');
+    await page.waitForFunction(() => document.querySelector('.mf-inspector')?.textContent.includes('more than 20 a second'), null, { timeout: 10_000 })
+      .catch(() => { throw new Error('the flood was not said at app-3'); });
+    // Responsive: the page still changes its theme and the app still hears of it.
+    const theme = await page.inputValue('#mf-theme');
+    await page.selectOption('#mf-theme', theme === 'dark' ? 'light' : 'dark');
+    await done(page, 'app-19');
+    await page.selectOption('#mf-theme', theme);
+  },
+
   async "an app's request to a domain it did not declare is refused by its policy"(page) {
     await page.goto(`${need('base')}/?speed=instant&approve=auto&autoplay`);
     await finished(page);

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
-use super::controller::{Controller, PageHost};
+use super::controller::{AppRelease, Controller, PageHost};
 use super::lazy_view::ViewFn;
 use super::stores::Settings;
 use crate::app::context::{HostFacts, STYLE_VARIABLES};
@@ -22,7 +22,7 @@ use crate::app::frame::{Frame, FrameEvent, SANDBOX_PATH, is_dark, sandbox_origin
 use crate::app::guard::{MAX_HEIGHT, MAX_MESSAGE_BYTES};
 use crate::clock::{BrowserClock, Clock};
 use crate::diagram::Lang;
-use crate::flow::apps::CalledTool;
+use crate::flow::apps::{CalledTool, TEARDOWN_WAIT_MS};
 use crate::on_demand::{OnDemandError, on_demand};
 
 /// The most messages from an app that wait to be read; more are dropped (and said).
@@ -226,6 +226,23 @@ impl Frame for BrowserFrame {
     }
 }
 
+/// The app's teardown for the controller: the conversation is told to close with the reason
+/// (it sends `ui/resource-teardown` and waits for the answer), and this ends when the
+/// conversation has (or a little after the host's own wait).
+fn teardown(tx: UnboundedSender<FrameEvent>, gone: oneshot::Receiver<()>) -> AppRelease {
+    let gone = Cell::new(Some(gone));
+    Rc::new(move |reason: &'static str| {
+        let _ = tx.unbounded_send(FrameEvent::Closing(reason.into()));
+        let gone = gone.take();
+        Box::pin(async move {
+            if let Some(gone) = gone {
+                let wait = Box::pin(BrowserClock.sleep(TEARDOWN_WAIT_MS + 1_000));
+                let _ = futures_util::future::select(gone, wait).await;
+            }
+        })
+    })
+}
+
 /// Hosts `called`'s app in `frame` on the run's host; the host's type is the page's.
 fn host_app(
     ctl: Controller,
@@ -272,10 +289,15 @@ fn AppFrame(ctl: Controller, called: CalledTool) -> impl IntoView {
             return;
         }
         let (frame, tx) = BrowserFrame::new(ctl, iframe, proxy, link, answer_slot.clone());
-        closer.set_value(Some(tx));
+        closer.set_value(Some(tx.clone()));
+        let (ended, gone) = oneshot::channel::<()>();
         ctl.in_run(host_app(ctl, called.clone(), frame), move || {
+            let _ = ended.send(());
             ctl.app.set(false)
         });
+        // Held until the next app's: once this conversation has ended (or its run was
+        // dropped), calling it ends at once.
+        ctl.hold_app(teardown(tx, gone));
     });
     // The page's theme or language changed: the host tells the app.
     let changed = move || {

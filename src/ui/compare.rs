@@ -7,6 +7,7 @@ use super::controller::{Compared, Controller};
 use super::i18n::{Msg, by_lang, fill, in_lang, text};
 use super::lazy_view::{ViewFn, lazy_view};
 use super::stores::Settings;
+use crate::decimal::fixed;
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::compare::{CHANGELOG, CHANGES, EraFigures, change};
@@ -24,7 +25,7 @@ fn column(f: &EraFigures) -> [String; 5] {
         f.methods.join(", "),
         f.bytes_sent.to_string(),
         f.bytes_received.to_string(),
-        format!("{:.0} ms", f.time_ms),
+        format!("{} ms", fixed(f.time_ms, 0)),
     ]
 }
 

@@ -33,6 +33,10 @@ pub fn all_rows() -> Vec<Row> {
     crate::diagram::all_rows()
 }
 
+/// The hosted app's teardown, held by its panel while the app lives: tells the app why it goes
+/// (`ui/resource-teardown`) and ends once it has answered or its wait has passed.
+pub type AppRelease = Rc<dyn Fn(&'static str) -> LocalBoxFuture<'static, ()>>;
+
 /// What a loaded recording is: the banner says it in the page's language.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordingInfo {
@@ -64,6 +68,8 @@ pub struct Controller {
     /// The page shows the app of the tool the run called last (MCP Apps; the engine has the
     /// call). Off and on again for the next call's app.
     pub app: RwSignal<bool>,
+    /// The teardown of the app shown, while there is one.
+    app_release: StoredValue<Option<AppRelease>, LocalStorage>,
     /// Each server's era and fresh tool lists, for the page's lifetime.
     memory: StoredValue<ServerMemory, LocalStorage>,
     gate: StoredValue<Rc<Gate>, LocalStorage>,
@@ -93,6 +99,7 @@ impl Controller {
             live: StoredValue::new_local(None),
             alive: RwSignal::new(false),
             app: RwSignal::new(false),
+            app_release: StoredValue::new_local(None),
             memory: StoredValue::new_local(ServerMemory::default()),
             gate: StoredValue::new_local(Rc::new(Gate::new(mode, speed))),
         }
@@ -144,6 +151,32 @@ impl Controller {
         if engine.app_call().is_some() {
             self.run.update(|r| r.reset(crate::diagram::app_rows()));
             self.app.set(true);
+        }
+    }
+
+    /// The app panel's teardown, while its app lives.
+    pub(super) fn hold_app(&self, release: AppRelease) {
+        self.app_release.set_value(Some(release));
+    }
+
+    /// `then` now, or once the app shown has been told to tear down and has answered (its wait
+    /// bounded): the host tears an app down before its run gives way to anything else.
+    pub(super) fn after_app(&self, reason: &'static str, then: impl FnOnce() + 'static) {
+        let release = self.app_release.try_update_value(Option::take).flatten();
+        // Only an app that initialized is sent the teardown (and is waited for).
+        let live = self.run.with_untracked(|r| {
+            r.status(Row::AppInitialized) == RowStatus::Done
+                && !matches!(
+                    r.status(Row::AppTornDown),
+                    RowStatus::Done | RowStatus::Failed
+                )
+        });
+        match release.filter(|_| live) {
+            Some(release) => leptos::task::spawn_local(async move {
+                release(reason).await;
+                then();
+            }),
+            None => then(),
         }
     }
 

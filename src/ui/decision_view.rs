@@ -3,10 +3,11 @@
 
 use leptos::prelude::*;
 
+use crate::decimal::fixed;
 use crate::llm::smollm::decision::Summary;
 
 fn percent(p: f64) -> String {
-    format!("{:.1}%", p * 100.0)
+    format!("{}%", fixed(p * 100.0, 1))
 }
 
 pub fn decision_view(s: Summary) -> impl IntoView {
@@ -14,7 +15,7 @@ pub fn decision_view(s: Summary) -> impl IntoView {
         .choices
         .into_iter()
         .map(|(name, p)| {
-            let width = format!("width: {:.1}%", (p * 100.0).clamp(0.0, 100.0));
+            let width = format!("width: {}%", fixed((p * 100.0).clamp(0.0, 100.0), 1));
             view! {
                 <tr>
                     <td><code>{name}</code></td>

@@ -6,6 +6,7 @@ use super::controller::Controller;
 use super::i18n::{self, Msg, fill, text};
 use super::lazy_view::ViewFn;
 use super::stores::Settings;
+use crate::decimal::short;
 use crate::diagram::{
     Actor, ArrowKind, Lang, LayoutOptions, NoteGeom, RowGeom, TextLine, diagrams_for,
     layout_labeled,
@@ -28,7 +29,7 @@ fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
             view! {
                 // The trailing space keeps lines apart in the element's text (its accessible
                 // content); SVG drops it when drawing.
-                <text class=class x=l.x y=l.y text-anchor="middle" dominant-baseline="middle">
+                <text class=class x=px(l.x) y=px(l.y) text-anchor="middle" dominant-baseline="middle">
                     {format!("{} ", l.text)}
                 </text>
             }
@@ -36,10 +37,15 @@ fn lines(lines: Vec<TextLine>, class: &'static str) -> impl IntoView {
         .collect_view()
 }
 
+/// An SVG coordinate or size: at most one decimal.
+fn px(v: f32) -> String {
+    short(f64::from(v), 1).into()
+}
+
 fn points(row: &RowGeom) -> String {
     row.path
         .iter()
-        .map(|p| format!("{:.1},{:.1}", p.x, p.y))
+        .map(|p| format!("{},{}", px(p.x), px(p.y)))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -61,10 +67,10 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
         let mut d = String::new();
         for (i, pt) in p.iter().enumerate() {
             d.push_str(&format!(
-                "{}{:.1} {:.1} ",
+                "{}{} {} ",
                 if i == 0 { "M" } else { "L" },
-                pt.x,
-                pt.y
+                px(pt.x),
+                px(pt.y)
             ));
         }
         d
@@ -75,8 +81,8 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
     let badge = row.badge;
     let pts = points(&row);
     let from_color = format!("var({})", row.from.css_var());
-    let hit_top = row.top;
-    let hit_h = (row.bottom - row.top).max(1.0);
+    let hit_top = px(row.top);
+    let hit_h = px((row.bottom - row.top).max(1.0));
     // The in-page model's text, as it writes it, on the arrow of the turn it is taking (the
     // model writes while the question's arrow is active, before its reply's arrow lights up).
     let asked_by = match id {
@@ -98,7 +104,7 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             })
             .filter(|t| !t.is_empty())
     };
-    let (stream_x, stream_y) = ((row.x1 + row.x2) / 2.0, row.y + 14.0);
+    let (stream_x, stream_y) = (px((row.x1 + row.x2) / 2.0), px(row.y + 14.0));
     // Its name starts with the text it shows (the label, then the step's number), so what a
     // user sees is what a screen reader or voice control calls it (WCAG 2.5.3).
     let mut shown: Vec<String> = row.label.iter().map(|l| l.text.clone()).collect();
@@ -133,8 +139,8 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
             {lines(row.label.clone(), "mf-label")}
             {badge.map(|b| {
                 view! {
-                    <circle class="mf-badge" cx=b.cx cy=b.cy r=b.r style:fill=from_color.clone() />
-                    <text class="mf-badge-num" x=b.cx y=b.cy text-anchor="middle" dominant-baseline="central">
+                    <circle class="mf-badge" cx=px(b.cx) cy=px(b.cy) r=px(b.r) style:fill=from_color.clone() />
+                    <text class="mf-badge-num" x=px(b.cx) y=px(b.cy) text-anchor="middle" dominant-baseline="central">
                         {b.number}
                     </text>
                 }
@@ -145,7 +151,7 @@ fn row_view(ctl: Controller, row: RowGeom, diagram_id: &'static str) -> impl Int
                 </circle>
             </Show>
             {move || stream().map(|tail| view! {
-                <text class="mf-stream" x=stream_x y=stream_y text-anchor="middle" dominant-baseline="middle">
+                <text class="mf-stream" x=stream_x.clone() y=stream_y.clone() text-anchor="middle" dominant-baseline="middle">
                     {tail}
                 </text>
             })}
@@ -161,11 +167,11 @@ fn progress_view(id: Row, x: f32, y: f32, p: crate::record::progress::Progress) 
     let width = PROGRESS_WIDTH * p.fraction().unwrap_or(0.0) as f32;
     view! {
         <g class="mf-row-progress" data-progress-of=id.id() aria-hidden="true">
-            <rect class="mf-row-progress-track" x=x - PROGRESS_WIDTH / 2.0 y=y - 2.0
-                width=PROGRESS_WIDTH height="4" rx="2" />
-            <rect class="mf-row-progress-done" x=x - PROGRESS_WIDTH / 2.0 y=y - 2.0
-                width=width height="4" rx="2" />
-            <text class="mf-progress-said" x=x y=y + 12.0 text-anchor="middle" dominant-baseline="middle">
+            <rect class="mf-row-progress-track" x=px(x - PROGRESS_WIDTH / 2.0) y=px(y - 2.0)
+                width=px(PROGRESS_WIDTH) height="4" rx="2" />
+            <rect class="mf-row-progress-done" x=px(x - PROGRESS_WIDTH / 2.0) y=px(y - 2.0)
+                width=px(width) height="4" rx="2" />
+            <text class="mf-progress-said" x=px(x) y=px(y + 12.0) text-anchor="middle" dominant-baseline="middle">
                 {p.said()}
             </text>
         </g>
@@ -175,7 +181,7 @@ fn progress_view(id: Row, x: f32, y: f32, p: crate::record::progress::Progress) 
 fn note_view(note: NoteGeom) -> impl IntoView {
     view! {
         <g class="mf-note">
-            <rect x=note.rect.x y=note.rect.y width=note.rect.width height=note.rect.height rx="3" />
+            <rect x=px(note.rect.x) y=px(note.rect.y) width=px(note.rect.width) height=px(note.rect.height) rx="3" />
             {lines(note.lines, "mf-note-text")}
         </g>
     }
@@ -308,7 +314,7 @@ pub fn DiagramView(
                 }
                 view! {
                     <g class="mf-participant" data-actor=format!("{:?}", p.actor)>
-                        <rect x=p.rect.x y=p.rect.y width=p.rect.width height=p.rect.height rx="6" style:stroke=color />
+                        <rect x=px(p.rect.x) y=px(p.rect.y) width=px(p.rect.width) height=px(p.rect.height) rx="6" style:stroke=color />
                         {lines(p.name, "mf-pname")}
                         {lines(sub, "mf-psub")}
                     </g>
@@ -318,7 +324,7 @@ pub fn DiagramView(
         let lifelines = g
             .lifelines
             .iter()
-            .map(|l| view! { <line class="mf-lifeline" x1=l.x y1=l.y1 x2=l.x y2=l.y2 /> })
+            .map(|l| view! { <line class="mf-lifeline" x1=px(l.x) y1=px(l.y1) x2=px(l.x) y2=px(l.y2) /> })
             .collect_view();
         let activations = g
             .activations
@@ -326,7 +332,7 @@ pub fn DiagramView(
             .map(|a| {
                 let color = format!("var({})", a.actor.css_var());
                 view! {
-                    <rect class="mf-activation" x=a.rect.x y=a.rect.y width=a.rect.width height=a.rect.height style:stroke=color />
+                    <rect class="mf-activation" x=px(a.rect.x) y=px(a.rect.y) width=px(a.rect.width) height=px(a.rect.height) style:stroke=color />
                 }
             })
             .collect_view();
@@ -358,11 +364,11 @@ pub fn DiagramView(
                 <figcaption>{diagram().title.get(lang)}</figcaption>
                 <svg
                     class="mf-diagram"
-                    viewBox=format!("0 0 {:.0} {:.0}", g.width, g.height)
-                    width=g.width
+                    viewBox=format!("0 0 {} {}", short(f64::from(g.width), 0), short(f64::from(g.height), 0))
+                    width=px(g.width)
                     role="group"
                     aria-label=diagram().title.get(lang)
-                    font-size=g.font_px
+                    font-size=px(g.font_px)
                 >
                     <defs>
                         <marker id=format!("mf-head-{id}") viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">

@@ -9,6 +9,7 @@ use super::i18n::{self, Msg, by_lang, fill, text};
 use super::lazy_view::{ViewFn, lazy_view};
 use super::model_status::ModelLiveView;
 use super::stores::Settings;
+use crate::decimal::fixed;
 use crate::diagram::{Lang, diagrams_for, find_row};
 use crate::llm::{LlmExchange, formats};
 use crate::mcp::record::{Exchange, curl};
@@ -49,7 +50,7 @@ fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
         (None, None) => by_lang(lang, "waiting…", "等待中…").to_owned(),
     };
     let timing = match x.duration_ms() {
-        Some(ms) => format!("{ms:.1} ms"),
+        Some(ms) => format!("{} ms", fixed(ms, 1)),
         None => by_lang(lang, "in flight", "进行中").to_owned(),
     };
     let started = x.started_ms;
@@ -59,8 +60,8 @@ fn exchange_view(x: Exchange, wire: bool, lang: Lang) -> impl IntoView {
         .filter(|e| wire || !e.data.is_empty())
         .map(|e| {
             let head = format!(
-                "+{:.1} ms  id: {}  event: {}{}",
-                e.at_ms - started,
+                "+{} ms  id: {}  event: {}{}",
+                fixed(e.at_ms - started, 1),
                 e.id.as_deref().unwrap_or("-"),
                 e.event,
                 e.retry.map(|r| format!("  retry: {r}")).unwrap_or_default()
@@ -125,7 +126,7 @@ fn llm_view(x: LlmExchange, lang: Lang) -> impl IntoView {
             {decision}
             <h5>{by_lang(lang, "Request", "请求")}</h5>
             <pre class="mf-json">{request}</pre>
-            <h5>{format!("{} · {:.1} ms", by_lang(lang, "Response", "响应"), x.finished_ms - x.started_ms)}</h5>
+            <h5>{format!("{} · {} ms", by_lang(lang, "Response", "响应"), fixed(x.finished_ms - x.started_ms, 1))}</h5>
             {response.map(|r| view! { <pre class="mf-json">{r}</pre> })}
             {x.error.clone().map(|e| view! { <p class="mf-error-line">{e}</p> })}
         </section>

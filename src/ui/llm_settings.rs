@@ -33,7 +33,7 @@ fn temperature_input(settings: Settings) -> impl IntoView {
         <label>
             {tr(settings.lang, Msg::Temperature)}
             <input id="mf-llm-temperature" type="number" min="0" max="2" step="0.1"
-                prop:value=move || settings.llm.with(|s| s.temperature.to_string())
+                prop:value=move || settings.llm.with(|s| String::from(crate::decimal::short(f64::from(s.temperature), 2)))
                 on:change=move |ev| {
                     let typed = event_target_value(&ev);
                     let mut llm = settings.llm.get_untracked();

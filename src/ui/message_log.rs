@@ -9,6 +9,7 @@ use super::i18n::{Msg, in_lang};
 use super::lazy_view::{ViewFn, lazy_panel};
 use super::replay::{ReplayPanel, shown_body};
 use super::stores::Settings;
+use crate::decimal::fixed;
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::message_log::{
@@ -136,7 +137,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                         <td><code>{what}</code></td>
                         <td>{r.id.unwrap_or_default()}</td>
                         <td class="mf-log-outcome">{r.outcome.describe()}</td>
-                        <td>{r.duration_ms.map(|ms| format!("{ms:.1} ms")).unwrap_or_default()}</td>
+                        <td>{r.duration_ms.map(|ms| format!("{} ms", fixed(ms, 1))).unwrap_or_default()}</td>
                         <td>{replay}</td>
                     </tr>
                 }

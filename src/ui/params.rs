@@ -38,8 +38,7 @@ pub fn speed(query: &str) -> Option<f64> {
     match query_param(query, "speed").as_deref() {
         Some("instant" | "0") => None,
         Some(s) => Some(
-            s.trim_end_matches(['x', '×'])
-                .parse::<f64>()
+            crate::decimal::parse(s.trim_end_matches(['x', '×']))
                 .unwrap_or(1.0)
                 .clamp(0.25, 4.0),
         ),

@@ -11,6 +11,7 @@ use super::controller::Controller;
 use super::i18n::{Msg, by_lang};
 use super::lazy_view::{ViewFn, lazy_panel};
 use super::stores::Settings;
+use crate::decimal::fixed;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::timeline::{Lane, Timeline, View, format_ms};
 
@@ -97,7 +98,7 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
                 let y = lane_y(s.lane) + (LANE_HEIGHT - BAR) / 2.0 - 4.0;
                 let row = s.row;
                 let took = match s.end {
-                    Some(end) => format!("{:.1} ms", end - s.start),
+                    Some(end) => format!("{} ms", fixed(end - s.start, 1)),
                     None => by_lang(lang, "still open", "仍在进行").to_owned(),
                 };
                 let name = match s.round {
@@ -160,8 +161,8 @@ fn timeline_body(ctl: Controller) -> impl IntoView {
             })
             .collect_view();
         let scale = format!(
-            "{:.0} ms {}",
-            t.duration / v.zoom,
+            "{} ms {}",
+            fixed(t.duration / v.zoom, 0),
             by_lang(lang, "shown", "可见")
         );
         // The time axis along the top: from the start of the run, in what is shown.

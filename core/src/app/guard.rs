@@ -6,8 +6,8 @@ use serde_json::Value;
 /// The largest message the host reads from an app (its JSON).
 pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
 /// The most messages an app may send at once, and how many a second after that.
-pub const BURST: u32 = 200;
-pub const PER_SECOND: u32 = 100;
+pub const BURST: u32 = 20;
+pub const PER_SECOND: u32 = 20;
 /// The smallest and the largest height the host gives the frame.
 pub const MIN_HEIGHT: u32 = 40;
 pub const MAX_HEIGHT: u32 = 800;

@@ -28,7 +28,8 @@ impl Frame {
             .map(|t| text_width(t, self.font))
             .fold(0.0, f32::max);
         let half = widest.min(self.right - self.left) / 2.0;
-        let cx = cx.clamp(self.left + half, self.right - half);
+        // max and min, not clamp: clamp's check formats floats (large in wasm).
+        let cx = cx.max(self.left + half).min(self.right - half);
         texts
             .into_iter()
             .enumerate()
@@ -51,7 +52,7 @@ impl Frame {
     /// Shifts a span of `width` starting at `x` into the frame.
     fn fit(&self, x: f32, width: f32) -> (f32, f32) {
         let width = width.min(self.right - self.left);
-        (x.clamp(self.left, self.right - width), width)
+        (x.max(self.left).min(self.right - width), width)
     }
 }
 

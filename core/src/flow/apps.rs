@@ -270,6 +270,10 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
                     self.record(Some(Row::AppRender), false, message, None);
                     break;
                 }
+                // Gone before it was drawn: nothing to tear down.
+                Some(Some(FrameEvent::Closing(why))) => {
+                    return Err(self.host.fail(Row::AppRender, why));
+                }
                 // Nothing else can come before the proxy is ready.
                 Some(Some(_)) => {}
             }

@@ -15,7 +15,7 @@ use super::host::Approval;
 use super::tests::host;
 use crate::app::context::HostFacts;
 use crate::app::frame::{Frame, FrameEvent};
-use crate::app::guard::MAX_HEIGHT;
+use crate::app::guard::{MAX_HEIGHT, PER_SECOND};
 use crate::diagram::Row;
 use crate::record::run::{RowStatus, Run};
 use mcp_flow_client::scripted::*;
@@ -393,7 +393,9 @@ fn what_an_app_may_not_do_is_refused_on_its_row_and_never_reaches_the_server() {
         .collect::<Vec<_>>();
     assert_eq!(
         dropping,
-        ["dropping messages: more than 100 a second"],
+        [format!(
+            "dropping messages: more than {PER_SECOND} a second"
+        )],
         "said once"
     );
 }
@@ -429,6 +431,21 @@ fn an_app_that_never_says_initialized_gets_nothing_and_its_row_says_so() {
             .contains("did not send ui/notifications/initialized")
     );
     assert_eq!(run.status(Row::AppToolInput), RowStatus::Pending);
+}
+
+#[test]
+fn an_app_closed_before_its_proxy_was_ready_ends_at_the_render_with_nothing_sent() {
+    let (h, _, run, called) = asked(script(APP_MIME, vec![]));
+    let frame = Rc::new(ScriptedFrame {
+        events: RefCell::new(vec![FrameEvent::Closing("a new run starts".into())].into()),
+        hangs: true,
+        ..Default::default()
+    });
+    let stopped = block_on(h.host_app(&called, frame.clone())).expect_err("closed");
+    assert_eq!(stopped.row, Row::AppRender);
+    assert_eq!(stopped.error, "a new run starts");
+    assert!(frame.posted.borrow().is_empty(), "no HTML, no teardown");
+    assert_eq!(run.borrow().status(Row::AppRender), RowStatus::Failed);
 }
 
 #[test]

@@ -170,15 +170,15 @@ impl LlmSettings {
 
     /// Sets the in-page model's temperature from what the user typed.
     pub fn set_temperature(&mut self, text: &str) -> Result<(), String> {
-        // Read as f64, the one float parser the first load already has.
-        match text.trim().parse::<f64>() {
-            Ok(t) if (0.0..=f64::from(Self::MAX_TEMPERATURE)).contains(&t) => {
+        // Plain decimals only: the float parser is large in wasm.
+        match crate::decimal::parse(text.trim()) {
+            Some(t) if (0.0..=f64::from(Self::MAX_TEMPERATURE)).contains(&t) => {
                 self.temperature = t as f32;
                 Ok(())
             }
             _ => Err(format!(
                 "the temperature is a number from 0 to {}, not {text:?}",
-                Self::MAX_TEMPERATURE
+                crate::decimal::short(f64::from(Self::MAX_TEMPERATURE), 1)
             )),
         }
     }

@@ -1,11 +1,12 @@
 //! How old a result is against the `ttlMs` it came with (2026-07-28 caching hints): what the
 //! inspector says beside a list or a read of a live run.
 
+use crate::decimal::fixed;
 use crate::diagram::Lang;
 
 /// Seconds with one decimal, e.g. `12.3 s`.
 fn secs(ms: f64) -> String {
-    format!("{:.1} s", ms / 1000.0)
+    format!("{} s", fixed(ms / 1000.0, 1))
 }
 
 /// `received_ms` and `now_ms` on the run's clock: still fresh (and for how long), or stale.

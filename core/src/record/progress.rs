@@ -1,6 +1,7 @@
 //! A request's progress as the server reports it (`notifications/progress` on the request's
 //! stream): the latest report is kept on the row whose request carried the token.
 
+use crate::decimal::short;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -55,8 +56,8 @@ impl Progress {
     /// The report in a few words: "3/10 Counting: 3/10" (no total: "3").
     pub fn said(&self) -> String {
         let mut said = match self.total {
-            Some(total) => format!("{}/{}", self.progress, total),
-            None => self.progress.to_string(),
+            Some(total) => format!("{}/{}", short(self.progress, 3), short(total, 3)),
+            None => short(self.progress, 3).to_string(),
         };
         if let Some(message) = self.message.as_deref().filter(|m| !m.is_empty()) {
             said.push(' ');

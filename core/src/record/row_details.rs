@@ -40,6 +40,29 @@ pub struct RowDetails {
 
 type Reader = fn(&Value) -> Vec<Block>;
 
+/// The messages between host and app at `id`; at the render's row (where the timeline's App
+/// span leads) also what the host refused outside any row: a flood, a malformed message.
+fn app_posts(run: &Run, id: Row) -> Vec<AppPost> {
+    let mut posts: Vec<AppPost> = run
+        .row(id)
+        .map(|r| {
+            r.app
+                .iter()
+                .filter_map(|i| run.app.get(*i).cloned())
+                .collect()
+        })
+        .unwrap_or_default();
+    if id == Row::AppRender {
+        posts.extend(
+            run.app
+                .iter()
+                .filter(|p| p.row.is_none() && p.refused.is_some())
+                .cloned(),
+        );
+    }
+    posts
+}
+
 /// Where a row's content blocks are: the row whose exchanges hold the response (its own when
 /// `None`), the method answered, and the reader of its result.
 fn content_of(id: Row) -> Option<(Option<Row>, &'static str, Reader)> {
@@ -128,15 +151,7 @@ impl RowDetails {
                 Vec::new()
             },
             icons,
-            app: run
-                .row(id)
-                .map(|r| {
-                    r.app
-                        .iter()
-                        .filter_map(|i| run.app.get(*i).cloned())
-                        .collect()
-                })
-                .unwrap_or_default(),
+            app: app_posts(run, id),
         }
     }
 }
@@ -156,6 +171,43 @@ mod tests {
         run.apply(RunEvent::Mcp(Update::Sent(Box::new(x))));
         let answer = json!({"jsonrpc": "2.0", "id": seq, "result": result}).to_string();
         run.apply(RunEvent::Mcp(Update::Body { seq, text: answer }));
+    }
+
+    #[test]
+    fn what_the_host_refused_outside_any_row_is_shown_with_the_apps_render() {
+        let mut run = Run::new(crate::diagram::all_rows());
+        let post = |row: Option<Row>, refused: Option<&str>| {
+            RunEvent::App(Box::new(AppPost {
+                at_ms: 1.0,
+                row,
+                to_app: false,
+                message: json!({"jsonrpc": "2.0"}),
+                refused: refused.map(str::to_owned),
+            }))
+        };
+        run.apply(post(Some(Row::AppRender), None));
+        run.apply(post(None, Some("dropping messages: more than 20 a second")));
+        run.apply(post(None, None));
+        run.apply(post(Some(Row::AppCall), Some("not a tool of this server")));
+        let said = |row| -> Vec<Option<String>> {
+            RowDetails::of(&run, row, "")
+                .app
+                .into_iter()
+                .map(|p| p.refused)
+                .collect()
+        };
+        assert_eq!(
+            said(Row::AppRender),
+            [
+                None,
+                Some("dropping messages: more than 20 a second".into())
+            ],
+            "its own message, then the refusal no row holds (a ping, answered, stays out)"
+        );
+        assert_eq!(
+            said(Row::AppCall),
+            [Some("not a tool of this server".into())]
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! record alone, so a live run and the same run imported give the same timeline.
 
 use super::run::Run;
+use crate::decimal::fixed;
 use crate::diagram::Row;
 
 /// A horizontal band of the timeline.
@@ -328,9 +329,9 @@ impl View {
 /// A time on the axis: whole milliseconds below a second, else seconds with one decimal.
 pub fn format_ms(ms: f64) -> String {
     if ms < 1000.0 {
-        format!("{ms:.0} ms")
+        format!("{} ms", fixed(ms, 0))
     } else {
-        format!("{:.1} s", ms / 1000.0)
+        format!("{} s", fixed(ms / 1000.0, 1))
     }
 }
 
@@ -340,7 +341,10 @@ fn app_span(run: &Run) -> Option<Span> {
     let last = run.app.last()?;
     Some(Span {
         lane: Lane::App,
-        label: format!("postMessage × {}", run.app.len()),
+        label: match run.app.iter().filter(|p| p.refused.is_some()).count() {
+            0 => format!("postMessage × {}", run.app.len()),
+            refused => format!("postMessage × {}, {refused} refused", run.app.len()),
+        },
         row: Some(Row::AppRender),
         start: first.at_ms,
         end: Some(last.at_ms),
@@ -491,7 +495,7 @@ mod tests {
             .expect("the app's span");
         assert_eq!((app.start, app.end), (0.0, Some(30.0)));
         assert_eq!(app.ticks, [0.0, 2.5, 30.0]);
-        assert_eq!(app.label, "postMessage × 3");
+        assert_eq!(app.label, "postMessage × 3, 1 refused");
         assert!(app.failed, "a refused message marks it");
         assert_eq!(app.row, Some(Row::AppRender));
     }

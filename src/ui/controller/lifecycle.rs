@@ -107,8 +107,18 @@ impl Controller {
     }
 
     /// `then` on the live connection, its rows pending again; a new run that connects first
-    /// when there is no connection.
+    /// when there is no connection. The app shown is torn down first.
     pub(super) fn on_connection(&self, mode: Mode, then: After) {
+        if self.running.get_untracked() {
+            return;
+        }
+        let this = *self;
+        self.after_app("the run goes on without it", move || {
+            this.on_connection_now(mode, then)
+        });
+    }
+
+    fn on_connection_now(&self, mode: Mode, then: After) {
         if self.running.get_untracked() {
             return;
         }
@@ -161,6 +171,11 @@ impl Controller {
     /// Shows a recorded run in the same player and inspector. Nothing is sent; a live run in
     /// progress is ended, and Restart starts a new live one.
     pub fn load_recording(&self, rec: crate::export::recording::Recording) {
+        let this = *self;
+        self.after_app("a recording is shown", move || this.show_recording(rec));
+    }
+
+    fn show_recording(&self, rec: crate::export::recording::Recording) {
         self.stop_comparing();
         self.end_run(None);
         self.app.set(false);
@@ -190,8 +205,23 @@ impl Controller {
         );
     }
 
-    /// A new run with these settings (the page's own unless a comparison overrides them).
+    /// A new run with these settings (the page's own unless a comparison overrides them), once
+    /// the last run's app is torn down.
     pub(super) fn begin_as(
+        &self,
+        mode: Mode,
+        then: After,
+        era: EraChoice,
+        approval: Approval,
+        speed: Option<f64>,
+    ) {
+        let this = *self;
+        self.after_app("a new run starts", move || {
+            this.begin_now(mode, then, era, approval, speed)
+        });
+    }
+
+    fn begin_now(
         &self,
         mode: Mode,
         then: After,

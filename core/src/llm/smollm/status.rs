@@ -2,6 +2,7 @@
 //! downloads), downloading or reading from the cache (with progress), loading the weights,
 //! ready (from where, how fast it last wrote), or failed.
 
+use crate::decimal::fixed;
 use crate::diagram::Lang;
 use mcp_flow_smollm_wire::{Loaded, MODEL_BYTES, MODEL_TITLE, Phase};
 
@@ -48,31 +49,31 @@ impl TurnFigures {
         let zh = lang == Lang::Zh;
         let mut line = match (self.read_ms, zh) {
             (Some(read), false) => format!(
-                "last turn: read the prompt in {:.1} s, then wrote {} tokens",
-                read / 1000.0,
+                "last turn: read the prompt in {} s, then wrote {} tokens",
+                fixed(read / 1000.0, 1),
                 self.tokens
             ),
             (Some(read), true) => format!(
-                "上一轮：读取提示用时 {:.1} 秒，然后写了 {} 个词元",
-                read / 1000.0,
+                "上一轮：读取提示用时 {} 秒，然后写了 {} 个词元",
+                fixed(read / 1000.0, 1),
                 self.tokens
             ),
             (None, false) => format!(
-                "last turn: {} tokens in {:.1} s",
+                "last turn: {} tokens in {} s",
                 self.tokens,
-                self.ms / 1000.0
+                fixed(self.ms / 1000.0, 1)
             ),
             (None, true) => format!(
-                "上一轮：{:.1} 秒写了 {} 个词元",
-                self.ms / 1000.0,
+                "上一轮：{} 秒写了 {} 个词元",
+                fixed(self.ms / 1000.0, 1),
                 self.tokens
             ),
         };
         if let Some(rate) = self.writing_rate() {
             line.push_str(&if zh {
-                format!("（每秒 {rate:.1} 个词元）")
+                format!("（每秒 {} 个词元）", fixed(rate, 1))
             } else {
-                format!(" ({rate:.1} tokens/s)")
+                format!(" ({} tokens/s)", fixed(rate, 1))
             });
         }
         line
@@ -96,7 +97,7 @@ pub fn stream_tail(text: &str, max_chars: usize) -> String {
 
 /// Megabytes with one decimal, as the settings say sizes.
 pub fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+    format!("{} MB", fixed(bytes as f64 / 1_000_000.0, 1))
 }
 
 impl Status {
@@ -209,19 +210,19 @@ impl Status {
                     (false, true) => format!("（文件自称“{model}”）"),
                 };
                 let size = megabytes(*bytes);
-                let seconds = load_ms / 1000.0;
+                let seconds = fixed(load_ms / 1000.0, 1);
                 let mut line = match (*from_cache, zh) {
                     (true, false) => format!(
-                        "Ready: {MODEL_TITLE} {quantization}{named}, {size} from the browser's cache, loaded in {seconds:.1} s"
+                        "Ready: {MODEL_TITLE} {quantization}{named}, {size} from the browser's cache, loaded in {seconds} s"
                     ),
                     (false, false) => format!(
-                        "Ready: {MODEL_TITLE} {quantization}{named}, {size} downloaded, loaded in {seconds:.1} s"
+                        "Ready: {MODEL_TITLE} {quantization}{named}, {size} downloaded, loaded in {seconds} s"
                     ),
                     (true, true) => format!(
-                        "就绪：{MODEL_TITLE} {quantization}{named}，{size} 来自浏览器缓存，加载用时 {seconds:.1} 秒"
+                        "就绪：{MODEL_TITLE} {quantization}{named}，{size} 来自浏览器缓存，加载用时 {seconds} 秒"
                     ),
                     (false, true) => format!(
-                        "就绪：{MODEL_TITLE} {quantization}{named}，已下载 {size}，加载用时 {seconds:.1} 秒"
+                        "就绪：{MODEL_TITLE} {quantization}{named}，已下载 {size}，加载用时 {seconds} 秒"
                     ),
                 };
                 if let Some(last) = turns.last() {
