@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod decimal;
+pub mod diagnose;
 pub mod diagram;
 pub mod export;
 pub mod flow;

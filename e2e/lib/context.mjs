@@ -9,6 +9,7 @@ export const { values: opt } = parseArgs({
     out: { type: 'string' },
     only: { type: 'string' },
     faulty: { type: 'string' },
+    foreign: { type: 'string' },
     'llama-base': { type: 'string' },
     everything: { type: 'string' },
     'url-elicitation': { type: 'string' },

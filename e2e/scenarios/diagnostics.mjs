@@ -2,6 +2,7 @@
 // arguments judged by the input schema, results checked against the output schema, content blocks
 // by kind, exports and imports.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { opt, need, check } from '../lib/context.mjs';
 import {
@@ -10,6 +11,40 @@ import {
 } from '../lib/page.mjs';
 
 export default {
+  async "a failed first request is diagnosed at its row: a server that refuses the page, nothing listening, a web page's address"(page) {
+    const diagnosis = async (server, era) => {
+      await page.goto(`${need('base')}/?server=${encodeURIComponent(server)}&era=${era}&speed=instant&approve=auto&autoplay`);
+      await page.waitForSelector('#mf-diagnosis', { timeout: 40_000 }).catch(async () => {
+        throw new Error(`no diagnosis for ${server}: ${JSON.stringify(await rows(page))}`);
+      });
+      return page.$eval('#mf-diagnosis', (d) => ({
+        finding: d.querySelector('.mf-diagnosis-finding').textContent,
+        command: d.querySelector('#mf-diagnosis-command')?.textContent ?? null,
+        checks: [...d.querySelectorAll('.mf-checks li')].map((li) => li.dataset.verdict),
+      }));
+    };
+    // Up, but it allows only its own origin: the page cannot read it; the bridge is offered.
+    const foreign = need('foreign');
+    let d = await diagnosis(foreign, 'legacy');
+    check(/does not let this page/.test(d.finding), `foreign: ${d.finding}`);
+    check(d.command === `cargo run -p mcp-flow-bridge -- http --allow-origin ${need('base')} ${foreign}`, `the command: ${d.command}`);
+    check(JSON.stringify(d.checks) === JSON.stringify(['passed', 'failed', 'passed', 'not-run']), `foreign checks: ${d.checks}`);
+    check((await rows(page))['d1-1'] === 'failed', 'the diagnosis is at the failed row d1-1');
+    // Nothing listens (a port just closed).
+    const closed = await new Promise((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(`http://127.0.0.1:${port}/mcp`)); });
+    });
+    d = await diagnosis(closed, 'auto');
+    check(/Nothing answers at http:\/\/127\.0\.0\.1:/.test(d.finding), `closed: ${d.finding}`);
+    check(JSON.stringify(d.checks) === JSON.stringify(['passed', 'failed', 'failed', 'not-run']), `closed checks: ${d.checks}`);
+    // The weather server's own page (HTML) instead of its endpoint: /mcp is offered.
+    d = await diagnosis(`${need('base')}/`, 'legacy');
+    check(d.finding.includes(`${need('base')}/mcp does`), `root: ${d.finding}`);
+    check(JSON.stringify(d.checks) === JSON.stringify(['passed', 'failed', 'passed', 'passed']), `root checks: ${d.checks}`);
+    await page.locator('#mf-diagnosis').screenshot({ path: join(opt.out, 'diagnosis.png') });
+  },
+
   async 'What changed: runs against servers with different tools, each change named'(page) {
     await page.goto(`${need('base')}/?speed=instant&approve=auto&era=legacy`);
     const connect = async (server) => {

@@ -196,6 +196,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
             notifications,
             icons,
             app,
+            diagnosis,
         } = details;
         let (text, link) = explain(id, lang, ctl.shown_era(), record.as_ref());
         let href = link.clone();
@@ -252,6 +253,7 @@ fn row_details(ctl: Controller) -> impl IntoView {
                 <h3><span class="mf-row-id">{id.id()}</span>" "<span class="mf-state" data-state=status.as_str()>{i18n::status(status, lang)}</span></h3>
                 <p class="mf-row-label">{label}</p>
                 {error.map(|e| view! { <p class="mf-error-line" role="alert">{e}</p> })}
+                {diagnosis.map(|d| diagnosis_view(d, lang))}
                 {tool_failed.then(|| view! { <p class="mf-error-line mf-tool-failed">{by_lang(lang, "The tool failed: its result says isError: true. A tool's failure travels as a result the model reads, not as a JSON-RPC error.", "工具执行失败：结果带有 isError: true。工具的失败作为结果交给模型阅读，而不是 JSON-RPC 错误。")}</p> })}
                 {mismatch.map(|m| view! { <p class="mf-error-line mf-output-mismatch">{m}</p> })}
                 {skipped}
@@ -273,6 +275,41 @@ fn row_details(ctl: Controller) -> impl IntoView {
             </div>
         }
         .into_any()
+    }
+}
+
+/// Why the first request found no MCP server: what the checks found, the command that fixes it
+/// (with a copy button), and each check (passed, failed, not run) with what it sent and got.
+fn diagnosis_view(d: crate::diagnose::Diagnosis, lang: Lang) -> impl IntoView {
+    use crate::diagnose::Verdict;
+    let command = d.finding.command().map(str::to_owned);
+    let checks = d
+        .checks
+        .into_iter()
+        .map(|c| {
+            let (mark, verdict) = match c.verdict {
+                Verdict::Passed => ("✓", "passed"),
+                Verdict::Failed => ("✗", "failed"),
+                Verdict::NotRun => ("–", "not-run"),
+            };
+            let said = match c.verdict {
+                Verdict::NotRun => by_lang(lang, " (not run)", "（未运行）").to_owned(),
+                _ if c.detail.is_empty() => String::new(),
+                _ => format!(": {}", c.detail),
+            };
+            view! { <li data-verdict=verdict>{mark}" "{c.id.name(lang)}{said}</li> }
+        })
+        .collect_view();
+    view! {
+        <section id="mf-diagnosis" class="mf-diagnosis">
+            <h4>{by_lang(lang, "Diagnosis", "诊断")}</h4>
+            <p class="mf-diagnosis-finding">{d.finding.say(lang)}</p>
+            {command.map(|c| view! {
+                <p><code id="mf-diagnosis-command">{c.clone()}</code>" "
+                <button class="mf-secondary" on:click=move |_| copy(c.clone())>{by_lang(lang, "Copy", "复制")}</button></p>
+            })}
+            <ol class="mf-checks">{checks}</ol>
+        </section>
     }
 }
 

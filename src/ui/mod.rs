@@ -10,6 +10,7 @@ mod connection;
 mod content_view;
 mod controller;
 mod decision_view;
+mod diagnosis;
 mod diagram_view;
 mod follow;
 mod form;

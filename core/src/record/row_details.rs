@@ -36,6 +36,8 @@ pub struct RowDetails {
     pub icons: Vec<Icon>,
     /// The messages between host and app at this row (MCP Apps).
     pub app: Vec<AppPost>,
+    /// Why the run's first request found no server, at the row where it failed.
+    pub diagnosis: Option<crate::diagnose::Diagnosis>,
 }
 
 type Reader = fn(&Value) -> Vec<Block>;
@@ -152,6 +154,7 @@ impl RowDetails {
             },
             icons,
             app: app_posts(run, id),
+            diagnosis: run.diagnosis.clone().filter(|d| d.row == id),
         }
     }
 }

@@ -131,6 +131,8 @@ pub enum RunEvent {
     Era(Detection, String),
     /// A message between the host and a tool's app.
     App(Box<AppPost>),
+    /// Why the run's first request found no MCP server (the page's checks).
+    Diagnosed(Box<crate::diagnose::Diagnosis>),
 }
 
 /// The record of one run: what happened, nothing about what is shown.
@@ -143,6 +145,9 @@ pub struct Run {
     /// The messages between the host and a tool's app.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub app: Vec<AppPost>,
+    /// Why the first request found no MCP server, when it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<crate::diagnose::Diagnosis>,
     /// The protocol era of this run, once known, and why it was chosen.
     pub era: Option<Detection>,
     /// Why, in a sentence ([`mcp_flow_client::era::Why::describe`]).
@@ -347,6 +352,7 @@ impl Run {
                 self.mcp.apply(update);
             }
             RunEvent::Notification(value) => self.notifications.push(value),
+            RunEvent::Diagnosed(diagnosis) => self.diagnosis = Some(*diagnosis),
             RunEvent::App(post) => {
                 let index = self.app.len();
                 if let Some(r) = post.row.and_then(|row| self.row_mut(row)) {

@@ -315,8 +315,13 @@ impl Controller {
             // The timeout as it is now (it may have changed while the module was on its way).
             engine.set_timeout_ms(this.settings.timeout_ms.get_untracked());
             slot.set_engine(engine.clone());
-            if engine.clone().connect_then(after).await.is_ok() {
-                this.show_app(&engine);
+            match engine.clone().connect_then(after).await {
+                Ok(()) => this.show_app(&engine),
+                Err(stopped) => {
+                    if let Some(row) = crate::diagnose::request_row(stopped.row) {
+                        this.diagnose(row).await;
+                    }
+                }
             }
         });
         leptos::task::spawn_local(async move {
@@ -324,6 +329,19 @@ impl Controller {
                 this.running.set(false);
             }
         });
+    }
+
+    /// Why the run's first request, which failed at `row`, found no MCP server: the page's
+    /// checks, kept in the run (shown at the row, exported with it).
+    async fn diagnose(&self, row: Row) {
+        let Ok(diagnose) = call_on_demand!(crate::ui::diagnosis::diagnose_fn()) else {
+            return;
+        };
+        let page = window().location().origin().unwrap_or_default();
+        let url = self.settings.server.get_untracked();
+        let diagnosis = diagnose(page, url, row).await;
+        self.run
+            .update(|r| r.apply(RunEvent::Diagnosed(Box::new(diagnosis))));
     }
 
     /// The pre-registered client the settings name, if any (bound to no issuer: the user named

@@ -567,6 +567,14 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
         Ok((s, url))
     });
     helpers.add("faulty", faulty);
+    // A server without CORS (the floor: JSON-RPC over HTTP, no MCP): the page cannot read it, and
+    // a diagnosis finds it up, refusing the page, and offers the bridge.
+    let foreign = ready.clone().map_err(Into::into).and_then(|()| {
+        let s = server::start("server-foreign-e2e", &fixtures, &["floor".into()])?;
+        let url = s.url.clone();
+        Ok((s, url))
+    });
+    helpers.add("foreign", foreign);
     let page = page.ok_or("the app's server (base) did not start");
     // The reference server-everything (2025-11-25 tasks) in its HTTP mode, through the bridge.
     let everything = page.clone().map_err(Into::into).and_then(|page| {

@@ -1,0 +1,326 @@
+//! Why a run's first request found no MCP server: ordered checks, each saying what it sent and what
+//! came back, then what to do. A browser hides why a fetch failed (refused, nothing listening, or a
+//! response CORS does not let the page read), so the page asks again in ways that tell them apart
+//! ([`Probe`]); the order of the checks and their words are here.
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagram::{Lang, Row};
+
+/// The JSON-RPC request a probe sends: `initialize` of 2025-11-25, which every server of that era
+/// answers with a result and a server of 2026-07-28 with a JSON-RPC error; nothing else answers
+/// JSON-RPC. (A session it opens is closed again by the probe.)
+pub const PROBE_BODY: &str = r#"{"jsonrpc":"2.0","id":"mcp-flow-diagnosis","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-flow-diagnosis","version":"1"}}}"#;
+
+/// The usual paths of an MCP endpoint, tried on the same origin when the address answers but not
+/// with MCP.
+pub const USUAL_PATHS: [&str; 3] = ["/mcp", "/sse", "/"];
+
+/// What a probe got back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// No response the page may read, and why the browser said so.
+    Nothing(String),
+    /// A response: its status, content type and the start of its body.
+    Read {
+        status: u16,
+        content_type: String,
+        body: String,
+    },
+}
+
+impl Answer {
+    /// Whether this is an MCP server's answer: JSON-RPC, or an SSE stream (only MCP answers a POST
+    /// with one here).
+    fn is_mcp(&self) -> bool {
+        let Self::Read {
+            content_type, body, ..
+        } = self
+        else {
+            return false;
+        };
+        if content_type.starts_with("text/event-stream") {
+            return true;
+        }
+        serde_json::from_str::<serde_json::Value>(body)
+            .is_ok_and(|v| v.get("jsonrpc").and_then(|j| j.as_str()) == Some("2.0"))
+    }
+
+    fn said(&self, url: &str) -> String {
+        match self {
+            Self::Nothing(why) => format!("POST {url}: no response the page may read ({why})"),
+            Self::Read {
+                status,
+                content_type,
+                ..
+            } => {
+                let kind = if self.is_mcp() { ", MCP" } else { "" };
+                let content_type = if content_type.is_empty() {
+                    "no content type"
+                } else {
+                    content_type
+                };
+                format!("POST {url}: HTTP {status}, {content_type}{kind}")
+            }
+        }
+    }
+}
+
+/// The page's ways of asking a server.
+#[allow(async_fn_in_trait)]
+pub trait Probe {
+    /// POSTs [`PROBE_BODY`] to `url` as the client would, and reads what the page may.
+    async fn post(&self, url: &str) -> Answer;
+    /// Whether anything answers at `url` at all, though the page may not read it (a `no-cors`
+    /// request: it succeeds on any HTTP response and fails when nothing answers).
+    async fn reaches(&self, url: &str) -> bool;
+}
+
+/// The checks, in the order they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CheckId {
+    /// An https page may not call an http server that is not this machine (mixed content).
+    Schemes,
+    /// The page may read the server's answer, and it is MCP.
+    Answers,
+    /// Something answers at the address at all.
+    Listens,
+    /// Another usual path of the same origin answers MCP.
+    Endpoint,
+}
+
+impl CheckId {
+    pub fn name(self, lang: Lang) -> &'static str {
+        match (self, lang) {
+            (Self::Schemes, Lang::En) => "The page may call this address",
+            (Self::Schemes, Lang::Zh) => "页面可以调用这个地址",
+            (Self::Answers, Lang::En) => "The page reads an MCP answer from it",
+            (Self::Answers, Lang::Zh) => "页面能读取它的MCP应答",
+            (Self::Listens, Lang::En) => "Something answers there at all",
+            (Self::Listens, Lang::Zh) => "那里有服务在应答",
+            (Self::Endpoint, Lang::En) => "MCP at a usual path of the same origin",
+            (Self::Endpoint, Lang::Zh) => "同源的常用路径上有MCP",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    Passed,
+    Failed,
+    NotRun,
+}
+
+/// One check: its verdict and what it sent and got (empty when not run).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub id: CheckId,
+    pub verdict: Verdict,
+    pub detail: String,
+}
+
+/// What the checks found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Finding {
+    /// An https page and an http server elsewhere: the browser blocks the request.
+    MixedContent,
+    /// Nothing answers at the address's origin.
+    NothingListens { origin: String },
+    /// The server answers, but not to this page (no CORS for its origin, or its origin refused):
+    /// the bridge relays for it.
+    RefusesOrigin { page: String, bridge: String },
+    /// The address answers but not with MCP; another usual path of its origin does.
+    Elsewhere { url: String },
+    /// The address answers, but not with MCP, and no usual path does.
+    NotMcp,
+    /// The address answers MCP: what failed is in the request's own error.
+    AnswersMcp,
+}
+
+impl Finding {
+    /// The finding in a sentence.
+    pub fn say(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (Self::MixedContent, Lang::En) => "This page is served over https and the server over http: the browser blocks the request (mixed content). Serve both over the same scheme, or open the page over http on this machine.".into(),
+            (Self::MixedContent, Lang::Zh) => "本页面通过https提供而服务器是http：浏览器会拦截请求（混合内容）。请让两者使用同一协议，或在本机通过http打开页面。".into(),
+            (Self::NothingListens { origin }, Lang::En) => format!("Nothing answers at {origin}: the server is not running, or the address or port is wrong."),
+            (Self::NothingListens { origin }, Lang::Zh) => format!("{origin} 没有任何应答：服务器未运行，或地址、端口有误。"),
+            (Self::RefusesOrigin { page, .. }, Lang::En) => format!("The server is up but does not let this page ({page}) read its answers (no CORS for this origin, or the origin refused). The bridge relays for it:"),
+            (Self::RefusesOrigin { page, .. }, Lang::Zh) => format!("服务器在运行，但不允许本页面（{page}）读取它的应答（没有为该源提供CORS，或拒绝了该源）。可以通过桥接转发："),
+            (Self::Elsewhere { url }, Lang::En) => format!("This address answers, but not with MCP; {url} does. Use that address."),
+            (Self::Elsewhere { url }, Lang::Zh) => format!("这个地址有应答，但不是MCP；{url} 是。请改用该地址。"),
+            (Self::NotMcp, Lang::En) => "This address answers, but not with MCP, and neither do /mcp, /sse or / of its origin: is it an MCP server?".into(),
+            (Self::NotMcp, Lang::Zh) => "这个地址有应答但不是MCP，同源的 /mcp、/sse、/ 也都不是：它是MCP服务器吗？".into(),
+            (Self::AnswersMcp, Lang::En) => "The server answers MCP at this address: what failed is in the request's error above.".into(),
+            (Self::AnswersMcp, Lang::Zh) => "服务器在这个地址上以MCP应答：失败原因见上方请求的错误。".into(),
+        }
+    }
+
+    /// A command that fixes it, when there is one.
+    pub fn command(&self) -> Option<&str> {
+        match self {
+            Self::RefusesOrigin { bridge, .. } => Some(bridge),
+            _ => None,
+        }
+    }
+}
+
+/// The checks of one failed first request, at its row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diagnosis {
+    pub row: Row,
+    pub checks: Vec<Check>,
+    pub finding: Finding,
+}
+
+/// Where a failure of the run's first request is diagnosed: its request's row (where the
+/// inspector stands when it failed), for a failure at the request or its response; `None` for
+/// any other row.
+pub fn request_row(row: Row) -> Option<Row> {
+    match row {
+        Row::Discover | Row::DiscoverResult => Some(Row::Discover),
+        Row::Initialize | Row::InitializeResult => Some(Row::Initialize),
+        _ => None,
+    }
+}
+
+/// `scheme://host[:port]` of an absolute URL, and its scheme and host.
+fn origin_of(url: &str) -> Option<(String, &str, &str)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    (!name.is_empty()).then(|| (format!("{scheme}://{host}"), scheme, name))
+}
+
+fn loopback(host: &str) -> bool {
+    host == "localhost" || host.ends_with(".localhost") || host == "::1" || host.starts_with("127.")
+}
+
+/// Runs the checks for `url`, which the page at `page` (its origin) could not reach at `row`.
+pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Diagnosis {
+    let mut checks = Vec::new();
+    let mut check = |id, verdict, detail: String| {
+        checks.push(Check {
+            id,
+            verdict,
+            detail,
+        })
+    };
+    let Some((origin, scheme, host)) = origin_of(url) else {
+        check(
+            CheckId::Schemes,
+            Verdict::Failed,
+            format!("{url:?} is not an absolute URL"),
+        );
+        return finish(
+            checks,
+            row,
+            Finding::NothingListens {
+                origin: url.to_owned(),
+            },
+        );
+    };
+    let page_scheme = page.split("://").next().unwrap_or("");
+    if page_scheme == "https" && scheme == "http" && !loopback(host) {
+        check(
+            CheckId::Schemes,
+            Verdict::Failed,
+            format!("page {page}, server {origin}"),
+        );
+        return finish(checks, row, Finding::MixedContent);
+    }
+    check(
+        CheckId::Schemes,
+        Verdict::Passed,
+        format!("page {page}, server {origin}"),
+    );
+
+    let answer = probe.post(url).await;
+    if answer.is_mcp() {
+        check(CheckId::Answers, Verdict::Passed, answer.said(url));
+        check(
+            CheckId::Listens,
+            Verdict::Passed,
+            "it answered the POST above".into(),
+        );
+        return finish(checks, row, Finding::AnswersMcp);
+    }
+    check(CheckId::Answers, Verdict::Failed, answer.said(url));
+    if let Answer::Nothing(_) = answer {
+        return if probe.reaches(url).await {
+            check(
+                CheckId::Listens,
+                Verdict::Passed,
+                format!("a no-cors request to {url} got an answer the page may not read"),
+            );
+            let bridge =
+                format!("cargo run -p mcp-flow-bridge -- http --allow-origin {page} {url}");
+            finish(
+                checks,
+                row,
+                Finding::RefusesOrigin {
+                    page: page.to_owned(),
+                    bridge,
+                },
+            )
+        } else {
+            check(
+                CheckId::Listens,
+                Verdict::Failed,
+                format!("a no-cors request to {url} got no answer either"),
+            );
+            finish(checks, row, Finding::NothingListens { origin })
+        };
+    }
+    check(
+        CheckId::Listens,
+        Verdict::Passed,
+        "it answered the POST above".into(),
+    );
+    let mut tried = Vec::new();
+    for path in USUAL_PATHS {
+        let candidate = format!("{origin}{path}");
+        if candidate == url.trim_end_matches('/') || (path == "/" && candidate == url) {
+            continue;
+        }
+        let answer = probe.post(&candidate).await;
+        tried.push(answer.said(&candidate));
+        if answer.is_mcp() {
+            check(CheckId::Endpoint, Verdict::Passed, tried.join("; "));
+            return finish(checks, row, Finding::Elsewhere { url: candidate });
+        }
+    }
+    check(CheckId::Endpoint, Verdict::Failed, tried.join("; "));
+    finish(checks, row, Finding::NotMcp)
+}
+
+/// The checks that did not run are listed too, so a diagnosis reads the same every time.
+fn finish(mut checks: Vec<Check>, row: Row, finding: Finding) -> Diagnosis {
+    for id in [
+        CheckId::Schemes,
+        CheckId::Answers,
+        CheckId::Listens,
+        CheckId::Endpoint,
+    ] {
+        if !checks.iter().any(|c| c.id == id) {
+            checks.push(Check {
+                id,
+                verdict: Verdict::NotRun,
+                detail: String::new(),
+            });
+        }
+    }
+    Diagnosis {
+        row,
+        checks,
+        finding,
+    }
+}
+
+#[cfg(test)]
+#[path = "diagnose_tests.rs"]
+mod tests;

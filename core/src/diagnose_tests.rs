@@ -1,0 +1,232 @@
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use futures_executor::block_on;
+
+use super::*;
+
+/// Answers by URL; `reaching` are the addresses where something answers unreadably.
+#[derive(Default)]
+struct Scripted {
+    answers: HashMap<String, Answer>,
+    reaching: Vec<String>,
+    asked: RefCell<Vec<String>>,
+}
+
+impl Probe for Scripted {
+    async fn post(&self, url: &str) -> Answer {
+        self.asked.borrow_mut().push(format!("POST {url}"));
+        self.answers
+            .get(url)
+            .cloned()
+            .unwrap_or_else(|| Answer::Nothing("TypeError: Failed to fetch".into()))
+    }
+    async fn reaches(&self, url: &str) -> bool {
+        self.asked.borrow_mut().push(format!("no-cors {url}"));
+        self.reaching.iter().any(|u| u == url)
+    }
+}
+
+fn read(status: u16, content_type: &str, body: &str) -> Answer {
+    Answer::Read {
+        status,
+        content_type: content_type.into(),
+        body: body.into(),
+    }
+}
+
+fn verdicts(d: &Diagnosis) -> Vec<(CheckId, Verdict)> {
+    d.checks.iter().map(|c| (c.id, c.verdict)).collect()
+}
+
+const PAGE: &str = "http://127.0.0.1:8000";
+
+#[test]
+fn a_server_that_answers_but_not_to_this_page_gets_the_bridge_command() {
+    let url = "http://127.0.0.1:3000/mcp";
+    let probe = Scripted {
+        reaching: vec![url.into()],
+        ..Default::default()
+    };
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize));
+    assert_eq!(
+        d.finding,
+        Finding::RefusesOrigin {
+            page: PAGE.into(),
+            bridge: "cargo run -p mcp-flow-bridge -- http --allow-origin http://127.0.0.1:8000 http://127.0.0.1:3000/mcp".into(),
+        }
+    );
+    assert_eq!(
+        verdicts(&d),
+        [
+            (CheckId::Schemes, Verdict::Passed),
+            (CheckId::Answers, Verdict::Failed),
+            (CheckId::Listens, Verdict::Passed),
+            (CheckId::Endpoint, Verdict::NotRun),
+        ]
+    );
+    assert!(
+        d.checks[1].detail.contains("Failed to fetch"),
+        "{}",
+        d.checks[1].detail
+    );
+    assert!(
+        d.finding
+            .command()
+            .is_some_and(|c| c.contains("--allow-origin http://127.0.0.1:8000")),
+        "the command is offered"
+    );
+    assert_eq!(d.row, Row::Initialize);
+}
+
+#[test]
+fn nothing_answering_at_all_is_said_so_and_nothing_else_is_tried() {
+    let probe = Scripted::default();
+    let url = "http://127.0.0.1:3999/mcp";
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Discover));
+    assert_eq!(
+        d.finding,
+        Finding::NothingListens {
+            origin: "http://127.0.0.1:3999".into()
+        }
+    );
+    assert_eq!(d.checks[2].verdict, Verdict::Failed);
+    assert_eq!(
+        *probe.asked.borrow(),
+        [format!("POST {url}"), format!("no-cors {url}")]
+    );
+    assert!(d.finding.say(Lang::En).contains("not running"));
+    assert!(d.finding.say(Lang::Zh).contains("未运行"));
+}
+
+#[test]
+fn a_web_page_at_the_address_leads_to_the_path_that_answers_mcp() {
+    let probe = Scripted {
+        answers: HashMap::from([
+            (
+                "http://127.0.0.1:8000/".into(),
+                read(405, "text/html; charset=utf-8", "<!doctype html>"),
+            ),
+            (
+                "http://127.0.0.1:8000/mcp".into(),
+                read(200, "text/event-stream", ""),
+            ),
+        ]),
+        ..Default::default()
+    };
+    let d = block_on(diagnose(
+        &probe,
+        PAGE,
+        "http://127.0.0.1:8000/",
+        Row::Discover,
+    ));
+    assert_eq!(
+        d.finding,
+        Finding::Elsewhere {
+            url: "http://127.0.0.1:8000/mcp".into()
+        }
+    );
+    assert_eq!(d.checks[3].verdict, Verdict::Passed);
+    assert!(
+        d.checks[1].detail.contains("HTTP 405, text/html"),
+        "{}",
+        d.checks[1].detail
+    );
+    // The address itself is not tried twice.
+    assert_eq!(
+        *probe.asked.borrow(),
+        [
+            "POST http://127.0.0.1:8000/",
+            "POST http://127.0.0.1:8000/mcp"
+        ]
+    );
+}
+
+#[test]
+fn no_usual_path_answering_mcp_asks_whether_it_is_one() {
+    let page_404 = read(404, "text/plain", "Not Found");
+    let probe = Scripted {
+        answers: HashMap::from([
+            ("http://127.0.0.1:5000/api".into(), page_404.clone()),
+            ("http://127.0.0.1:5000/mcp".into(), page_404.clone()),
+            ("http://127.0.0.1:5000/sse".into(), page_404.clone()),
+            (
+                "http://127.0.0.1:5000/".into(),
+                read(200, "text/html", "<p>hi"),
+            ),
+        ]),
+        ..Default::default()
+    };
+    let d = block_on(diagnose(
+        &probe,
+        PAGE,
+        "http://127.0.0.1:5000/api",
+        Row::Initialize,
+    ));
+    assert_eq!(d.finding, Finding::NotMcp);
+    assert_eq!(d.checks[3].verdict, Verdict::Failed);
+    assert_eq!(
+        probe.asked.borrow().len(),
+        4,
+        "the address, then /mcp, /sse and /"
+    );
+}
+
+#[test]
+fn an_mcp_answer_means_the_failure_was_the_requests_own() {
+    let body = r#"{"jsonrpc":"2.0","id":"mcp-flow-diagnosis","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
+    let url = "http://127.0.0.1:3000/mcp";
+    let probe = Scripted {
+        answers: HashMap::from([(url.into(), read(400, "application/json", body))]),
+        ..Default::default()
+    };
+    let d = block_on(diagnose(&probe, PAGE, url, Row::InitializeResult));
+    assert_eq!(d.finding, Finding::AnswersMcp);
+    assert_eq!(d.checks[1].verdict, Verdict::Passed);
+    assert!(
+        d.checks[1].detail.ends_with("application/json, MCP"),
+        "{}",
+        d.checks[1].detail
+    );
+}
+
+#[test]
+fn an_https_page_calling_http_elsewhere_is_mixed_content_and_nothing_is_sent() {
+    let probe = Scripted::default();
+    let d = block_on(diagnose(
+        &probe,
+        "https://flow.example",
+        "http://mcp.example/mcp",
+        Row::Discover,
+    ));
+    assert_eq!(d.finding, Finding::MixedContent);
+    assert!(probe.asked.borrow().is_empty());
+    // This machine over http is allowed from an https page.
+    let d = block_on(diagnose(
+        &probe,
+        "https://flow.example",
+        "http://localhost:3000/mcp",
+        Row::Discover,
+    ));
+    assert_ne!(d.finding, Finding::MixedContent);
+    assert_eq!(
+        verdicts(&d).iter().map(|(id, _)| *id).collect::<Vec<_>>(),
+        [
+            CheckId::Schemes,
+            CheckId::Answers,
+            CheckId::Listens,
+            CheckId::Endpoint
+        ],
+        "every check listed, in order"
+    );
+}
+
+#[test]
+fn a_first_requests_failure_is_diagnosed_at_its_request_row() {
+    assert_eq!(request_row(Row::Discover), Some(Row::Discover));
+    assert_eq!(request_row(Row::DiscoverResult), Some(Row::Discover));
+    assert_eq!(request_row(Row::Initialize), Some(Row::Initialize));
+    assert_eq!(request_row(Row::InitializeResult), Some(Row::Initialize));
+    assert_eq!(request_row(Row::ListTools), None);
+    assert_eq!(request_row(Row::CallTool), None);
+}

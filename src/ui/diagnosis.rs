@@ -1,0 +1,128 @@
+//! The page's side of a diagnosis (`core::diagnose`): its probes, and the checks run when a run's
+//! first request found no MCP server. Fetched with the run's module.
+
+use futures_util::future::{Either, LocalBoxFuture, select};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::clock::{BrowserClock, Clock};
+use crate::diagnose::{Answer, Diagnosis, PROBE_BODY, Probe, diagnose};
+use crate::diagram::Row;
+use crate::on_demand::{OnDemandError, on_demand};
+
+/// The longest a probe waits for its answer (a server may hang; each check ends).
+const PROBE_MS: u32 = 5_000;
+/// The most of a body a probe keeps.
+const PROBE_CHARS: usize = 4_096;
+
+/// Runs the checks for the page at `page` that could not reach `url` at `row`.
+pub type Diagnose = fn(String, String, Row) -> LocalBoxFuture<'static, Diagnosis>;
+
+struct PageProbe;
+
+/// `work`, or `None` after [`PROBE_MS`].
+async fn bounded<T>(work: impl std::future::Future<Output = T>) -> Option<T> {
+    let work = std::pin::pin!(work);
+    let timer = std::pin::pin!(BrowserClock.sleep(PROBE_MS));
+    match select(work, timer).await {
+        Either::Left((done, _)) => Some(done),
+        Either::Right(_) => None,
+    }
+}
+
+/// A header of `response` the page may read.
+fn header(response: &web_sys::Response, name: &str) -> Option<String> {
+    response.headers().get(name).ok().flatten()
+}
+
+/// Fetches `url` with `init`, never following a redirect (no probe leaves the origin typed).
+async fn fetch(url: &str, init: &web_sys::RequestInit) -> Result<web_sys::Response, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str_and_init(url, init))
+        .await
+        .map_err(|e| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "the fetch failed".to_owned())
+        })?;
+    response
+        .dyn_into::<web_sys::Response>()
+        .map_err(|_| "not a response".to_owned())
+}
+
+impl Probe for PageProbe {
+    async fn post(&self, url: &str) -> Answer {
+        let read = async {
+            let headers = web_sys::Headers::new().map_err(|_| "no headers".to_owned())?;
+            let _ = headers.set("Content-Type", "application/json");
+            let _ = headers.set("Accept", "application/json, text/event-stream");
+            let init = web_sys::RequestInit::new();
+            init.set_method("POST");
+            init.set_headers(&headers);
+            init.set_body(&PROBE_BODY.into());
+            init.set_redirect(web_sys::RequestRedirect::Manual);
+            let response = fetch(url, &init).await?;
+            if response.type_() == web_sys::ResponseType::Opaqueredirect {
+                return Ok(Answer::Read {
+                    status: 300,
+                    content_type: "a redirect (not followed)".into(),
+                    body: String::new(),
+                });
+            }
+            let content_type = header(&response, "content-type").unwrap_or_default();
+            // An SSE stream may stay open: its content type says enough.
+            let body = if content_type.starts_with("text/event-stream") {
+                String::new()
+            } else {
+                match response.text() {
+                    Ok(text) => JsFuture::from(text)
+                        .await
+                        .ok()
+                        .and_then(|t| t.as_string())
+                        .unwrap_or_default()
+                        .chars()
+                        .take(PROBE_CHARS)
+                        .collect(),
+                    Err(_) => String::new(),
+                }
+            };
+            // The session the probe's initialize opened is closed again.
+            if let Some(session) = header(&response, "mcp-session-id") {
+                let close = web_sys::RequestInit::new();
+                close.set_method("DELETE");
+                if let Ok(headers) = web_sys::Headers::new() {
+                    let _ = headers.set("Mcp-Session-Id", &session);
+                    close.set_headers(&headers);
+                }
+                let _ = fetch(url, &close).await;
+            }
+            Ok(Answer::Read {
+                status: response.status(),
+                content_type,
+                body,
+            })
+        };
+        match bounded(read).await {
+            Some(Ok(answer)) => answer,
+            Some(Err(why)) => Answer::Nothing(why),
+            None => Answer::Nothing(format!("no answer within {} s", PROBE_MS / 1000)),
+        }
+    }
+
+    async fn reaches(&self, url: &str) -> bool {
+        let init = web_sys::RequestInit::new();
+        init.set_method("GET");
+        init.set_mode(web_sys::RequestMode::NoCors);
+        // A no-cors request must follow redirects (the browser refuses any other mode); it
+        // carries no credentials and reads nothing.
+        init.set_credentials(web_sys::RequestCredentials::Omit);
+        matches!(bounded(fetch(url, &init)).await, Some(Ok(_)))
+    }
+}
+
+on_demand!(
+    run,
+    pub fn diagnose_fn() -> Result<Diagnose, OnDemandError> {
+        Ok(|page, url, row| Box::pin(async move { diagnose(&PageProbe, &page, &url, row).await }))
+    }
+);
