@@ -21,6 +21,13 @@ use crate::record::run::{Run, RunEvent};
 use crate::ui::history::Cursor;
 use crate::ui::stores::PastRun;
 
+/// What a new run speaks and how it plays (the page's settings, or a comparison's).
+struct Chosen {
+    era: EraChoice,
+    approval: Approval,
+    speed: Option<f64>,
+}
+
 /// Longest wait for the DELETE that closes an ended run's session.
 const CLOSE_WAIT_MS: u32 = 2_000;
 
@@ -216,19 +223,22 @@ impl Controller {
         speed: Option<f64>,
     ) {
         let this = *self;
+        let chosen = Chosen {
+            era,
+            approval,
+            speed,
+        };
         self.after_app("a new run starts", move || {
-            this.begin_now(mode, then, era, approval, speed)
+            this.begin_now(mode, then, chosen)
         });
     }
 
-    fn begin_now(
-        &self,
-        mode: Mode,
-        then: After,
-        era: EraChoice,
-        approval: Approval,
-        speed: Option<f64>,
-    ) {
+    fn begin_now(&self, mode: Mode, then: After, chosen: Chosen) {
+        let Chosen {
+            era,
+            approval,
+            speed,
+        } = chosen;
         self.end_run(None);
         self.keep_for_the_log();
         self.recording.set(None);
