@@ -149,6 +149,21 @@ impl From<TransportError> for McpError {
 }
 
 impl McpError {
+    /// Whether no MCP server answered: no response, or one that is not MCP (an HTTP error other
+    /// than authorization's 401 and 403, a content type or body that is not JSON-RPC). Not a
+    /// request the user stopped or that timed out, nor an answer in JSON-RPC.
+    pub fn unreached(&self) -> bool {
+        match self {
+            Self::Transport(TransportError::Status { status, .. }) => !matches!(status, 401 | 403),
+            Self::Transport(
+                TransportError::Network { .. }
+                | TransportError::ContentType { .. }
+                | TransportError::BadBody { .. },
+            ) => true,
+            _ => false,
+        }
+    }
+
     /// The short kind name shown on screen.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -241,6 +256,35 @@ pub fn clip(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_no_server_answering_is_unreached() {
+        let t = |e: TransportError| McpError::Transport(e).unreached();
+        let status = |status| TransportError::Status {
+            status,
+            body: String::new(),
+        };
+        assert!(t(TransportError::Network {
+            url: "http://127.0.0.1:1/mcp".into(),
+            detail: "refused".into()
+        }));
+        assert!(t(status(404)) && t(status(405)) && t(status(502)));
+        assert!(t(TransportError::ContentType {
+            status: 200,
+            content_type: "text/html".into(),
+            body: String::new()
+        }));
+        assert!(!t(status(401)) && !t(status(403)), "authorization's");
+        assert!(!t(TransportError::Stopped), "the user stopped it");
+        assert!(!t(TransportError::Timeout { ms: 1 }));
+        let answered = McpError::Protocol {
+            code: -32602,
+            message: "Unsupported protocol version".into(),
+            data: None,
+            status: Some(400),
+        };
+        assert!(!answered.unreached(), "a JSON-RPC answer came");
+    }
 
     #[test]
     fn kinds_are_kept_apart_and_messages_are_readable() {

@@ -87,7 +87,10 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
                 self.memory.eras.put(url, &detection);
                 Ok((detection, Some(found)))
             }
-            (Era::Modern, Err(e)) => Err(self.fail(Row::DiscoverResult, not_modern(&e, probing))),
+            (Era::Modern, Err(e)) => Err(Stopped {
+                unreached: e.unreached(),
+                ..self.fail(Row::DiscoverResult, not_modern(&e, probing))
+            }),
             (Era::Legacy, _) => {
                 self.done(
                     Row::DiscoverResult,

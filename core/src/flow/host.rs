@@ -384,7 +384,8 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
         response_row: Row,
         e: McpError,
     ) -> Stopped {
-        match e {
+        let unreached = e.unreached();
+        let stopped = match e {
             McpError::Transport(
                 TransportError::Network { .. }
                 | TransportError::Timeout { .. }
@@ -394,6 +395,10 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
                 self.done(request_row, sent);
                 self.fail(response_row, e.to_string())
             }
+        };
+        Stopped {
+            unreached,
+            ..stopped
         }
     }
 

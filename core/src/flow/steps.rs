@@ -81,6 +81,8 @@ pub type Emit = Rc<dyn Fn(HostEvent)>;
 pub struct Stopped {
     pub row: Row,
     pub error: String,
+    /// No MCP server answered the request (`McpError::unreached`): worth a diagnosis.
+    pub unreached: bool,
 }
 
 /// Rows, done for real: the gate before each, the record after.
@@ -190,7 +192,11 @@ impl Steps {
             at_ms: self.now_ms(),
             error: error.clone(),
         });
-        Stopped { row, error }
+        Stopped {
+            row,
+            error,
+            unreached: false,
+        }
     }
 
     pub fn skip(&self, rows: &[Row], why: SkipReason) {

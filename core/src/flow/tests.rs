@@ -315,6 +315,7 @@ fn a_server_that_is_down_fails_the_initialize_row() {
     let (h, _, run) = host(vec![Script::NoResponse], Mode::Play, Approval::Auto);
     let stopped = block_on(h.discover()).unwrap_err();
     assert_eq!(stopped.row, Row::Initialize);
+    assert!(stopped.unreached, "nothing answered: worth a diagnosis");
     let run = run.borrow();
     assert_eq!(run.status(Row::Initialize), RowStatus::Failed);
     assert!(
@@ -338,7 +339,23 @@ fn an_http_error_fails_the_response_row_with_the_status() {
     let stopped = block_on(h.discover()).unwrap_err();
     assert_eq!(stopped.row, Row::InitializeResult);
     assert!(stopped.error.contains("403"));
+    assert!(
+        !stopped.unreached,
+        "403 is authorization's, not a missing server"
+    );
     assert_eq!(run.borrow().status(Row::Initialize), RowStatus::Done);
+}
+
+#[test]
+fn a_web_page_answering_the_first_request_is_a_server_not_reached() {
+    let (h, _, _) = host(
+        vec![status(405, "text/html", "<!doctype html>")],
+        Mode::Play,
+        Approval::Auto,
+    );
+    let stopped = block_on(h.discover()).unwrap_err();
+    assert_eq!(stopped.row, Row::InitializeResult);
+    assert!(stopped.unreached);
 }
 
 #[test]

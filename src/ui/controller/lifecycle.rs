@@ -328,7 +328,8 @@ impl Controller {
             match engine.clone().connect_then(after).await {
                 Ok(()) => this.show_app(&engine),
                 Err(stopped) => {
-                    if let Some(row) = crate::diagnose::request_row(stopped.row) {
+                    let first = crate::diagnose::request_row(stopped.row);
+                    if let Some(row) = first.filter(|_| stopped.unreached) {
                         this.diagnose(row).await;
                     }
                 }
