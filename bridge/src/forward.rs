@@ -4,6 +4,7 @@
 //! streams back as it arrives and both are recorded in [`Exchanges`].
 
 use std::{
+    collections::HashMap,
     pin::Pin,
     sync::Arc,
     task::{Context, Poll},
@@ -11,8 +12,8 @@ use std::{
 
 use axum::{
     body::{Body, Bytes},
-    extract::State,
-    http::{HeaderMap, HeaderName, Method, StatusCode},
+    extract::{Query, State},
+    http::{HeaderMap, HeaderName, Method, StatusCode, Uri},
     response::Response,
 };
 use futures::{Stream, StreamExt, stream::BoxStream};
@@ -22,6 +23,7 @@ use crate::{
     config::Options,
     exchanges::Exchanges,
     jsonrpc::{Failure, Kind, classify},
+    old_sse::{self, Announced},
 };
 
 /// The upstream and its record.
@@ -30,6 +32,8 @@ pub struct Forward {
     pub options: Options,
     client: reqwest::Client,
     pub exchanges: Arc<Exchanges>,
+    /// The upstream's HTTP+SSE endpoints (2024-11-05) the page may POST to through the bridge.
+    announced: Arc<Announced>,
 }
 
 impl Forward {
@@ -44,6 +48,7 @@ impl Forward {
             options,
             client,
             exchanges: Arc::default(),
+            announced: Arc::default(),
         })
     }
 }
@@ -104,10 +109,13 @@ fn recorded(name: &HeaderName, value: &axum::http::HeaderValue) -> (String, Stri
     (name.as_str().to_owned(), shown)
 }
 
-/// Any method: forwarded to the upstream.
+/// Any method: forwarded to the upstream (or, with `?endpoint=N`, to the HTTP+SSE endpoint the
+/// upstream announced as N).
 pub async fn forward(
     State(forward): State<Arc<Forward>>,
     method: Method,
+    uri: Uri,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
@@ -120,11 +128,27 @@ pub async fn forward(
         Ok(Kind::Request { id, .. }) => id,
         _ => "null".to_owned(),
     };
-    let url = forward.upstream.as_str().to_owned();
+    let target = match query.get(old_sse::PARAM) {
+        None => forward.upstream.clone(),
+        Some(number) => match forward.announced.get(number) {
+            Some(url) => url,
+            None => {
+                return Failure::new(
+                    StatusCode::NOT_FOUND,
+                    "bridge",
+                    "unknown-endpoint",
+                    format!(
+                        "The upstream announced no HTTP+SSE endpoint {number:?} on this bridge \
+                         (or it was forgotten: the bridge keeps the latest 1024)"
+                    ),
+                )
+                .response_for(&id);
+            }
+        },
+    };
+    let url = target.as_str().to_owned();
 
-    let mut request = forward
-        .client
-        .request(method.clone(), forward.upstream.clone());
+    let mut request = forward.client.request(method.clone(), target);
     let mut sent = Vec::new();
     for (name, value) in &headers {
         if forwards_request_header(name) {
@@ -173,7 +197,8 @@ pub async fn forward(
     let mut response = Response::builder()
         .status(status.as_u16())
         .header(EXCHANGE, seq)
-        .header(LEG, "upstream");
+        .header(LEG, "upstream")
+        .header(UPSTREAM, forward.upstream.as_str());
     let mut received = Vec::new();
     for (name, value) in answer.headers() {
         received.push(recorded(name, value));
@@ -182,23 +207,36 @@ pub async fn forward(
         }
     }
     forward.exchanges.respond(seq, status.as_u16(), received);
-    let body = Recorded {
+    let event_stream = answer
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
+    let recorded = Recorded {
         inner: answer.bytes_stream().boxed(),
         exchanges: Arc::clone(&forward.exchanges),
         seq,
         ended: false,
     };
-    response
-        .body(Body::from_stream(body))
-        .unwrap_or_else(|error| {
-            Failure::new(
-                StatusCode::BAD_GATEWAY,
-                "upstream",
-                "bad-response",
-                format!("The upstream's answer cannot be passed on: {error}"),
-            )
-            .response_for(&id)
-        })
+    let body = if method == Method::GET && event_stream {
+        Body::from_stream(old_sse::Rewriting::new(
+            recorded.boxed(),
+            forward.upstream.clone(),
+            uri.path().to_owned(),
+            Arc::clone(&forward.announced),
+        ))
+    } else {
+        Body::from_stream(recorded)
+    };
+    response.body(body).unwrap_or_else(|error| {
+        Failure::new(
+            StatusCode::BAD_GATEWAY,
+            "upstream",
+            "bad-response",
+            format!("The upstream's answer cannot be passed on: {error}"),
+        )
+        .response_for(&id)
+    })
 }
 
 /// On every answer: the recorded exchange (`legs?since=SEQ`, its `seq`) behind it.
@@ -206,6 +244,9 @@ pub const EXCHANGE: HeaderName = HeaderName::from_static("mcp-flow-bridge-exchan
 /// On answers passed on from the upstream: `upstream` (the bridge's own errors carry
 /// `error.data.leg` instead).
 pub const LEG: HeaderName = HeaderName::from_static("mcp-flow-bridge-leg");
+/// On answers passed on from the upstream: its URL, the protected resource a page authorizes
+/// for when the upstream asks (its metadata names the upstream, not the bridge).
+pub const UPSTREAM: HeaderName = HeaderName::from_static("mcp-flow-bridge-upstream");
 
 fn with_exchange(mut response: Response, seq: u64) -> Response {
     response.headers_mut().insert(EXCHANGE, seq.into());

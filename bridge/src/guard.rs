@@ -101,5 +101,8 @@ pub fn cors(origins: &[String]) -> CorsLayer {
             crate::stdio_endpoint::RECORD_SESSION,
             crate::forward::EXCHANGE,
             crate::forward::LEG,
+            crate::forward::UPSTREAM,
+            // An upstream's challenge, so the page can authorize through the bridge.
+            HeaderName::from_static("www-authenticate"),
         ])
 }

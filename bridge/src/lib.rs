@@ -20,6 +20,7 @@ pub mod jsonrpc;
 pub mod legs;
 pub mod lines;
 pub mod modern;
+pub mod old_sse;
 pub mod param_headers;
 pub mod record;
 pub mod secret;

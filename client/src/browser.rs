@@ -16,6 +16,9 @@ pub struct Fetch;
 /// A fetch body, read chunk by chunk. Dropping it cancels the stream.
 pub struct FetchBody {
     reader: Option<ReadableStreamDefaultReader>,
+    /// A read not yet finished: the next `chunk` goes on with it, so a caller that stopped
+    /// waiting (the HTTP+SSE transport's readers take turns) loses no chunk.
+    pending: Option<JsFuture>,
     _abort: AbortOnDrop,
 }
 
@@ -44,7 +47,12 @@ impl BodyStream for FetchBody {
         let Some(reader) = &self.reader else {
             return Ok(None);
         };
-        let step = JsFuture::from(reader.read()).await.map_err(js_text)?;
+        let read = self
+            .pending
+            .get_or_insert_with(|| JsFuture::from(reader.read()));
+        let step = read.await;
+        self.pending = None;
+        let step = step.map_err(js_text)?;
         let done = Reflect::get(&step, &"done".into())
             .ok()
             .and_then(|v| v.as_bool())
@@ -92,6 +100,7 @@ impl Http for Fetch {
             headers,
             body: FetchBody {
                 reader,
+                pending: None,
                 _abort: abort,
             },
         })

@@ -34,6 +34,7 @@ use crate::http::Http;
 use crate::jsonrpc::{self, Handshake, Reply};
 use crate::log_level::LogLevel;
 use crate::modern::{self, ParamHeader};
+use crate::old_sse::{FALLBACK_STATUSES, OpenError};
 use crate::questions::read_elicit_params;
 use crate::record::ReplayOf;
 use crate::replay;
@@ -429,12 +430,33 @@ impl<H: Http> McpClient<H> {
         self.transport.set_session_id(None);
         self.transport.set_protocol_version(None);
         // rmcp names the marker of the `initialize` request `InitializeResultMethod`.
-        let msg = jsonrpc::request(
-            self.next_id(),
-            InitializeResultMethod,
-            &jsonrpc::initialize_params(self.capabilities()),
-        );
-        let result = self.expect_result(self.post(&msg).await?)?;
+        let params = jsonrpc::initialize_params(self.capabilities());
+        let msg = jsonrpc::request(self.next_id(), InitializeResultMethod, &params);
+        let posted = match self.post(&msg).await {
+            Err(McpError::Transport(TransportError::Status { status, body }))
+                if FALLBACK_STATUSES.contains(&status) && self.transport.old_sse().is_none() =>
+            {
+                let refused = McpError::Transport(TransportError::Status { status, body });
+                self.transport.note_next(format!(
+                    "the POST of initialize was answered HTTP {status}: is it a server of the \
+                     HTTP+SSE transport (2024-11-05)? GET for its event stream"
+                ));
+                match self.transport.open_old_sse(self.timeout_ms.get()).await {
+                    Ok(()) => {}
+                    // No stream there: the POST's answer says more.
+                    Err(OpenError::NoStream) => return Err(refused),
+                    Err(OpenError::Failed(e)) => return Err(e.into()),
+                }
+                self.transport.note_next(
+                    "initialize over HTTP+SSE (2024-11-05): POSTed to the endpoint the stream \
+                     named; the response comes on the stream",
+                );
+                let msg = jsonrpc::request(self.next_id(), InitializeResultMethod, &params);
+                self.post(&msg).await?
+            }
+            other => other?,
+        };
+        let result = self.expect_result(posted)?;
         let handshake = jsonrpc::read_initialize(result).map_err(McpError::Invalid)?;
         self.transport
             .set_protocol_version(Some(handshake.protocol_version.to_owned()));
@@ -611,6 +633,7 @@ impl<H: Http> McpClient<H> {
 
     /// Ends the session with DELETE (if there is one: the modern era has none).
     pub async fn close(&self) -> Result<(), McpError> {
+        self.transport.close_old_sse();
         self.transport.delete_session().await?;
         Ok(())
     }

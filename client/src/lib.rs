@@ -24,6 +24,9 @@ pub mod log_level;
 pub mod modern;
 #[cfg(test)]
 mod modern_tests;
+pub mod old_sse;
+#[cfg(test)]
+mod old_sse_tests;
 pub mod questions;
 pub mod record;
 pub mod replay;

@@ -25,7 +25,7 @@ use crate::transport::{MAX_BODY, Transport, essence};
 
 /// A stream the client keeps open to hear the server.
 pub struct Listening<B> {
-    seq: usize,
+    pub(crate) seq: usize,
     body: B,
     parser: SseParser,
     ready: VecDeque<SseEvent>,
@@ -79,7 +79,7 @@ impl<H: Http> Transport<H> {
     /// Sends `request` and keeps its answer open if it is an event stream; otherwise reads the
     /// whole answer: a 2xx body comes back as `Err(Ok(body))` (a JSON answer, no stream), any
     /// other status as an error.
-    async fn open(
+    pub(crate) async fn open(
         &self,
         request: HttpRequest,
         rpc: Option<&Value>,
@@ -117,12 +117,25 @@ impl<H: Http> Transport<H> {
         &self,
         stream: &mut Listening<H::Body>,
     ) -> Result<Option<Value>, TransportError> {
+        while let Some(event) = self.next_event(stream).await? {
+            if let Some(message) = self.take_event(stream.seq, event)? {
+                return Ok(Some(message));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The next event on `stream`, not yet recorded; `None` once the server ended the stream
+    /// (its exchange is then done). Dropping this future loses nothing: a chunk is only taken
+    /// once it has arrived.
+    pub(crate) async fn next_event(
+        &self,
+        stream: &mut Listening<H::Body>,
+    ) -> Result<Option<SseEvent>, TransportError> {
         let mut pending = 0;
         loop {
-            while let Some(event) = stream.ready.pop_front() {
-                if let Some(message) = self.take_event(stream.seq, event)? {
-                    return Ok(Some(message));
-                }
+            if let Some(event) = stream.ready.pop_front() {
+                return Ok(Some(event));
             }
             match stream.body.chunk().await {
                 Ok(Some(chunk)) => {

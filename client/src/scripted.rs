@@ -80,6 +80,16 @@ impl Feed {
         }
     }
 
+    /// One SSE event named `event` carrying `data` (the HTTP+SSE transport's `endpoint`).
+    pub fn named(&self, event: &str, data: &str) {
+        let mut fed = self.0.borrow_mut();
+        fed.chunks
+            .push_back(format!("event: {event}\ndata: {data}\n\n").into_bytes());
+        if let Some(waker) = fed.reader.take() {
+            waker.wake();
+        }
+    }
+
     async fn next(&self) -> Vec<u8> {
         std::future::poll_fn(|cx| {
             let mut fed = self.0.borrow_mut();

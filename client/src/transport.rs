@@ -20,6 +20,9 @@ use crate::record::{Exchange, RecordedEvent, ReplayOf, Update};
 use crate::sse::SseParser;
 
 pub const ACCEPT_POST: &str = "application/json, text/event-stream";
+/// The header on `mcp-flow-bridge http`'s answers naming the upstream it relays to; the client
+/// believes it only from a server on this machine (where the bridge runs).
+pub const BRIDGE_UPSTREAM: &str = "mcp-flow-bridge-upstream";
 /// How many times a broken SSE stream is resumed before giving up.
 const MAX_RESUMES: u32 = 3;
 /// Wait before resuming when the server sent no `retry`.
@@ -66,6 +69,9 @@ pub struct Fetched {
 /// whole requests recorded as a step of the flow (one flow for every kind of HTTP client).
 pub trait FlowTransport {
     fn url(&self) -> &str;
+    /// The protected resource this connection reaches: the MCP server's URL, or, through
+    /// `mcp-flow-bridge http`, the upstream it relays to (see [`BRIDGE_UPSTREAM`]).
+    fn resource_url(&self) -> String;
     fn now_ms(&self) -> f64;
     fn fetch<'a>(
         &'a self,
@@ -77,6 +83,10 @@ pub trait FlowTransport {
 impl<H: Http> FlowTransport for Transport<H> {
     fn url(&self) -> &str {
         &self.url
+    }
+
+    fn resource_url(&self) -> String {
+        self.upstream().unwrap_or_else(|| self.url.clone())
     }
 
     fn now_ms(&self) -> f64 {
@@ -114,6 +124,10 @@ pub struct Transport<H: Http> {
     auth_next: Cell<Option<AuthStep>>,
     /// Exchanges of the authorization flow: their bodies are recorded without secrets.
     secret: RefCell<Vec<usize>>,
+    /// The upstream a bridge on this machine said it relays to ([`BRIDGE_UPSTREAM`]).
+    upstream: RefCell<Option<String>>,
+    /// The HTTP+SSE connection (2024-11-05), when the server speaks only that (`old_sse.rs`).
+    pub(crate) old: RefCell<Option<Rc<crate::old_sse::OldSse<H::Body>>>>,
 }
 
 impl<H: Http> Transport<H> {
@@ -133,6 +147,8 @@ impl<H: Http> Transport<H> {
             auth: RefCell::new(None),
             auth_next: Cell::new(None),
             secret: RefCell::new(Vec::new()),
+            upstream: RefCell::new(None),
+            old: RefCell::new(None),
         }
     }
 
@@ -148,6 +164,32 @@ impl<H: Http> Transport<H> {
     /// Whether an authorization is running (its pace is the user's: no request timeout then).
     pub fn authorizing(&self) -> bool {
         self.auth.borrow().as_ref().is_some_and(|a| a.busy())
+    }
+
+    /// The upstream the bridge at this URL relays to, once one of its answers said so.
+    pub fn upstream(&self) -> Option<String> {
+        self.upstream.borrow().clone()
+    }
+
+    /// Notes a bridge's upstream from an answer's headers: only from a server on this machine,
+    /// and only an absolute http(s) URL.
+    fn learn_upstream(&self, headers: &[(String, String)]) {
+        let Some((_, named)) = headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(BRIDGE_UPSTREAM))
+        else {
+            return;
+        };
+        let on_this_machine = url::Url::parse(&self.url).is_ok_and(|u| match u.host() {
+            Some(url::Host::Domain(name)) => name == "localhost",
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            None => false,
+        });
+        let named_ok = url::Url::parse(named).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+        if on_this_machine && named_ok {
+            *self.upstream.borrow_mut() = Some(named.clone());
+        }
     }
 
     pub fn session_id(&self) -> Option<String> {
@@ -258,6 +300,9 @@ impl<H: Http> Transport<H> {
         self.emit(Update::Sent(Box::new(sent)));
         match self.http.send(&request).await {
             Ok(response) => {
+                if step.is_none() {
+                    self.learn_upstream(&response.headers);
+                }
                 self.emit(Update::Headers {
                     seq,
                     at_ms: self.clock.now_ms(),
@@ -387,6 +432,9 @@ impl<H: Http> Transport<H> {
         extra_headers: Vec<(String, String)>,
         on_message: &mut dyn FnMut(Value),
     ) -> Result<Posted, TransportError> {
+        if let Some(old) = self.old_sse() {
+            return self.post_old_sse(&old, message, on_message).await;
+        }
         let authorizer = self.authorizer();
         let (seq, mut response) = loop {
             if let Some(auth) = &authorizer {
@@ -502,16 +550,7 @@ impl<H: Http> Transport<H> {
         seq: usize,
         event: crate::sse::SseEvent,
     ) -> Result<Option<Value>, TransportError> {
-        self.emit(Update::Event {
-            seq,
-            event: RecordedEvent {
-                at_ms: self.clock.now_ms(),
-                id: event.id.clone(),
-                event: event.event.clone(),
-                data: event.data.clone(),
-                retry: event.retry,
-            },
-        });
+        self.record_event(seq, &event);
         if event.is_empty() {
             return Ok(None);
         }
@@ -526,6 +565,20 @@ impl<H: Http> Transport<H> {
                 Err(err)
             }
         }
+    }
+
+    /// Records an SSE event as part of exchange `seq`, as it arrived.
+    pub(super) fn record_event(&self, seq: usize, event: &crate::sse::SseEvent) {
+        self.emit(Update::Event {
+            seq,
+            event: RecordedEvent {
+                at_ms: self.clock.now_ms(),
+                id: event.id.clone(),
+                event: event.event.clone(),
+                data: event.data.clone(),
+                retry: event.retry,
+            },
+        });
     }
 
     /// Reads an SSE answer until the response to `id` arrives, resuming with GET if it breaks.

@@ -46,21 +46,38 @@ impl Answer {
             .is_ok_and(|v| v.get("jsonrpc").and_then(|j| j.as_str()) == Some("2.0"))
     }
 
+    /// Whether this is the start of an HTTP+SSE stream (2024-11-05): its `endpoint` event.
+    fn is_old_sse(&self) -> bool {
+        matches!(self, Self::Read { content_type, body, .. }
+            if content_type.starts_with("text/event-stream")
+                && body.lines().any(|l| l.trim_end() == "event: endpoint"))
+    }
+
     fn said(&self, url: &str) -> String {
+        self.said_of("POST", url)
+    }
+
+    fn said_of(&self, method: &str, url: &str) -> String {
         match self {
-            Self::Nothing(why) => format!("POST {url}: no response the page may read ({why})"),
+            Self::Nothing(why) => format!("{method} {url}: no response the page may read ({why})"),
             Self::Read {
                 status,
                 content_type,
                 ..
             } => {
-                let kind = if self.is_mcp() { ", MCP" } else { "" };
+                let kind = if self.is_old_sse() {
+                    ", an `endpoint` event: HTTP+SSE (2024-11-05)"
+                } else if method == "POST" && self.is_mcp() {
+                    ", MCP"
+                } else {
+                    ""
+                };
                 let content_type = if content_type.is_empty() {
                     "no content type"
                 } else {
                     content_type
                 };
-                format!("POST {url}: HTTP {status}, {content_type}{kind}")
+                format!("{method} {url}: HTTP {status}, {content_type}{kind}")
             }
         }
     }
@@ -74,6 +91,9 @@ pub trait Probe {
     /// Whether anything answers at `url` at all, though the page may not read it (a `no-cors`
     /// request: it succeeds on any HTTP response and fails when nothing answers).
     async fn reaches(&self, url: &str) -> bool;
+    /// GETs `url` as a client of the HTTP+SSE transport (2024-11-05) would, and reads its first
+    /// event (the stream is closed then).
+    async fn stream(&self, url: &str) -> Answer;
 }
 
 /// The checks, in the order they run.
@@ -131,6 +151,9 @@ pub enum Finding {
     RefusesOrigin { page: String, bridge: String },
     /// The address answers but not with MCP; another usual path of its origin does.
     Elsewhere { url: String },
+    /// The address answers, but not with MCP; a usual path of its origin is an HTTP+SSE
+    /// server (2024-11-05), which the client speaks too.
+    OldTransport { url: String },
     /// The address answers, but not with MCP, and no usual path does.
     NotMcp,
     /// The address answers MCP: what failed is in the request's own error.
@@ -149,6 +172,8 @@ impl Finding {
             (Self::RefusesOrigin { page, .. }, Lang::Zh) => format!("服务器在运行，但不允许本页面（{page}）读取它的应答（没有为该源提供CORS，或拒绝了该源）。可以通过桥接转发："),
             (Self::Elsewhere { url }, Lang::En) => format!("This address answers, but not with MCP; {url} does. Use that address."),
             (Self::Elsewhere { url }, Lang::Zh) => format!("这个地址有应答，但不是MCP；{url} 是。请改用该地址。"),
+            (Self::OldTransport { url }, Lang::En) => format!("This address answers, but not with MCP; {url} is an MCP server of the HTTP+SSE transport (2024-11-05), which this page speaks too. Use that address."),
+            (Self::OldTransport { url }, Lang::Zh) => format!("这个地址有应答，但不是MCP；{url} 是使用HTTP+SSE传输（2024-11-05）的MCP服务器，本页面也支持它。请改用该地址。"),
             (Self::NotMcp, Lang::En) => "This address answers, but not with MCP, and neither do /mcp, /sse or / of its origin: is it an MCP server?".into(),
             (Self::NotMcp, Lang::Zh) => "这个地址有应答但不是MCP，同源的 /mcp、/sse、/ 也都不是：它是MCP服务器吗？".into(),
             (Self::AnswersMcp, Lang::En) => "The server answers MCP at this address: what failed is in the request's error above.".into(),
@@ -171,6 +196,38 @@ pub struct Diagnosis {
     pub row: Row,
     pub checks: Vec<Check>,
     pub finding: Finding,
+}
+
+impl Diagnosis {
+    /// Passes every URL in its texts through `redact` (an export hides a bridge's secret path
+    /// and query values, as it does in the exchanges).
+    pub fn redact_urls(&mut self, redact: impl Fn(&str) -> String) {
+        let text = |t: &mut String| {
+            *t = t
+                .split(' ')
+                .map(|w| {
+                    if w.contains("://") {
+                        redact(w)
+                    } else {
+                        w.to_owned()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+        };
+        for c in &mut self.checks {
+            text(&mut c.detail);
+        }
+        match &mut self.finding {
+            Finding::NothingListens { origin } => text(origin),
+            Finding::RefusesOrigin { page, bridge } => {
+                text(page);
+                text(bridge);
+            }
+            Finding::Elsewhere { url } | Finding::OldTransport { url } => text(url),
+            Finding::MixedContent | Finding::NotMcp | Finding::AnswersMcp => {}
+        }
+    }
 }
 
 /// Where a failure of the run's first request is diagnosed: its request's row (where the
@@ -292,6 +349,12 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
         if answer.is_mcp() {
             check(CheckId::Endpoint, Verdict::Passed, tried.join("; "));
             return finish(checks, row, Finding::Elsewhere { url: candidate });
+        }
+        let stream = probe.stream(&candidate).await;
+        tried.push(stream.said_of("GET", &candidate));
+        if stream.is_old_sse() {
+            check(CheckId::Endpoint, Verdict::Passed, tried.join("; "));
+            return finish(checks, row, Finding::OldTransport { url: candidate });
         }
     }
     check(CheckId::Endpoint, Verdict::Failed, tried.join("; "));

@@ -9,6 +9,8 @@ use super::*;
 #[derive(Default)]
 struct Scripted {
     answers: HashMap<String, Answer>,
+    /// What a GET for an HTTP+SSE stream gets, by URL (nothing readable otherwise).
+    streams: HashMap<String, Answer>,
     reaching: Vec<String>,
     asked: RefCell<Vec<String>>,
 }
@@ -24,6 +26,13 @@ impl Probe for Scripted {
     async fn reaches(&self, url: &str) -> bool {
         self.asked.borrow_mut().push(format!("no-cors {url}"));
         self.reaching.iter().any(|u| u == url)
+    }
+    async fn stream(&self, url: &str) -> Answer {
+        self.asked.borrow_mut().push(format!("GET {url}"));
+        self.streams
+            .get(url)
+            .cloned()
+            .unwrap_or_else(|| read(404, "text/html", "Cannot GET"))
     }
 }
 
@@ -167,8 +176,64 @@ fn no_usual_path_answering_mcp_asks_whether_it_is_one() {
     assert_eq!(d.checks[3].verdict, Verdict::Failed);
     assert_eq!(
         probe.asked.borrow().len(),
-        4,
-        "the address, then /mcp, /sse and /"
+        7,
+        "the address, then /mcp, /sse and / with POST and GET"
+    );
+}
+
+#[test]
+fn an_http_sse_server_at_a_usual_path_is_named_with_its_transport() {
+    let not_found = read(404, "text/html", "Cannot POST");
+    let probe = Scripted {
+        answers: HashMap::from([
+            ("http://127.0.0.1:3000/".into(), not_found.clone()),
+            ("http://127.0.0.1:3000/mcp".into(), not_found.clone()),
+            ("http://127.0.0.1:3000/sse".into(), not_found),
+        ]),
+        streams: HashMap::from([(
+            "http://127.0.0.1:3000/sse".into(),
+            read(
+                200,
+                "text/event-stream",
+                "event: endpoint\ndata: /messages?sessionId=1",
+            ),
+        )]),
+        ..Default::default()
+    };
+    let d = block_on(diagnose(
+        &probe,
+        PAGE,
+        "http://127.0.0.1:3000/",
+        Row::Initialize,
+    ));
+    assert_eq!(
+        d.finding,
+        Finding::OldTransport {
+            url: "http://127.0.0.1:3000/sse".into()
+        }
+    );
+    assert_eq!(d.checks[3].verdict, Verdict::Passed);
+    assert!(
+        d.checks[3].detail.contains(
+            "GET http://127.0.0.1:3000/sse: HTTP 200, text/event-stream, an `endpoint` event"
+        ),
+        "{}",
+        d.checks[3].detail
+    );
+    assert!(
+        d.finding
+            .say(Lang::En)
+            .contains("HTTP+SSE transport (2024-11-05)")
+    );
+    assert_eq!(
+        *probe.asked.borrow(),
+        [
+            "POST http://127.0.0.1:3000/",
+            "POST http://127.0.0.1:3000/mcp",
+            "GET http://127.0.0.1:3000/mcp",
+            "POST http://127.0.0.1:3000/sse",
+            "GET http://127.0.0.1:3000/sse",
+        ]
     );
 }
 

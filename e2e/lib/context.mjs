@@ -14,6 +14,11 @@ export const { values: opt } = parseArgs({
     everything: { type: 'string' },
     'url-elicitation': { type: 'string' },
     'basic-app': { type: 'string' },
+    // The HTTP+SSE example's URL and the bridge's URL for it, space-separated.
+    'sse-example': { type: 'string' },
+    // The TypeScript SDK's Streamable HTTP example (no CORS), bare and behind its demo OAuth server.
+    'ts-streamable': { type: 'string' },
+    'ts-oauth': { type: 'string' },
     'auth-base': { type: 'string' },
     'oidc-base': { type: 'string' },
     'oidc-client': { type: 'string' },

@@ -10,6 +10,21 @@ import {
   confirmLinkOnce,
 } from '../lib/page.mjs';
 
+/** Waits until diagram 1 is done (the tools handed to the model) and `tool` is among them. */
+async function toolsListed(page, tool) {
+  await page.waitForFunction(() => {
+    const state = document.querySelector('g[data-row="d1-8"]')?.dataset.state;
+    return state === 'done' || document.querySelector('g[data-row][data-state="failed"]');
+  }, null, { timeout: 40_000 });
+  const states = await rows(page);
+  for (const row of ['d1-4', 'd1-5', 'd1-6', 'd1-7', 'd1-8']) {
+    check(states[row] === 'done', `${row} is ${states[row]} (${await page.textContent(sel.error).catch(() => '')})`);
+  }
+  await page.click('g[data-row="d1-6"]');
+  const tools = await page.textContent('.mf-inspector');
+  check(tools.includes(tool), `d1-6 does not list ${tool}: ${tools.slice(0, 500)}`);
+}
+
 export default {
   async "a failed first request is diagnosed at its row: a server that refuses the page, nothing listening, a web page's address"(page) {
     const diagnosis = async (server, era) => {
@@ -43,6 +58,95 @@ export default {
     check(d.finding.includes(`${need('base')}/mcp does`), `root: ${d.finding}`);
     check(JSON.stringify(d.checks) === JSON.stringify(['passed', 'failed', 'passed', 'passed']), `root checks: ${d.checks}`);
     await page.locator('#mf-diagnosis').screenshot({ path: join(opt.out, 'diagnosis.png') });
+    // A path that is not there (404) names the endpoint too (in Chinese).
+    await page.goto(`${need('base')}/?lang=zh&server=${encodeURIComponent(`${need('base')}/nope`)}&era=legacy&speed=instant&approve=auto&autoplay`);
+    await page.waitForSelector('#mf-diagnosis', { timeout: 40_000 });
+    const missing = await page.textContent('#mf-diagnosis .mf-diagnosis-finding');
+    check(missing.includes(`${need('base')}/mcp 是`), `404 path: ${missing}`);
+    d = await diagnosis(`${need('base')}/`, 'legacy');
+    // The message log and the JSON export carry the checks, so a failure can be sent with them.
+    await page.click('#mf-message-log > summary');
+    await page.waitForSelector('#mf-log-rows tr[data-source="check"]', { timeout: 20_000 });
+    const logged = await page.$$eval('#mf-log-rows tr[data-source="check"]', (trs) => trs.map((tr) => [
+      tr.dataset.outcome, tr.querySelector('.mf-log-outcome').textContent]));
+    check(JSON.stringify(logged.map(([o]) => o)) === JSON.stringify(['ok', 'error', 'ok', 'ok']), `logged checks: ${JSON.stringify(logged)}`);
+    check(logged[3][1].includes(`${need('base')}/mcp: HTTP 200`), `the endpoint check's line: ${logged[3][1]}`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#mf-export-json')]);
+    const rec = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    check(rec.run.diagnosis?.finding?.Elsewhere?.url === `${need('base')}/mcp`, `the export's diagnosis: ${JSON.stringify(rec.run.diagnosis)}`);
+    check(rec.run.diagnosis.checks.length === 4, 'the export carries the four checks');
+  },
+
+  async "an HTTP+SSE server (2024-11-05) nobody here wrote: diagnosed without CORS, reached through the bridge, its tools listed"(page) {
+    const [direct, bridged] = need('sse-example').split(' ');
+    // Directly: the TypeScript SDK's simpleSseServer sends no CORS headers (said in Chinese).
+    await page.goto(`${need('base')}/?lang=zh&server=${encodeURIComponent(direct)}&era=auto&speed=instant&approve=auto&autoplay`);
+    await page.waitForSelector('#mf-diagnosis', { timeout: 40_000 });
+    const finding = await page.textContent('#mf-diagnosis .mf-diagnosis-finding');
+    check(finding.includes('服务器在运行，但不允许本页面'), `direct: ${finding}`);
+    const command = await page.textContent('#mf-diagnosis-command');
+    check(command === `cargo run -p mcp-flow-bridge -- http --allow-origin ${need('base')} ${direct}`, `the command: ${command}`);
+    // Through the bridge: the POST of initialize is refused (404), the page GETs the stream, and
+    // every message goes to the endpoint it names, its answer back on the stream.
+    const sent = [];
+    page.on('request', (r) => sent.push(`${r.method()} ${r.url()}`));
+    await page.goto(`${need('base')}/?server=${encodeURIComponent(bridged)}&era=auto&speed=instant&approve=auto&autoplay`);
+    await page.waitForFunction(() => {
+      const state = document.querySelector('g[data-row="d1-8"]')?.dataset.state;
+      return state === 'done' || document.querySelector('g[data-row][data-state="failed"]');
+    }, null, { timeout: 40_000 });
+    const states = await rows(page);
+    for (const row of ['d1-1', 'd1-2', 'd1-3', 'd1-4', 'd1-5', 'd1-6', 'd1-7', 'd1-8']) {
+      check(states[row] === 'done', `through the bridge: ${row} is ${states[row]} (${await page.textContent(sel.error).catch(() => '')})`);
+    }
+    check(sent.some((s) => s === `GET ${bridged}`), `no GET of the stream: ${sent.join(', ')}`);
+    check(sent.some((s) => s.startsWith(`POST ${bridged}?endpoint=`)), `no POST to the endpoint: ${sent.join(', ')}`);
+    await page.click('g[data-row="d1-1"]');
+    const initialize = await page.textContent('.mf-inspector');
+    check(initialize.includes('HTTP+SSE (2024-11-05)') && initialize.includes('endpoint'), `d1-1: ${initialize.slice(0, 600)}`);
+    await page.click('g[data-row="d1-2"]');
+    const handshake = await page.textContent('.mf-inspector');
+    check(handshake.includes('simple-sse-server') && handshake.includes('HTTP+SSE'), `d1-2: ${handshake.slice(0, 600)}`);
+    await page.click('g[data-row="d1-6"]');
+    const tools = await page.textContent('.mf-inspector');
+    check(tools.includes('start-notification-stream'), `d1-6 does not show the example's tool: ${tools.slice(0, 600)}`);
+    await page.screenshot({ path: join(opt.out, 'http-sse-through-the-bridge.png') });
+  },
+
+  async "the TypeScript SDK's Streamable HTTP example without CORS: the bridge command, then its tools through that bridge"(page) {
+    const [direct, bridged] = need('ts-streamable').split(' ');
+    await page.goto(`${need('base')}/?server=${encodeURIComponent(direct)}&era=auto&speed=instant&approve=auto&autoplay`);
+    await page.waitForSelector('#mf-diagnosis', { timeout: 40_000 });
+    const finding = await page.textContent('#mf-diagnosis .mf-diagnosis-finding');
+    check(/does not let this page/.test(finding), `direct: ${finding}`);
+    const command = await page.textContent('#mf-diagnosis-command');
+    check(command === `cargo run -p mcp-flow-bridge -- http --allow-origin ${need('base')} ${direct}`, `the command: ${command}`);
+    await page.goto(`${need('base')}/?server=${encodeURIComponent(bridged)}&era=auto&speed=instant&approve=auto&autoplay`);
+    await toolsListed(page, 'greet');
+  },
+
+  async "the TypeScript SDK's example behind its demo OAuth server, through the bridge: authorized for the upstream, tools listed"(page) {
+    const [upstream, bridged] = need('ts-oauth').split(' ');
+    const bridgeSaw = [];
+    page.on('request', (r) => { if (r.url().startsWith(bridged)) bridgeSaw.push(r.headers().authorization ?? ''); });
+    await page.goto(`${need('base')}/?server=${encodeURIComponent(bridged)}&era=auto&speed=instant&approve=auto`);
+    await page.click(sel.play);
+    // Its demo authorization server sends the popup straight back with a code.
+    await page.waitForSelector(sel.authOpen, { timeout: 30_000 });
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.click(sel.authOpen)]);
+    await popup.waitForEvent('close', { timeout: 30_000 });
+    await toolsListed(page, 'greet');
+    const states = await rows(page);
+    // A first client at this authorization server registers (a-6, a-7).
+    for (const row of ['a-1', 'a-2', 'a-3', 'a-4', 'a-5', 'a-6', 'a-7', 'a-8', 'a-9', 'a-10', 'a-11', 'a-12', 'a-13']) {
+      check(states[row] === 'done', `${row} is ${states[row]}`);
+    }
+    // The protected resource is the upstream (its metadata says so), and the token went to the
+    // bridge only, which relays it there.
+    await page.click('g[data-row="a-3"]');
+    const shown = await page.textContent('.mf-inspector');
+    check(shown.includes(upstream), `a-3 does not name the upstream ${upstream}: ${shown.slice(0, 500)}`);
+    check(bridgeSaw.some((a) => a.startsWith('Bearer ')), 'no request to the bridge carried the token');
   },
 
   async 'What changed: runs against servers with different tools, each change named'(page) {

@@ -109,6 +109,34 @@ impl Probe for PageProbe {
         }
     }
 
+    async fn stream(&self, url: &str) -> Answer {
+        let read = async {
+            let headers = web_sys::Headers::new().map_err(|_| "no headers".to_owned())?;
+            let _ = headers.set("Accept", "text/event-stream");
+            let init = web_sys::RequestInit::new();
+            init.set_method("GET");
+            init.set_headers(&headers);
+            init.set_redirect(web_sys::RequestRedirect::Manual);
+            let response = fetch(url, &init).await?;
+            let content_type = header(&response, "content-type").unwrap_or_default();
+            let body = if content_type.starts_with("text/event-stream") {
+                first_event(&response).await
+            } else {
+                String::new()
+            };
+            Ok::<_, String>(Answer::Read {
+                status: response.status(),
+                content_type,
+                body,
+            })
+        };
+        match bounded(read).await {
+            Some(Ok(answer)) => answer,
+            Some(Err(why)) => Answer::Nothing(why),
+            None => Answer::Nothing(format!("no answer within {} s", PROBE_MS / 1000)),
+        }
+    }
+
     async fn reaches(&self, url: &str) -> bool {
         let init = web_sys::RequestInit::new();
         init.set_method("GET");
@@ -118,6 +146,44 @@ impl Probe for PageProbe {
         init.set_credentials(web_sys::RequestCredentials::Omit);
         matches!(bounded(fetch(url, &init)).await, Some(Ok(_)))
     }
+}
+
+/// The start of `response`'s body: chunks up to the end of its first event (a blank line) or
+/// [`PROBE_CHARS`], then the stream is cancelled (a stream that stays open must not hold the
+/// probe).
+async fn first_event(response: &web_sys::Response) -> String {
+    let Some(reader) = response.body().and_then(|b| {
+        b.get_reader()
+            .dyn_into::<web_sys::ReadableStreamDefaultReader>()
+            .ok()
+    }) else {
+        return String::new();
+    };
+    let mut bytes = Vec::new();
+    loop {
+        let Ok(step) = JsFuture::from(reader.read()).await else {
+            break;
+        };
+        let done = js_sys::Reflect::get(&step, &"done".into())
+            .ok()
+            .and_then(|d| d.as_bool())
+            .unwrap_or(true);
+        if done {
+            break;
+        }
+        if let Ok(value) = js_sys::Reflect::get(&step, &"value".into()) {
+            bytes.extend(js_sys::Uint8Array::new(&value).to_vec());
+        }
+        let text = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
+        if text.contains("\n\n") || bytes.len() > PROBE_CHARS {
+            break;
+        }
+    }
+    let _ = reader.cancel();
+    String::from_utf8_lossy(&bytes)
+        .chars()
+        .take(PROBE_CHARS)
+        .collect()
 }
 
 on_demand!(

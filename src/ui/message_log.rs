@@ -10,6 +10,7 @@ use super::lazy_view::{ViewFn, lazy_panel};
 use super::replay::{ReplayPanel, shown_body};
 use super::stores::Settings;
 use crate::decimal::fixed;
+use crate::diagram::Lang;
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::record::message_log::{
@@ -55,6 +56,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                 exchanges: &p.exchanges,
                 mismatch: p.mismatch.as_ref(),
                 llm: &p.llm,
+                diagnosis: p.diagnosis.as_ref(),
             })
             .collect();
         if ctl.recording.with(Option::is_none) {
@@ -64,6 +66,7 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                 exchanges: &current.mcp.exchanges,
                 mismatch: mismatch.as_ref(),
                 llm: &current.llm,
+                diagnosis: current.diagnosis.as_ref(),
             });
         }
         let filters = Filters {
@@ -91,9 +94,13 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                     Some(Era::Legacy) => "2025-11-25",
                     None => "",
                 };
-                let what = match r.replay {
-                    Some(of) => format!("{} ({})", r.what, of.describe()),
-                    None => r.what.clone(),
+                let what = match (r.replay, r.check) {
+                    (Some(of), _) => format!("{} ({})", r.what, of.describe()),
+                    (None, Some(check)) => match settings.lang.get() {
+                        Lang::En => r.what.clone(),
+                        Lang::Zh => format!("检查：{}", check.name(Lang::Zh)),
+                    },
+                    (None, None) => r.what.clone(),
                 };
                 let replay = r.replayable.then(|| view! {
                     <button
@@ -110,12 +117,14 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                     Kind::ToolError => "tool-error",
                     Kind::Error => "error",
                     Kind::Pending => "pending",
+                    Kind::NotRun => "not-run",
                 };
                 view! {
                     <tr
                         data-source=match r.source {
                             Source::Mcp => "mcp",
                             Source::Llm => "llm",
+                            Source::Check => "check",
                         }
                         data-direction=match r.direction {
                             Direction::Sent => "sent",

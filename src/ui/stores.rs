@@ -183,6 +183,8 @@ pub struct PastRun {
     pub mismatch: Option<(usize, String)>,
     /// The run's calls to the model.
     pub llm: Vec<crate::llm::LlmExchange>,
+    /// Why its first request reached no MCP server, when it was diagnosed.
+    pub diagnosis: Option<crate::diagnose::Diagnosis>,
 }
 
 /// The page's earlier runs, for the message log.

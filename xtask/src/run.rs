@@ -45,7 +45,9 @@ pub fn run(args: &[String]) -> Result<()> {
     let Options { bind, auth, bridge } = parse(args)?;
     let root = workspace_root();
     let tools = Tools::locate();
-    tools.ensure_app()?;
+    tools.ensure_build()?;
+    // The in-page model is used only on request: fetched and converted after the page is served.
+    let model_ready = tools.model_ready()?;
 
     let binary = server::build_weather_server()?;
     crate::build::site::build(&tools)?;
@@ -91,6 +93,19 @@ pub fn run(args: &[String]) -> Result<()> {
             Some(process)
         }
     };
+    if !model_ready {
+        println!(
+            "The in-page model (SmolLM2) is being prepared in the background; until it is, \
+             picking it in the page says its file is not there yet."
+        );
+        std::thread::spawn(move || match tools.ensure_model() {
+            Ok(()) => println!(
+                "The in-page model is ready: {}",
+                tools.model_file().display()
+            ),
+            Err(e) => eprintln!("preparing the in-page model failed: {e}"),
+        });
+    }
     loop {
         std::thread::park();
     }

@@ -41,7 +41,9 @@ impl Authorizer {
             self.tell(AuthStep::Challenge, Err(err.to_string()));
             return Err(err);
         }
-        let mcp = parse_url(t.url(), "the MCP server's URL")?;
+        // Through a bridge, the protected resource is the upstream it relays to.
+        let resource_url = t.resource_url();
+        let mcp = parse_url(&resource_url, "the MCP server's URL")?;
         let asked =
             resource_metadata_urls(&mcp, challenge.resource_metadata.as_deref()).join(", then ");
         let prm = self
@@ -55,7 +57,7 @@ impl Authorizer {
                     {
                         return Err(AuthError::ResourceMismatch {
                             resource: prm.resource.clone(),
-                            server: t.url().to_owned(),
+                            server: resource_url.clone(),
                         });
                     }
                     Ok(prm)

@@ -702,3 +702,83 @@ fn a_pre_registered_client_authenticates_with_basic_and_never_registers() {
         None
     );
 }
+
+/// A 401 passed on by `mcp-flow-bridge http` at `bridge`, naming its upstream.
+fn bridged_unauthorized(upstream: &str) -> Script {
+    let prm = "http://localhost:3000/.well-known/oauth-protected-resource/mcp";
+    Script::Respond {
+        status: 401,
+        headers: vec![
+            (
+                "www-authenticate",
+                format!(r#"Bearer error="invalid_token", resource_metadata="{prm}""#),
+            ),
+            ("mcp-flow-bridge-upstream", upstream.to_owned()),
+        ],
+        chunks: vec![Vec::new()],
+    }
+}
+
+#[test]
+fn through_a_bridge_on_this_machine_the_flow_authorizes_for_its_upstream() {
+    const BRIDGE: &str = "http://127.0.0.1:8001/s/k/mcp";
+    const UPSTREAM: &str = "http://localhost:3000/mcp";
+    let http = Rc::new(Scripted::default());
+    *http.script.borrow_mut() = vec![
+        bridged_unauthorized(UPSTREAM),
+        prm(UPSTREAM, None),
+        server_metadata(json!({})),
+        registered(),
+        approve(Some(ISSUER)),
+        tokens(TOKEN, 3600, None),
+        ok(),
+    ]
+    .into();
+    let (_, recorder) = shared_log();
+    let t = Transport::new(http.clone(), http.clone(), BRIDGE, recorder);
+    t.set_authorizer(Some(Rc::new(Authorizer::new(AuthConfig::native(), None))));
+    assert!(post(&t).is_ok());
+    assert_eq!(t.upstream().as_deref(), Some(UPSTREAM));
+    let sent = http.sent.borrow();
+    assert_eq!(query(&sent[4].url, "resource").as_deref(), Some(UPSTREAM));
+    let token_body = sent[5].body.clone().unwrap_or_default();
+    assert_eq!(form(&token_body, "resource").as_deref(), Some(UPSTREAM));
+    // The token goes to the bridge, which relays it; nowhere else.
+    assert_eq!(sent[6].url, BRIDGE);
+    assert_eq!(
+        header(&sent[6], "authorization"),
+        Some(&*format!("Bearer {TOKEN}"))
+    );
+    for request in &sent[1..6] {
+        assert_eq!(header(request, "authorization"), None, "{}", request.url);
+    }
+
+    // The same header from a server elsewhere is not believed: that metadata is not its own.
+    let http = Rc::new(Scripted::default());
+    *http.script.borrow_mut() = vec![bridged_unauthorized(UPSTREAM), prm(UPSTREAM, None)].into();
+    let (_, recorder) = shared_log();
+    let t = Transport::new(
+        http.clone(),
+        http.clone(),
+        "http://bridge.example.com/s/k/mcp",
+        recorder,
+    );
+    t.set_authorizer(Some(Rc::new(Authorizer::new(AuthConfig::native(), None))));
+    let err = post(&t).expect_err("another resource");
+    assert!(err.to_string().contains("not for this server"), "{err}");
+    assert_eq!(t.upstream(), None);
+
+    // Through a bridge here, metadata naming neither the bridge nor its upstream is refused too.
+    let http = Rc::new(Scripted::default());
+    *http.script.borrow_mut() = vec![
+        bridged_unauthorized(UPSTREAM),
+        prm("http://localhost:3999/mcp", None),
+    ]
+    .into();
+    let (_, recorder) = shared_log();
+    let t = Transport::new(http.clone(), http.clone(), BRIDGE, recorder);
+    t.set_authorizer(Some(Rc::new(Authorizer::new(AuthConfig::native(), None))));
+    let err = post(&t).expect_err("a third resource");
+    assert!(err.to_string().contains("not for this server"), "{err}");
+    assert_eq!(http.sent.borrow().len(), 2, "nothing after the metadata");
+}

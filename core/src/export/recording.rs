@@ -62,6 +62,9 @@ impl Recording {
         for x in &mut run.llm {
             x.url = redact_url(&x.url);
         }
+        if let Some(d) = &mut run.diagnosis {
+            d.redact_urls(redact_url);
+        }
         Self {
             format: FORMAT.into(),
             version: VERSION,
@@ -258,6 +261,51 @@ pub(crate) mod tests {
             Recording::from_json(damaged)
                 .unwrap_err()
                 .contains("damaged")
+        );
+    }
+
+    #[test]
+    fn a_diagnosis_travels_with_the_recording_without_the_bridges_secret() {
+        use crate::diagnose::{Check, CheckId, Diagnosis, Finding, Verdict};
+        let mut run = sample_run();
+        let url = "http://127.0.0.1:8001/s/k3y/mcp";
+        run.apply(RunEvent::Diagnosed(Box::new(Diagnosis {
+            row: Row::Initialize,
+            checks: vec![Check {
+                id: CheckId::Answers,
+                verdict: Verdict::Failed,
+                detail: format!("POST {url}: no response the page may read (TypeError)"),
+            }],
+            finding: Finding::RefusesOrigin {
+                page: "http://127.0.0.1:8000".into(),
+                bridge: format!("mcp-flow-bridge http --allow-origin http://127.0.0.1:8000 {url}"),
+            },
+        })));
+        let context = Context {
+            created: "2026-12-06T05:00:00.000Z".into(),
+            time_origin_ms: 0.0,
+            server: url,
+            question: "q",
+            lang: "en",
+            llm: "m",
+        };
+        let text = Recording::new(&run, context).to_json();
+        assert!(!text.contains("k3y"), "the bridge's secret leaked: {text}");
+        let back = Recording::from_json(&text).expect("reads back");
+        let d = back
+            .run
+            .diagnosis
+            .expect("the diagnosis is in the recording");
+        assert_eq!(
+            d.checks[0].detail,
+            "POST http://127.0.0.1:8001/s/[redacted]/mcp: no response the page may read (TypeError)"
+        );
+        assert_eq!(d.checks[0].verdict, Verdict::Failed);
+        assert_eq!(
+            d.finding.command(),
+            Some(
+                "mcp-flow-bridge http --allow-origin http://127.0.0.1:8000 http://127.0.0.1:8001/s/[redacted]/mcp"
+            )
         );
     }
 }

@@ -145,7 +145,12 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
                 version: hs.protocol_version.to_owned(),
                 server: format!("{} {}", hs.server_name, hs.server_version),
                 capabilities,
-                session: self.client.transport.session_id(),
+                session: self.client.transport.session_id().or_else(|| {
+                    self.client
+                        .transport
+                        .old_sse()
+                        .map(|old| format!("HTTP+SSE (2024-11-05), messages to {}", old.endpoint))
+                }),
             }),
         );
 

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::diagnose::{CheckId, Diagnosis, Verdict};
 use crate::llm::LlmExchange;
 use mcp_flow_client::era::Era;
 use mcp_flow_client::record::{Exchange, ReplayOf};
@@ -25,6 +26,8 @@ pub enum Outcome {
     RpcError { code: i64, message: String },
     /// An HTTP error status, or no response at all.
     Failed(String),
+    /// A check of a diagnosis: its verdict and what it sent and got.
+    Check(Verdict, String),
 }
 
 impl Outcome {
@@ -62,6 +65,9 @@ impl Outcome {
             Self::Ok => Kind::Ok,
             Self::ToolError => Kind::ToolError,
             Self::RpcError { .. } | Self::Failed(_) | Self::OutputMismatch(_) => Kind::Error,
+            Self::Check(Verdict::Passed, _) => Kind::Ok,
+            Self::Check(Verdict::Failed, _) => Kind::Error,
+            Self::Check(Verdict::NotRun, _) => Kind::NotRun,
         }
     }
 
@@ -74,6 +80,9 @@ impl Outcome {
             Self::RpcError { code, message } => format!("error {code}: {message}"),
             Self::Failed(why) => why.clone(),
             Self::OutputMismatch(found) => format!("result breaks the outputSchema: {found}"),
+            Self::Check(Verdict::Passed, detail) => format!("passed: {detail}"),
+            Self::Check(Verdict::Failed, detail) => format!("failed: {detail}"),
+            Self::Check(Verdict::NotRun, _) => "not run".into(),
         }
     }
 }
@@ -85,13 +94,17 @@ pub enum Kind {
     Ok,
     ToolError,
     Error,
+    /// A check of a diagnosis that did not run.
+    NotRun,
 }
 
-/// What a line is about: the MCP traffic, or a call to the model (kept apart: not MCP).
+/// What a line is about: the MCP traffic, a call to the model (kept apart: not MCP), or a check
+/// of the diagnosis of a run that reached no MCP server (the page's own probes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Source {
     Mcp,
     Llm,
+    Check,
 }
 
 /// Which way a message went.
@@ -144,6 +157,9 @@ pub struct LogRow {
     pub replayable: bool,
     /// The request this line replayed, if the user sent it from the log.
     pub replay: Option<ReplayOf>,
+    /// For a line of a diagnosis ([`Source::Check`]): which check (its name is in the page's
+    /// language).
+    pub check: Option<CheckId>,
 }
 
 /// The exchanges of one run, with its number and era.
@@ -155,6 +171,8 @@ pub struct RunExchanges<'a> {
     pub mismatch: Option<&'a (usize, String)>,
     /// The run's calls to the model.
     pub llm: &'a [LlmExchange],
+    /// Why its first request reached no MCP server, when it was diagnosed.
+    pub diagnosis: Option<&'a Diagnosis>,
 }
 
 /// The log's lines, oldest first: each exchange, then the messages the server sent on it.
@@ -184,6 +202,7 @@ pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
                 duration_ms: x.duration_ms(),
                 replayable: x.method == "POST" && x.rpc_method.is_some(),
                 replay: x.replay,
+                check: None,
             });
             let from_server = x
                 .events
@@ -207,6 +226,7 @@ pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
                     duration_ms: None,
                     replayable: false,
                     replay: None,
+                    check: None,
                 });
             }
         }
@@ -229,6 +249,25 @@ pub fn rows(runs: &[RunExchanges<'_>]) -> Vec<LogRow> {
                 duration_ms: Some(call.finished_ms - call.started_ms),
                 replayable: false,
                 replay: None,
+                check: None,
+            });
+        }
+        let checks = r.diagnosis.map(|d| d.checks.as_slice()).unwrap_or_default();
+        for (seq, c) in checks.iter().enumerate() {
+            out.push(LogRow {
+                run: r.run,
+                era: r.era,
+                seq,
+                part: 0,
+                source: Source::Check,
+                direction: Direction::Sent,
+                what: format!("check: {}", c.id.name(crate::diagram::Lang::En)),
+                id: None,
+                outcome: Outcome::Check(c.verdict, c.detail.clone()),
+                duration_ms: None,
+                replayable: false,
+                replay: None,
+                check: Some(c.id),
             });
         }
     }
@@ -284,7 +323,7 @@ pub struct Filters {
 pub fn filter(rows: &[LogRow], f: &Filters) -> Vec<LogRow> {
     let (query, kind, direction) = (f.query.trim().to_lowercase(), f.kind, f.direction);
     rows.iter()
-        .filter(|r| f.llm || r.source == Source::Mcp)
+        .filter(|r| f.llm || r.source != Source::Llm)
         .filter(|r| query.is_empty() || r.what.to_lowercase().contains(&query))
         .filter(|r| kind.is_none_or(|k| r.outcome.kind() == k))
         .filter(|r| direction.is_none_or(|d| r.direction == d))
@@ -367,6 +406,7 @@ mod tests {
                 exchanges: &first,
                 mismatch: None,
                 llm: &[],
+                diagnosis: None,
             },
             RunExchanges {
                 run: 2,
@@ -374,6 +414,7 @@ mod tests {
                 exchanges: &second,
                 mismatch: None,
                 llm: &[],
+                diagnosis: None,
             },
         ]);
         assert_eq!(all.len(), 6);
@@ -473,6 +514,7 @@ mod tests {
             exchanges: &exchanges,
             llm: &llm,
             mismatch: Some(&(0, "/temperature: \"hot\" is not of type \"number\"".into())),
+            diagnosis: None,
         }]);
         // The model calls are kept apart unless asked for.
         let with_llm = Filters {
@@ -530,5 +572,87 @@ mod tests {
             all[1].line_id(),
             "each line has its own id"
         );
+    }
+
+    #[test]
+    fn a_diagnosis_puts_its_checks_in_the_log_after_the_failed_request() {
+        use crate::diagnose::{Check, Finding};
+        use crate::diagram::Row;
+        let mut failed = exchange(0, "initialize", None, 0);
+        failed.status = None;
+        failed.error = Some("no HTTP response".into());
+        let check = |id, verdict, detail: &str| Check {
+            id,
+            verdict,
+            detail: detail.into(),
+        };
+        let diagnosis = Diagnosis {
+            row: Row::Initialize,
+            checks: vec![
+                check(
+                    CheckId::Schemes,
+                    Verdict::Passed,
+                    "page http://a, server http://b",
+                ),
+                check(
+                    CheckId::Answers,
+                    Verdict::Failed,
+                    "POST http://b/mcp: no response",
+                ),
+                check(CheckId::Listens, Verdict::Failed, "no answer either"),
+                check(CheckId::Endpoint, Verdict::NotRun, ""),
+            ],
+            finding: Finding::NothingListens {
+                origin: "http://b".into(),
+            },
+        };
+        let all = rows(&[RunExchanges {
+            run: 3,
+            era: Some(Era::Legacy),
+            exchanges: std::slice::from_ref(&failed),
+            mismatch: None,
+            llm: &[],
+            diagnosis: Some(&diagnosis),
+        }]);
+        // Shown without asking for model calls, after the request that failed.
+        let shown = filter(&all, &search(""));
+        let seen: Vec<(Source, Option<CheckId>, Kind, String)> = shown
+            .iter()
+            .map(|r| (r.source, r.check, r.outcome.kind(), r.outcome.describe()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Source::Mcp, None, Kind::Error, "no HTTP response".into()),
+                (
+                    Source::Check,
+                    Some(CheckId::Schemes),
+                    Kind::Ok,
+                    "passed: page http://a, server http://b".into()
+                ),
+                (
+                    Source::Check,
+                    Some(CheckId::Answers),
+                    Kind::Error,
+                    "failed: POST http://b/mcp: no response".into()
+                ),
+                (
+                    Source::Check,
+                    Some(CheckId::Listens),
+                    Kind::Error,
+                    "failed: no answer either".into()
+                ),
+                (
+                    Source::Check,
+                    Some(CheckId::Endpoint),
+                    Kind::NotRun,
+                    "not run".into()
+                ),
+            ]
+        );
+        assert!(shown.iter().all(|r| r.run == 3 && !r.replayable));
+        assert_eq!(filter(&all, &search("check: something answers")).len(), 1);
+        let ids: std::collections::HashSet<LineId> = shown.iter().map(LogRow::line_id).collect();
+        assert_eq!(ids.len(), 5, "each line has its own id");
     }
 }

@@ -38,12 +38,13 @@ impl Controller {
         if self.recording.get_untracked().is_some() {
             return;
         }
-        let (era, exchanges, mismatch, llm) = self.run.with_untracked(|r| {
+        let (era, exchanges, mismatch, llm, diagnosis) = self.run.with_untracked(|r| {
             (
                 r.era.as_ref().map(|d| d.era),
                 r.mcp.exchanges.clone(),
                 r.output_mismatch_exchange(),
                 r.llm.clone(),
+                r.diagnosis.clone(),
             )
         });
         if exchanges.is_empty() {
@@ -55,6 +56,7 @@ impl Controller {
             exchanges,
             mismatch,
             llm,
+            diagnosis,
         });
     }
 

@@ -56,7 +56,7 @@ pub fn size(args: &[String]) -> Result<()> {
     }
     let tools = Tools::locate();
     let dist = crate::build::site::dist();
-    tools.ensure_app()?;
+    tools.ensure_build()?;
     crate::build::site::build(&tools)?;
     let load = measure(&dist)?;
     print(&load);

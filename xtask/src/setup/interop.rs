@@ -25,6 +25,9 @@ pub const BASIC_APP_PACKAGE: &str = "@modelcontextprotocol/server-basic-vanillaj
 /// brings its own `mcp`).
 pub const TIME_SERVER_PACKAGES: [&str; 1] = ["mcp-server-time==2026.10.19"];
 
+/// The port the TypeScript SDK's `simpleSseServer` listens on (its code fixes it).
+const SSE_EXAMPLE_PORT: u16 = 3000;
+
 #[derive(Clone)]
 pub struct Interop {
     npm: PathBuf,
@@ -236,6 +239,46 @@ impl BridgePeers {
         )?;
         sh::wait_for_port(mcp, "elicitationUrlExample")?;
         sh::wait_for_port(auth, "elicitationUrlExample's authorization server")?;
+        Ok((process, format!("http://localhost:{mcp}/mcp")))
+    }
+
+    /// The TypeScript SDK's `simpleSseServer`, a server of the HTTP+SSE transport (2024-11-05)
+    /// without CORS, on the port it fixes (3000); returns the process and its stream's URL.
+    pub fn sse_example(&self) -> Result<(sh::Background, String)> {
+        if std::net::TcpListener::bind(("127.0.0.1", SSE_EXAMPLE_PORT)).is_err() {
+            return Err(format!(
+                "simpleSseServer listens on port {SSE_EXAMPLE_PORT}, which something else holds"
+            )
+            .into());
+        }
+        let (process, _) = sh::Background::start(
+            "ts-simple-sse",
+            Command::new("node").arg(self.ts_sdk_examples.join("simpleSseServer.js")),
+            "listening on port",
+        )?;
+        sh::wait_for_port(SSE_EXAMPLE_PORT, "simpleSseServer")?;
+        Ok((process, format!("http://127.0.0.1:{SSE_EXAMPLE_PORT}/mcp")))
+    }
+
+    /// The TypeScript SDK's `simpleStreamableHttp` (Streamable HTTP, no CORS) on a free port;
+    /// with `oauth`, protected by its demo authorization server on another. Returns the process
+    /// and its MCP endpoint, on `localhost` (the name its tokens are issued for).
+    pub fn streamable_example(&self, oauth: bool) -> Result<(sh::Background, String)> {
+        let (mcp, auth) = (sh::free_port()?, sh::free_port()?);
+        let mut command = Command::new("node");
+        command
+            .arg(self.ts_sdk_examples.join("simpleStreamableHttp.js"))
+            .env("MCP_PORT", mcp.to_string())
+            .env("MCP_AUTH_PORT", auth.to_string());
+        if oauth {
+            command.arg("--oauth");
+        }
+        let name = if oauth { "ts-oauth" } else { "ts-streamable" };
+        let (process, _) = sh::Background::start(name, &mut command, "listening on port")?;
+        sh::wait_for_port(mcp, "simpleStreamableHttp")?;
+        if oauth {
+            sh::wait_for_port(auth, "simpleStreamableHttp's authorization server")?;
+        }
         Ok((process, format!("http://localhost:{mcp}/mcp")))
     }
 

