@@ -42,7 +42,8 @@ import view from './scenarios/view.mjs';
 const scenarios = {
   ...runs, ...diagnostics, ...resources, ...authorization, ...questions, ...models, ...apps, ...view, ...shipping,
 };
-const chosen = Object.entries(scenarios).filter(([name]) => !opt.only || name.includes(opt.only));
+// `--only A|B`: the scenarios whose names contain A or B.
+const chosen = Object.entries(scenarios).filter(([name]) => !opt.only || opt.only.split('|').some((part) => name.includes(part)));
 if (opt.list) {
   for (const [name] of chosen) console.log(name);
   console.log(`${chosen.length} scenarios`);

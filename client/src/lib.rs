@@ -25,6 +25,7 @@ pub mod modern;
 #[cfg(test)]
 mod modern_tests;
 pub mod old_sse;
+mod old_sse_link;
 #[cfg(test)]
 mod old_sse_tests;
 pub mod questions;

@@ -8,7 +8,6 @@
 //! keeps responses to other requests for them, and hands everything else to its listener.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::pin::pin;
 use std::rc::Rc;
 
@@ -17,9 +16,11 @@ use futures_util::future::{Either, select};
 use futures_util::lock::Mutex;
 use serde_json::Value;
 
-use crate::error::{TransportError, clip};
+use crate::error::TransportError;
 use crate::http::{Http, HttpRequest};
 use crate::listen::Listening;
+use crate::old_sse_link::Wait;
+pub use crate::old_sse_link::{OldSse, endpoint_url};
 use crate::sse::SseEvent;
 use crate::transport::{Posted, Transport};
 
@@ -35,46 +36,6 @@ pub enum OpenError {
     NoStream,
     /// An event stream came but is not a usable HTTP+SSE one (or came too late).
     Failed(TransportError),
-}
-
-/// An open HTTP+SSE connection: its stream and where to POST.
-pub struct OldSse<B> {
-    /// The URL the `endpoint` event named, resolved against the stream's (same origin).
-    pub endpoint: String,
-    stream: Mutex<Option<Listening<B>>>,
-    /// Each waiting request's way to its response (with the event that carried it), by id.
-    waiting: RefCell<HashMap<String, oneshot::Sender<(SseEvent, Value)>>>,
-    /// Why the stream is gone, once it is: every later wait fails with it.
-    ended: RefCell<Option<String>>,
-}
-
-/// Where the `endpoint` event says to POST, checked: a URL of the stream's own origin.
-pub fn endpoint_url(stream_url: &str, data: &str) -> Result<String, String> {
-    let base = url::Url::parse(stream_url).map_err(|e| format!("the stream's URL: {e}"))?;
-    let endpoint = base
-        .join(data.trim())
-        .map_err(|e| format!("the endpoint event's URI {:?}: {e}", clip(data, 120)))?;
-    if endpoint.origin() != base.origin() {
-        return Err(format!(
-            "the endpoint event names {:?}, not a path of {}: this client POSTs only to the \
-             server it was given",
-            clip(data, 120),
-            base.origin().ascii_serialization()
-        ));
-    }
-    Ok(endpoint.into())
-}
-
-/// Forgets a request's wait when its future ends, however it ends (a timeout drops it).
-struct Wait<'a> {
-    waiting: &'a RefCell<HashMap<String, oneshot::Sender<(SseEvent, Value)>>>,
-    key: String,
-}
-
-impl Drop for Wait<'_> {
-    fn drop(&mut self) {
-        self.waiting.borrow_mut().remove(&self.key);
-    }
 }
 
 impl<H: Http> Transport<H> {
@@ -320,13 +281,5 @@ impl<H: Http> Transport<H> {
                 }
             }
         }
-    }
-}
-
-impl<B> OldSse<B> {
-    /// The stream is gone: every request still waiting fails with `why`.
-    fn end(&self, why: &str) {
-        *self.ended.borrow_mut() = Some(why.to_owned());
-        self.waiting.borrow_mut().clear();
     }
 }

@@ -127,7 +127,7 @@ pub struct Transport<H: Http> {
     /// The upstream a bridge on this machine said it relays to ([`BRIDGE_UPSTREAM`]).
     upstream: RefCell<Option<String>>,
     /// The HTTP+SSE connection (2024-11-05), when the server speaks only that (`old_sse.rs`).
-    pub(crate) old: RefCell<Option<Rc<crate::old_sse::OldSse<H::Body>>>>,
+    pub(crate) old: RefCell<Option<Rc<crate::old_sse_link::OldSse<H::Body>>>>,
 }
 
 impl<H: Http> Transport<H> {

@@ -1,0 +1,61 @@
+//! An open HTTP+SSE connection (2024-11-05): its one stream, where to POST, and the requests
+//! waiting for their responses on it. The transport holds it; `old_sse.rs` drives it.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use futures_channel::oneshot;
+use futures_util::lock::Mutex;
+use serde_json::Value;
+
+use crate::error::clip;
+use crate::listen::Listening;
+use crate::sse::SseEvent;
+
+/// An open HTTP+SSE connection: its stream and where to POST.
+pub struct OldSse<B> {
+    /// The URL the `endpoint` event named, resolved against the stream's (same origin).
+    pub endpoint: String,
+    pub(crate) stream: Mutex<Option<Listening<B>>>,
+    /// Each waiting request's way to its response (with the event that carried it), by id.
+    pub(crate) waiting: RefCell<HashMap<String, oneshot::Sender<(SseEvent, Value)>>>,
+    /// Why the stream is gone, once it is: every later wait fails with it.
+    pub(crate) ended: RefCell<Option<String>>,
+}
+
+/// Where the `endpoint` event says to POST, checked: a URL of the stream's own origin.
+pub fn endpoint_url(stream_url: &str, data: &str) -> Result<String, String> {
+    let base = url::Url::parse(stream_url).map_err(|e| format!("the stream's URL: {e}"))?;
+    let endpoint = base
+        .join(data.trim())
+        .map_err(|e| format!("the endpoint event's URI {:?}: {e}", clip(data, 120)))?;
+    if endpoint.origin() != base.origin() {
+        return Err(format!(
+            "the endpoint event names {:?}, not a path of {}: this client POSTs only to the \
+             server it was given",
+            clip(data, 120),
+            base.origin().ascii_serialization()
+        ));
+    }
+    Ok(endpoint.into())
+}
+
+/// Forgets a request's wait when its future ends, however it ends (a timeout drops it).
+pub(crate) struct Wait<'a> {
+    pub(crate) waiting: &'a RefCell<HashMap<String, oneshot::Sender<(SseEvent, Value)>>>,
+    pub(crate) key: String,
+}
+
+impl Drop for Wait<'_> {
+    fn drop(&mut self) {
+        self.waiting.borrow_mut().remove(&self.key);
+    }
+}
+
+impl<B> OldSse<B> {
+    /// The stream is gone: every request still waiting fails with `why`.
+    pub(crate) fn end(&self, why: &str) {
+        *self.ended.borrow_mut() = Some(why.to_owned());
+        self.waiting.borrow_mut().clear();
+    }
+}
