@@ -21,6 +21,10 @@ pub const USUAL_PATHS: [&str; 3] = ["/mcp", "/sse", "/"];
 pub enum Answer {
     /// No response the page may read, and why the browser said so.
     Nothing(String),
+    /// No answer within the probe's bound (seconds): the probe gave up waiting.
+    Late(u32),
+    /// A redirect, which a probe does not follow (none leaves the address typed).
+    Redirect,
     /// A response: its status, content type and the start of its body.
     Read {
         status: u16,
@@ -60,6 +64,8 @@ impl Answer {
     fn said_of(&self, method: &str, url: &str) -> String {
         match self {
             Self::Nothing(why) => format!("{method} {url}: no response the page may read ({why})"),
+            Self::Late(secs) => format!("{method} {url}: no answer within {secs} s"),
+            Self::Redirect => format!("{method} {url}: a redirect (not followed)"),
             Self::Read {
                 status,
                 content_type,
@@ -156,6 +162,10 @@ pub enum Finding {
     OldTransport { url: String },
     /// The address answers, but not with MCP, and no usual path does.
     NotMcp,
+    /// The address took the probe but gave no answer within the bound (seconds).
+    Slow { secs: u32 },
+    /// The address answers with a redirect, and no usual path answers MCP.
+    Redirects,
     /// The address answers MCP: what failed is in the request's own error.
     AnswersMcp,
 }
@@ -176,6 +186,10 @@ impl Finding {
             (Self::OldTransport { url }, Lang::Zh) => format!("这个地址有应答，但不是MCP；{url} 是使用HTTP+SSE传输（2024-11-05）的MCP服务器，本页面也支持它。请改用该地址。"),
             (Self::NotMcp, Lang::En) => "This address answers, but not with MCP, and neither do /mcp, /sse or / of its origin: is it an MCP server?".into(),
             (Self::NotMcp, Lang::Zh) => "这个地址有应答但不是MCP，同源的 /mcp、/sse、/ 也都不是：它是MCP服务器吗？".into(),
+            (Self::Slow { secs }, Lang::En) => format!("Something listens at this address but did not answer the probe within {secs} s: the server hangs or is very slow (a request of the run would wait for its timeout)."),
+            (Self::Slow { secs }, Lang::Zh) => format!("这个地址有服务在监听，但{secs}秒内没有应答探测：服务器挂起或非常慢（运行中的请求会一直等到超时）。"),
+            (Self::Redirects, Lang::En) => "This address answers with a redirect, and no usual path of its origin (/mcp, /sse, /) answers MCP: use the address the redirect leads to, if it is an MCP endpoint (a chain of redirects that never ends fails every request).".into(),
+            (Self::Redirects, Lang::Zh) => "这个地址以重定向应答，同源的常用路径（/mcp、/sse、/）也都不是MCP：如果重定向的目标是MCP端点，请改用它（没有尽头的重定向链会让每个请求失败）。".into(),
             (Self::AnswersMcp, Lang::En) => "The server answers MCP at this address: what failed is in the request's error above.".into(),
             (Self::AnswersMcp, Lang::Zh) => "服务器在这个地址上以MCP应答：失败原因见上方请求的错误。".into(),
         }
@@ -225,7 +239,11 @@ impl Diagnosis {
                 text(bridge);
             }
             Finding::Elsewhere { url } | Finding::OldTransport { url } => text(url),
-            Finding::MixedContent | Finding::NotMcp | Finding::AnswersMcp => {}
+            Finding::MixedContent
+            | Finding::NotMcp
+            | Finding::AnswersMcp
+            | Finding::Slow { .. }
+            | Finding::Redirects => {}
         }
     }
 }
@@ -307,6 +325,15 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
         return finish(checks, row, Finding::AnswersMcp);
     }
     check(CheckId::Answers, Verdict::Failed, answer.said(url));
+    if let Answer::Late(secs) = answer {
+        // Each other path would cost as long again: the verdict is in.
+        check(
+            CheckId::Listens,
+            Verdict::Passed,
+            "it took the POST above but did not answer in time".into(),
+        );
+        return finish(checks, row, Finding::Slow { secs });
+    }
     if let Answer::Nothing(_) = answer {
         return if probe.reaches(url).await {
             check(
@@ -358,7 +385,12 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
         }
     }
     check(CheckId::Endpoint, Verdict::Failed, tried.join("; "));
-    finish(checks, row, Finding::NotMcp)
+    let finding = if answer == Answer::Redirect {
+        Finding::Redirects
+    } else {
+        Finding::NotMcp
+    };
+    finish(checks, row, finding)
 }
 
 /// The checks that did not run are listed too, so a diagnosis reads the same every time.

@@ -295,3 +295,77 @@ fn a_first_requests_failure_is_diagnosed_at_its_request_row() {
     assert_eq!(request_row(Row::ListTools), None);
     assert_eq!(request_row(Row::CallTool), None);
 }
+
+#[test]
+fn a_server_that_takes_the_probe_but_never_answers_is_called_slow_and_nothing_more_is_tried() {
+    let url = "http://127.0.0.1:5000/mcp";
+    let probe = Scripted {
+        answers: HashMap::from([(url.into(), Answer::Late(5))]),
+        ..Default::default()
+    };
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize));
+    assert_eq!(d.finding, Finding::Slow { secs: 5 });
+    assert_eq!(
+        verdicts(&d),
+        [
+            (CheckId::Schemes, Verdict::Passed),
+            (CheckId::Answers, Verdict::Failed),
+            (CheckId::Listens, Verdict::Passed),
+            (CheckId::Endpoint, Verdict::NotRun),
+        ]
+    );
+    assert_eq!(
+        d.checks[1].detail,
+        format!("POST {url}: no answer within 5 s")
+    );
+    // Another probe of each usual path could wait as long again.
+    assert_eq!(*probe.asked.borrow(), [format!("POST {url}")]);
+    assert!(d.finding.say(Lang::En).contains("within 5 s"));
+    assert!(d.finding.say(Lang::Zh).contains("5秒内"));
+}
+
+#[test]
+fn a_redirect_is_not_followed_and_is_named_when_no_usual_path_answers_mcp() {
+    let url = "http://127.0.0.1:5000/loop";
+    let probe = Scripted {
+        answers: HashMap::from([
+            (url.into(), Answer::Redirect),
+            ("http://127.0.0.1:5000/mcp".into(), Answer::Redirect),
+            ("http://127.0.0.1:5000/sse".into(), Answer::Redirect),
+            ("http://127.0.0.1:5000/".into(), Answer::Redirect),
+        ]),
+        streams: HashMap::from([
+            ("http://127.0.0.1:5000/mcp".into(), Answer::Redirect),
+            ("http://127.0.0.1:5000/sse".into(), Answer::Redirect),
+            ("http://127.0.0.1:5000/".into(), Answer::Redirect),
+        ]),
+        ..Default::default()
+    };
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize));
+    assert_eq!(d.finding, Finding::Redirects);
+    assert_eq!(
+        d.checks[1].detail,
+        format!("POST {url}: a redirect (not followed)")
+    );
+    assert_eq!(d.checks[3].verdict, Verdict::Failed);
+    // The address, then each usual path once by POST and once by GET: a bounded number of asks.
+    assert_eq!(probe.asked.borrow().len(), 7);
+
+    // Where a usual path answers MCP, that is the finding, redirect or not.
+    let mut probe = probe;
+    probe.answers.insert(
+        "http://127.0.0.1:5000/mcp".into(),
+        read(
+            200,
+            "application/json",
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ),
+    );
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize));
+    assert_eq!(
+        d.finding,
+        Finding::Elsewhere {
+            url: "http://127.0.0.1:5000/mcp".into()
+        }
+    );
+}

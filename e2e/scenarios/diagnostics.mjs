@@ -77,6 +77,24 @@ export default {
     check(rec.run.diagnosis.checks.length === 4, 'the export carries the four checks');
   },
 
+  async "addresses that never settle get a verdict: a redirect to itself, a server that keeps the probe waiting"(page) {
+    const verdict = async (server) => {
+      await page.goto(`${need('base')}/?server=${encodeURIComponent(server)}&era=legacy&speed=instant&approve=auto&autoplay`);
+      await page.waitForSelector('#mf-diagnosis', { timeout: 60_000 });
+      return page.$eval('#mf-diagnosis', (d) => ({
+        finding: d.querySelector('.mf-diagnosis-finding').textContent,
+        checks: [...d.querySelectorAll('.mf-checks li')].map((li) => li.dataset.verdict),
+      }));
+    };
+    const loop = await verdict(`${need('faulty')}/bad/redirect/mcp`);
+    check(loop.finding.includes('answers with a redirect'), `redirect loop: ${loop.finding}`);
+    check(JSON.stringify(loop.checks) === JSON.stringify(['passed', 'failed', 'passed', 'failed']), `redirect checks: ${loop.checks}`);
+    // Its answer would come after 30 s; the probe gives up after 5 and tries nothing else.
+    const slow = await verdict(`${need('faulty')}/bad/slow/mcp`);
+    check(slow.finding.includes('did not answer the probe within 5 s'), `slow: ${slow.finding}`);
+    check(JSON.stringify(slow.checks) === JSON.stringify(['passed', 'failed', 'passed', 'not-run']), `slow checks: ${slow.checks}`);
+  },
+
   async "an HTTP+SSE server (2024-11-05) nobody here wrote: diagnosed without CORS, reached through the bridge, its tools listed"(page) {
     const [direct, bridged] = need('sse-example').split(' ');
     // Directly: the TypeScript SDK's simpleSseServer sends no CORS headers (said in Chinese).

@@ -30,6 +30,16 @@ async fn bounded<T>(work: impl std::future::Future<Output = T>) -> Option<T> {
     }
 }
 
+/// What `read` gets within [`PROBE_MS`]: its answer, what the browser said when it failed, or
+/// [`Answer::Late`].
+async fn probed(read: impl std::future::Future<Output = Result<Answer, String>>) -> Answer {
+    match bounded(read).await {
+        Some(Ok(answer)) => answer,
+        Some(Err(why)) => Answer::Nothing(why),
+        None => Answer::Late(PROBE_MS / 1000),
+    }
+}
+
 /// A header of `response` the page may read.
 fn header(response: &web_sys::Response, name: &str) -> Option<String> {
     response.headers().get(name).ok().flatten()
@@ -63,11 +73,7 @@ impl Probe for PageProbe {
             init.set_redirect(web_sys::RequestRedirect::Manual);
             let response = fetch(url, &init).await?;
             if response.type_() == web_sys::ResponseType::Opaqueredirect {
-                return Ok(Answer::Read {
-                    status: 300,
-                    content_type: "a redirect (not followed)".into(),
-                    body: String::new(),
-                });
+                return Ok(Answer::Redirect);
             }
             let content_type = header(&response, "content-type").unwrap_or_default();
             // An SSE stream may stay open: its content type says enough.
@@ -102,11 +108,7 @@ impl Probe for PageProbe {
                 body,
             })
         };
-        match bounded(read).await {
-            Some(Ok(answer)) => answer,
-            Some(Err(why)) => Answer::Nothing(why),
-            None => Answer::Nothing(format!("no answer within {} s", PROBE_MS / 1000)),
-        }
+        probed(read).await
     }
 
     async fn stream(&self, url: &str) -> Answer {
@@ -118,6 +120,9 @@ impl Probe for PageProbe {
             init.set_headers(&headers);
             init.set_redirect(web_sys::RequestRedirect::Manual);
             let response = fetch(url, &init).await?;
+            if response.type_() == web_sys::ResponseType::Opaqueredirect {
+                return Ok(Answer::Redirect);
+            }
             let content_type = header(&response, "content-type").unwrap_or_default();
             let body = if content_type.starts_with("text/event-stream") {
                 first_event(&response).await
@@ -130,11 +135,7 @@ impl Probe for PageProbe {
                 body,
             })
         };
-        match bounded(read).await {
-            Some(Ok(answer)) => answer,
-            Some(Err(why)) => Answer::Nothing(why),
-            None => Answer::Nothing(format!("no answer within {} s", PROBE_MS / 1000)),
-        }
+        probed(read).await
     }
 
     async fn reaches(&self, url: &str) -> bool {

@@ -34,6 +34,12 @@
 //!   `mimeType` is `text/html`).
 //! - `ref-schema`: the tool's `inputSchema` is one a form cannot express (`location` is a `$ref`
 //!   into `$defs`, `when` a `oneOf`).
+//!
+//! Addresses a diagnosis must judge in bounded time (`/bad/…`, any method):
+//!
+//! - `/bad/redirect/mcp`: a redirect to itself, without end;
+//! - `/bad/slow/mcp`: a client's request is refused at once (404), but the page's diagnosis
+//!   probe (its `mcp-flow-diagnosis` client) gets its answer only after 30 s.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -43,7 +49,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{any, post};
 use futures_util::stream::{self, StreamExt};
 use serde_json::{Value, json};
 use tower_http::cors::{Any, CorsLayer};
@@ -106,6 +112,8 @@ pub fn router() -> Router {
     Router::new()
         .route("/healthy/mcp", post(healthy))
         .route("/fault/{name}/mcp", post(faulty))
+        .route("/bad/redirect/mcp", any(redirect_to_itself))
+        .route("/bad/slow/mcp", any(slow_to_probes))
         .layer(
             CorsLayer::new()
                 .allow_origin(Any)
@@ -372,6 +380,25 @@ fn garbage_around(response: &Value) -> Vec<u8> {
     out.extend_from_slice(format!("data: {b}\n\n").as_bytes());
     out.extend_from_slice(b"\xff\xff trailing junk\nmore junk without a colon\n\n");
     out
+}
+
+async fn redirect_to_itself() -> Response {
+    (
+        StatusCode::TEMPORARY_REDIRECT,
+        [(header::LOCATION, "/bad/redirect/mcp")],
+    )
+        .into_response()
+}
+
+/// How long `/bad/slow/mcp` keeps a diagnosis probe waiting.
+const SLOW_PROBE: Duration = Duration::from_secs(30);
+
+async fn slow_to_probes(body: String) -> Response {
+    if body.contains("mcp-flow-diagnosis") {
+        tokio::time::sleep(SLOW_PROBE).await;
+        return (StatusCode::OK, "too late").into_response();
+    }
+    (StatusCode::NOT_FOUND, "no MCP here").into_response()
 }
 
 async fn healthy(headers: HeaderMap, body: String) -> Response {
