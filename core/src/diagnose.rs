@@ -176,6 +176,8 @@ impl Finding {
         match (self, lang) {
             (Self::MixedContent, Lang::En) => "This page is served over https and the server over http: the browser blocks the request (mixed content). Serve both over the same scheme, or open the page over http on this machine.".into(),
             (Self::MixedContent, Lang::Zh) => "本页面通过https提供而服务器是http：浏览器会拦截请求（混合内容）。请让两者使用同一协议，或在本机通过http打开页面。".into(),
+            (Self::NothingListens { origin }, Lang::En) if origin.starts_with("https://") => format!("Nothing answers at {origin} that the browser accepts: the server is not running, the address or port is wrong, or the browser refuses its certificate (a page cannot tell these apart: open {origin} in a tab to see)."),
+            (Self::NothingListens { origin }, Lang::Zh) if origin.starts_with("https://") => format!("{origin} 没有浏览器接受的应答：服务器未运行、地址或端口有误，或浏览器拒绝了它的证书（页面无法区分这几种情况：在新标签页打开 {origin} 查看）。"),
             (Self::NothingListens { origin }, Lang::En) => format!("Nothing answers at {origin}: the server is not running, or the address or port is wrong."),
             (Self::NothingListens { origin }, Lang::Zh) => format!("{origin} 没有任何应答：服务器未运行，或地址、端口有误。"),
             (Self::RefusesOrigin { page, .. }, Lang::En) => format!("The server is up but does not let this page ({page}) read its answers (no CORS for this origin, or the origin refused). The bridge relays for it:"),

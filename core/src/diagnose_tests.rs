@@ -106,6 +106,14 @@ fn nothing_answering_at_all_is_said_so_and_nothing_else_is_tried() {
     );
     assert!(d.finding.say(Lang::En).contains("not running"));
     assert!(d.finding.say(Lang::Zh).contains("未运行"));
+    assert!(!d.finding.say(Lang::En).contains("certificate"));
+
+    // Over https a refused certificate fails the same way in a page: it is named among the causes.
+    let url = "https://127.0.0.1:3999/mcp";
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Discover));
+    let said = d.finding.say(Lang::En);
+    assert!(said.contains("not running") && said.contains("certificate"), "{said}");
+    assert!(d.finding.say(Lang::Zh).contains("证书"));
 }
 
 #[test]
