@@ -28,6 +28,7 @@ pub mod old_sse;
 mod old_sse_link;
 #[cfg(test)]
 mod old_sse_tests;
+pub mod origin;
 pub mod questions;
 pub mod record;
 pub mod replay;

@@ -25,19 +25,13 @@ pub struct OldSse<B> {
 
 /// Where the `endpoint` event says to POST, checked: a URL of the stream's own origin.
 pub fn endpoint_url(stream_url: &str, data: &str) -> Result<String, String> {
-    let base = url::Url::parse(stream_url).map_err(|e| format!("the stream's URL: {e}"))?;
-    let endpoint = base
-        .join(data.trim())
-        .map_err(|e| format!("the endpoint event's URI {:?}: {e}", clip(data, 120)))?;
-    if endpoint.origin() != base.origin() {
-        return Err(format!(
-            "the endpoint event names {:?}, not a path of {}: this client POSTs only to the \
-             server it was given",
-            clip(data, 120),
-            base.origin().ascii_serialization()
-        ));
-    }
-    Ok(endpoint.into())
+    crate::origin::same_origin_uri(stream_url, data).map_err(|why| {
+        format!(
+            "the endpoint event names {:?} ({why}): this client POSTs only to the server it \
+             was given",
+            clip(data, 120)
+        )
+    })
 }
 
 /// Forgets a request's wait when its future ends, however it ends (a timeout drops it).

@@ -180,13 +180,9 @@ impl<H: Http> Transport<H> {
         else {
             return;
         };
-        let on_this_machine = url::Url::parse(&self.url).is_ok_and(|u| match u.host() {
-            Some(url::Host::Domain(name)) => name == "localhost",
-            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-            None => false,
-        });
-        let named_ok = url::Url::parse(named).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+        let on_this_machine = crate::origin::is_loopback_url(&self.url);
+        let named_ok = crate::origin::origin(named)
+            .is_some_and(|o| matches!(o.scheme.to_ascii_lowercase().as_str(), "http" | "https"));
         if on_this_machine && named_ok {
             *self.upstream.borrow_mut() = Some(named.clone());
         }

@@ -261,22 +261,6 @@ pub fn request_row(row: Row) -> Option<Row> {
     }
 }
 
-/// `scheme://host[:port]` of an absolute URL, and its scheme and host.
-fn origin_of(url: &str) -> Option<(String, &str, &str)> {
-    let (scheme, rest) = url.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let name = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => host.split(':').next().unwrap_or(""),
-    };
-    (!name.is_empty()).then(|| (format!("{scheme}://{host}"), scheme, name))
-}
-
-fn loopback(host: &str) -> bool {
-    host == "localhost" || host.ends_with(".localhost") || host == "::1" || host.starts_with("127.")
-}
-
 /// Runs the checks for `url`, which the page at `page` (its origin) could not reach at `row`.
 pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Diagnosis {
     let mut checks = Vec::new();
@@ -287,7 +271,7 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
             detail,
         })
     };
-    let Some((origin, scheme, host)) = origin_of(url) else {
+    let Some(parts) = mcp_flow_client::origin::origin(url) else {
         check(
             CheckId::Schemes,
             Verdict::Failed,
@@ -301,8 +285,9 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
             },
         );
     };
+    let origin = format!("{}://{}", parts.scheme, parts.authority);
     let page_scheme = page.split("://").next().unwrap_or("");
-    if page_scheme == "https" && scheme == "http" && !loopback(host) {
+    if page_scheme == "https" && parts.scheme == "http" && !parts.is_loopback() {
         check(
             CheckId::Schemes,
             Verdict::Failed,

@@ -112,7 +112,10 @@ fn nothing_answering_at_all_is_said_so_and_nothing_else_is_tried() {
     let url = "https://127.0.0.1:3999/mcp";
     let d = block_on(diagnose(&probe, PAGE, url, Row::Discover));
     let said = d.finding.say(Lang::En);
-    assert!(said.contains("not running") && said.contains("certificate"), "{said}");
+    assert!(
+        said.contains("not running") && said.contains("certificate"),
+        "{said}"
+    );
     assert!(d.finding.say(Lang::Zh).contains("证书"));
 }
 

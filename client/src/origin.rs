@@ -1,0 +1,199 @@
+//! The origin of an absolute http(s) URL, whether it is this machine, and a URI a server sent
+//! resolved against its own URL when it stays on that origin. The run's code path uses these
+//! instead of the `url` crate, whose IDNA tables would add about 60 KB to the page's run module;
+//! only the same-origin question is answered, strictly (a default port written out counts as
+//! another origin).
+
+/// An absolute URL's parts: scheme, authority (`host[:port]`, no user info) and host name
+/// (without brackets or port).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin<'a> {
+    pub scheme: &'a str,
+    pub authority: &'a str,
+    pub host: &'a str,
+}
+
+impl Origin<'_> {
+    /// `scheme://authority`, lowercased.
+    pub fn serialize(&self) -> String {
+        format!("{}://{}", self.scheme, self.authority).to_ascii_lowercase()
+    }
+
+    /// Whether the host is this machine: `localhost` (or a name under it), 127.x.x.x or `::1`.
+    pub fn is_loopback(&self) -> bool {
+        let host = self.host.to_ascii_lowercase();
+        host == "localhost"
+            || host.ends_with(".localhost")
+            || host == "::1"
+            || host
+                .parse::<std::net::Ipv4Addr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    }
+}
+
+/// The origin of `url`, an absolute URL with a scheme, `://` and a host; `None` otherwise.
+pub fn origin(url: &str) -> Option<Origin<'_>> {
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme_ok = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !scheme_ok {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#', '\\']).next().unwrap_or("");
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => authority.split(':').next().unwrap_or(""),
+    };
+    (!host.is_empty()).then_some(Origin {
+        scheme,
+        authority,
+        host,
+    })
+}
+
+/// Whether `url` is an absolute http(s) URL of this machine.
+pub fn is_loopback_url(url: &str) -> bool {
+    origin(url).is_some_and(|o| {
+        matches!(o.scheme.to_ascii_lowercase().as_str(), "http" | "https") && o.is_loopback()
+    })
+}
+
+/// `uri` (absolute, protocol-relative, an absolute path, a relative path or a query) resolved
+/// against `base`, when the result stays on `base`'s origin; why not otherwise. URIs with
+/// whitespace, control characters or backslashes are refused outright (browsers read a
+/// backslash as a slash, which could move a relative URI to another host).
+pub fn same_origin_uri(base: &str, uri: &str) -> Result<String, String> {
+    let uri = uri.trim();
+    let base_origin = origin(base).ok_or_else(|| format!("{base:?} is not an absolute URL"))?;
+    if uri.is_empty() {
+        return Err("the URI is empty".into());
+    }
+    if uri
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || c == '\\')
+    {
+        return Err("the URI holds whitespace, a control character or a backslash".into());
+    }
+    let has_scheme = uri
+        .split_once(':')
+        .is_some_and(|(s, _)| !s.is_empty() && !s.contains(['/', '?', '#']));
+    let resolved = if let Some(rest) = uri.strip_prefix("//") {
+        format!("{}://{rest}", base_origin.scheme)
+    } else if has_scheme {
+        uri.to_owned()
+    } else if uri.starts_with('/') {
+        format!("{}://{}{uri}", base_origin.scheme, base_origin.authority)
+    } else {
+        // Relative: beside the base's last path segment (a query replaces the base's query).
+        let without_fragment = base.split('#').next().unwrap_or(base);
+        let without_query = without_fragment
+            .split('?')
+            .next()
+            .unwrap_or(without_fragment);
+        if uri.starts_with('?') {
+            format!("{without_query}{uri}")
+        } else {
+            let dir_end = without_query
+                .rfind('/')
+                .map_or(without_query.len(), |i| i + 1);
+            let dir = &without_query[..dir_end];
+            // `http://host` has no path: its directory is `/`.
+            if dir.ends_with("://") || !dir.contains(&format!("{}/", base_origin.authority)) {
+                format!("{}://{}/{uri}", base_origin.scheme, base_origin.authority)
+            } else {
+                format!("{dir}{uri}")
+            }
+        }
+    };
+    match origin(&resolved) {
+        Some(o) if o.serialize() == base_origin.serialize() => Ok(resolved),
+        _ => Err(format!(
+            "it leads to another origin than {}",
+            base_origin.serialize()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "http://127.0.0.1:3000/mcp/sse?x=1";
+
+    #[test]
+    fn origins_and_this_machine() {
+        let o = origin("http://user@[::1]:8001/s/k/mcp").expect("an origin");
+        assert_eq!(
+            (o.scheme, o.authority, o.host),
+            ("http", "[::1]:8001", "::1")
+        );
+        assert!(o.is_loopback());
+        assert_eq!(o.serialize(), "http://[::1]:8001");
+        for url in [
+            "http://localhost:1/",
+            "http://api.localhost/",
+            "https://127.0.0.2",
+        ] {
+            assert!(is_loopback_url(url), "{url}");
+        }
+        for url in [
+            "http://example.com/",
+            "http://127.0.0.1.example.com/",
+            "ftp://127.0.0.1/",
+            "/mcp",
+            "javascript:alert(1)",
+        ] {
+            assert!(!is_loopback_url(url), "{url}");
+        }
+        assert_eq!(origin("http:///mcp"), None);
+        assert_eq!(origin("1http://a/"), None);
+    }
+
+    #[test]
+    fn uris_of_the_same_origin_resolve_as_a_browser_would() {
+        for (uri, resolved) in [
+            (
+                "/messages?sessionId=a",
+                "http://127.0.0.1:3000/messages?sessionId=a",
+            ),
+            ("messages?s=1", "http://127.0.0.1:3000/mcp/messages?s=1"),
+            ("?s=2", "http://127.0.0.1:3000/mcp/sse?s=2"),
+            ("http://127.0.0.1:3000/m", "http://127.0.0.1:3000/m"),
+            ("HTTP://127.0.0.1:3000/m", "HTTP://127.0.0.1:3000/m"),
+            ("//127.0.0.1:3000/m", "http://127.0.0.1:3000/m"),
+            (" /padded ", "http://127.0.0.1:3000/padded"),
+        ] {
+            assert_eq!(same_origin_uri(BASE, uri).as_deref(), Ok(resolved), "{uri}");
+        }
+        assert_eq!(
+            same_origin_uri("http://h:1", "m").as_deref(),
+            Ok("http://h:1/m")
+        );
+    }
+
+    #[test]
+    fn uris_that_leave_the_origin_or_could_are_refused() {
+        for uri in [
+            "http://elsewhere.example/messages",
+            "//elsewhere.example/m",
+            "https://127.0.0.1:3000/m",
+            "http://127.0.0.1:3001/m",
+            "http://127.0.0.1:3000@evil.example/m",
+            "javascript:alert(1)",
+            "data:text/plain,x",
+            "\\\\evil.example/m",
+            "/m\\x",
+            "/a b",
+            "",
+        ] {
+            assert!(same_origin_uri(BASE, uri).is_err(), "{uri:?}");
+        }
+        assert!(same_origin_uri("not a url", "/m").is_err());
+    }
+}
