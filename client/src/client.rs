@@ -98,8 +98,12 @@ pub struct McpClient<H: Http> {
 
 impl<H: Http> McpClient<H> {
     pub fn new(http: H, clock: SharedClock, url: impl Into<String>, recorder: Recorder) -> Self {
+        let transport = Transport::new(http, clock, url, recorder);
+        // The HTTP+SSE code in place, but where the page fetches it (it gives a loader).
+        #[cfg(not(feature = "split"))]
+        transport.set_old_sse_code(crate::old_sse::old_sse_code());
         Self {
-            transport: Transport::new(http, clock, url, recorder),
+            transport,
             next_id: Cell::new(1),
             timeout_ms: Cell::new(DEFAULT_TIMEOUT_MS),
             era: Cell::new(Era::Legacy),
@@ -441,7 +445,8 @@ impl<H: Http> McpClient<H> {
                     "the POST of initialize was answered HTTP {status}: is it a server of the \
                      HTTP+SSE transport (2024-11-05)? GET for its event stream"
                 ));
-                match self.transport.open_old_sse(self.timeout_ms.get()).await {
+                let code = self.transport.old_sse_code().await?;
+                match (code.open)(&self.transport, self.timeout_ms.get()).await {
                     Ok(()) => {}
                     // No stream there: the POST's answer says more.
                     Err(OpenError::NoStream) => return Err(refused),

@@ -20,23 +20,14 @@ use crate::error::TransportError;
 use crate::http::{Http, HttpRequest};
 use crate::listen::Listening;
 use crate::old_sse_link::Wait;
-pub use crate::old_sse_link::{OldSse, endpoint_url};
+pub use crate::old_sse_link::{OldSse, OpenError, endpoint_url};
 use crate::sse::SseEvent;
-use crate::transport::{Posted, Transport};
+use crate::transport::{OldSseCode, Posted, Transport};
 
 /// The event that names the POST endpoint.
 pub const ENDPOINT_EVENT: &str = "endpoint";
 /// The statuses of a POSTed `initialize` after which the old transport is tried.
 pub const FALLBACK_STATUSES: [u16; 3] = [400, 404, 405];
-
-/// Why the old transport could not be opened.
-#[derive(Debug)]
-pub enum OpenError {
-    /// The server answered the GET without an event stream (or not at all): not that transport.
-    NoStream,
-    /// An event stream came but is not a usable HTTP+SSE one (or came too late).
-    Failed(TransportError),
-}
 
 impl<H: Http> Transport<H> {
     /// The open HTTP+SSE connection, if this transport speaks the old transport.
@@ -281,5 +272,16 @@ impl<H: Http> Transport<H> {
                 }
             }
         }
+    }
+}
+
+/// The code itself: in place on the command line, and where the page's release build fetches it
+/// (the page's `legacy_session` module: a server of this transport is rare).
+pub fn old_sse_code<H: Http>() -> OldSseCode<H> {
+    OldSseCode {
+        open: |t, ms| Box::pin(t.open_old_sse(ms)),
+        post: |t, old, message, on_message| {
+            Box::pin(async move { t.post_old_sse(&old, message, on_message).await })
+        },
     }
 }

@@ -8,9 +8,18 @@ use futures_channel::oneshot;
 use futures_util::lock::Mutex;
 use serde_json::Value;
 
-use crate::error::clip;
+use crate::error::{TransportError, clip};
 use crate::listen::Listening;
 use crate::sse::SseEvent;
+
+/// Why the old transport could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// The server answered the GET without an event stream (or not at all): not that transport.
+    NoStream,
+    /// An event stream came but is not a usable HTTP+SSE one (or came too late).
+    Failed(TransportError),
+}
 
 /// An open HTTP+SSE connection: its stream and where to POST.
 pub struct OldSse<B> {

@@ -16,8 +16,10 @@ use crate::custom_headers::{CustomHeaders, REDACTED};
 use crate::error::{TransportError, clip};
 use crate::http::{BodyStream, Http, HttpRequest, HttpResponse};
 use crate::jsonrpc;
+use crate::old_sse_link::{OldSse, OpenError};
 use crate::record::{Exchange, RecordedEvent, ReplayOf, Update};
 use crate::sse::SseParser;
+use futures_util::future::LocalBoxFuture;
 
 pub const ACCEPT_POST: &str = "application/json, text/event-stream";
 /// The header on `mcp-flow-bridge http`'s answers naming the upstream it relays to; the client
@@ -36,6 +38,36 @@ pub const MAX_RECORDED_BODY: usize = 1024 * 1024;
 pub const MAX_BODY: usize = 4 * 1024 * 1024;
 
 pub use crate::record::Recorder;
+
+/// The HTTP+SSE transport's code (`old_sse.rs`), which the page fetches when a server first
+/// needs it: opening the stream, and a POST whose answer comes on it.
+pub struct OldSseCode<H: Http> {
+    pub open: OpenOldSse<H>,
+    pub post: PostOldSse<H>,
+}
+
+/// Opens the HTTP+SSE stream within the milliseconds given.
+pub type OpenOldSse<H> =
+    for<'a> fn(&'a Transport<H>, u32) -> LocalBoxFuture<'a, Result<(), OpenError>>;
+
+/// POSTs a message to the stream's endpoint; a request's answer is read off the stream.
+pub type PostOldSse<H> = for<'a> fn(
+    &'a Transport<H>,
+    Rc<OldSse<<H as Http>::Body>>,
+    &'a Value,
+    &'a mut dyn FnMut(Value),
+) -> LocalBoxFuture<'a, Result<Posted, TransportError>>;
+
+impl<H: Http> Clone for OldSseCode<H> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<H: Http> Copy for OldSseCode<H> {}
+
+/// Fetches [`OldSseCode`] (the page's split point); why not, when it cannot.
+pub type LoadOldSse<H> = fn() -> LocalBoxFuture<'static, Result<OldSseCode<H>, String>>;
 
 /// What a POST came back with.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,7 +159,10 @@ pub struct Transport<H: Http> {
     /// The upstream a bridge on this machine said it relays to ([`BRIDGE_UPSTREAM`]).
     upstream: RefCell<Option<String>>,
     /// The HTTP+SSE connection (2024-11-05), when the server speaks only that (`old_sse.rs`).
-    pub(crate) old: RefCell<Option<Rc<crate::old_sse_link::OldSse<H::Body>>>>,
+    pub(crate) old: RefCell<Option<Rc<OldSse<H::Body>>>>,
+    /// The HTTP+SSE code, once fetched, and where to fetch it from (in place without a loader).
+    old_code: Cell<Option<OldSseCode<H>>>,
+    load_old: Cell<Option<LoadOldSse<H>>>,
 }
 
 impl<H: Http> Transport<H> {
@@ -149,6 +184,8 @@ impl<H: Http> Transport<H> {
             secret: RefCell::new(Vec::new()),
             upstream: RefCell::new(None),
             old: RefCell::new(None),
+            old_code: Cell::new(None),
+            load_old: Cell::new(None),
         }
     }
 
@@ -164,6 +201,37 @@ impl<H: Http> Transport<H> {
     /// Whether an authorization is running (its pace is the user's: no request timeout then).
     pub fn authorizing(&self) -> bool {
         self.auth.borrow().as_ref().is_some_and(|a| a.busy())
+    }
+
+    /// The HTTP+SSE code in place (nothing to fetch).
+    pub fn set_old_sse_code(&self, code: OldSseCode<H>) {
+        self.old_code.set(Some(code));
+    }
+
+    /// Where the page fetches the HTTP+SSE code from (its release build holds none in place).
+    pub fn set_old_sse_loader(&self, load: LoadOldSse<H>) {
+        self.load_old.set(Some(load));
+    }
+
+    /// The HTTP+SSE code: fetched once with the loader, in place without one.
+    pub async fn old_sse_code(&self) -> Result<OldSseCode<H>, TransportError> {
+        if let Some(code) = self.old_code.get() {
+            return Ok(code);
+        }
+        let code = match self.load_old.get() {
+            Some(load) => load().await.map_err(|why| TransportError::Stream {
+                detail: format!("the HTTP+SSE transport's code could not be fetched: {why}"),
+            })?,
+            // The command line's client has it in place (`McpClient::new`); the page gives a loader.
+            None => {
+                return Err(TransportError::Stream {
+                    detail: "the HTTP+SSE transport's code is not in this build's run module"
+                        .into(),
+                });
+            }
+        };
+        self.old_code.set(Some(code));
+        Ok(code)
     }
 
     /// The upstream the bridge at this URL relays to, once one of its answers said so.
@@ -429,7 +497,8 @@ impl<H: Http> Transport<H> {
         on_message: &mut dyn FnMut(Value),
     ) -> Result<Posted, TransportError> {
         if let Some(old) = self.old_sse() {
-            return self.post_old_sse(&old, message, on_message).await;
+            let code = self.old_sse_code().await?;
+            return (code.post)(self, old, message, on_message).await;
         }
         let authorizer = self.authorizer();
         let (seq, mut response) = loop {

@@ -457,7 +457,7 @@ export default {
     // the other models, the exports, the in-page model, the server's questions or the views it
     // does not show (comparison, forms, the You dialog, the
     // closed panels).
-    const early = fetched.filter((n) => /^split_(authorize|browse|models|export|import|smollm|server_questions|ui_)/.test(n));
+    const early = fetched.filter((n) => /^split_(authorize|browse|diagnose|models|export|import|smollm|server_questions|ui_)/.test(n));
     check(early.length === 0, `modules fetched that this run does not need: ${early.join(', ')}`);
     // The run's module: the engine (MCP client, host, models), the inspector's row details and
     // the output check's reader.

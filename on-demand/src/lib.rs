@@ -108,8 +108,13 @@ pub const GROUPS: &[Group] = &[
     },
     Group {
         name: "legacy_session",
-        when: "a 2025-11-25 session opens, or a server answers error -32042",
-        holds: "the reader of the session's GET stream and the wait for error -32042's pages",
+        when: "a 2025-11-25 session opens, a server answers error -32042, or initialize's POST is refused as by a server of the HTTP+SSE transport (2024-11-05)",
+        holds: "the reader of the session's GET stream, the wait for error -32042's pages, the HTTP+SSE transport",
+    },
+    Group {
+        name: "diagnose",
+        when: "a run's first request finds no MCP server",
+        holds: "the diagnosis: the page's probes, the checks and what they found",
     },
     Group {
         name: "export",

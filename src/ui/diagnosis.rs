@@ -1,5 +1,5 @@
 //! The page's side of a diagnosis (`core::diagnose`): its probes, and the checks run when a run's
-//! first request found no MCP server. Fetched with the run's module.
+//! first request found no MCP server. Fetched on demand, when a run needs it.
 
 use futures_util::future::{Either, LocalBoxFuture, select};
 use wasm_bindgen::JsCast;
@@ -188,7 +188,7 @@ async fn first_event(response: &web_sys::Response) -> String {
 }
 
 on_demand!(
-    run,
+    diagnose,
     pub fn diagnose_fn() -> Result<Diagnose, OnDemandError> {
         Ok(|page, url, row| Box::pin(async move { diagnose(&PageProbe, &page, &url, row).await }))
     }

@@ -22,6 +22,8 @@ use crate::mcp::browser::Fetch;
 use crate::mcp::client::McpClient;
 use crate::mcp::era::EraChoice;
 use crate::mcp::log_level::LogLevel;
+use crate::mcp::old_sse::old_sse_code;
+use crate::mcp::transport::OldSseCode;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 use crate::output_check::worker::SchemaWorker;
 use crate::record::run::RunEvent;
@@ -88,6 +90,7 @@ async fn build(parts: EngineParts) -> Result<Rc<dyn Engine>, String> {
     ));
     // The page renders a tool's app (MCP Apps) through its sandbox proxy.
     client.set_hosts_apps(true);
+    client.transport.set_old_sse_loader(load_old_sse);
     let host = Rc::new(
         Host::new(client, llm, parts.gate, parts.approval, parts.emit)
             .with_era(parts.era, parts.memory)
@@ -145,6 +148,22 @@ on_demand!(
 
 fn load_legacy() -> LocalBoxFuture<'static, Result<PageLegacy, OnDemandError>> {
     Box::pin(async { call_on_demand!(legacy_code_fn()) })
+}
+
+/// The HTTP+SSE transport (2024-11-05) as the page's client runs it.
+type PageOldSse = OldSseCode<Fetch>;
+
+on_demand!(
+    legacy_session,
+    fn old_sse_code_fn() -> Result<PageOldSse, OnDemandError> {
+        Ok(old_sse_code())
+    }
+);
+
+fn load_old_sse() -> LocalBoxFuture<'static, Result<PageOldSse, String>> {
+    Box::pin(async {
+        call_on_demand!(old_sse_code_fn()).map_err(|e| e.into_message("speaks HTTP+SSE"))
+    })
 }
 
 on_demand!(
