@@ -40,6 +40,19 @@ async fn probed(read: impl std::future::Future<Output = Result<Answer, String>>)
     }
 }
 
+/// A readable probe's request: `method` with `headers`, never following a redirect.
+fn probe_init(method: &str, headers: &[(&str, &str)]) -> Result<web_sys::RequestInit, String> {
+    let set = web_sys::Headers::new().map_err(|_| "no headers".to_owned())?;
+    for (name, value) in headers {
+        let _ = set.append(name, value);
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method(method);
+    init.set_headers(&set);
+    init.set_redirect(web_sys::RequestRedirect::Manual);
+    Ok(init)
+}
+
 /// A header of `response` the page may read.
 fn header(response: &web_sys::Response, name: &str) -> Option<String> {
     response.headers().get(name).ok().flatten()
@@ -63,14 +76,14 @@ async fn fetch(url: &str, init: &web_sys::RequestInit) -> Result<web_sys::Respon
 impl Probe for PageProbe {
     async fn post(&self, url: &str) -> Answer {
         let read = async {
-            let headers = web_sys::Headers::new().map_err(|_| "no headers".to_owned())?;
-            let _ = headers.set("Content-Type", "application/json");
-            let _ = headers.set("Accept", "application/json, text/event-stream");
-            let init = web_sys::RequestInit::new();
-            init.set_method("POST");
-            init.set_headers(&headers);
+            let init = probe_init(
+                "POST",
+                &[
+                    ("Content-Type", "application/json"),
+                    ("Accept", "application/json, text/event-stream"),
+                ],
+            )?;
             init.set_body(&PROBE_BODY.into());
-            init.set_redirect(web_sys::RequestRedirect::Manual);
             let response = fetch(url, &init).await?;
             if response.type_() == web_sys::ResponseType::Opaqueredirect {
                 return Ok(Answer::Redirect);
@@ -113,12 +126,7 @@ impl Probe for PageProbe {
 
     async fn stream(&self, url: &str) -> Answer {
         let read = async {
-            let headers = web_sys::Headers::new().map_err(|_| "no headers".to_owned())?;
-            let _ = headers.set("Accept", "text/event-stream");
-            let init = web_sys::RequestInit::new();
-            init.set_method("GET");
-            init.set_headers(&headers);
-            init.set_redirect(web_sys::RequestRedirect::Manual);
+            let init = probe_init("GET", &[("Accept", "text/event-stream")])?;
             let response = fetch(url, &init).await?;
             if response.type_() == web_sys::ResponseType::Opaqueredirect {
                 return Ok(Answer::Redirect);
