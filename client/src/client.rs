@@ -99,7 +99,7 @@ pub struct McpClient<H: Http> {
 impl<H: Http> McpClient<H> {
     pub fn new(http: H, clock: SharedClock, url: impl Into<String>, recorder: Recorder) -> Self {
         let transport = Transport::new(http, clock, url, recorder);
-        // The HTTP+SSE code in place, but where the page fetches it (it gives a loader).
+        // The HTTP+SSE code in place, except in the page's split build: it gives a loader.
         #[cfg(not(feature = "split"))]
         transport.set_old_sse_code(crate::old_sse::old_sse_code());
         Self {

@@ -162,7 +162,7 @@ pub enum Finding {
     OldTransport { url: String },
     /// The address answers, but not with MCP, and no usual path does.
     NotMcp,
-    /// The address took the probe but gave no answer within the bound (seconds).
+    /// Nothing answered the probe within the bound (seconds): the address hangs.
     Slow { secs: u32 },
     /// The address answers with a redirect, and no usual path answers MCP.
     Redirects,
@@ -188,8 +188,8 @@ impl Finding {
             (Self::OldTransport { url }, Lang::Zh) => format!("这个地址有应答，但不是MCP；{url} 是使用HTTP+SSE传输（2024-11-05）的MCP服务器，本页面也支持它。请改用该地址。"),
             (Self::NotMcp, Lang::En) => "This address answers, but not with MCP, and neither do /mcp, /sse or / of its origin: is it an MCP server?".into(),
             (Self::NotMcp, Lang::Zh) => "这个地址有应答但不是MCP，同源的 /mcp、/sse、/ 也都不是：它是MCP服务器吗？".into(),
-            (Self::Slow { secs }, Lang::En) => format!("Something listens at this address but did not answer the probe within {secs} s: the server hangs or is very slow (a request of the run would wait for its timeout)."),
-            (Self::Slow { secs }, Lang::Zh) => format!("这个地址有服务在监听，但{secs}秒内没有应答探测：服务器挂起或非常慢（运行中的请求会一直等到超时）。"),
+            (Self::Slow { secs }, Lang::En) => format!("Nothing answered the probe within {secs} s: the server hangs or is very slow, or packets to this address are dropped (a request of the run would wait for its timeout)."),
+            (Self::Slow { secs }, Lang::Zh) => format!("{secs}秒内没有任何应答探测：服务器挂起或非常慢，或发往该地址的数据包被丢弃（运行中的请求会一直等到超时）。"),
             (Self::Redirects, Lang::En) => "This address answers with a redirect, and no usual path of its origin (/mcp, /sse, /) answers MCP: use the address the redirect leads to, if it is an MCP endpoint (a chain of redirects that never ends fails every request).".into(),
             (Self::Redirects, Lang::Zh) => "这个地址以重定向应答，同源的常用路径（/mcp、/sse、/）也都不是MCP：如果重定向的目标是MCP端点，请改用它（没有尽头的重定向链会让每个请求失败）。".into(),
             (Self::AnswersMcp, Lang::En) => "The server answers MCP at this address: what failed is in the request's error above.".into(),
@@ -313,12 +313,7 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
     }
     check(CheckId::Answers, Verdict::Failed, answer.said(url));
     if let Answer::Late(secs) = answer {
-        // Each other path would cost as long again: the verdict is in.
-        check(
-            CheckId::Listens,
-            Verdict::Passed,
-            "it took the POST above but did not answer in time".into(),
-        );
+        // A hanging connection proves nothing listens, and each other probe could hang as long.
         return finish(checks, row, Finding::Slow { secs });
     }
     if let Answer::Nothing(_) = answer {

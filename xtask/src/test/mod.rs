@@ -636,26 +636,19 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
     // The TypeScript SDK's URL elicitation example (with its own authorization server).
     let url_elicitation = ctx.bridge_peers().and_then(|peers| peers.url_elicitation());
     helpers.add("url-elicitation", url_elicitation);
-    // The TypeScript SDK's HTTP+SSE server (2024-11-05, no CORS) and a bridge the page reaches
-    // it through: `SSE_URL BRIDGED_URL`.
-    let sse = page.clone().map_err(Into::into).and_then(|page| {
-        let peers = ctx.bridge_peers()?;
-        let (upstream, url) = peers.sse_example()?;
-        let (bridge, bridged) = crate::setup::interop::bridge_http(
-            &ctx.debug_binary("mcp-flow-bridge"),
-            "bridge-http-sse-e2e",
-            &url,
-            &[page.as_str()],
-        )?;
-        Ok(((upstream, bridge), format!("{url} {bridged}")))
-    });
-    helpers.add("sse-example", sse);
-    // The TypeScript SDK's Streamable HTTP example (no CORS), bare and with its demo OAuth
-    // server, each with a bridge: `URL BRIDGED_URL`.
-    for (name, oauth) in [("ts-streamable", false), ("ts-oauth", true)] {
+    // The TypeScript SDK's examples, none with CORS, each with a bridge the page reaches it
+    // through (`URL BRIDGED_URL`): its HTTP+SSE server (2024-11-05), its Streamable HTTP server,
+    // and that server behind its demo OAuth server.
+    type Example = fn(&BridgePeers) -> Result<(sh::Background, String)>;
+    let examples: [(&str, Example); 3] = [
+        ("sse-example", |peers| peers.sse_example()),
+        ("ts-streamable", |peers| peers.streamable_example(false)),
+        ("ts-oauth", |peers| peers.streamable_example(true)),
+    ];
+    for (name, start) in examples {
         let started = page.clone().map_err(Into::into).and_then(|page| {
             let peers = ctx.bridge_peers()?;
-            let (upstream, url) = peers.streamable_example(oauth)?;
+            let (upstream, url) = start(&peers)?;
             let (bridge, bridged) = crate::setup::interop::bridge_http(
                 &ctx.debug_binary("mcp-flow-bridge"),
                 name,
