@@ -19,35 +19,62 @@ export function servers(options, down) {
   };
 }
 
+/** One try of `run` on a fresh page; `onFailure(page, err)` runs before the page closes. */
+async function attempt(browser, run, onFailure) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  try {
+    await run(page);
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    return null;
+  } catch (err) {
+    await onFailure(page, err).catch(() => {});
+    return err;
+  } finally {
+    await context.close();
+  }
+}
+
 /**
  * Runs each `[name, run]` of `chosen` on a fresh page of `browser` (or fails them all with
  * `noBrowser`), logs `ok`/`FAIL` lines and the summary line the test command counts, and returns
- * the number of failures. `onFailure(name, page)` may keep a screenshot.
+ * the number of failures. A scenario that fails is tried once more on a fresh page: passing then,
+ * it counts as passed and is recapped as `FLAKY name: why the first try failed` (a busy machine
+ * shows a timing assumption that way, and the report names it). `onFailure(name, page)` may keep
+ * a screenshot.
  */
 export async function runAll(chosen, { browser, noBrowser, log = console, onFailure = async () => {} }) {
   let failures = 0;
+  const recap = [];
+  const line = (err) => err.message.split('\n')[0].slice(0, 300);
   for (const [name, run] of chosen) {
     if (!browser) {
       failures++;
+      recap.push(`FAIL ${name}: ${noBrowser}`);
       log.error(`FAIL ${name}: ${noBrowser}`);
       continue;
     }
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (err) => errors.push(err.message));
     const started = Date.now();
-    try {
-      await run(page);
-      if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    const first = await attempt(browser, run, (page) => onFailure(name, page));
+    if (!first) {
       log.log(`ok   ${name} (${Date.now() - started} ms)`);
-    } catch (err) {
-      failures++;
-      log.error(`FAIL ${name}: ${err.message}`);
-      await onFailure(name, page).catch(() => {});
+      continue;
     }
-    await context.close();
+    log.error(`RETRY ${name}: ${first.message}`);
+    const again = await attempt(browser, run, (page) => onFailure(name, page));
+    if (!again) {
+      log.log(`ok   ${name} (${Date.now() - started} ms, on the second try)`);
+      recap.push(`FLAKY ${name}: ${line(first)}`);
+      continue;
+    }
+    failures++;
+    recap.push(`FAIL ${name}: ${line(again)}`);
+    log.error(`FAIL ${name}: ${again.message}`);
   }
+  // Failures and flaky passes again, on stdout, one line each: the test command's report names them.
+  for (const l of recap) log.log(l);
   log.log(`e2e: ${chosen.length - failures} passed, ${failures} failed`);
   return failures;
 }

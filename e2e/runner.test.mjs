@@ -11,7 +11,7 @@ const fakeBrowser = () => ({
 
 const recorder = () => {
   const lines = [];
-  return { lines, log: { log: (l) => lines.push(l), error: (l) => lines.push(l) } };
+  return { lines, log: { log: (l) => lines.push(l), error: (l) => lines.push(`stderr: ${l}`) } };
 };
 
 test('a server that did not start fails only the scenarios that need it, saying why', async () => {
@@ -26,9 +26,10 @@ test('a server that did not start fails only the scenarios that need it, saying 
   const failures = await runAll(chosen, { browser: fakeBrowser(), log });
   assert.equal(failures, 1);
   assert.deepEqual(ran, ['plain run', 'the export']);
-  assert.ok(lines.includes(
-    'FAIL a real model: needs --llama-base, which the test command could not start: llama-server crashed (signal 11)'));
-  assert.equal(lines.at(-1), 'e2e: 2 passed, 1 failed');
+  const why = 'FAIL a real model: needs --llama-base, which the test command could not start: llama-server crashed (signal 11)';
+  assert.ok(lines.includes(`stderr: ${why}`));
+  // Recapped on stdout before the count, where the test command's report reads it.
+  assert.deepEqual(lines.slice(-2), [why, 'e2e: 2 passed, 1 failed']);
 });
 
 test('without a browser every scenario fails with that reason and is counted', async () => {
@@ -37,6 +38,8 @@ test('without a browser every scenario fails with that reason and is counted', a
     { browser: null, noBrowser: 'Chromium did not start: no such file', log });
   assert.equal(failures, 2);
   assert.deepEqual(lines, [
+    'stderr: FAIL a: Chromium did not start: no such file',
+    'stderr: FAIL b: Chromium did not start: no such file',
     'FAIL a: Chromium did not start: no such file',
     'FAIL b: Chromium did not start: no such file',
     'e2e: 0 passed, 2 failed',
@@ -47,4 +50,14 @@ test('an option neither given nor unavailable is named', () => {
   const need = servers({}, unavailable(['faulty']));
   assert.throws(() => need('everything'), /needs --everything URL/);
   assert.throws(() => need('faulty'), /could not start: it did not start/);
+});
+
+test('a scenario that fails once and then passes counts as passed and is recapped as flaky', async () => {
+  const { lines, log } = recorder();
+  let tries = 0;
+  const flaky = async () => { tries++; if (tries === 1) throw new Error('timed out waiting for d1-2\nat …'); };
+  const failures = await runAll([['sometimes', flaky]], { browser: fakeBrowser(), log });
+  assert.equal(failures, 0);
+  assert.equal(tries, 2);
+  assert.deepEqual(lines.slice(-2), ['FLAKY sometimes: timed out waiting for d1-2', 'e2e: 1 passed, 0 failed']);
 });

@@ -3,7 +3,7 @@
 pub use mcp_flow_client::{self as mcp, clock};
 pub use mcp_flow_core::{
     app, decimal, diagnose, diagram, export, flow, host, llm, output_check, placeholders, record,
-    worker_link,
+    watch, worker_link,
 };
 pub use mcp_flow_on_demand as on_demand;
 pub mod ui;

@@ -95,6 +95,11 @@ pub struct Options {
     /// A response that follows the child's own messages is always a stream.
     #[arg(long, value_enum, value_name = "FORM", default_value_t = Answers::Json)]
     pub answers: Answers,
+
+    /// Watch a host: keep a live feed of everything that passes (`/s/SECRET/watch`) for a page
+    /// that draws it, and print the page's address to open (`Watch in the page: URL`).
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// How the stdio mode answers a response that comes first (`--answers`).

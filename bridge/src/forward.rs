@@ -17,11 +17,13 @@ use axum::{
     response::Response,
 };
 use futures::{Stream, StreamExt, stream::BoxStream};
+use mcp_flow_wire::watch::What;
 
 use crate::{
     body::read_body,
     config::Options,
     exchanges::Exchanges,
+    feed::Feed,
     jsonrpc::{Failure, Kind, classify},
     old_sse::{self, Announced},
 };
@@ -34,6 +36,8 @@ pub struct Forward {
     pub exchanges: Arc<Exchanges>,
     /// The upstream's HTTP+SSE endpoints (2024-11-05) the page may POST to through the bridge.
     announced: Arc<Announced>,
+    /// With `--watch`: what passes, for a watching page.
+    pub feed: Option<Arc<Feed>>,
 }
 
 impl Forward {
@@ -43,12 +47,16 @@ impl Forward {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|error| format!("cannot build the HTTP client: {error}"))?;
+        let feed = options
+            .watch
+            .then(|| Feed::new("http", upstream.as_str().to_owned()));
         Ok(Self {
             upstream,
             options,
             client,
             exchanges: Arc::default(),
             announced: Arc::default(),
+            feed,
         })
     }
 }
@@ -160,9 +168,24 @@ pub async fn forward(
         .get("mcp-session-id")
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
+    let watched = forward.feed.as_ref().map(|feed| {
+        (
+            Arc::clone(feed),
+            What::Request {
+                method: method.as_str().to_owned(),
+                url: url.clone(),
+                headers: sent.clone(),
+                body: text.clone(),
+            },
+        )
+    });
     let seq = forward
         .exchanges
-        .start(method.as_str(), &url, session, sent, text);
+        .start(method.as_str(), &url, session.clone(), sent, text);
+    let watch = watched.map(|(feed, request)| {
+        feed.push(seq, session.clone(), request);
+        Watched { feed, session }
+    });
     let request = request.body(bytes);
 
     let timeout = forward.options.timeout();
@@ -176,6 +199,9 @@ pub async fn forward(
                 format!("Cannot reach the upstream {url}: {}", chain(&error)),
             );
             forward.exchanges.end(seq, Some(failure.message.clone()));
+            if let Some(watch) = &watch {
+                watch.end(seq, Some(failure.message.clone()));
+            }
             return with_exchange(failure.response_for(&id), seq);
         }
         Err(_) => {
@@ -189,6 +215,9 @@ pub async fn forward(
                 ),
             );
             forward.exchanges.end(seq, Some(failure.message.clone()));
+            if let Some(watch) = &watch {
+                watch.end(seq, Some(failure.message.clone()));
+            }
             return with_exchange(failure.response_for(&id), seq);
         }
     };
@@ -206,6 +235,24 @@ pub async fn forward(
             response = response.header(name, value);
         }
     }
+    let watch = watch.map(|mut watch| {
+        let opened = answer
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok());
+        if watch.session.is_none() {
+            watch.session = opened.map(str::to_owned);
+        }
+        watch.feed.push(
+            seq,
+            watch.session.clone(),
+            What::Response {
+                status: status.as_u16(),
+                headers: received.clone(),
+            },
+        );
+        watch
+    });
     forward.exchanges.respond(seq, status.as_u16(), received);
     let event_stream = answer
         .headers()
@@ -217,6 +264,7 @@ pub async fn forward(
         exchanges: Arc::clone(&forward.exchanges),
         seq,
         ended: false,
+        watch,
     };
     let body = if method == Method::GET && event_stream {
         Body::from_stream(old_sse::Rewriting::new(
@@ -265,12 +313,36 @@ fn chain(error: &dyn std::error::Error) -> String {
     text
 }
 
+/// The feed an exchange goes to, and the session it belongs to.
+struct Watched {
+    feed: Arc<Feed>,
+    session: Option<String>,
+}
+
+impl Watched {
+    fn end(&self, seq: u64, error: Option<String>) {
+        self.feed
+            .push(seq, self.session.clone(), What::End { error });
+    }
+}
+
 /// The upstream's body on its way to the page, each chunk recorded as it passes.
 struct Recorded {
     inner: BoxStream<'static, reqwest::Result<Bytes>>,
     exchanges: Arc<Exchanges>,
     seq: u64,
     ended: bool,
+    watch: Option<Watched>,
+}
+
+impl Recorded {
+    fn end(&mut self, error: Option<String>) {
+        self.exchanges.end(self.seq, error.clone());
+        if let Some(watch) = &self.watch {
+            watch.end(self.seq, error);
+        }
+        self.ended = true;
+    }
 }
 
 impl Stream for Recorded {
@@ -281,17 +353,21 @@ impl Stream for Recorded {
         match polled {
             Poll::Ready(Some(Ok(chunk))) => {
                 self.exchanges.chunk(self.seq, &chunk);
+                if let Some(watch) = &self.watch {
+                    let text = String::from_utf8_lossy(&chunk).into_owned();
+                    watch
+                        .feed
+                        .push(self.seq, watch.session.clone(), What::Chunk { text });
+                }
                 Poll::Ready(Some(Ok(chunk)))
             }
             Poll::Ready(Some(Err(error))) => {
                 let message = format!("The upstream's body broke off: {}", chain(&error));
-                self.exchanges.end(self.seq, Some(message.clone()));
-                self.ended = true;
+                self.end(Some(message.clone()));
                 Poll::Ready(Some(Err(std::io::Error::other(message))))
             }
             Poll::Ready(None) => {
-                self.exchanges.end(self.seq, None);
-                self.ended = true;
+                self.end(None);
                 Poll::Ready(None)
             }
             Poll::Pending => Poll::Pending,
@@ -302,10 +378,9 @@ impl Stream for Recorded {
 impl Drop for Recorded {
     fn drop(&mut self) {
         if !self.ended {
-            self.exchanges.end(
-                self.seq,
-                Some("the page closed the stream before it ended".to_owned()),
-            );
+            self.end(Some(
+                "the client closed the stream before it ended".to_owned(),
+            ));
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod body;
 pub mod child;
 pub mod config;
 pub mod exchanges;
+pub mod feed;
 pub mod forward;
 pub mod guard;
 pub mod jsonrpc;
@@ -49,6 +50,7 @@ enum Target {
 /// A bridge bound to its address, not yet serving.
 pub struct Bridge {
     locks: Arc<Locks>,
+    watching: bool,
     target: Target,
     listener: TcpListener,
     addr: SocketAddr,
@@ -71,6 +73,7 @@ impl Bridge {
             .local_addr()
             .map_err(|error| format!("cannot read the bound address: {error}"))?;
         let locks = Arc::new(Locks::new(&options, addr.port())?);
+        let watching = options.watch;
         let target = match mode {
             Mode::Stdio {
                 options,
@@ -89,6 +92,7 @@ impl Bridge {
         };
         Ok(Self {
             locks,
+            watching,
             target,
             listener,
             addr,
@@ -108,6 +112,12 @@ impl Bridge {
     /// The line printed on stdout for scripts.
     pub fn endpoint_line(&self) -> String {
         format!("MCP endpoint: {}", self.endpoint_url())
+    }
+
+    /// With `--watch`: the feed's address.
+    pub fn feed_url(&self) -> Option<String> {
+        self.watching
+            .then(|| format!("{}/{}", self.base_url(), mcp_flow_wire::watch::PATH))
     }
 
     /// The Origins allowed to call the bridge from a browser.
@@ -209,8 +219,15 @@ fn stdio_routes(secret: &str, app: Arc<App>) -> Router {
 }
 
 fn http_routes(secret: &str, forward: Arc<Forward>) -> Router {
+    let watch = Router::new()
+        .route(
+            &format!("{secret}/{}", mcp_flow_wire::watch::PATH),
+            get(feed::watch),
+        )
+        .with_state(forward.feed.clone());
     Router::new()
         .route(&format!("{secret}/mcp"), any(forward::forward))
         .route(&format!("{secret}/legs"), get(legs::exchanges))
         .with_state(forward)
+        .merge(watch)
 }

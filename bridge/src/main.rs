@@ -23,7 +23,16 @@ async fn main() -> ExitCode {
     };
     // Scripts read this line to find the endpoint; flush so they see it now.
     let mut stdout = std::io::stdout().lock();
-    if writeln!(stdout, "{}", bridge.endpoint_line())
+    let mut lines = bridge.endpoint_line();
+    // With --watch: the page to open, watching the feed (the first --allow-origin serves it).
+    let watch_page = bridge.feed_url().and_then(|feed| {
+        let origin = bridge.page_origins().first()?;
+        Some(format!("{origin}/?watch={}", query_encode(&feed)))
+    });
+    if let Some(page) = &watch_page {
+        lines.push_str(&format!("\nWatch in the page: {page}"));
+    }
+    if writeln!(stdout, "{lines}")
         .and_then(|()| stdout.flush())
         .is_err()
     {
@@ -39,6 +48,16 @@ async fn main() -> ExitCode {
         bridge.allowed_origins().join(", ")
     );
 
+    if bridge.feed_url().is_some() {
+        eprintln!(
+            "  watching: point your host at the MCP endpoint above; {}",
+            if watch_page.is_some() {
+                "the page draws what passes"
+            } else {
+                "give --allow-origin ORIGIN (where the app is served) for the page's address"
+            }
+        );
+    }
     for origin in bridge.page_origins() {
         eprintln!(
             "  open the app at {origin}/?server={}",

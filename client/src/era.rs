@@ -92,6 +92,8 @@ pub enum Why {
     Handshake { version: String, probe: Box<Why> },
     /// This server answered the same way earlier on this page.
     Remembered { first: Box<Why> },
+    /// A watched host's messages said it, in a sentence.
+    Watched { said: String },
 }
 
 impl Why {
@@ -129,6 +131,7 @@ impl Why {
             Why::Remembered { first } => {
                 format!("remembered from earlier on this page: {}", first.describe())
             }
+            Why::Watched { said } => said.clone(),
         }
     }
 

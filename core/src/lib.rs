@@ -13,4 +13,5 @@ pub mod llm;
 pub mod output_check;
 pub mod placeholders;
 pub mod record;
+pub mod watch;
 pub mod worker_link;

@@ -142,6 +142,11 @@ pub const GROUPS: &[Group] = &[
         holds: "the dialog of the user in the model's place",
     },
     Group {
+        name: "watch",
+        when: "the page is opened on a bridge's watch feed (`?watch=`)",
+        holds: "the feed's reader, the fold of a watched host's messages into runs, the list of its sessions",
+    },
+    Group {
         name: "smollm_page",
         when: "the in-page model is picked",
         holds: "the model's panels and the reader of its worker's messages",

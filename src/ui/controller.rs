@@ -22,6 +22,7 @@ mod lifecycle;
 mod player;
 mod replay;
 mod shown;
+mod watched;
 mod you;
 pub use replay::NO_CONNECTION;
 
@@ -37,7 +38,8 @@ pub fn all_rows() -> Vec<Row> {
 /// (`ui/resource-teardown`) and ends once it has answered or its wait has passed.
 pub type AppRelease = Rc<dyn Fn(&'static str) -> LocalBoxFuture<'static, ()>>;
 
-/// What a loaded recording is: the banner says it in the page's language.
+/// What a loaded recording is: the banner says it in the page's language. `created` is empty
+/// for a watched host's session (the watch panel says what it is).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordingInfo {
     pub server: String,

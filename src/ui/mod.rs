@@ -32,6 +32,7 @@ mod storage;
 pub mod stores;
 mod theme;
 mod timeline;
+mod watch_panel;
 mod you;
 
 use leptos::ev;
@@ -153,6 +154,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
     let settings = ctl.settings;
     ctl.provide();
     let t = move |m: Msg| text(m, settings.lang.get());
+    let watching = watch_asked();
     // Through mcp-flow-bridge: name what the bridge runs on the server's box.
     bridge_leg::watch();
     // Keep the hash on the selected row, so a link opens the same view.
@@ -231,9 +233,11 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </div>
             </header>
             <PlayerBar ctl=ctl />
+            // Opened on a bridge's watch feed: the watched host's sessions.
+            {lazy_view::lazy_view(ctl, Box::new(move || watching), || Box::pin(async { call_on_demand!(watch_panel::watch_panel_fn()) }))}
             <SettingsPanel ctl=ctl />
             <Share ctl=ctl />
-            <Show when=move || ctl.recording.with(|r| r.is_some())>
+            <Show when=move || ctl.recording.with(|r| r.as_ref().is_some_and(|r| !r.created.is_empty()))>
                 <p id="mf-recording" class="mf-recording" role="status">
                     {move || ctl.recording.with(|r| r.as_ref().map(|r| fill(t(Msg::RecordingBanner), &[
                         ("server", &r.server),
@@ -277,6 +281,12 @@ pub fn Page(ctl: Controller) -> impl IntoView {
             <footer class="mf-footer">{tr(settings.lang, Msg::Keys)}</footer>
         </main>
     }
+}
+
+/// Whether the page is opened on a bridge's watch feed (`?watch=URL`).
+fn watch_asked() -> bool {
+    let query = window().location().search().unwrap_or_default();
+    params::query_param(&query, "watch").is_some()
 }
 
 /// Whether the link asks for the timeline (`?view=timeline`).

@@ -1,9 +1,11 @@
 //! The rules of the MCP wire that more than one part of MCP Flow applies: the client (in the page
 //! and in `mcp-flow-cli`) when it sends, the bridge when it checks what a page sent. One place, so
-//! the two cannot disagree. serde_json and base64 only.
+//! the two cannot disagree. serde, serde_json and base64 only.
 //!
 //! Spec (2026-07-28): `basic/transports/streamable-http` (request metadata headers, value
 //! encoding), `server/tools` (`x-mcp-header`), `basic/index` (per-request `_meta`).
+
+pub mod watch;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;

@@ -5,7 +5,7 @@ use crate::sh::{self, Result};
 use crate::{server, workspace_root};
 
 const USAGE: &str = "usage: cargo xtask run [--bind ADDR] [--auth] [--bridge stdio -- CMD ARGS... \
-                     | --bridge http URL]";
+                     | --bridge http URL | --watch http URL]";
 
 /// What `cargo xtask run` was asked for.
 #[derive(Debug, PartialEq)]
@@ -14,22 +14,28 @@ struct Options {
     /// The weather server as a protected resource with its demo authorization server.
     auth: bool,
     bridge: Option<Vec<String>>,
+    /// The bridge watches a host (`--watch`): the page opens on its feed.
+    watch: bool,
 }
 
-/// `--bind ADDR`, `--auth` and `--bridge MODE ARGS...` (everything after `--bridge` is the
-/// bridge's).
+/// `--bind ADDR`, `--auth`, and `--bridge MODE ARGS...` or `--watch MODE ARGS...` (everything
+/// after either is the bridge's).
 fn parse(args: &[String]) -> Result<Options> {
     let mut options = Options {
         bind: "127.0.0.1:8000".to_owned(),
         auth: false,
         bridge: None,
+        watch: false,
     };
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--bind" => options.bind = rest.next().ok_or(USAGE)?.clone(),
             "--auth" => options.auth = true,
-            "--bridge" => options.bridge = Some(rest.by_ref().cloned().collect()),
+            "--bridge" | "--watch" => {
+                options.watch = arg == "--watch";
+                options.bridge = Some(rest.by_ref().cloned().collect());
+            }
             _ => return Err(USAGE.into()),
         }
     }
@@ -42,7 +48,12 @@ fn parse(args: &[String]) -> Result<Options> {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let Options { bind, auth, bridge } = parse(args)?;
+    let Options {
+        bind,
+        auth,
+        bridge,
+        watch,
+    } = parse(args)?;
     let root = workspace_root();
     let tools = Tools::locate();
     tools.ensure_build()?;
@@ -84,12 +95,20 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         Some(bridge) => {
             let origin = page.trim_end_matches('/');
-            let (process, endpoint) = start_bridge(&bridge, origin)?;
-            println!(
-                "\nMCP Flow is running with the bridge. Open {page}?server={}",
-                query_encode(&endpoint)
-            );
-            println!("MCP endpoint: {endpoint}   (Ctrl-C stops)");
+            let (process, endpoint) = start_bridge(&bridge, origin, watch)?;
+            if watch {
+                let feed = format!("{}/watch", endpoint.trim_end_matches("/mcp"));
+                println!(
+                    "\nMCP Flow is watching through the bridge. Point your host at {endpoint}"
+                );
+                println!("Watch in the page: {page}?watch={}", query_encode(&feed));
+            } else {
+                println!(
+                    "\nMCP Flow is running with the bridge. Open {page}?server={}",
+                    query_encode(&endpoint)
+                );
+                println!("MCP endpoint: {endpoint}   (Ctrl-C stops)");
+            }
             Some(process)
         }
     };
@@ -112,8 +131,12 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// Builds `mcp-flow-bridge` and starts it on a free loopback port for pages from `origin`:
-/// `MODE --bind 127.0.0.1:0 --allow-origin ORIGIN REST...`. Returns it and its endpoint.
-fn start_bridge(mode_and_args: &[String], origin: &str) -> Result<(sh::Background, String)> {
+/// `MODE [--watch] --bind 127.0.0.1:0 --allow-origin ORIGIN REST...`. Returns it and its endpoint.
+fn start_bridge(
+    mode_and_args: &[String],
+    origin: &str,
+    watch: bool,
+) -> Result<(sh::Background, String)> {
     sh::step("building the bridge (the native profile)");
     let bridge = crate::server::build_native(&["mcp-flow-bridge"])?.join("mcp-flow-bridge");
     let (mode, rest) = mode_and_args.split_first().ok_or(USAGE)?;
@@ -122,6 +145,7 @@ fn start_bridge(mode_and_args: &[String], origin: &str) -> Result<(sh::Backgroun
         "bridge",
         std::process::Command::new(&bridge)
             .arg(mode)
+            .args(watch.then_some("--watch"))
             .args(["--bind", "127.0.0.1:0", "--allow-origin", origin])
             .args(rest),
         "MCP endpoint: ",
@@ -182,5 +206,22 @@ mod tests {
         assert!(parse(&args(&["--bridge", "sh", "-c", "x"])).is_err());
         assert!(parse(&args(&["--bridge"])).is_err());
         assert!(parse(&args(&["--bind"])).is_err());
+    }
+
+    #[test]
+    fn watch_takes_the_bridges_mode_like_bridge_does() {
+        let options =
+            parse(&args(&["--watch", "http", "http://127.0.0.1:3000/mcp"])).expect("parse");
+        assert!(options.watch);
+        assert_eq!(
+            options.bridge.expect("bridge"),
+            args(&["http", "http://127.0.0.1:3000/mcp"])
+        );
+        assert!(
+            !parse(&args(&["--bridge", "http", "u"]))
+                .expect("parse")
+                .watch
+        );
+        assert!(parse(&args(&["--watch", "ftp", "u"])).is_err());
     }
 }

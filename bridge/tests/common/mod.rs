@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod upstream;
+
 use std::{
     process::Stdio,
     sync::OnceLock,
@@ -50,6 +52,8 @@ pub struct Bridge {
     pub url: String,
     pub port: u16,
     pub client: reqwest::Client,
+    /// The second line on stdout with `--watch`: `Watch in the page: URL`.
+    pub watch_line: Option<String>,
 }
 
 impl Bridge {
@@ -108,6 +112,18 @@ impl Bridge {
             .strip_prefix("MCP endpoint: ")
             .unwrap_or_else(|| panic!("unexpected first line: {line}"))
             .to_owned();
+        // With --watch and an --allow-origin, the page's address follows.
+        let watching =
+            args.iter().any(|a| a == "--watch") && args.iter().any(|a| a == "--allow-origin");
+        let watch_line = if watching {
+            tokio::time::timeout(WAIT, lines.next_line())
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .flatten()
+        } else {
+            None
+        };
         let port = url
             .trim_start_matches("http://127.0.0.1:")
             .split('/')
@@ -123,6 +139,7 @@ impl Bridge {
             url,
             port,
             client,
+            watch_line,
         }
     }
 

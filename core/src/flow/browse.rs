@@ -60,7 +60,7 @@ const FROM_TEMPLATE: [Row; 4] = [
 pub const UNCOMPLETED_ARGUMENT: &str = "mcp-flow";
 
 /// What a completion's answer offers: its values, its total and whether there are more.
-fn completion(answer: &Value) -> Payload {
+pub(crate) fn completion(answer: &Value) -> Payload {
     let completion = answer.get("completion").unwrap_or(&Value::Null);
     Payload::Completion {
         values: items(completion, "values")
@@ -74,7 +74,7 @@ fn completion(answer: &Value) -> Payload {
 }
 
 /// A list's items by `name` (`uri`, `uriTemplate` or `name`), with its freshness.
-fn listed(result: &Value, key: &str, name: &str) -> Payload {
+pub(crate) fn listed(result: &Value, key: &str, name: &str) -> Payload {
     let fresh = Freshness::of(result);
     Payload::Listed {
         items: items(result, key)
@@ -92,7 +92,7 @@ fn listed(result: &Value, key: &str, name: &str) -> Payload {
 }
 
 /// What a read or a prompt gave: `count` items summed up, with the result's freshness.
-fn contents(target: &str, count: usize, summary: String, result: &Value) -> Payload {
+pub(crate) fn contents(target: &str, count: usize, summary: String, result: &Value) -> Payload {
     let fresh = Freshness::of(result);
     Payload::Contents {
         target: target.to_owned(),

@@ -299,7 +299,7 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     }
 }
 
-fn discovered(found: &Discovery) -> Payload {
+pub(crate) fn discovered(found: &Discovery) -> Payload {
     Payload::Discovered {
         versions: found.versions.clone(),
         server: found.server.clone(),

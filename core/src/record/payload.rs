@@ -599,6 +599,10 @@ pub enum SkipReason {
     ToolsUnchanged,
     /// A link called the tool (`?call=`): no model in this run.
     CalledFromLink,
+    /// A watched host does this inside itself: nothing of it crosses the wire.
+    InsideTheHost,
+    /// The watched host has not sent this in the session (yet).
+    NotSentYet,
 }
 
 impl SkipReason {
@@ -632,6 +636,16 @@ impl SkipReason {
                 "this server answered as a legacy one earlier on this page: no probe again"
             }
             (SkipReason::KnownLegacy, Zh) => "本页面早先已确认该服务器为旧版：不再探测",
+            (SkipReason::InsideTheHost, En) => {
+                "the watched host does this inside itself: nothing of it crosses the wire"
+            }
+            (SkipReason::InsideTheHost, Zh) => {
+                "被观察的主机在其内部完成这一步：没有任何内容经过线路"
+            }
+            (SkipReason::NotSentYet, En) => {
+                "the watched host has not sent this in this session (yet)"
+            }
+            (SkipReason::NotSentYet, Zh) => "被观察的主机在此会话中（尚未）发送这一消息",
             (SkipReason::NoInputNeeded, En) => "the server asked no question before answering",
             (SkipReason::NoInputNeeded, Zh) => "服务器在回答前没有提出问题",
             (SkipReason::ClientKnown, En) => {

@@ -138,9 +138,14 @@ pub fn test(args: &[String]) -> Result<()> {
             attacks.join("\n")
         );
     }
-    let table = report::table(&rows);
+    let mut table = report::table(&rows);
+    let notes = report::notes();
+    for note in &notes {
+        table.push_str(&format!("note: {note}\n"));
+    }
     let mut json = report::json(&rows);
     json["attacks"] = serde_json::json!(attacks);
+    json["notes"] = serde_json::json!(notes);
     let path = workspace_root().join("target/test-report.json");
     let written = std::fs::create_dir_all(workspace_root().join("target"))
         .and_then(|()| std::fs::write(&path, format!("{json:#}\n")));

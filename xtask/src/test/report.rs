@@ -99,18 +99,52 @@ pub fn run_counted(cmd: &mut Command, counts: &mut Counts) -> Result<()> {
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| format!("could not start {:?}: {e}", cmd.get_program()))?;
+    // Lines naming a failure (`FAIL name: why`, as the e2e runner recaps them) go into the
+    // stage's outcome, so the report at the end of a long log says what failed.
+    let mut named = Vec::new();
     if let Some(out) = child.stdout.take() {
         for line in BufReader::new(out).lines().map_while(|l| l.ok()) {
             println!("{line}");
             counts.read_line(&line);
+            if line.starts_with("FAIL ") && named.len() < 5 {
+                named.push(line);
+            } else if line.starts_with("FLAKY ") {
+                note(line);
+            }
         }
     }
     let status = child.wait()?;
     if status.success() {
         Ok(())
-    } else {
+    } else if named.is_empty() {
         Err(format!("{:?} failed ({status})", cmd.get_program()).into())
+    } else {
+        Err(format!(
+            "{:?} failed ({status}): {}",
+            cmd.get_program(),
+            named.join("; ")
+        )
+        .into())
     }
+}
+
+/// What the report says under its table: scenarios that passed only on their second try.
+static NOTES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// A line for the report, under its table.
+pub fn note(line: String) {
+    NOTES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(line);
+}
+
+/// The notes so far.
+pub fn notes() -> Vec<String> {
+    NOTES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
 }
 
 /// One stage's line of the report.

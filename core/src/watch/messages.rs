@@ -1,0 +1,101 @@
+//! The JSON-RPC messages in a body, an SSE event or a stdio line, by kind.
+
+use serde_json::Value;
+
+/// One JSON-RPC message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    Request {
+        id: String,
+        method: String,
+        params: Value,
+    },
+    Notification {
+        method: String,
+        params: Value,
+    },
+    /// A result or an error answering `id`.
+    Response {
+        id: String,
+        answer: Answer,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Result(Value),
+    Error { code: i64, message: String },
+}
+
+impl Message {
+    fn of(value: &Value) -> Option<Self> {
+        let id = value
+            .get("id")
+            .filter(|id| !id.is_null())
+            .map(Value::to_string);
+        let params = value.get("params").cloned().unwrap_or(Value::Null);
+        if let Some(method) = value.get("method").and_then(Value::as_str) {
+            let method = method.to_owned();
+            return Some(match id {
+                Some(id) => Message::Request { id, method, params },
+                None => Message::Notification { method, params },
+            });
+        }
+        let id = id?;
+        let answer = if let Some(result) = value.get("result") {
+            Answer::Result(result.clone())
+        } else {
+            let error = value.get("error")?;
+            Answer::Error {
+                code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                message: error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+            }
+        };
+        Some(Message::Response { id, answer })
+    }
+}
+
+/// The messages in `text`: one message or a batch; nothing for text that is not JSON-RPC.
+pub fn parse(text: &str) -> Vec<Message> {
+    match serde_json::from_str::<Value>(text.trim()) {
+        Ok(Value::Array(batch)) => batch.iter().filter_map(Message::of).collect(),
+        Ok(value) => Message::of(&value).into_iter().collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_notifications_answers_and_batches_are_told_apart() {
+        let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"},
+            {"jsonrpc":"2.0","method":"notifications/initialized"},
+            {"jsonrpc":"2.0","id":"a","result":{}},
+            {"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no"}}]"#;
+        let found = parse(batch);
+        assert!(
+            matches!(&found[0], Message::Request { id, method, .. } if id == "1" && method == "tools/list")
+        );
+        assert!(
+            matches!(&found[1], Message::Notification { method, .. } if method == "notifications/initialized")
+        );
+        assert!(
+            matches!(&found[2], Message::Response { id, answer: Answer::Result(_) } if id == "\"a\"")
+        );
+        assert!(matches!(
+            &found[3],
+            Message::Response {
+                answer: Answer::Error { code: -32601, .. },
+                ..
+            }
+        ));
+        assert!(parse("not json").is_empty());
+        assert!(parse(r#"{"jsonrpc":"2.0"}"#).is_empty());
+    }
+}

@@ -1,0 +1,155 @@
+//! Everything watched: the feed's events routed to their sessions, in the order they came.
+
+use std::collections::HashMap;
+
+use mcp_flow_wire::watch::{Event, Page, What};
+
+use super::messages::{self, Message};
+use super::session::{Request, Summary, WatchedSession};
+
+/// The key of the traffic that belongs to no session (2026-07-28, or a stateless server).
+pub const SESSIONLESS: &str = "no session";
+/// Sessions kept; past it the oldest is forgotten.
+pub const SESSIONS_KEPT: usize = 64;
+
+/// The watched host's sessions, from the feed.
+#[derive(Default)]
+pub struct Watch {
+    sessions: Vec<WatchedSession>,
+    /// Feed exchange → its session's key, once known.
+    routes: HashMap<u64, String>,
+    /// Exchanges that wait to learn their session (an `initialize` until its answer names one).
+    waiting: HashMap<u64, Vec<Event>>,
+    /// The feed's time of its first event: the record's zero.
+    origin_ms: Option<f64>,
+    /// Ask the feed from here on.
+    pub next: u64,
+    /// Events the page asked for that the feed no longer held.
+    pub missed: u64,
+    /// Events the feed let go, in all.
+    pub dropped: u64,
+    /// `http` or `stdio`, and what the host reaches through the bridge.
+    pub mode: String,
+    pub target: String,
+    /// Sessions forgotten past [`SESSIONS_KEPT`].
+    pub forgotten: usize,
+}
+
+/// Whether a request's body opens a session: an `initialize` (its answer names the session).
+fn opens_a_session(body: &str) -> bool {
+    messages::parse(body)
+        .iter()
+        .any(|m| matches!(m, Message::Request { method, .. } if method == "initialize"))
+}
+
+impl Watch {
+    /// Folds in one answer of the feed.
+    pub fn apply(&mut self, page: Page) {
+        self.mode = page.mode;
+        self.target = page.target;
+        self.missed += page.missed;
+        self.dropped = page.dropped;
+        self.next = self.next.max(page.next);
+        for event in page.events {
+            self.event(event);
+        }
+    }
+
+    /// The sessions, in the order they began.
+    pub fn sessions(&self) -> impl Iterator<Item = &Summary> {
+        self.sessions.iter().map(WatchedSession::summary)
+    }
+
+    pub fn session(&self, key: &str) -> Option<&WatchedSession> {
+        self.sessions.iter().find(|s| s.summary().key == key)
+    }
+
+    fn session_mut(&mut self, key: &str, at_ms: f64) -> &mut WatchedSession {
+        let found = self.sessions.iter().position(|s| s.summary().key == key);
+        let index = match found {
+            Some(index) => index,
+            None => {
+                if self.sessions.len() >= SESSIONS_KEPT {
+                    self.sessions.remove(0);
+                    self.forgotten += 1;
+                }
+                self.sessions
+                    .push(WatchedSession::new(key.to_owned(), at_ms));
+                self.sessions.len() - 1
+            }
+        };
+        &mut self.sessions[index]
+    }
+
+    fn event(&mut self, event: Event) {
+        let origin = *self.origin_ms.get_or_insert(event.at_ms);
+        let at_ms = event.at_ms - origin;
+        let stdio = matches!(event.what, What::Line { .. } | What::Stderr { .. });
+        let routed = self.routes.get(&event.exchange).filter(|_| !stdio).cloned();
+        let key = match &event.what {
+            _ if routed.is_some() => routed.unwrap_or_default(),
+            What::Request { body, .. } => match &event.session {
+                Some(session) => session.clone(),
+                None if opens_a_session(body) => {
+                    self.waiting.insert(event.exchange, vec![event]);
+                    return;
+                }
+                None => SESSIONLESS.to_owned(),
+            },
+            What::Line { .. } | What::Stderr { .. } => event
+                .session
+                .clone()
+                .unwrap_or_else(|| format!("stdio {}", event.exchange)),
+            What::Response { .. } if self.waiting.contains_key(&event.exchange) => {
+                let key = event
+                    .session
+                    .clone()
+                    .unwrap_or_else(|| SESSIONLESS.to_owned());
+                let held = self.waiting.remove(&event.exchange).unwrap_or_default();
+                self.routes.insert(event.exchange, key);
+                for earlier in held {
+                    self.event(earlier);
+                }
+                self.event(event);
+                return;
+            }
+            _ => {
+                if let Some(held) = self.waiting.get_mut(&event.exchange) {
+                    held.push(event);
+                    return;
+                }
+                return;
+            }
+        };
+        self.routes.insert(event.exchange, key.clone());
+        let exchange = event.exchange;
+        let session = self.session_mut(&key, at_ms);
+        match &event.what {
+            What::Request {
+                method,
+                url,
+                headers,
+                body,
+            } => session.request(
+                exchange,
+                at_ms,
+                Request {
+                    method,
+                    url,
+                    headers,
+                    body,
+                },
+            ),
+            What::Response { status, headers } => {
+                session.response(exchange, at_ms, *status, headers);
+            }
+            What::Chunk { text } => session.chunk(exchange, at_ms, text),
+            What::End { error } => {
+                session.end(exchange, at_ms, error.as_deref());
+                self.routes.remove(&exchange);
+            }
+            What::Line { from_host, text } => session.line(exchange, at_ms, *from_host, text),
+            What::Stderr { .. } => {}
+        }
+    }
+}

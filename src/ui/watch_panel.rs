@@ -1,0 +1,252 @@
+//! The page as an observer (`?watch=FEED`): reads the bridge's feed of a host's traffic, folds it
+//! into one run per session (`core::watch`), lists the sessions and shows the one picked on the
+//! diagrams as it grows. Fetched on demand with the `watch` group.
+
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, Ordering},
+};
+
+use leptos::prelude::*;
+
+use super::controller::Controller;
+use super::i18n::by_lang;
+use super::lazy_view::ViewFn;
+use super::params;
+use super::stores::Settings;
+use crate::diagram::Lang;
+use crate::mcp::browser::Fetch;
+use crate::mcp::era::Era;
+use crate::mcp::http::{BodyStream, Http, HttpRequest};
+use crate::on_demand::{OnDemandError, on_demand};
+use crate::watch::{PATH, Page, Summary, Watch, feed_url};
+
+/// How long the bridge holds a read that finds nothing new, and the page's bound on it.
+const WAIT_SECS: u32 = 20;
+const READ_BOUND_MS: u32 = 30_000;
+/// After a read that failed, the next one waits this long.
+const RETRY_MS: u32 = 2_000;
+/// The most one answer of the feed may be.
+const MAX_BYTES: usize = 64 * 1024 * 1024;
+
+on_demand!(
+    watch,
+    pub fn watch_panel_fn() -> Result<ViewFn, OnDemandError> {
+        Ok(|ctl| view! { <WatchPanel ctl=ctl /> }.into_any())
+    }
+);
+
+/// How reading the feed goes.
+#[derive(Clone, PartialEq)]
+enum Status {
+    Reading,
+    Live,
+    Lost(String),
+    Refused(String),
+}
+
+/// One answer of the feed, or why there is none.
+async fn read(url: String) -> Result<Page, String> {
+    let fetch = async move {
+        let request = HttpRequest {
+            method: "GET",
+            url,
+            headers: Vec::new(),
+            body: None,
+        };
+        let mut response = Fetch.send(&request).await.map_err(|e| e.to_string())?;
+        if response.status != 200 {
+            return Err(format!("HTTP {}", response.status));
+        }
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.body.chunk().await? {
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() > MAX_BYTES {
+                return Err(format!("an answer passed {MAX_BYTES} bytes"));
+            }
+        }
+        serde_json::from_slice::<Page>(&bytes).map_err(|e| format!("not a feed: {e}"))
+    };
+    let timer = gloo_timers::future::TimeoutFuture::new(READ_BOUND_MS);
+    match futures_util::future::select(std::pin::pin!(fetch), timer).await {
+        futures_util::future::Either::Left((result, _)) => result,
+        futures_util::future::Either::Right(_) => {
+            Err(format!("no answer within {} s", READ_BOUND_MS / 1000))
+        }
+    }
+}
+
+/// A session as its button says it.
+fn label(s: &Summary, lang: Lang) -> String {
+    let client = s.client.clone().unwrap_or_else(|| {
+        by_lang(
+            lang,
+            "a client that has not said its name",
+            "未报名称的客户端",
+        )
+        .to_owned()
+    });
+    let era = match s.era {
+        Some(Era::Legacy) => "2025-11-25",
+        Some(Era::Modern) => "2026-07-28",
+        None => "?",
+    };
+    let ended = if s.ended {
+        by_lang(lang, ", ended", "，已结束")
+    } else {
+        ""
+    };
+    let messages = by_lang(lang, "messages", "条消息");
+    format!(
+        "{client} · {era} · {} · {} {messages}{ended}",
+        s.key, s.messages
+    )
+}
+
+#[component]
+fn WatchPanel(ctl: Controller) -> impl IntoView {
+    let lang = expect_context::<Settings>().lang;
+    let query = window().location().search().unwrap_or_default();
+    let asked = params::query_param(&query, "watch").unwrap_or_default();
+    let feed = feed_url(&asked);
+    let watch = StoredValue::new_local(Watch::default());
+    let sessions = RwSignal::new(Vec::<Summary>::new());
+    let picked = RwSignal::new(None::<String>);
+    let status = RwSignal::new(match &feed {
+        Ok(_) => Status::Reading,
+        Err(why) => Status::Refused(why.clone()),
+    });
+    let missed = RwSignal::new(0u64);
+    let target = RwSignal::new(String::new());
+
+    // The picked session on the diagrams; `first` when it was just picked.
+    let show = move |key: &str, first: bool| {
+        let shown = watch.with_value(|w| w.session(key).map(|s| s.run.clone()));
+        if let Some(run) = shown {
+            ctl.show_watched(run, target.get_untracked(), first);
+        }
+    };
+
+    // The feed is read while the panel lives.
+    let alive = Arc::new(AtomicBool::new(true));
+    if let Ok(feed) = feed.clone() {
+        let alive = Arc::clone(&alive);
+        leptos::task::spawn_local(async move {
+            let mut since = 0u64;
+            while alive.load(Ordering::Relaxed) {
+                let url = format!("{feed}?since={since}&wait={WAIT_SECS}");
+                match read(url).await {
+                    Ok(page) if alive.load(Ordering::Relaxed) => {
+                        since = page.next;
+                        let before: Vec<Summary> = sessions.get_untracked();
+                        watch.update_value(|w| w.apply(page));
+                        let now: Vec<Summary> =
+                            watch.with_value(|w| w.sessions().cloned().collect());
+                        let (lost, from) = watch.with_value(|w| (w.missed, w.target.clone()));
+                        missed.set(lost);
+                        target.set(from);
+                        status.set(Status::Live);
+                        match picked.get_untracked() {
+                            None => {
+                                if let Some(first) = now.first() {
+                                    picked.set(Some(first.key.clone()));
+                                    show(&first.key, true);
+                                }
+                            }
+                            Some(key) => {
+                                let changed = before.iter().find(|s| s.key == key)
+                                    != now.iter().find(|s| s.key == key);
+                                if changed {
+                                    show(&key, false);
+                                }
+                            }
+                        }
+                        if now != before {
+                            sessions.set(now);
+                        }
+                    }
+                    Ok(_) => break,
+                    Err(why) => {
+                        if !alive.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        status.set(Status::Lost(why));
+                        gloo_timers::future::TimeoutFuture::new(RETRY_MS).await;
+                    }
+                }
+            }
+        });
+    }
+    on_cleanup(move || alive.store(false, Ordering::Relaxed));
+
+    let endpoint = feed.clone().ok().map(|f| {
+        let base = f.trim_end_matches(PATH);
+        format!("{base}mcp")
+    });
+    let said = move || {
+        let lang = lang.get();
+        match status.get() {
+            Status::Refused(why) => why,
+            Status::Lost(why) => format!(
+                "{} ({why}); {}",
+                by_lang(lang, "The feed cannot be read", "无法读取观察流"),
+                by_lang(
+                    lang,
+                    "trying again. Is the bridge still running?",
+                    "正在重试。桥接程序还在运行吗？"
+                )
+            ),
+            Status::Reading => by_lang(lang, "Reading the feed…", "正在读取观察流…").to_owned(),
+            Status::Live if sessions.with(Vec::is_empty) => format!(
+                "{} {}",
+                by_lang(
+                    lang,
+                    "Nothing has passed yet: point your host at",
+                    "还没有任何消息经过：把主机指向"
+                ),
+                endpoint.clone().unwrap_or_default()
+            ),
+            Status::Live => format!(
+                "{} {} · {}",
+                by_lang(lang, "Live: the host reaches", "实时：主机经由桥接访问"),
+                target.get(),
+                by_lang(lang, "pick a session to draw it", "选择一个会话来绘制")
+            ),
+        }
+    };
+
+    view! {
+        <section id="mf-watch" class="mf-watch" aria-labelledby="mf-watch-title">
+            <h2 id="mf-watch-title">{move || by_lang(lang.get(), "Watching a host through the bridge", "通过桥接观察主机")}</h2>
+            <p id="mf-watch-status" class="mf-watch-status" role="status">{said}</p>
+            <p class="mf-watch-note">{move || by_lang(lang.get(),
+                "Step mode does not apply: the page cannot hold a third party's request. Each row lights when its message passes; what the host does inside itself (its model, its user) stays skipped.",
+                "单步模式不适用：页面无法暂停第三方的请求。每一行在其消息经过时点亮；主机内部的步骤（模型、用户）保持跳过。")}</p>
+            <Show when=move || { missed.get() > 0 }>
+                <p class="mf-watch-missed" role="alert">{move || format!("{} {}", by_lang(lang.get(),
+                    "The feed let go of older messages before the page read them:", "页面读取前观察流已丢弃较早的消息："), missed.get())}</p>
+            </Show>
+            <ul class="mf-watch-sessions">
+                <For each=move || sessions.get() key=|s| (s.key.clone(), s.messages, s.ended) let:s>
+                    {
+                        let key = s.key.clone();
+                        let mine = key.clone();
+                        let attr = key.clone();
+                        view! {
+                            <li>
+                                <button class="mf-watch-session" data-session=attr
+                                    aria-pressed=move || (picked.get().as_deref() == Some(mine.as_str())).to_string()
+                                    on:click=move |_| {
+                                        picked.set(Some(key.clone()));
+                                        show(&key, true);
+                                    }>
+                                    {move || label(&s, lang.get())}
+                                </button>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+        </section>
+    }
+}
