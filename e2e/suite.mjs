@@ -38,9 +38,10 @@ import resources from './scenarios/resources.mjs';
 import runs from './scenarios/runs.mjs';
 import shipping from './scenarios/shipping.mjs';
 import view from './scenarios/view.mjs';
+import watch from './scenarios/watch.mjs';
 
 const scenarios = {
-  ...runs, ...diagnostics, ...resources, ...authorization, ...questions, ...models, ...apps, ...view, ...shipping,
+  ...runs, ...diagnostics, ...resources, ...authorization, ...questions, ...models, ...apps, ...view, ...watch, ...shipping,
 };
 // `--only A|B`: the scenarios whose names contain A or B.
 const chosen = Object.entries(scenarios).filter(([name]) => !opt.only || opt.only.split('|').some((part) => name.includes(part)));

@@ -45,12 +45,25 @@ pub enum Mode {
         #[arg(value_name = "URL", value_parser = parse_upstream)]
         url: reqwest::Url,
     },
+    /// What a stdio host runs in place of its server's command while a bridge watches (`stdio
+    /// --watch` prints the line): starts `CMD ARGS…` and relays the host's stdin and the
+    /// server's stdout and stderr unchanged, sending a copy of each line to the bridge's feed.
+    Tap {
+        /// The watching bridge's `…/s/SECRET/tap` address (loopback only).
+        #[arg(long, value_name = "URL", value_parser = parse_tap_feed)]
+        feed: reqwest::Url,
+        /// The server's command and its arguments, after `--`.
+        #[arg(last = true, required = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
 }
 
 impl Mode {
-    pub fn options(&self) -> &Options {
+    /// The serving modes' flags (`tap` serves nothing).
+    pub fn options(&self) -> Option<&Options> {
         match self {
-            Self::Stdio { options, .. } | Self::Http { options, .. } => options,
+            Self::Stdio { options, .. } | Self::Http { options, .. } => Some(options),
+            Self::Tap { .. } => None,
         }
     }
 }
@@ -161,6 +174,23 @@ fn parse_upstream(value: &str) -> Result<reqwest::Url, String> {
         ),
         _ => Err(format!("{value} is not an http:// URL")),
     }
+}
+
+/// A bridge's tap address: plain http on this machine.
+fn parse_tap_feed(value: &str) -> Result<reqwest::Url, String> {
+    let url = parse_upstream(value)?;
+    let host = url.host_str().unwrap_or("");
+    let loopback = host == "localhost"
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if !loopback {
+        return Err(format!(
+            "{value} is not on this machine: a tap sends only to a local bridge"
+        ));
+    }
+    Ok(url)
 }
 
 /// An origin as browsers send it: `http(s)://host[:port]`, nothing else (not `null`, not `*`,
@@ -279,7 +309,10 @@ mod tests {
         }
         let cli = parse(&["stdio", "--allow-origin", "HTTP://LocalHost:80/", "--", "x"])
             .expect("an origin");
-        assert_eq!(cli.mode.options().allow_origins, ["http://localhost"]);
+        assert_eq!(
+            cli.mode.options().map(|o| o.allow_origins.clone()),
+            Some(vec!["http://localhost".to_owned()])
+        );
     }
 
     #[test]
@@ -294,7 +327,7 @@ mod tests {
             "x",
         ])
         .expect("parse");
-        let options = cli.mode.options();
+        let options = cli.mode.options().expect("a serving mode");
         assert_eq!(
             options.allowed_origins(9000),
             [

@@ -15,7 +15,7 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
-use mcp_flow_wire::watch::{EVENTS_PER_PAGE, Event, Page, What, kept};
+use mcp_flow_wire::watch::{EVENTS_PER_PAGE, Event, Page, TapBatch, What, kept};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Notify;
@@ -49,6 +49,7 @@ fn size(event: &Event) -> usize {
         What::Response { headers, .. } => headers.iter().map(|(n, v)| n.len() + v.len()).sum(),
         What::Chunk { text } | What::Line { text, .. } | What::Stderr { text } => text.len(),
         What::End { error } => error.as_ref().map_or(0, String::len),
+        What::Closed { why } => why.len(),
     }
 }
 
@@ -59,15 +60,21 @@ pub struct Feed {
     /// `http` or `stdio`, and what the host reaches.
     mode: &'static str,
     target: String,
+    /// stdio: the taps that sent copies, by name.
+    taps: Taps,
+    /// The largest batch a tap may send.
+    max_body: usize,
 }
 
 impl Feed {
-    pub fn new(mode: &'static str, target: String) -> Arc<Self> {
+    pub fn new(mode: &'static str, target: String, max_body: usize) -> Arc<Self> {
         Arc::new(Self {
             inner: Mutex::default(),
             arrived: Notify::new(),
             mode,
             target,
+            taps: Taps::default(),
+            max_body,
         })
     }
 
@@ -84,7 +91,7 @@ impl Feed {
             | What::Chunk { text }
             | What::Line { text, .. }
             | What::Stderr { text } => *text = kept(std::mem::take(text)),
-            What::Response { .. } | What::End { .. } => {}
+            What::Response { .. } | What::End { .. } | What::Closed { .. } => {}
         }
         {
             let mut inner = self.lock();
@@ -173,6 +180,60 @@ pub async fn watch(
     .into_response()
 }
 
+#[derive(Deserialize)]
+pub struct TapQuery {
+    name: String,
+}
+
+/// `POST /s/SECRET/tap?name=NAME`: a tap's copies of a stdio host's lines, into the feed as
+/// that tap's session.
+pub async fn tap(
+    State(feed): State<Option<Arc<Feed>>>,
+    Query(query): Query<TapQuery>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Body,
+) -> Response {
+    let Some(feed) = feed else {
+        return (
+            StatusCode::NOT_FOUND,
+            Json(json!({"error": "this bridge was started without --watch: it takes no copies"})),
+        )
+            .into_response();
+    };
+    let bytes = match crate::body::read_body(body, &headers, feed.max_body).await {
+        Ok(bytes) => bytes,
+        Err(response) => return response,
+    };
+    let batch: TapBatch = match serde_json::from_slice(&bytes) {
+        Ok(batch) => batch,
+        Err(error) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                Json(json!({"error": format!("not a tap's batch: {error}")})),
+            )
+                .into_response();
+        }
+    };
+    let name = query.name.chars().take(64).collect::<String>();
+    let number = feed.taps.number(&name);
+    if batch.dropped > 0 {
+        let why = format!(
+            "[the tap dropped {} copies: the bridge did not keep up; the host's traffic was not held]",
+            batch.dropped
+        );
+        feed.push(number, Some(name.clone()), What::Stderr { text: why });
+    }
+    for what in batch.events {
+        if matches!(
+            what,
+            What::Line { .. } | What::Stderr { .. } | What::Closed { .. }
+        ) {
+            feed.push(number, Some(name.clone()), what);
+        }
+    }
+    StatusCode::NO_CONTENT.into_response()
+}
+
 /// Numbers of the feed's exchanges for things that have their own (a tapped host's lines share
 /// the tap's number).
 #[derive(Default)]
@@ -202,7 +263,7 @@ mod tests {
 
     #[test]
     fn a_page_reads_from_where_it_was_and_counts_what_it_missed() {
-        let feed = Feed::new("http", "http://127.0.0.1:9/mcp".into());
+        let feed = Feed::new("http", "http://127.0.0.1:9/mcp".into(), 1024);
         for i in 0..3 {
             feed.push(i, Some("s".into()), chunk("x"));
         }
@@ -218,7 +279,7 @@ mod tests {
 
     #[test]
     fn the_oldest_events_go_past_the_bounds_and_a_late_reader_is_told() {
-        let feed = Feed::new("http", "u".into());
+        let feed = Feed::new("http", "u".into(), 1024);
         for i in 0..(EVENTS_KEPT as u64 + 10) {
             feed.push(i, None, chunk(""));
         }
@@ -228,7 +289,7 @@ mod tests {
         assert_eq!(page.events[0].n, 10);
         assert_eq!(page.events.len(), EVENTS_PER_PAGE);
         // A big text is kept as its size only, and bytes bound the feed too.
-        let feed = Feed::new("http", "u".into());
+        let feed = Feed::new("http", "u".into(), 1024);
         feed.push(
             0,
             None,
@@ -250,7 +311,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_waiting_reader_wakes_when_something_passes() {
-        let feed = Feed::new("http", "u".into());
+        let feed = Feed::new("http", "u".into(), 1024);
         let waiting = {
             let feed = Arc::clone(&feed);
             tokio::spawn(async move { feed.wait_page(0, Duration::from_secs(20)).await })

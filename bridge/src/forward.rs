@@ -41,15 +41,16 @@ pub struct Forward {
 }
 
 impl Forward {
-    pub fn new(upstream: reqwest::Url, options: Options) -> Result<Self, String> {
+    pub fn new(
+        upstream: reqwest::Url,
+        options: Options,
+        feed: Option<Arc<Feed>>,
+    ) -> Result<Self, String> {
         let client = reqwest::Client::builder()
             // The upstream is fixed: a redirect elsewhere is not followed.
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|error| format!("cannot build the HTTP client: {error}"))?;
-        let feed = options
-            .watch
-            .then(|| Feed::new("http", upstream.as_str().to_owned()));
         Ok(Self {
             upstream,
             options,

@@ -27,16 +27,18 @@ pub mod record;
 pub mod secret;
 pub mod session;
 pub mod stdio_endpoint;
+pub mod tap;
 
 use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use axum::{
     Router, middleware,
     routing::{any, get, post},
+    serve::ListenerExt,
 };
 use tokio::net::TcpListener;
 
-use crate::{app::App, child::ChildEnv, config::Mode, forward::Forward, guard::Locks};
+use crate::{app::App, child::ChildEnv, config::Mode, feed::Feed, forward::Forward, guard::Locks};
 
 /// How long the bridge waits, once stopping, for its connections to close.
 const STOP_WAIT: Duration = Duration::from_secs(3);
@@ -50,7 +52,8 @@ enum Target {
 /// A bridge bound to its address, not yet serving.
 pub struct Bridge {
     locks: Arc<Locks>,
-    watching: bool,
+    /// With `--watch`: what passes, for watching pages.
+    feed: Option<Arc<Feed>>,
     target: Target,
     listener: TcpListener,
     addr: SocketAddr,
@@ -59,7 +62,10 @@ pub struct Bridge {
 impl Bridge {
     /// Binds the address; the error says what to do when the port is taken.
     pub async fn bind(mode: Mode) -> Result<Self, String> {
-        let options = mode.options().clone();
+        let options = mode
+            .options()
+            .ok_or("`tap` serves nothing: run it with `mcp-flow-bridge tap`")?
+            .clone();
         let listener = TcpListener::bind(options.bind).await.map_err(|error| {
             let hint = if error.kind() == std::io::ErrorKind::AddrInUse {
                 " (is another bridge or server running there? pick another port with \
@@ -73,7 +79,12 @@ impl Bridge {
             .local_addr()
             .map_err(|error| format!("cannot read the bound address: {error}"))?;
         let locks = Arc::new(Locks::new(&options, addr.port())?);
-        let watching = options.watch;
+        let watched = |mode: &'static str, target: String| {
+            options
+                .watch
+                .then(|| Feed::new(mode, target, options.max_body()))
+        };
+        let feed;
         let target = match mode {
             Mode::Stdio {
                 options,
@@ -86,13 +97,18 @@ impl Bridge {
                 } else {
                     ChildEnv::Only(pass_env)
                 };
+                feed = watched("stdio", command.join(" "));
                 Target::Stdio(Arc::new(App::new(command, env, options)))
             }
-            Mode::Http { options, url } => Target::Http(Arc::new(Forward::new(url, options)?)),
+            Mode::Http { options, url } => {
+                feed = watched("http", url.as_str().to_owned());
+                Target::Http(Arc::new(Forward::new(url, options, feed.clone())?))
+            }
+            Mode::Tap { .. } => return Err("`tap` serves nothing".into()),
         };
         Ok(Self {
             locks,
-            watching,
+            feed,
             target,
             listener,
             addr,
@@ -116,8 +132,33 @@ impl Bridge {
 
     /// With `--watch`: the feed's address.
     pub fn feed_url(&self) -> Option<String> {
-        self.watching
-            .then(|| format!("{}/{}", self.base_url(), mcp_flow_wire::watch::PATH))
+        self.feed
+            .as_ref()
+            .map(|_| format!("{}/{}", self.base_url(), mcp_flow_wire::watch::PATH))
+    }
+
+    /// With `stdio --watch`: the command a stdio host runs in place of the server's (`tap`).
+    pub fn host_command(&self) -> Option<String> {
+        let Target::Stdio(app) = &self.target else {
+            return None;
+        };
+        self.feed.as_ref()?;
+        let exe = std::env::current_exe().ok()?;
+        let mut words = vec![
+            exe.display().to_string(),
+            "tap".to_owned(),
+            "--feed".to_owned(),
+            format!("{}/{}", self.base_url(), mcp_flow_wire::watch::TAP_PATH),
+            "--".to_owned(),
+        ];
+        words.extend(app.launch.command.iter().cloned());
+        Some(
+            words
+                .iter()
+                .map(|w| shell_word(w))
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
     }
 
     /// The Origins allowed to call the bridge from a browser.
@@ -154,6 +195,7 @@ impl Bridge {
             Target::Stdio(app) => (stdio_routes(&secret, Arc::clone(&app)), Some(app)),
             Target::Http(forward) => (http_routes(&secret, forward), None),
         };
+        let routes = routes.merge(watch_routes(&secret, self.feed));
         // The guard is outermost: a preflight too must pass the Host, secret and Origin checks
         // before CORS answers it.
         let router =
@@ -184,7 +226,14 @@ impl Bridge {
                 let _ = stopping_tx.send(());
             }
         };
-        let server = axum::serve(self.listener, router).with_graceful_shutdown(stop);
+        // Answers passed on chunk by chunk must not wait for Nagle's algorithm and the client's
+        // delayed ACK (a steady ~40 ms per relayed stream on loopback).
+        let listener = self.listener.tap_io(|tcp| {
+            if let Err(error) = tcp.set_nodelay(true) {
+                tracing::warn!("could not set TCP_NODELAY: {error}");
+            }
+        });
+        let server = axum::serve(listener, router).with_graceful_shutdown(stop);
         let result = tokio::select! {
             result = server => result,
             () = async {
@@ -219,15 +268,30 @@ fn stdio_routes(secret: &str, app: Arc<App>) -> Router {
 }
 
 fn http_routes(secret: &str, forward: Arc<Forward>) -> Router {
-    let watch = Router::new()
-        .route(
-            &format!("{secret}/{}", mcp_flow_wire::watch::PATH),
-            get(feed::watch),
-        )
-        .with_state(forward.feed.clone());
     Router::new()
         .route(&format!("{secret}/mcp"), any(forward::forward))
         .route(&format!("{secret}/legs"), get(legs::exchanges))
         .with_state(forward)
-        .merge(watch)
+}
+
+/// The feed for watching pages, and where taps send their copies (404 without `--watch`).
+fn watch_routes(secret: &str, feed: Option<Arc<Feed>>) -> Router {
+    use mcp_flow_wire::watch::{PATH, TAP_PATH};
+    Router::new()
+        .route(&format!("{secret}/{PATH}"), get(feed::watch))
+        .route(&format!("{secret}/{TAP_PATH}"), post(feed::tap))
+        .with_state(feed)
+}
+
+/// `word` as a POSIX shell reads it back: bare when it is plain, else single-quoted.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }

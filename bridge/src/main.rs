@@ -1,7 +1,10 @@
 use std::{io::Write, process::ExitCode};
 
 use clap::Parser;
-use mcp_flow_bridge::{Bridge, config::Cli};
+use mcp_flow_bridge::{
+    Bridge,
+    config::{Cli, Mode},
+};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -14,6 +17,15 @@ async fn main() -> ExitCode {
         )
         .init();
 
+    if let Mode::Tap { feed, command } = cli.mode {
+        return match mcp_flow_bridge::tap::run(feed, command).await {
+            Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            Err(error) => {
+                eprintln!("mcp-flow-bridge tap: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let bridge = match Bridge::bind(cli.mode).await {
         Ok(bridge) => bridge,
         Err(error) => {
@@ -31,6 +43,10 @@ async fn main() -> ExitCode {
     });
     if let Some(page) = &watch_page {
         lines.push_str(&format!("\nWatch in the page: {page}"));
+    }
+    // stdio: what the host runs in place of the server's command.
+    if let Some(command) = bridge.host_command() {
+        lines.push_str(&format!("\nHost command: {command}"));
     }
     if writeln!(stdout, "{lines}")
         .and_then(|()| stdout.flush())

@@ -188,7 +188,7 @@ async fn the_feed_keeps_the_bridges_locks_and_is_off_without_watch() {
 }
 
 #[tokio::test]
-async fn a_big_or_malformed_message_passes_whole_and_the_feed_keeps_its_size_only() {
+async fn a_10_mb_or_malformed_message_passes_whole_and_the_feed_keeps_its_size_only() {
     let (url, seen) = upstream().await;
     let bridge = Bridge::start_http(
         &[
@@ -196,14 +196,14 @@ async fn a_big_or_malformed_message_passes_whole_and_the_feed_keeps_its_size_onl
             "--allow-origin",
             PAGE,
             "--max-body-bytes",
-            "3000000",
+            "16000000",
         ],
         &url,
     )
     .await;
     let big = format!(
         "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/big\",\"params\":{{\"x\":\"{}\"}}}}",
-        "a".repeat(2_000_000)
+        "a".repeat(10_000_000)
     );
     let sent = bridge
         .client
@@ -214,7 +214,9 @@ async fn a_big_or_malformed_message_passes_whole_and_the_feed_keeps_its_size_onl
         .send()
         .await
         .expect("big");
-    assert_eq!(sent.status(), 202);
+    let status = sent.status();
+    let said = sent.text().await.unwrap_or_default();
+    assert_eq!(status, 202, "{said}");
     let garbage = bridge
         .client
         .post(bridge.url.clone())

@@ -477,7 +477,8 @@ impl<H: Http> McpClient<H> {
         {
             Posted::Accepted => Ok(()),
             other => Err(McpError::Invalid(format!(
-                "expected 202 Accepted for a notification, got a response: {other:?}"
+                "expected 202 Accepted for a notification, got a response: {}",
+                other.response().map(|v| v.to_string()).unwrap_or_default()
             ))),
         }
     }

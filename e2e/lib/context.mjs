@@ -19,6 +19,8 @@ export const { values: opt } = parseArgs({
     // The TypeScript SDK's Streamable HTTP example (no CORS), bare and behind its demo OAuth server.
     'ts-streamable': { type: 'string' },
     'ts-oauth': { type: 'string' },
+    // Bridges that watch a host: `HTTP_ENDPOINT STDIO_ENDPOINT BRIDGE PYTHON TS_CLIENT STDIO_SERVER`.
+    watch: { type: 'string' },
     'auth-base': { type: 'string' },
     'oidc-base': { type: 'string' },
     'oidc-client': { type: 'string' },

@@ -68,6 +68,10 @@ struct Options {
     /// (`--sessions` is then the number of concurrent callers)
     #[arg(long)]
     modern: bool,
+    /// While the calls run, read this bridge's watch feed as a watching page does (long polls,
+    /// each answer parsed): the relay measured with a watcher
+    #[arg(long, value_name = "URL", value_parser = loopback_url)]
+    watch: Option<String>,
 }
 
 /// `--url`: only loopback targets.
@@ -142,12 +146,24 @@ async fn run(o: Options) -> Result<bool, String> {
         args: o.args.clone(),
         expect: Some(o.expect.clone()).filter(|s| !s.is_empty()),
     });
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = o
+        .watch
+        .clone()
+        .map(|feed| tokio::spawn(read_feed(http.clone(), feed, Arc::clone(&stop))));
     let started = Instant::now();
     let (latencies, errors) = match o.rate {
         None => closed_loop(&sessions, &call, o.calls).await,
         Some(rate) => open_loop(&sessions, &call, o.calls, rate).await,
     };
     let elapsed = started.elapsed().as_secs_f64();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let watched = match reader {
+        Some(reader) => reader
+            .await
+            .unwrap_or(Err("the feed's reader stopped".into()))?,
+        None => 0,
+    };
     if !o.keep_open {
         for s in &sessions {
             s.close().await;
@@ -170,7 +186,7 @@ async fn run(o: Options) -> Result<bool, String> {
         eprintln!("error: {e}");
     }
     println!(
-        "load: sessions={} calls={} errors={} seconds={elapsed:.3} throughput={throughput:.1} p50_ms={:.3} p99_ms={:.3} max_ms={:.3} open_ms={open_ms:.1}",
+        "load: sessions={} calls={} errors={} seconds={elapsed:.3} throughput={throughput:.1} p50_ms={:.3} p99_ms={:.3} max_ms={:.3} open_ms={open_ms:.1} watched_events={watched}",
         sessions.len(),
         s.count,
         errors.len(),
@@ -179,6 +195,30 @@ async fn run(o: Options) -> Result<bool, String> {
         s.max
     );
     Ok(errors.is_empty())
+}
+
+/// Reads the watch feed from its start until `stop`, as the page does: each answer whole, parsed,
+/// the next read from where it ended. Returns how many events it read.
+async fn read_feed(
+    http: reqwest::Client,
+    feed: String,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> Result<u64, String> {
+    let (mut since, mut read) = (0u64, 0u64);
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let answer = http
+            .get(format!("{feed}?since={since}&wait=1"))
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .map_err(|e| format!("the watch feed: {e}"))?;
+        let text = answer.text().await.map_err(|e| e.to_string())?;
+        let page: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("the watch feed is not JSON: {e}"))?;
+        since = page["next"].as_u64().unwrap_or(since);
+        read += page["events"].as_array().map_or(0, |e| e.len() as u64);
+    }
+    Ok(read)
 }
 
 type Outcome = (Vec<f64>, Vec<String>);

@@ -6,12 +6,11 @@ use futures_util::future::LocalBoxFuture;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use super::bounded_get::bounded_get;
 use super::i18n::by_lang;
 use super::stores::Settings;
 use crate::diagram::Lang;
 use crate::host::bridge_leg::{Legs, SESSION_HEADER, legs_url};
-use crate::mcp::browser::Fetch;
-use crate::mcp::http::{BodyStream, Http, HttpRequest};
 use crate::mcp::record::Exchange;
 use crate::on_demand::{OnDemandError, call_on_demand, on_demand};
 
@@ -23,36 +22,8 @@ const MAX_BYTES: usize = 8 * 1024 * 1024;
 
 /// The bridge's record at `url`, or why there is none (through the same fetch as the client).
 async fn fetch_legs(url: String) -> Result<Legs, String> {
-    let fetch = async move {
-        let request = HttpRequest {
-            method: "GET",
-            url,
-            headers: Vec::new(),
-            body: None,
-        };
-        let mut response = Fetch
-            .send(&request)
-            .await
-            .map_err(|e| format!("the bridge's record did not come: {e}"))?;
-        if response.status != 200 {
-            return Err(format!("the bridge's record: HTTP {}", response.status));
-        }
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response.body.chunk().await? {
-            bytes.extend_from_slice(&chunk);
-            if bytes.len() > MAX_BYTES {
-                return Err(format!("the bridge's record passed {MAX_BYTES} bytes"));
-            }
-        }
-        Legs::read(&String::from_utf8_lossy(&bytes))
-    };
-    let timer = gloo_timers::future::TimeoutFuture::new(WAIT_MS);
-    match futures_util::future::select(std::pin::pin!(fetch), timer).await {
-        futures_util::future::Either::Left((result, _)) => result,
-        futures_util::future::Either::Right(_) => Err(format!(
-            "the bridge's record did not come within {WAIT_MS} ms"
-        )),
-    }
+    let bytes = bounded_get(url, MAX_BYTES, WAIT_MS, "the bridge's record").await?;
+    Legs::read(&String::from_utf8_lossy(&bytes))
 }
 
 /// What the bridge at a record's URL runs or forwards to, if its record says.

@@ -59,7 +59,11 @@ fn message_log_body(ctl: Controller) -> impl IntoView {
                 diagnosis: p.diagnosis.as_ref(),
             })
             .collect();
-        if ctl.recording.with(Option::is_none) {
+        // The run shown, unless it is a loaded recording (a watched session's traffic is shown).
+        if ctl
+            .recording
+            .with(|r| r.as_ref().is_none_or(|r| r.created.is_empty()))
+        {
             runs.push(RunExchanges {
                 run: ctl.past.run_number.get(),
                 era: current.era.as_ref().map(|d| d.era),

@@ -4,6 +4,7 @@ mod advanced_settings;
 mod app_panel;
 mod approval;
 mod auth_dialog;
+mod bounded_get;
 mod bridge_leg;
 mod compare;
 mod connection;

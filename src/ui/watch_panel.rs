@@ -9,15 +9,14 @@ use std::sync::{
 
 use leptos::prelude::*;
 
+use super::bounded_get::bounded_get;
 use super::controller::Controller;
 use super::i18n::by_lang;
 use super::lazy_view::ViewFn;
 use super::params;
 use super::stores::Settings;
 use crate::diagram::Lang;
-use crate::mcp::browser::Fetch;
 use crate::mcp::era::Era;
-use crate::mcp::http::{BodyStream, Http, HttpRequest};
 use crate::on_demand::{OnDemandError, on_demand};
 use crate::watch::{PATH, Page, Summary, Watch, feed_url};
 
@@ -47,33 +46,8 @@ enum Status {
 
 /// One answer of the feed, or why there is none.
 async fn read(url: String) -> Result<Page, String> {
-    let fetch = async move {
-        let request = HttpRequest {
-            method: "GET",
-            url,
-            headers: Vec::new(),
-            body: None,
-        };
-        let mut response = Fetch.send(&request).await.map_err(|e| e.to_string())?;
-        if response.status != 200 {
-            return Err(format!("HTTP {}", response.status));
-        }
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response.body.chunk().await? {
-            bytes.extend_from_slice(&chunk);
-            if bytes.len() > MAX_BYTES {
-                return Err(format!("an answer passed {MAX_BYTES} bytes"));
-            }
-        }
-        serde_json::from_slice::<Page>(&bytes).map_err(|e| format!("not a feed: {e}"))
-    };
-    let timer = gloo_timers::future::TimeoutFuture::new(READ_BOUND_MS);
-    match futures_util::future::select(std::pin::pin!(fetch), timer).await {
-        futures_util::future::Either::Left((result, _)) => result,
-        futures_util::future::Either::Right(_) => {
-            Err(format!("no answer within {} s", READ_BOUND_MS / 1000))
-        }
-    }
+    let bytes = bounded_get(url, MAX_BYTES, READ_BOUND_MS, "the feed").await?;
+    serde_json::from_slice::<Page>(&bytes).map_err(|e| format!("not a feed: {e}"))
 }
 
 /// A session as its button says it.
@@ -133,8 +107,11 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
         let alive = Arc::clone(&alive);
         leptos::task::spawn_local(async move {
             let mut since = 0u64;
+            // The first read answers at once, so the panel says where things stand.
+            let mut wait = 0;
             while alive.load(Ordering::Relaxed) {
-                let url = format!("{feed}?since={since}&wait={WAIT_SECS}");
+                let url = format!("{feed}?since={since}&wait={wait}");
+                wait = WAIT_SECS;
                 match read(url).await {
                     Ok(page) if alive.load(Ordering::Relaxed) => {
                         since = page.next;
@@ -207,8 +184,10 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
                 endpoint.clone().unwrap_or_default()
             ),
             Status::Live => format!(
-                "{} {} · {}",
-                by_lang(lang, "Live: the host reaches", "实时：主机经由桥接访问"),
+                "{} {} {} {} · {}",
+                by_lang(lang, "Live: hosts pointed at", "实时：指向"),
+                endpoint.clone().unwrap_or_default(),
+                by_lang(lang, "reach", "的主机访问"),
                 target.get(),
                 by_lang(lang, "pick a session to draw it", "选择一个会话来绘制")
             ),
@@ -217,7 +196,7 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
 
     view! {
         <section id="mf-watch" class="mf-watch" aria-labelledby="mf-watch-title">
-            <h2 id="mf-watch-title">{move || by_lang(lang.get(), "Watching a host through the bridge", "通过桥接观察主机")}</h2>
+            <p><strong id="mf-watch-title">{move || by_lang(lang.get(), "Watching a host through the bridge", "通过桥接观察主机")}</strong></p>
             <p id="mf-watch-status" class="mf-watch-status" role="status">{said}</p>
             <p class="mf-watch-note">{move || by_lang(lang.get(),
                 "Step mode does not apply: the page cannot hold a third party's request. Each row lights when its message passes; what the host does inside itself (its model, its user) stays skipped.",
@@ -226,14 +205,13 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
                 <p class="mf-watch-missed" role="alert">{move || format!("{} {}", by_lang(lang.get(),
                     "The feed let go of older messages before the page read them:", "页面读取前观察流已丢弃较早的消息："), missed.get())}</p>
             </Show>
-            <ul class="mf-watch-sessions">
+            <p class="mf-watch-sessions">
                 <For each=move || sessions.get() key=|s| (s.key.clone(), s.messages, s.ended) let:s>
                     {
                         let key = s.key.clone();
                         let mine = key.clone();
                         let attr = key.clone();
                         view! {
-                            <li>
                                 <button class="mf-watch-session" data-session=attr
                                     aria-pressed=move || (picked.get().as_deref() == Some(mine.as_str())).to_string()
                                     on:click=move |_| {
@@ -242,11 +220,10 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
                                     }>
                                     {move || label(&s, lang.get())}
                                 </button>
-                            </li>
                         }
                     }
                 </For>
-            </ul>
+            </p>
         </section>
     }
 }

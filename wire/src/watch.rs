@@ -59,6 +59,21 @@ pub enum What {
     Stderr {
         text: String,
     },
+    /// The tapped server's process ended, and how.
+    Closed {
+        why: String,
+    },
+}
+
+/// The path under the bridge's secret where `mcp-flow-bridge tap` sends its copies.
+pub const TAP_PATH: &str = "tap";
+
+/// What a tap sends the bridge at once: the lines it copied since the last batch, and how many
+/// it could not send (its queue was full or the bridge did not answer).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TapBatch {
+    pub events: Vec<What>,
+    pub dropped: u64,
 }
 
 /// One answer of the feed.

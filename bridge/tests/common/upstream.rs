@@ -22,14 +22,17 @@ pub type Seen = Arc<Mutex<Vec<HeaderMap>>>;
 pub async fn upstream() -> (String, Seen) {
     let seen = Seen::default();
     let kept = Arc::clone(&seen);
-    let app = Router::new().route(
-        "/mcp",
-        post(move |headers: HeaderMap, body: String| {
-            let kept = Arc::clone(&kept);
-            async move { answer(&kept, headers, &body).await }
-        })
-        .delete(|| async { StatusCode::OK }),
-    );
+    let app = Router::new()
+        .route(
+            "/mcp",
+            post(move |headers: HeaderMap, body: String| {
+                let kept = Arc::clone(&kept);
+                async move { answer(&kept, headers, &body).await }
+            })
+            .delete(|| async { StatusCode::OK }),
+        )
+        // Big messages reach the handler whole (the bridge's own limit is what is tested).
+        .layer(axum::extract::DefaultBodyLimit::max(32 * 1024 * 1024));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");

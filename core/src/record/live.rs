@@ -48,10 +48,18 @@ impl LiveValues {
         if let Some(Payload::Tools { names, .. }) = run.payload(Row::ListToolsResult) {
             live.tools = names.iter().map(|n| clip(n)).collect();
         }
-        if let Some(Payload::ToolCall {
-            tool, arguments, ..
-        }) = run.payload(Row::LlmChoice)
-        {
+        // What the model asked for, else what the request carried (a watched host's model is
+        // not on the wire).
+        let call =
+            [Row::LlmChoice, Row::CallTool]
+                .into_iter()
+                .find_map(|row| match run.payload(row) {
+                    Some(Payload::ToolCall {
+                        tool, arguments, ..
+                    }) => Some((tool, arguments)),
+                    _ => None,
+                });
+        if let Some((tool, arguments)) = call {
             live.tool = Some(clip(tool));
             live.arguments = Some(clip(&arguments.to_string()));
         }

@@ -636,16 +636,10 @@ impl SkipReason {
                 "this server answered as a legacy one earlier on this page: no probe again"
             }
             (SkipReason::KnownLegacy, Zh) => "本页面早先已确认该服务器为旧版：不再探测",
-            (SkipReason::InsideTheHost, En) => {
-                "the watched host does this inside itself: nothing of it crosses the wire"
-            }
-            (SkipReason::InsideTheHost, Zh) => {
-                "被观察的主机在其内部完成这一步：没有任何内容经过线路"
-            }
-            (SkipReason::NotSentYet, En) => {
-                "the watched host has not sent this in this session (yet)"
-            }
-            (SkipReason::NotSentYet, Zh) => "被观察的主机在此会话中（尚未）发送这一消息",
+            (SkipReason::InsideTheHost, En) => "inside the watched host: not on the wire",
+            (SkipReason::InsideTheHost, Zh) => "在被观察的主机内部完成，不经过线路",
+            (SkipReason::NotSentYet, En) => "not sent by the watched host (yet)",
+            (SkipReason::NotSentYet, Zh) => "被观察的主机（尚）未发送",
             (SkipReason::NoInputNeeded, En) => "the server asked no question before answering",
             (SkipReason::NoInputNeeded, Zh) => "服务器在回答前没有提出问题",
             (SkipReason::ClientKnown, En) => {

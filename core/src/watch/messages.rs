@@ -1,5 +1,6 @@
 //! The JSON-RPC messages in a body, an SSE event or a stdio line, by kind.
 
+use mcp_flow_client::jsonrpc::{Reply, reply};
 use serde_json::Value;
 
 /// One JSON-RPC message.
@@ -17,14 +18,8 @@ pub enum Message {
     /// A result or an error answering `id`.
     Response {
         id: String,
-        answer: Answer,
+        answer: Reply,
     },
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
-    Result(Value),
-    Error { code: i64, message: String },
 }
 
 impl Message {
@@ -41,21 +36,10 @@ impl Message {
                 None => Message::Notification { method, params },
             });
         }
-        let id = id?;
-        let answer = if let Some(result) = value.get("result") {
-            Answer::Result(result.clone())
-        } else {
-            let error = value.get("error")?;
-            Answer::Error {
-                code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
-                message: error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_owned(),
-            }
-        };
-        Some(Message::Response { id, answer })
+        Some(Message::Response {
+            id: id?,
+            answer: reply(value)?,
+        })
     }
 }
 
@@ -86,12 +70,12 @@ mod tests {
             matches!(&found[1], Message::Notification { method, .. } if method == "notifications/initialized")
         );
         assert!(
-            matches!(&found[2], Message::Response { id, answer: Answer::Result(_) } if id == "\"a\"")
+            matches!(&found[2], Message::Response { id, answer: Reply::Result(_) } if id == "\"a\"")
         );
         assert!(matches!(
             &found[3],
             Message::Response {
-                answer: Answer::Error { code: -32601, .. },
+                answer: Reply::Error { code: -32601, .. },
                 ..
             }
         ));

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::messages::{Answer, Message};
+use super::messages::Message;
 use crate::diagram::Row;
 use crate::flow::browse::{completion, contents, listed};
 use crate::record::payload::{Payload, SkipReason};
@@ -13,6 +13,7 @@ use crate::record::run::RunEvent;
 use mcp_flow_client::browse::{contents_summary, items, messages_summary};
 use mcp_flow_client::discover::Discovery;
 use mcp_flow_client::era::{Detection, Era, Why};
+use mcp_flow_client::jsonrpc::Reply;
 use mcp_flow_wire::META_PROTOCOL_VERSION;
 
 /// Rows of diagrams 1 and 2 the host performs inside itself (its model, its user, its own
@@ -327,13 +328,13 @@ impl Rows {
     }
 
     /// The host's answer to a question of the server's (2025-11-25: a POSTed response).
-    fn host_answer(&mut self, id: &str, answer: &Answer, at_ms: f64) -> Step {
+    fn host_answer(&mut self, id: &str, answer: &Reply, at_ms: f64) -> Step {
         let Some(method) = self.questions.remove(id) else {
             return Step::default();
         };
         let result = match answer {
-            Answer::Result(result) => result.clone(),
-            Answer::Error { code, message } => json!({"error": format!("{code}: {message}")}),
+            Reply::Result(result) => result.clone(),
+            Reply::Error { code, message, .. } => json!({"error": format!("{code}: {message}")}),
         };
         let (row, payload) = match method.as_str() {
             "elicitation/create" => (Row::ElicitReply, form_answer(&result)),
@@ -475,7 +476,7 @@ impl Rows {
     fn answered(
         &mut self,
         asked: &Asked,
-        answer: &Answer,
+        answer: &Reply,
         at_ms: f64,
         session: Option<&str>,
     ) -> Vec<RunEvent> {
@@ -493,7 +494,7 @@ impl Rows {
         }
         events.push(RunEvent::Active { row, at_ms });
         let result = match answer {
-            Answer::Error { code, message } => {
+            Reply::Error { code, message, .. } => {
                 events.push(RunEvent::Failed {
                     row,
                     at_ms,
@@ -501,7 +502,7 @@ impl Rows {
                 });
                 return events;
             }
-            Answer::Result(result) => result,
+            Reply::Result(result) => result,
         };
         if asked.method == "tools/call"
             && result.get("resultType").and_then(Value::as_str) == Some("input_required")

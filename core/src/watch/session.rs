@@ -9,6 +9,7 @@ use super::rows::{Rows, Step};
 use crate::diagram::all_rows;
 use crate::record::run::{Run, RunEvent};
 use mcp_flow_client::era::Era;
+use mcp_flow_client::http::HttpRequest;
 use mcp_flow_client::record::{Exchange, RecordedEvent, Update, redact};
 use mcp_flow_sse::SseParser;
 use mcp_flow_wire::META_CLIENT_INFO;
@@ -120,35 +121,12 @@ impl WatchedSession {
         if request.method == "DELETE" {
             self.summary.ended = true;
         }
-        let first = found.first();
-        let x = Exchange {
-            seq: self.run.mcp.exchanges.len(),
-            method: request.method.to_owned(),
-            url: request.url.to_owned(),
-            request_headers: redact(request.headers),
-            request_body: (!request.body.is_empty()).then(|| request.body.to_owned()),
-            rpc_method: first.and_then(|m| match m {
-                Message::Request { method, .. } | Message::Notification { method, .. } => {
-                    Some(method.clone())
-                }
-                Message::Response { .. } => None,
-            }),
-            rpc_id: first.and_then(|m| match m {
-                Message::Request { id, .. } | Message::Response { id, .. } => Some(id.clone()),
-                Message::Notification { .. } => None,
-            }),
-            note: None,
-            started_ms: at_ms,
-            status: None,
-            response_headers: Vec::new(),
-            headers_ms: None,
-            response_body: None,
-            events: Vec::new(),
-            finished_ms: None,
-            error: None,
-            replay: None,
-            auth: None,
-        };
+        let x = as_exchange(
+            self.run.mcp.exchanges.len(),
+            &request,
+            serde_json::from_str::<Value>(request.body.trim()).ok(),
+            at_ms,
+        );
         let asked = found
             .iter()
             .filter_map(|m| match m {
@@ -340,26 +318,20 @@ impl WatchedSession {
             }
             None => {
                 self.summary.messages += found.len();
-                let x = Exchange {
-                    seq: self.run.mcp.exchanges.len(),
-                    method: "stdout".into(),
-                    url: "stdio".into(),
-                    request_headers: Vec::new(),
-                    request_body: None,
-                    rpc_method: None,
-                    rpc_id: None,
-                    note: None,
-                    started_ms: at_ms,
-                    status: None,
-                    response_headers: Vec::new(),
-                    headers_ms: Some(at_ms),
-                    response_body: Some(text.to_owned()),
-                    events: Vec::new(),
-                    finished_ms: Some(at_ms),
-                    error: None,
-                    replay: None,
-                    auth: None,
-                };
+                let mut x = as_exchange(
+                    self.run.mcp.exchanges.len(),
+                    &Request {
+                        method: "stdout",
+                        url: "stdio",
+                        headers: &[],
+                        body: "",
+                    },
+                    None,
+                    at_ms,
+                );
+                x.headers_ms = Some(at_ms);
+                x.response_body = Some(text.to_owned());
+                x.finished_ms = Some(at_ms);
                 self.run.mcp.apply(Update::Sent(Box::new(x)));
                 for message in &found {
                     let events = self.rows.server_sent(message, at_ms, None);
@@ -382,6 +354,24 @@ impl WatchedSession {
         self.touch(at_ms);
         self.summary.ended = true;
     }
+}
+
+/// `request` as an exchange of the record (the feed's method in place of the client's own).
+fn as_exchange(seq: usize, request: &Request<'_>, rpc: Option<Value>, at_ms: f64) -> Exchange {
+    let sent = HttpRequest {
+        method: "POST",
+        url: request.url.to_owned(),
+        headers: request.headers.to_vec(),
+        body: (!request.body.is_empty()).then(|| request.body.to_owned()),
+    };
+    // A batch is named by its first message.
+    let first = match rpc {
+        Some(Value::Array(mut batch)) if !batch.is_empty() => Some(batch.swap_remove(0)),
+        other => other,
+    };
+    let mut x = Exchange::sent(seq, &sent, first.as_ref(), None, at_ms);
+    x.method = request.method.to_owned();
+    x
 }
 
 /// The host's HTTP request as the feed gave it.

@@ -84,7 +84,10 @@ impl Watch {
     fn event(&mut self, event: Event) {
         let origin = *self.origin_ms.get_or_insert(event.at_ms);
         let at_ms = event.at_ms - origin;
-        let stdio = matches!(event.what, What::Line { .. } | What::Stderr { .. });
+        let stdio = matches!(
+            event.what,
+            What::Line { .. } | What::Stderr { .. } | What::Closed { .. }
+        );
         let routed = self.routes.get(&event.exchange).filter(|_| !stdio).cloned();
         let key = match &event.what {
             _ if routed.is_some() => routed.unwrap_or_default(),
@@ -96,7 +99,7 @@ impl Watch {
                 }
                 None => SESSIONLESS.to_owned(),
             },
-            What::Line { .. } | What::Stderr { .. } => event
+            What::Line { .. } | What::Stderr { .. } | What::Closed { .. } => event
                 .session
                 .clone()
                 .unwrap_or_else(|| format!("stdio {}", event.exchange)),
@@ -149,6 +152,7 @@ impl Watch {
                 self.routes.remove(&exchange);
             }
             What::Line { from_host, text } => session.line(exchange, at_ms, *from_host, text),
+            What::Closed { .. } => session.close(at_ms),
             What::Stderr { .. } => {}
         }
     }

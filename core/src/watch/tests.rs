@@ -194,6 +194,14 @@ fn a_legacy_session_lights_diagrams_one_and_two_from_its_messages() {
             if tool == "get_weather" && arguments["location"] == "Tokyo"));
     assert!(matches!(run.payload(Row::CallToolResult),
         Some(Payload::ToolResult { text, is_error: false, .. }) if text == "The weather in Tokyo is sunny."));
+    // The arrows carry the values that crossed the wire (no model's choice to read them from).
+    let (_, drawn) = crate::diagram::find_row(Row::CallTool).expect("the row");
+    let label = crate::record::live::LiveValues::from_run(run)
+        .label(Row::CallTool, drawn.label.get(crate::diagram::Lang::En));
+    assert!(
+        label.contains("get_weather") && label.contains("Tokyo"),
+        "{label}"
+    );
     // Each request's exchange is on its row, with the answer read from the stream.
     let call = run.row(Row::CallTool).expect("the row");
     assert_eq!(call.mcp, vec![3]);
@@ -202,6 +210,34 @@ fn a_legacy_session_lights_diagrams_one_and_two_from_its_messages() {
     assert_eq!(x.events.len(), 2, "both events of the stream");
     assert!(x.finished_ms.is_some());
     assert_eq!(run.notifications.len(), 1, "the log line");
+    // What changed reads a watched session's exchanges as it reads a run's: another host that
+    // was offered one more tool differs by that tool.
+    let mut other = Feed::default();
+    other
+        .post(0, Some("s-2"), rpc(1, "tools/list", json!({})))
+        .json(
+            0,
+            Some("s-2"),
+            200,
+            result(
+                1,
+                json!({"tools": [
+                    {"name": "get_weather", "inputSchema": {"type": "object"}},
+                    {"name": "get_forecast", "inputSchema": {"type": "object"}}
+                ]}),
+            ),
+        );
+    let mut second = Watch::default();
+    second.apply(other.page());
+    let before = crate::record::diff::Offer::of(&run.mcp.exchanges);
+    let after =
+        crate::record::diff::Offer::of(&second.session("s-2").expect("s-2").run.mcp.exchanges);
+    let changes = crate::record::diff::diff(&before, &after);
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert!(
+        format!("{changes:?}").contains("get_forecast"),
+        "{changes:?}"
+    );
     // What the host does inside itself is skipped, with why.
     for row in [
         Row::ToolsToLlm,

@@ -33,15 +33,16 @@ struct Latency {
 }
 
 fn loadgen_latency(loadgen: &Path, url: &str) -> Result<Latency> {
+    loadgen_run(loadgen, url, &[])
+}
+
+fn loadgen_run(loadgen: &Path, url: &str, extra: &[&str]) -> Result<Latency> {
     let calls = CALLS.to_string();
-    let out = sh::capture(Command::new(loadgen).args([
-        "--url",
-        url,
-        "--sessions",
-        "1",
-        "--calls",
-        &calls,
-    ]))?;
+    let out = sh::capture(
+        Command::new(loadgen)
+            .args(["--url", url, "--sessions", "1", "--calls", &calls])
+            .args(extra),
+    )?;
     let line = figures::line(&out, "load", "the load generator")?;
     println!("  {line}");
     if field(line, "errors")? > 0.0 {
@@ -53,15 +54,64 @@ fn loadgen_latency(loadgen: &Path, url: &str) -> Result<Latency> {
     })
 }
 
-/// `cargo xtask bench-bridge`: only this measurement, printed as a table row.
+/// `cargo xtask bench-bridge`: only these measurements, printed as table rows.
 pub fn run() -> Result<()> {
     let tools = Tools::locate();
     let loadgen = crate::server::build_native(&["loadgen"])?.join("mcp-flow-load");
-    let [a, b, c, d] = overhead(&tools, &loadgen)?;
+    let rows = [overhead(&tools, &loadgen)?, watch_overhead(&loadgen)?];
     println!("| figure | MCP Flow | peer | ratio / goal |");
     println!("| --- | --- | --- | --- |");
-    println!("| {a} | {b} | {c} | {d} |");
+    for [a, b, c, d] in rows {
+        println!("| {a} | {b} | {c} | {d} |");
+    }
     Ok(())
+}
+
+/// `mcp-flow-bridge http` in front of the weather server: its endpoint, and the process.
+fn http_bridge(binary: &Path, upstream: &str, watch: bool) -> Result<(Background, String)> {
+    let mut command = Command::new(binary);
+    command
+        .args(["http", "--bind", "127.0.0.1:0"])
+        .args(watch.then_some("--watch"))
+        .arg(upstream)
+        .env("RUST_LOG", "warn");
+    let (process, line) = Background::start("bench-bridge-http", &mut command, "MCP endpoint: ")?;
+    let url = line
+        .trim()
+        .strip_prefix("MCP endpoint: ")
+        .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
+        .to_owned();
+    Ok((process, url))
+}
+
+/// The table row: what watching costs the relay. `http` in front of the weather server, per
+/// tools/call (p50 / p99, 1 session, closed loop), without `--watch`, then with it while a reader
+/// polls the feed as the page does.
+pub fn watch_overhead(loadgen: &Path) -> Result<[String; 4]> {
+    let bridge_binary = crate::server::build_native(&["mcp-flow-bridge"])?.join("mcp-flow-bridge");
+    let weather = crate::server::build_weather_server()?;
+    let server = crate::server::start(
+        "bench-weather-watch",
+        &weather,
+        &["--bind".into(), "127.0.0.1:0".into()],
+    )?;
+    let (plain, endpoint) = http_bridge(&bridge_binary, &server.url, false)?;
+    let without = loadgen_latency(loadgen, &endpoint)?;
+    drop(plain);
+    let (watched, endpoint) = http_bridge(&bridge_binary, &server.url, true)?;
+    let feed = format!("{}/watch", endpoint.trim_end_matches("/mcp"));
+    let with = loadgen_run(loadgen, &endpoint, &["--watch", &feed])?;
+    drop(watched);
+    let p99 = with.p99 - without.p99;
+    Ok([
+        "relay per tools/call with a page watching (`http --watch`, the feed read as the page does), p50 / p99 (weather server, 1 session)".into(),
+        format!("{:.2} / {:.2} ms", with.p50, with.p99),
+        format!("without --watch {:.2} / {:.2} ms", without.p50, without.p99),
+        format!(
+            "p99 {p99:+.2} ms (goal: within 1 ms): {}",
+            if p99 <= 1.0 { "met" } else { "missed" }
+        ),
+    ])
 }
 
 /// The table row: overhead of the bridge and of supergateway over direct stdio.

@@ -441,6 +441,7 @@ pub fn bench() -> Result<()> {
 
     sh::step("7. the bridge: overhead per tools/call over direct stdio, beside supergateway");
     let bridge_row = crate::bench::bridge::overhead(&tools, &loadgen)?;
+    let watch_row = crate::bench::bridge::watch_overhead(&loadgen)?;
 
     let fmt = |l: &Load| {
         format!(
@@ -540,6 +541,7 @@ pub fn bench() -> Result<()> {
     ]);
     rows.push(["fuzz, 60 s".into(), fuzz, String::new(), String::new()]);
     rows.push(bridge_row);
+    rows.push(watch_row);
 
     sh::step("7. the language model (SmolLM2-135M, Q8_0), natively");
     rows.extend(model::native(&tools)?);

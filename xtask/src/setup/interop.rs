@@ -191,6 +191,53 @@ impl BridgePeers {
         )
     }
 
+    /// The hosts the watch scenarios drive and what they reach: `mcp-flow-bridge http --watch`
+    /// in front of `upstream`, `mcp-flow-bridge stdio --watch` for the Python SDK's stdio
+    /// weather server (a host runs it through `tap`). Returns both bridges and one line for the
+    /// suite: `HTTP_ENDPOINT STDIO_ENDPOINT BRIDGE PYTHON TS_CLIENT STDIO_SERVER`.
+    pub fn watch_bridges(
+        &self,
+        binary: &std::path::Path,
+        upstream: &str,
+        origins: &[&str],
+    ) -> Result<((sh::Background, sh::Background), String)> {
+        let watch = std::ffi::OsStr::new("--watch");
+        let (http, http_endpoint) = bridge(
+            binary,
+            "bridge-watch-http",
+            &[std::ffi::OsStr::new("http"), std::ffi::OsStr::new(upstream)],
+            origins,
+            &[watch],
+        )?;
+        let script = crate::workspace_root().join("test-servers/peers/py_stdio_weather.py");
+        let (stdio, stdio_endpoint) = bridge(
+            binary,
+            "bridge-watch-stdio",
+            &[std::ffi::OsStr::new("stdio"), watch],
+            origins,
+            &[
+                std::ffi::OsStr::new("--"),
+                self.python_sdk.as_os_str(),
+                script.as_os_str(),
+            ],
+        )?;
+        let client = self
+            .ts_sdk_examples
+            .parent()
+            .map(|examples| examples.join("client/simpleStreamableHttp.js"))
+            .ok_or("the TypeScript SDK's examples have no parent folder")?;
+        let line = [
+            http_endpoint,
+            stdio_endpoint,
+            binary.display().to_string(),
+            self.python_sdk.display().to_string(),
+            client.display().to_string(),
+            script.display().to_string(),
+        ]
+        .join(" ");
+        Ok(((http, stdio), line))
+    }
+
     /// `mcp-flow-bridge stdio` serving the reference server `mcp-server-time`.
     pub fn bridge_time_for(
         &self,

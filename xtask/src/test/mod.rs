@@ -664,6 +664,17 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
         });
         helpers.add(name, started);
     }
+    // Hosts watched through the bridge (`--watch`): the weather server behind `http --watch`,
+    // the Python SDK's stdio weather server behind `stdio --watch`.
+    let watch = page.clone().map_err(Into::into).and_then(|page| {
+        let peers = ctx.bridge_peers()?;
+        peers.watch_bridges(
+            &ctx.debug_binary("mcp-flow-bridge"),
+            &format!("{page}/mcp"),
+            &[page.as_str()],
+        )
+    });
+    helpers.add("watch", watch);
     // The reference MCP Apps server (its tool's app has buttons that go through the host).
     let basic_app = ctx.bridge_peers().and_then(|peers| peers.basic_app());
     helpers.add("basic-app", basic_app);
