@@ -242,3 +242,39 @@ async fn a_10_mb_or_malformed_message_passes_whole_and_the_feed_keeps_its_size_o
     assert_eq!(bodies[0], format!("[{} bytes, not kept]", big.len()));
     assert_eq!(bodies[1], "{not json");
 }
+
+#[tokio::test]
+async fn a_host_that_disconnects_mid_stream_is_an_end_with_why() {
+    let (url, _) = upstream().await;
+    let bridge = Bridge::start_http(&["--watch", "--allow-origin", PAGE], &url).await;
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": {"location": "Tokyo"}}});
+    let response = bridge
+        .post(Some("up-1"), &call)
+        .send()
+        .await
+        .expect("tools/call");
+    let mut events = Events::new(response);
+    assert!(events.next().await.is_some(), "the first event passed");
+    // The host goes away before the result.
+    drop(events);
+    let mut ended = None;
+    for _ in 0..50 {
+        let page = feed(&bridge, "?since=0").await;
+        ended = page["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .find(|e| e["kind"] == "end")
+            .cloned();
+        if ended.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let ended = ended.expect("the feed says the exchange ended");
+    assert_eq!(
+        ended["error"], "the client closed the stream before it ended",
+        "{ended}"
+    );
+}
