@@ -18,7 +18,7 @@ use super::stores::Settings;
 use crate::diagram::Lang;
 use crate::mcp::era::Era;
 use crate::on_demand::{OnDemandError, on_demand};
-use crate::watch::{PATH, Page, Summary, Watch, feed_url};
+use crate::watch::{PATH, Page, SESSIONLESS, Summary, Watch, feed_url};
 
 /// How long the bridge holds a read that finds nothing new, and the page's bound on it.
 const WAIT_SECS: u32 = 20;
@@ -71,9 +71,15 @@ fn label(s: &Summary, lang: Lang) -> String {
         ""
     };
     let messages = by_lang(lang, "messages", "条消息");
+    // A sessionless key names the client again: the button says only that it has no session.
+    let session = if s.key.starts_with(SESSIONLESS) {
+        by_lang(lang, SESSIONLESS, "无会话")
+    } else {
+        s.key.as_str()
+    };
     format!(
-        "{client} · {era} · {} · {} {messages}{ended}",
-        s.key, s.messages
+        "{client} · {era} · {session} · {} {messages}{ended}",
+        s.messages
     )
 }
 
@@ -86,6 +92,8 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
     let watch = StoredValue::new_local(Watch::default());
     let sessions = RwSignal::new(Vec::<Summary>::new());
     let picked = RwSignal::new(None::<String>);
+    // Until the user picks a session, the newest one is drawn (a host's new session, live).
+    let user_picked = RwSignal::new(false);
     let status = RwSignal::new(match &feed {
         Ok(_) => Status::Reading,
         Err(why) => Status::Refused(why.clone()),
@@ -123,13 +131,15 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
                         missed.set(lost);
                         target.set(from);
                         status.set(Status::Live);
+                        let newest = now.last().map(|s| s.key.clone());
                         match picked.get_untracked() {
-                            None => {
-                                if let Some(first) = now.first() {
-                                    picked.set(Some(first.key.clone()));
-                                    show(&first.key, true);
+                            shown if !user_picked.get_untracked() && shown != newest => {
+                                if let Some(newest) = newest {
+                                    show(&newest, true);
+                                    picked.set(Some(newest));
                                 }
                             }
+                            None => {}
                             Some(key) => {
                                 let changed = before.iter().find(|s| s.key == key)
                                     != now.iter().find(|s| s.key == key);
@@ -189,7 +199,19 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
                 endpoint.clone().unwrap_or_default(),
                 by_lang(lang, "reach", "的主机访问"),
                 target.get(),
-                by_lang(lang, "pick a session to draw it", "选择一个会话来绘制")
+                if user_picked.get() {
+                    by_lang(
+                        lang,
+                        "pick another session to draw it",
+                        "选择另一个会话来绘制",
+                    )
+                } else {
+                    by_lang(
+                        lang,
+                        "the newest session is drawn until you pick one",
+                        "在你选择之前绘制最新的会话",
+                    )
+                }
             ),
         }
     };
@@ -215,6 +237,7 @@ fn WatchPanel(ctl: Controller) -> impl IntoView {
                                 <button class="mf-watch-session" data-session=attr
                                     aria-pressed=move || (picked.get().as_deref() == Some(mine.as_str())).to_string()
                                     on:click=move |_| {
+                                        user_picked.set(true);
                                         picked.set(Some(key.clone()));
                                         show(&key, true);
                                     }>

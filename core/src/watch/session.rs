@@ -60,7 +60,7 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 /// "name version" of the client, from `initialize` or a 2026-07-28 request's `_meta`.
-fn client_info(message: &Message) -> Option<String> {
+pub(super) fn client_info(message: &Message) -> Option<String> {
     let Message::Request { params, .. } = message else {
         return None;
     };

@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use mcp_flow_wire::watch::{Event, Page, What};
 
 use super::messages::{self, Message};
-use super::session::{Request, Summary, WatchedSession};
+use super::session::{Request, Summary, WatchedSession, client_info};
 
-/// The key of the traffic that belongs to no session (2026-07-28, or a stateless server).
+/// The key of the traffic that belongs to no session (2026-07-28, or a stateless server), when
+/// it names no client.
 pub const SESSIONLESS: &str = "no session";
 /// Sessions kept; past it the oldest is forgotten.
 pub const SESSIONS_KEPT: usize = 64;
@@ -40,6 +41,15 @@ fn opens_a_session(body: &str) -> bool {
     messages::parse(body)
         .iter()
         .any(|m| matches!(m, Message::Request { method, .. } if method == "initialize"))
+}
+
+/// The key of a request without a session: one entry per client that names itself (two modern
+/// hosts stay apart; two copies of the same host cannot be told apart without sessions).
+fn sessionless_key(body: &str) -> String {
+    match messages::parse(body).iter().find_map(client_info) {
+        Some(client) => format!("{SESSIONLESS}: {client}"),
+        None => SESSIONLESS.to_owned(),
+    }
 }
 
 impl Watch {
@@ -97,7 +107,7 @@ impl Watch {
                     self.waiting.insert(event.exchange, vec![event]);
                     return;
                 }
-                None => SESSIONLESS.to_owned(),
+                None => sessionless_key(body),
             },
             What::Line { .. } | What::Stderr { .. } | What::Closed { .. } => event
                 .session

@@ -320,10 +320,10 @@ fn a_modern_host_is_drawn_in_2026_07_28_with_its_questions_and_the_retry() {
     let mut watch = Watch::default();
     watch.apply(feed.page());
     let summary = watch.sessions().next().cloned().expect("a session");
-    assert_eq!(summary.key, SESSIONLESS);
+    assert_eq!(summary.key, format!("{SESSIONLESS}: modern-host 3"));
     assert_eq!(summary.era, Some(Era::Modern));
     assert_eq!(summary.client.as_deref(), Some("modern-host 3"));
-    let run = &watch.session(SESSIONLESS).expect("it").run;
+    let run = &watch.session(&summary.key).expect("it").run;
     assert!(matches!(run.payload(Row::DiscoverResult),
         Some(Payload::Discovered { server: Some(server), .. }) if server == "weather-server 0.1.0"));
     assert!(matches!(run.payload(Row::Elicit),
@@ -334,6 +334,44 @@ fn a_modern_host_is_drawn_in_2026_07_28_with_its_questions_and_the_retry() {
         Some(Payload::ToolResult { text, .. }) if text == "Cloudy."));
     assert_eq!(run.status(Row::CallTool), RowStatus::Done);
     assert_eq!(run.era.as_ref().map(|d| d.era), Some(Era::Modern));
+}
+
+#[test]
+fn hosts_without_sessions_are_kept_apart_by_the_client_they_name() {
+    let call = |name: &str, id: u64| {
+        let meta = json!({"io.modelcontextprotocol/clientInfo": {"name": name, "version": "1"}});
+        rpc(id, "tools/list", json!({"_meta": meta}))
+    };
+    let mut feed = Feed::default();
+    feed.post(0, None, call("cursor-like", 1))
+        .post(1, None, call("agent", 1))
+        .json(1, None, 200, result(1, json!({"tools": [{"name": "b"}]})))
+        .json(0, None, 200, result(1, json!({"tools": [{"name": "a"}]})))
+        .post(2, None, rpc(2, "ping", json!({})));
+    let mut watch = Watch::default();
+    watch.apply(feed.page());
+    let keys: Vec<String> = watch.sessions().map(|s| s.key.clone()).collect();
+    assert_eq!(
+        keys,
+        [
+            format!("{SESSIONLESS}: cursor-like 1"),
+            format!("{SESSIONLESS}: agent 1"),
+            SESSIONLESS.to_owned()
+        ]
+    );
+    let listed = |key: &str| match watch
+        .session(key)
+        .and_then(|s| s.run.payload(Row::ListToolsResult))
+    {
+        Some(Payload::Tools { names, .. }) => names.clone(),
+        _ => Vec::new(),
+    };
+    assert_eq!(
+        listed(&keys[0]),
+        ["a"],
+        "each answer found its own host by its exchange"
+    );
+    assert_eq!(listed(&keys[1]), ["b"]);
 }
 
 #[test]
