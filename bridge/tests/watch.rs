@@ -22,6 +22,18 @@ async fn feed(bridge: &Bridge, query: &str) -> Value {
     response.json().await.expect("the feed is JSON")
 }
 
+/// The host's `tools/call` of get_weather for Tokyo in session `up-1`: the upstream's stream.
+async fn call_tokyo(bridge: &Bridge, id: u64) -> Events {
+    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": {"location": "Tokyo"}}});
+    let response = bridge
+        .post(Some("up-1"), &call)
+        .send()
+        .await
+        .expect("tools/call");
+    Events::new(response)
+}
+
 fn kinds(page: &Value) -> Vec<(String, Option<String>)> {
     page["events"]
         .as_array()
@@ -70,14 +82,7 @@ async fn a_hosts_traffic_passes_unchanged_and_the_page_reads_all_of_it() {
         assert_eq!(got["authorization"], "Bearer host-token");
         assert_eq!(got["x-host-header"], "kept", "the host's headers pass on");
     }
-    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "get_weather", "arguments": {"location": "Tokyo"}}});
-    let response = bridge
-        .post(Some("up-1"), &call)
-        .send()
-        .await
-        .expect("tools/call");
-    let mut events = Events::new(response);
+    let mut events = call_tokyo(&bridge, 2).await;
     assert_eq!(
         events.next().await.expect("log")["method"],
         "notifications/message"
@@ -247,14 +252,7 @@ async fn a_10_mb_or_malformed_message_passes_whole_and_the_feed_keeps_its_size_o
 async fn a_host_that_disconnects_mid_stream_is_an_end_with_why() {
     let (url, _) = upstream().await;
     let bridge = Bridge::start_http(&["--watch", "--allow-origin", PAGE], &url).await;
-    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-        "params": {"name": "get_weather", "arguments": {"location": "Tokyo"}}});
-    let response = bridge
-        .post(Some("up-1"), &call)
-        .send()
-        .await
-        .expect("tools/call");
-    let mut events = Events::new(response);
+    let mut events = call_tokyo(&bridge, 7).await;
     assert!(events.next().await.is_some(), "the first event passed");
     // The host goes away before the result.
     drop(events);
