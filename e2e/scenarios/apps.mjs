@@ -179,8 +179,10 @@ export default {
       const send = window.fetch;
       window.fetch = (...args) => { window.mfFirstFetch ??= Date.now(); return send(...args); };
     });
-    // A new run: the old run's app hears the teardown before the new run sends anything.
+    // A new run: the old run's app hears the teardown before the new run sends anything. Until
+    // the new run's first request, the page still shows the last run's answer and card.
     await page.click(sel.restart);
+    await page.waitForFunction(() => window.mfFirstFetch !== undefined, null, { timeout: 20_000 });
     await finished(page);
     const next = await appFrame(page);
     await next.waitForSelector('#temp:not(:empty)', { timeout: 20_000 });

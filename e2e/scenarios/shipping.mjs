@@ -99,7 +99,12 @@ export default {
     // The app still answers: the player makes a whole new run.
     const calls = [];
     page.on('request', (r) => { if (r.method() === 'POST' && (r.postData() ?? '').includes('"tools/call"')) calls.push(r.url()); });
+    // The new run starts once the last run's app has been torn down: until its tools/call goes
+    // out, the page still shows the last run's answer.
+    const called = page.waitForRequest((r) => r.method() === 'POST' && (r.postData() ?? '').includes('"tools/call"'),
+      { timeout: 20_000 });
     await page.click(sel.restart);
+    await called;
     await page.waitForFunction(() => (document.querySelector('#mf-answer')?.textContent.trim().length ?? 0) > 0
       && document.querySelector('g[data-row="d2-8"]')?.dataset.state === 'done');
     check(calls.length === 1, `the run after the failure sent ${calls.length} tools/call requests`);
