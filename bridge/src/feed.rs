@@ -15,7 +15,7 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
-use mcp_flow_wire::watch::{EVENTS_PER_PAGE, Event, Page, TapBatch, What, kept};
+use mcp_flow_wire::watch::{EVENTS_PER_PAGE, Event, PAGE_BYTES, Page, TapBatch, What, kept};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Notify;
@@ -121,11 +121,18 @@ impl Feed {
     pub fn page(&self, since: u64) -> Page {
         let inner = self.lock();
         let first = inner.events.front().map_or(inner.next, |e| e.n);
+        let mut bytes = 0;
         let events: Vec<Event> = inner
             .events
             .iter()
             .skip(since.saturating_sub(first) as usize)
             .take(EVENTS_PER_PAGE)
+            // At least one event, then only while the answer stays within its bytes.
+            .take_while(|event| {
+                let fits = bytes == 0 || bytes + size(event) <= PAGE_BYTES;
+                bytes += size(event).max(1);
+                fits
+            })
             .cloned()
             .collect();
         Page {
@@ -161,17 +168,19 @@ pub struct WatchQuery {
     wait: u64,
 }
 
+/// 404 from a bridge started without `--watch`, saying what it lacks.
+fn not_watching(lacks: &str) -> Response {
+    let error = format!("this bridge was started without --watch: {lacks}");
+    (StatusCode::NOT_FOUND, Json(json!({ "error": error }))).into_response()
+}
+
 /// `GET /s/SECRET/watch?since=N&wait=SECS`: the feed from N on.
 pub async fn watch(
     State(feed): State<Option<Arc<Feed>>>,
     Query(query): Query<WatchQuery>,
 ) -> Response {
     let Some(feed) = feed else {
-        return (
-            StatusCode::NOT_FOUND,
-            Json(json!({"error": "this bridge was started without --watch: there is no feed"})),
-        )
-            .into_response();
+        return not_watching("there is no feed");
     };
     Json(
         feed.wait_page(query.since, Duration::from_secs(query.wait))
@@ -194,11 +203,7 @@ pub async fn tap(
     body: axum::body::Body,
 ) -> Response {
     let Some(feed) = feed else {
-        return (
-            StatusCode::NOT_FOUND,
-            Json(json!({"error": "this bridge was started without --watch: it takes no copies"})),
-        )
-            .into_response();
+        return not_watching("it takes no copies");
     };
     let bytes = match crate::body::read_body(body, &headers, feed.max_body).await {
         Ok(bytes) => bytes,
@@ -307,6 +312,25 @@ mod tests {
             page.dropped,
             page.missed
         );
+    }
+
+    #[test]
+    fn an_answer_stays_within_its_bytes_and_the_next_goes_on_from_there() {
+        let feed = Feed::new("http", "u".into(), 1024);
+        let mib = "m".repeat(mcp_flow_wire::watch::TEXT_KEPT_BYTES);
+        for i in 0..20 {
+            feed.push(i, None, chunk(&mib));
+        }
+        let first = feed.page(0);
+        assert_eq!(first.events.len(), PAGE_BYTES / mib.len());
+        let (mut read, mut next) = (first.events.len(), first.next);
+        while read < 20 {
+            let page = feed.page(next);
+            assert_eq!(page.events[0].n, next, "nothing skipped between answers");
+            read += page.events.len();
+            next = page.next;
+        }
+        assert_eq!((read, next), (20, 20));
     }
 
     #[tokio::test]

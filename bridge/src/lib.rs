@@ -152,13 +152,7 @@ impl Bridge {
             "--".to_owned(),
         ];
         words.extend(app.launch.command.iter().cloned());
-        Some(
-            words
-                .iter()
-                .map(|w| shell_word(w))
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
+        shlex::try_join(words.iter().map(String::as_str)).ok()
     }
 
     /// The Origins allowed to call the bridge from a browser.
@@ -281,17 +275,4 @@ fn watch_routes(secret: &str, feed: Option<Arc<Feed>>) -> Router {
         .route(&format!("{secret}/{PATH}"), get(feed::watch))
         .route(&format!("{secret}/{TAP_PATH}"), post(feed::tap))
         .with_state(feed)
-}
-
-/// `word` as a POSIX shell reads it back: bare when it is plain, else single-quoted.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }

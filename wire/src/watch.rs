@@ -9,6 +9,8 @@ pub const PATH: &str = "watch";
 pub const TEXT_KEPT_BYTES: usize = 1024 * 1024;
 /// Events one answer carries at most (the page asks again at once for more).
 pub const EVENTS_PER_PAGE: usize = 500;
+/// Text one answer carries at most, past its first event (a page reads up to 64 MiB).
+pub const PAGE_BYTES: usize = 8 * 1024 * 1024;
 
 /// One thing the bridge saw pass, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

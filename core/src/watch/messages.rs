@@ -45,10 +45,16 @@ impl Message {
 
 /// The messages in `text`: one message or a batch; nothing for text that is not JSON-RPC.
 pub fn parse(text: &str) -> Vec<Message> {
-    match serde_json::from_str::<Value>(text.trim()) {
-        Ok(Value::Array(batch)) => batch.iter().filter_map(Message::of).collect(),
-        Ok(value) => Message::of(&value).into_iter().collect(),
-        Err(_) => Vec::new(),
+    serde_json::from_str::<Value>(text.trim())
+        .map(|value| in_value(&value))
+        .unwrap_or_default()
+}
+
+/// The messages in an already parsed body: one message or a batch.
+pub fn in_value(value: &Value) -> Vec<Message> {
+    match value {
+        Value::Array(batch) => batch.iter().filter_map(Message::of).collect(),
+        value => Message::of(value).into_iter().collect(),
     }
 }
 

@@ -483,8 +483,16 @@ impl Rows {
         let Some(row) = answer_row(&asked.method) else {
             return Vec::new();
         };
+        let call = asked.method == "tools/call";
+        if let Reply::Result(result) = answer
+            && call
+            && result.get("resultType").and_then(Value::as_str) == Some("input_required")
+        {
+            // 2026-07-28: the call is not answered yet; the server's questions come with it.
+            return self.input_required(result, at_ms);
+        }
         let mut events = Vec::new();
-        if asked.method == "tools/call" {
+        if call {
             self.call_answered = true;
             events.push(RunEvent::Done {
                 row: Row::Execute,
@@ -504,15 +512,6 @@ impl Rows {
             }
             Reply::Result(result) => result,
         };
-        if asked.method == "tools/call"
-            && result.get("resultType").and_then(Value::as_str) == Some("input_required")
-        {
-            // 2026-07-28: the call is not answered yet; the server's questions come with it.
-            self.call_answered = false;
-            events.pop();
-            events.pop();
-            return self.input_required(result, at_ms);
-        }
         let payload = match asked.method.as_str() {
             "initialize" => Payload::Handshake {
                 version: text(result, "protocolVersion"),

@@ -26,8 +26,6 @@ struct Reading {
     session: Option<String>,
     /// The host's requests this exchange carried.
     asked: Vec<String>,
-    /// stdio: the line answered nothing yet.
-    open: bool,
 }
 
 /// What the page lists of a session.
@@ -38,7 +36,7 @@ pub struct Summary {
     pub client: Option<String>,
     pub era: Option<Era>,
     pub messages: usize,
-    pub started_ms: f64,
+    /// When something of it last passed (so the list notices any change).
     pub last_ms: f64,
     /// The host closed it (DELETE), or the tapped server ended.
     pub ended: bool,
@@ -91,7 +89,6 @@ impl WatchedSession {
                 client: None,
                 era: None,
                 messages: 0,
-                started_ms: at_ms,
                 last_ms: at_ms,
                 ended: false,
             },
@@ -116,17 +113,13 @@ impl WatchedSession {
     /// The host's HTTP request `exchange` (feed numbering).
     pub fn request(&mut self, exchange: u64, at_ms: f64, request: Request<'_>) {
         self.touch(at_ms);
-        let found = messages::parse(request.body);
+        let body = serde_json::from_str::<Value>(request.body.trim()).ok();
+        let found = body.as_ref().map(messages::in_value).unwrap_or_default();
         self.summary.messages += found.len();
         if request.method == "DELETE" {
             self.summary.ended = true;
         }
-        let x = as_exchange(
-            self.run.mcp.exchanges.len(),
-            &request,
-            serde_json::from_str::<Value>(request.body.trim()).ok(),
-            at_ms,
-        );
+        let x = as_exchange(self.run.mcp.exchanges.len(), &request, body, at_ms);
         let asked = found
             .iter()
             .filter_map(|m| match m {
@@ -139,7 +132,6 @@ impl WatchedSession {
             Reading {
                 seq: x.seq,
                 asked,
-                open: true,
                 ..Reading::default()
             },
         );
@@ -282,10 +274,8 @@ impl WatchedSession {
     /// their own.
     pub fn line(&mut self, exchange: u64, at_ms: f64, from_host: bool, text: &str) {
         self.touch(at_ms);
-        let found = messages::parse(text);
         if from_host {
             let key = self.next_line_key(exchange);
-            let asks = found.iter().any(|m| matches!(m, Message::Request { .. }));
             self.request(
                 key,
                 at_ms,
@@ -296,19 +286,20 @@ impl WatchedSession {
                     body: text,
                 },
             );
-            if !asks {
+            // A notification or an answer of the host's waits for nothing.
+            if self.readings.get(&key).is_some_and(|r| r.asked.is_empty()) {
                 self.end(key, at_ms, None);
             }
             return;
         }
-        let answers = found.iter().find_map(|m| match m {
-            Message::Response { id, .. } => Some(id.clone()),
+        let answers = messages::parse(text).into_iter().find_map(|m| match m {
+            Message::Response { id, .. } => Some(id),
             _ => None,
         });
         let opened = answers.and_then(|id| {
             self.readings
                 .iter()
-                .find(|(_, r)| r.open && r.asked.contains(&id))
+                .find(|(_, r)| r.asked.contains(&id))
                 .map(|(k, _)| *k)
         });
         match opened {
@@ -317,7 +308,6 @@ impl WatchedSession {
                 self.end(key, at_ms, None);
             }
             None => {
-                self.summary.messages += found.len();
                 let mut x = as_exchange(
                     self.run.mcp.exchanges.len(),
                     &Request {
@@ -333,10 +323,7 @@ impl WatchedSession {
                 x.response_body = Some(text.to_owned());
                 x.finished_ms = Some(at_ms);
                 self.run.mcp.apply(Update::Sent(Box::new(x)));
-                for message in &found {
-                    let events = self.rows.server_sent(message, at_ms, None);
-                    self.apply_all(events);
-                }
+                self.heard(text, at_ms, None);
             }
         }
     }

@@ -74,6 +74,51 @@ impl Watch {
         self.sessions.iter().find(|s| s.summary().key == key)
     }
 
+    /// The session `event` belongs to; `None` when it waits (held until its session is known)
+    /// or belongs to nothing the page holds (an exchange whose start the feed let go).
+    fn key_of(&mut self, exchange: u64, event: &Event) -> Option<String> {
+        match &event.what {
+            What::Line { .. } | What::Stderr { .. } | What::Closed { .. } => Some(
+                event
+                    .session
+                    .clone()
+                    .unwrap_or_else(|| format!("stdio {exchange}")),
+            ),
+            _ if self.routes.contains_key(&exchange) => self.routes.get(&exchange).cloned(),
+            What::Request { body, .. } => match &event.session {
+                Some(session) => Some(session.clone()),
+                None if opens_a_session(body) => {
+                    self.waiting.insert(exchange, vec![event.clone()]);
+                    None
+                }
+                None => Some(sessionless_key(body)),
+            },
+            // The answer of a held `initialize` names its session (or ends without one): the
+            // held events go first, then this one.
+            What::Response { .. } | What::End { .. } if self.waiting.contains_key(&exchange) => {
+                let held = self.waiting.remove(&exchange).unwrap_or_default();
+                let key = event.session.clone().unwrap_or_else(|| match held.first() {
+                    Some(Event {
+                        what: What::Request { body, .. },
+                        ..
+                    }) => sessionless_key(body),
+                    _ => SESSIONLESS.to_owned(),
+                });
+                self.routes.insert(exchange, key.clone());
+                for earlier in held {
+                    self.event(earlier);
+                }
+                Some(key)
+            }
+            _ => {
+                if let Some(held) = self.waiting.get_mut(&exchange) {
+                    held.push(event.clone());
+                }
+                None
+            }
+        }
+    }
+
     fn session_mut(&mut self, key: &str, at_ms: f64) -> &mut WatchedSession {
         let found = self.sessions.iter().position(|s| s.summary().key == key);
         let index = match found {
@@ -94,47 +139,16 @@ impl Watch {
     fn event(&mut self, event: Event) {
         let origin = *self.origin_ms.get_or_insert(event.at_ms);
         let at_ms = event.at_ms - origin;
-        let stdio = matches!(
-            event.what,
-            What::Line { .. } | What::Stderr { .. } | What::Closed { .. }
-        );
-        let routed = self.routes.get(&event.exchange).filter(|_| !stdio).cloned();
-        let key = match &event.what {
-            _ if routed.is_some() => routed.unwrap_or_default(),
-            What::Request { body, .. } => match &event.session {
-                Some(session) => session.clone(),
-                None if opens_a_session(body) => {
-                    self.waiting.insert(event.exchange, vec![event]);
-                    return;
-                }
-                None => sessionless_key(body),
-            },
-            What::Line { .. } | What::Stderr { .. } | What::Closed { .. } => event
-                .session
-                .clone()
-                .unwrap_or_else(|| format!("stdio {}", event.exchange)),
-            What::Response { .. } if self.waiting.contains_key(&event.exchange) => {
-                let key = event
-                    .session
-                    .clone()
-                    .unwrap_or_else(|| SESSIONLESS.to_owned());
-                let held = self.waiting.remove(&event.exchange).unwrap_or_default();
-                self.routes.insert(event.exchange, key);
-                for earlier in held {
-                    self.event(earlier);
-                }
-                self.event(event);
-                return;
-            }
-            _ => {
-                if let Some(held) = self.waiting.get_mut(&event.exchange) {
-                    held.push(event);
-                    return;
-                }
-                return;
-            }
+        let Some(key) = self.key_of(event.exchange, &event) else {
+            return;
         };
-        self.routes.insert(event.exchange, key.clone());
+        // An HTTP exchange's later events follow its first (its `end` lets it go).
+        if matches!(
+            event.what,
+            What::Request { .. } | What::Response { .. } | What::Chunk { .. }
+        ) {
+            self.routes.insert(event.exchange, key.clone());
+        }
         let exchange = event.exchange;
         let session = self.session_mut(&key, at_ms);
         match &event.what {

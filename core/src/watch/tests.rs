@@ -375,6 +375,36 @@ fn hosts_without_sessions_are_kept_apart_by_the_client_they_name() {
 }
 
 #[test]
+fn an_initialize_that_never_gets_an_answer_is_drawn_failed_not_held_forever() {
+    let mut feed = Feed::default();
+    feed.post(
+        0,
+        None,
+        rpc(
+            0,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "clientInfo": {"name": "h", "version": "1"}}),
+        ),
+    )
+    .push(
+        0,
+        None,
+        What::End {
+            error: Some("Cannot reach the upstream".into()),
+        },
+    );
+    let mut watch = Watch::default();
+    watch.apply(feed.page());
+    let keys: Vec<String> = watch.sessions().map(|s| s.key.clone()).collect();
+    assert_eq!(keys, [format!("{SESSIONLESS}: h 1")]);
+    let run = &watch.session(&keys[0]).expect("it").run;
+    assert_eq!(run.status(Row::Initialize), RowStatus::Done);
+    let failed = run.row(Row::InitializeResult).expect("row");
+    assert_eq!(failed.status, RowStatus::Failed);
+    assert_eq!(failed.error.as_deref(), Some("Cannot reach the upstream"));
+}
+
+#[test]
 fn a_refused_request_fails_its_answer_row_and_garbage_is_kept_but_draws_nothing() {
     let mut feed = Feed::default();
     feed.post(0, Some("s"), rpc(5, "tools/list", json!({})))
