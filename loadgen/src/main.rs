@@ -4,7 +4,7 @@
 //! ```text
 //! mcp-flow-load --url http://127.0.0.1:8000/mcp --sessions 50 --calls 20000
 //!               [--rate 1000] [--tool get_weather] [--args '{"location":"Tokyo"}']
-//!               [--expect Sunny] [--open-only] [--keep-open] [--modern]
+//!               [--expect Sunny] [--open-only] [--keep-open] [--print-sessions] [--modern]
 //! ```
 //!
 //! Closed loop (default): every session sends its next call when the previous answer arrived,
@@ -12,6 +12,7 @@
 //! spread over the sessions, and latency counts from the scheduled start (so a stalled server
 //! cannot hide its queueing delay). `--open-only` opens the sessions and stops (for measuring
 //! per-session memory); sessions are closed with DELETE at the end unless `--keep-open`.
+//! `--print-sessions` prints each open session's id (`session: ID`), for another load generator.
 //! The last line is machine-readable: `load: key=value …`.
 
 mod mcp;
@@ -64,6 +65,9 @@ struct Options {
     /// Leave the sessions open at the end instead of closing them with DELETE
     #[arg(long)]
     keep_open: bool,
+    /// Print each session's id on a line of its own (`session: ID`)
+    #[arg(long)]
+    print_sessions: bool,
     /// 2026-07-28: no handshake and no session; each call carries its `_meta` and headers
     /// (`--sessions` is then the number of concurrent callers)
     #[arg(long)]
@@ -133,6 +137,11 @@ async fn run(o: Options) -> Result<bool, String> {
         sessions.push(Arc::new(session));
     }
     let open_ms = opened.elapsed().as_secs_f64() * 1000.0;
+    if o.print_sessions {
+        for id in sessions.iter().filter_map(|s| s.id()) {
+            println!("session: {id}");
+        }
+    }
     if o.open_only {
         println!(
             "load: sessions={} calls=0 errors=0 throughput=0 p50_ms=0 p99_ms=0 open_ms={open_ms:.1}",
@@ -342,7 +351,7 @@ mod tests {
         );
         assert_eq!(o.args, serde_json::json!({"location": "Tokyo"}));
         assert_eq!(o.expect, "Sunny");
-        assert!(!o.open_only && !o.keep_open);
+        assert!(!o.open_only && !o.keep_open && !o.print_sessions);
         let o = parse(&[
             "--url",
             "http://localhost/mcp",

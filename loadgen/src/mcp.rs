@@ -29,6 +29,11 @@ pub struct Session {
 }
 
 impl Session {
+    /// The session's id (none for a server without sessions, or 2026-07-28).
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
     /// `initialize` then `notifications/initialized`.
     pub async fn open(http: &reqwest::Client, url: &str) -> Result<Self, String> {
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

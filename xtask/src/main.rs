@@ -25,6 +25,7 @@ commands:
   size                the first load, gzipped, against its budget, and what makes up the wasm
                       (builds the app first; an unchanged build is not redone)
   bench-bridge        only the bridge's overhead per tools/call, beside supergateway
+  bench-ceiling       only tools/call beside the floor: the server on one CPU, wrk on the other
   bench-model         only the language model's figures, natively and in the page
   setup               only install what is missing: the tests' tools, and Trunk for the dev loop
                       (`trunk serve`; run and test do not need it)
@@ -40,6 +41,7 @@ fn main() {
             Some("bench") => bench::bench(),
             Some("size") => build::size::size(&args[1..]),
             Some("bench-bridge") => bench::bridge::run(),
+            Some("bench-ceiling") => bench::ceiling::run(),
             Some("bench-model") => bench::model::run(),
             Some("setup") => {
                 let tools = setup::tools::Tools::locate();

@@ -346,30 +346,38 @@ impl Tools {
             return Ok(());
         }
         sh::step("installing chromium, chromium-driver and a CJK font with apt-get");
-        let root = sh::capture(Command::new("id").arg("-u"))
-            .map(|s| s.trim() == "0")
-            .unwrap_or(false);
-        let apt = |args: &[&str]| {
-            let mut cmd = if root {
-                Command::new("apt-get")
-            } else {
-                let mut c = Command::new("sudo");
-                c.arg("apt-get");
-                c
-            };
-            cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
-            sh::run(&mut cmd)
-        };
-        apt(&["update", "-qq"])?;
-        apt(&[
-            "install",
-            "-y",
-            "-qq",
-            "chromium",
-            "chromium-driver",
-            "fonts-wqy-microhei",
-        ])
+        apt_install(&["chromium", "chromium-driver", "fonts-wqy-microhei"])
     }
+
+    /// wrk, the HTTP load generator of `cargo xtask bench-ceiling` (Debian's package).
+    pub fn ensure_wrk(&self) -> Result<PathBuf> {
+        let wrk = PathBuf::from("/usr/bin/wrk");
+        if !wrk.exists() {
+            sh::step("installing wrk with apt-get");
+            apt_install(&["wrk"])?;
+        }
+        Ok(wrk)
+    }
+}
+
+/// `apt-get install` (through sudo unless root), after refreshing the package lists.
+fn apt_install(packages: &[&str]) -> Result<()> {
+    let root = sh::capture(Command::new("id").arg("-u"))
+        .map(|s| s.trim() == "0")
+        .unwrap_or(false);
+    let apt = |args: &[&str]| {
+        let mut cmd = if root {
+            Command::new("apt-get")
+        } else {
+            let mut c = Command::new("sudo");
+            c.arg("apt-get");
+            c
+        };
+        cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        sh::run(&mut cmd)
+    };
+    apt(&["update", "-qq"])?;
+    apt(&[&["install", "-y", "-qq"][..], packages].concat())
 }
 
 /// The shared target folder may hold this project's crates as another clone built them, with
