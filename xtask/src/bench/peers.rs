@@ -82,10 +82,13 @@ impl Peers {
 
     /// The TypeScript SDK client's full exchange against `url`: (median, p95) in ms.
     pub fn ts_client(&self, tools: &Tools, url: &str, runs: u32) -> Result<(f64, f64)> {
+        // The browser's warm-up (tests/browser/bench_exchange.rs: WARMUP), so both are measured
+        // in their steady state.
+        const WARMUP: u32 = 40;
         let out = sh::capture(
             Command::new(tools.node22_bin().join("node"))
                 .arg(self.npm.join("ts-client.mjs"))
-                .args([url, &runs.to_string(), "3"]),
+                .args([url, &runs.to_string(), &WARMUP.to_string()]),
         )?;
         let line = figures::line(&out, "node", "the TypeScript client")?;
         Ok((
