@@ -92,6 +92,8 @@ pub fn cors(origins: &[String]) -> CorsLayer {
         .filter_map(|origin| HeaderValue::from_str(origin).ok())
         .collect();
     CorsLayer::new()
+        // A request after a pause is then not preceded by a preflight the page's timing counts.
+        .max_age(std::time::Duration::from_secs(7200))
         .allow_origin(AllowOrigin::list(origins))
         .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
         .allow_headers(AllowHeaders::mirror_request())

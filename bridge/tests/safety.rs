@@ -142,6 +142,7 @@ async fn a_foreign_origin_gets_403_and_no_cors_grant() {
             .expect("ascii")
             .to_ascii_lowercase();
         assert!(allowed.contains("mcp-session-id") && allowed.contains("mcp-param-units"));
+        assert_eq!(granted.headers()["access-control-max-age"], "7200");
 
         let response = bridge
             .post(None, &initialize(1))

@@ -84,6 +84,8 @@ async fn cors_preflight_and_exposed_headers_for_allowed_origin() {
         "last-event-id",
     ];
     assert_lists(&preflight, "access-control-allow-headers", &headers);
+    // Kept by the browser for two hours, not its five-second default.
+    assert_eq!(header(&preflight, "access-control-max-age"), Some("7200"));
 
     let response = initialize_with(&server, "origin", origin).await;
     assert_eq!(response.status(), 200);

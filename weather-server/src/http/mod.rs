@@ -347,6 +347,9 @@ where
         .layer(middleware::from_fn_with_state(guard, guard_requests))
 }
 
+/// How long a browser may keep a preflight's answer (Chromium keeps at most two hours).
+pub const PREFLIGHT_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(7200);
+
 /// CORS that lets a browser *read* the server's answer, including a 403 for an Origin that is
 /// not allowed. Granting CORS does not admit anyone: rmcp checks every request's Origin (and
 /// Host) against the allow-list and answers a foreign one with 403 before any MCP processing.
@@ -354,9 +357,12 @@ where
 /// of "403 Forbidden: origin not allowed", which is what a debugging tool should show.
 ///
 /// The request headers of both eras are allowed; the `Mcp-Param-*` ones (named by each tool's
-/// `x-mcp-header`) are added per preflight by [`allow_param_headers`].
+/// `x-mcp-header`) are added per preflight by [`allow_param_headers`]. A browser may keep the
+/// preflight's answer for [`PREFLIGHT_MAX_AGE`], so a request after a pause (a step-by-step run,
+/// an approval) is not preceded by one more round trip that its measured time would include.
 pub fn cors_layer() -> CorsLayer {
     CorsLayer::new()
+        .max_age(PREFLIGHT_MAX_AGE)
         .allow_origin(AllowOrigin::mirror_request())
         .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
         .allow_headers([
