@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+use crate::bench::SESSIONS;
 use crate::bench::figures::{self, field};
 use crate::server::{self, Server};
 use crate::setup::tools::Tools;
@@ -26,8 +27,6 @@ const WARM_UP_SECONDS: u32 = 2;
 /// wrk's threads and connections (2 × 16, as #50 measured).
 const THREADS: u32 = 2;
 const CONNECTIONS: u32 = 32;
-/// 2025-11-25: the sessions the calls are spread over.
-const SESSIONS: usize = 50;
 /// Linux's `USER_HZ`: the unit of `/proc/PID/stat`'s CPU times.
 const TICKS_PER_SECOND: f64 = 100.0;
 
