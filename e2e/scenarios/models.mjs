@@ -30,6 +30,9 @@ export default {
     const before = await page.textContent('#mf-smollm .mf-smollm-status');
     check(fetched.some((n) => n.startsWith('split_smollm_page')), `the model's panel without its module: ${fetched}`);
     check(before.includes('144.8 MB'), `the size is not told before the download: ${before}`);
+    // Before anyone relies on it, the panel says how often it chooses right (no better than a guess).
+    const note = await page.textContent('#mf-smollm');
+    check(note.includes('20 times') && note.includes('no better than that guess'), `the model's accuracy is not told: ${note}`);
     // The page's own timer keeps ticking while the model works in its worker: the longest gap
     // bounds a hang of the page's thread (a turn on it would freeze the page for the turn).
     const ticking = () => page.evaluate(() => {
