@@ -24,7 +24,7 @@ const SECONDS: u32 = 5;
 /// A first, uncounted run against each server before its rounds (a fresh server's first
 /// seconds, and a session's first calls, run slower than its steady state).
 const WARM_UP_SECONDS: u32 = 2;
-/// wrk's threads and connections (2 × 16, as #50 measured).
+/// wrk's threads and connections in all (16 a thread, as #50 measured).
 const THREADS: u32 = 2;
 const CONNECTIONS: u32 = 32;
 /// Linux's `USER_HZ`: the unit of `/proc/PID/stat`'s CPU times.
@@ -184,7 +184,7 @@ pub fn rows(
         format!("{share:.0}% of the floor (goal ≥ {goal:.0}%): {verdict}")
     };
     let how = format!(
-        "wrk {THREADS} threads × {CONNECTIONS} connections on one CPU, the server alone on the other, {SECONDS} s, median of {ROUNDS} rounds after a {WARM_UP_SECONDS} s warm-up"
+        "wrk with {THREADS} threads and {CONNECTIONS} connections on one CPU, the server alone on the other, {SECONDS} s, median of {ROUNDS} rounds after a {WARM_UP_SECONDS} s warm-up"
     );
     Ok(vec![
         [
