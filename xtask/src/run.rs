@@ -141,21 +141,14 @@ fn start_bridge(
     let bridge = crate::server::build_native(&["mcp-flow-bridge"])?.join("mcp-flow-bridge");
     let (mode, rest) = mode_and_args.split_first().ok_or(USAGE)?;
     sh::step(&format!("starting the bridge: {}", mode_and_args.join(" ")));
-    let (process, line) = sh::Background::start(
+    crate::server::start_bridge(
         "bridge",
         std::process::Command::new(&bridge)
             .arg(mode)
             .args(watch.then_some("--watch"))
             .args(["--bind", "127.0.0.1:0", "--allow-origin", origin])
             .args(rest),
-        "MCP endpoint: ",
-    )?;
-    let endpoint = line
-        .trim()
-        .strip_prefix("MCP endpoint: ")
-        .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
-        .to_owned();
-    Ok((process, endpoint))
+    )
 }
 
 /// Percent-encodes a query value (all but RFC 3986's unreserved characters).

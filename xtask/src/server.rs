@@ -71,6 +71,19 @@ pub fn start_command(
     Ok(Server { url, process })
 }
 
+/// Starts `mcp-flow-bridge` (`cmd`, its mode and arguments) and waits for its stable
+/// `MCP endpoint: URL` line; the process and that URL.
+pub fn start_bridge(name: &str, cmd: &mut Command) -> Result<(Background, String)> {
+    const LINE: &str = "MCP endpoint: ";
+    let (process, line) = Background::start(name, cmd, LINE)?;
+    let url = line
+        .trim()
+        .strip_prefix(LINE)
+        .ok_or_else(|| format!("{name}: the bridge printed no endpoint: {line}"))?
+        .to_owned();
+    Ok((process, url))
+}
+
 /// The Cargo profile of the native programs (Cargo.toml `[profile.native]`: release at full speed).
 pub const NATIVE_PROFILE: &str = "native";
 

@@ -75,13 +75,7 @@ fn http_bridge(binary: &Path, upstream: &str, watch: bool) -> Result<(Background
         .args(watch.then_some("--watch"))
         .arg(upstream)
         .env("RUST_LOG", "warn");
-    let (process, line) = Background::start("bench-bridge-http", &mut command, "MCP endpoint: ")?;
-    let url = line
-        .trim()
-        .strip_prefix("MCP endpoint: ")
-        .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
-        .to_owned();
-    Ok((process, url))
+    crate::server::start_bridge("bench-bridge-http", &mut command)
 }
 
 /// The table row: what watching costs the relay. `http` in front of the weather server, per
@@ -140,23 +134,14 @@ pub fn overhead(tools: &Tools, loadgen: &Path) -> Result<[String; 4]> {
         p99: field(line, "p99_ms")?,
     };
 
-    let (bridge, endpoint) = {
-        let (process, line) = Background::start(
-            "bench-bridge",
-            Command::new(&bridge_binary)
-                .args(["stdio", "--bind", "127.0.0.1:0", "--"])
-                .arg(&peers.python_sdk)
-                .arg(&server)
-                .env("RUST_LOG", "warn"),
-            "MCP endpoint: ",
-        )?;
-        let url = line
-            .trim()
-            .strip_prefix("MCP endpoint: ")
-            .ok_or_else(|| format!("the bridge printed no endpoint: {line}"))?
-            .to_owned();
-        (process, url)
-    };
+    let (bridge, endpoint) = crate::server::start_bridge(
+        "bench-bridge",
+        Command::new(&bridge_binary)
+            .args(["stdio", "--bind", "127.0.0.1:0", "--"])
+            .arg(&peers.python_sdk)
+            .arg(&server)
+            .env("RUST_LOG", "warn"),
+    )?;
     let ours = loadgen_latency(loadgen, &endpoint)?;
     drop(bridge);
 

@@ -84,11 +84,8 @@ fn session_ids(loadgen: &Path, url: &str) -> Result<Vec<String>> {
     Ok(ids)
 }
 
-fn round(wrk: &Path, server: &Server, script_args: &[String]) -> Result<Round> {
-    timed(wrk, server, script_args, SECONDS)
-}
-
-fn timed(wrk: &Path, server: &Server, script_args: &[String], seconds: u32) -> Result<Round> {
+/// One wrk run of `seconds` against `server`.
+fn round(wrk: &Path, server: &Server, script_args: &[String], seconds: u32) -> Result<Round> {
     let before = cpu_seconds(server.pid())?;
     let started = Instant::now();
     let out = sh::capture(
@@ -131,12 +128,12 @@ fn era(
     ours: (&Server, &[String]),
     floor: (&Server, &[String]),
 ) -> Result<(Round, Round)> {
-    timed(wrk, ours.0, ours.1, WARM_UP_SECONDS)?;
-    timed(wrk, floor.0, floor.1, WARM_UP_SECONDS)?;
+    round(wrk, ours.0, ours.1, WARM_UP_SECONDS)?;
+    round(wrk, floor.0, floor.1, WARM_UP_SECONDS)?;
     let (mut a, mut b) = (Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
-        a.push(round(wrk, ours.0, ours.1)?);
-        b.push(round(wrk, floor.0, floor.1)?);
+        a.push(round(wrk, ours.0, ours.1, SECONDS)?);
+        b.push(round(wrk, floor.0, floor.1, SECONDS)?);
     }
     Ok((median(a), median(b)))
 }

@@ -420,7 +420,7 @@ fn bridge(
     if !binary.exists() {
         return Err(format!("{} is not built", binary.display()).into());
     }
-    let (process, line) = sh::Background::start(
+    crate::server::start_bridge(
         name,
         Command::new(binary)
             .args(mode)
@@ -428,14 +428,7 @@ fn bridge(
             .args(origins.iter().flat_map(|o| ["--allow-origin", o]))
             .args(rest)
             .env("RUST_LOG", "warn"),
-        "MCP endpoint: ",
-    )?;
-    let url = line
-        .trim()
-        .strip_prefix("MCP endpoint: ")
-        .ok_or_else(|| format!("{name}: the bridge printed no endpoint: {line}"))?
-        .to_owned();
-    Ok((process, url))
+    )
 }
 
 /// A virtual environment at `venv` with `packages` (pinned) installed; returns its python. A
