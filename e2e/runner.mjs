@@ -38,43 +38,66 @@ async function attempt(browser, run, onFailure) {
 }
 
 /**
- * Runs each `[name, run]` of `chosen` on a fresh page of `browser` (or fails them all with
+ * Runs each `[name, run, area]` of `chosen` on a fresh page of `browser` (or fails them all with
  * `noBrowser`), logs `ok`/`FAIL` lines and the summary line the test command counts, and returns
- * the number of failures. A scenario that fails is tried once more on a fresh page: passing then,
- * it counts as passed and is recapped as `FLAKY name: why the first try failed` (a busy machine
- * shows a timing assumption that way, and the report names it). `onFailure(name, page)` may keep
- * a screenshot.
+ * the number of failures. `jobs` lanes run side by side, each taking the next whole area: the
+ * scenarios of one area (which may share a server's state, such as a watching bridge's feed) run
+ * one after another, in their order. The areas named in `alone` (those that keep both cores busy,
+ * such as a model in the page) run after the others, with nothing beside them. A scenario that fails is tried once more on a fresh page:
+ * passing then, it counts as passed and is recapped as `FLAKY name: why the first try failed` (a
+ * busy machine shows a timing assumption that way, and the report names it).
+ * `onFailure(name, page)` may keep a screenshot.
  */
-export async function runAll(chosen, { browser, noBrowser, log = console, onFailure = async () => {} }) {
+export async function runAll(chosen, { browser, noBrowser, jobs = 1, alone = [], log = console, onFailure = async () => {} }) {
   let failures = 0;
   const recap = [];
   const line = (err) => err.message.split('\n')[0].slice(0, 300);
-  for (const [name, run] of chosen) {
+  const one = async ([name, run]) => {
     if (!browser) {
       failures++;
       recap.push(`FAIL ${name}: ${noBrowser}`);
       log.error(`FAIL ${name}: ${noBrowser}`);
-      continue;
+      return;
     }
     const started = Date.now();
     const first = await attempt(browser, run, (page) => onFailure(name, page));
     if (!first) {
       log.log(`ok   ${name} (${Date.now() - started} ms)`);
-      continue;
+      return;
     }
     log.error(`RETRY ${name}: ${first.message}`);
     const again = await attempt(browser, run, (page) => onFailure(name, page));
     if (!again) {
       log.log(`ok   ${name} (${Date.now() - started} ms, on the second try)`);
       recap.push(`FLAKY ${name}: ${line(first)}`);
-      continue;
+      return;
     }
     failures++;
     recap.push(`FAIL ${name}: ${line(again)}`);
     log.error(`FAIL ${name}: ${again.message}`);
-  }
+  };
+  const side = (area) => !alone.includes(area);
+  const queue = areas(chosen.filter(([, , area]) => side(area)));
+  const lane = async () => {
+    for (let area = queue.shift(); area; area = queue.shift()) {
+      for (const scenario of area) await one(scenario);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.floor(jobs) || 1) }, lane));
+  for (const scenario of chosen.filter(([, , area]) => !side(area))) await one(scenario);
   // Failures and flaky passes again, on stdout, one line each: the test command's report names them.
   for (const l of recap) log.log(l);
   log.log(`e2e: ${chosen.length - failures} passed, ${failures} failed`);
   return failures;
+}
+
+/** `chosen` grouped by area, in the order each area first appears; a scenario without one is
+ * an area of its own. */
+export function areas(chosen) {
+  const by = new Map();
+  for (const [name, run, area = name] of chosen) {
+    if (!by.has(area)) by.set(area, []);
+    by.get(area).push([name, run]);
+  }
+  return [...by.values()];
 }

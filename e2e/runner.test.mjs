@@ -61,3 +61,44 @@ test('a scenario that fails once and then passes counts as passed and is recappe
   assert.equal(tries, 2);
   assert.deepEqual(lines.slice(-2), ['FLAKY sometimes: timed out waiting for d1-2', 'e2e: 1 passed, 0 failed']);
 });
+
+test('two lanes run areas side by side, the scenarios of one area one after another', async () => {
+  const events = [];
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  const scenario = (name) => async () => { events.push(`start ${name}`); await tick(); events.push(`end ${name}`); };
+  const chosen = [
+    ['a1', scenario('a1'), 'a'], ['b1', scenario('b1'), 'b'], ['a2', scenario('a2'), 'a'],
+    ['c1', scenario('c1'), 'c'], ['b2', scenario('b2'), 'b'],
+  ];
+  const { lines, log } = recorder();
+  const failures = await runAll(chosen, { browser: fakeBrowser(), jobs: 2, log });
+  assert.equal(failures, 0);
+  assert.equal(lines.at(-1), 'e2e: 5 passed, 0 failed');
+  // Both lanes start at once: the second area begins before the first area's first scenario ends.
+  assert.deepEqual(events.slice(0, 2), ['start a1', 'start b1']);
+  // Within an area, the next scenario starts only after the one before it ended, in order.
+  for (const [first, second] of [['a1', 'a2'], ['b1', 'b2']]) {
+    assert.ok(events.indexOf(`end ${first}`) < events.indexOf(`start ${second}`), `${first} then ${second}: ${events}`);
+  }
+  assert.equal(events.length, 10);
+});
+
+test('a number of lanes that is not a positive number runs one lane, and every scenario', async () => {
+  const ran = [];
+  const chosen = [['x', async () => { ran.push('x'); }, 'a'], ['y', async () => { ran.push('y'); }, 'b']];
+  const { lines, log } = recorder();
+  await runAll(chosen, { browser: fakeBrowser(), jobs: Number('two'), log });
+  assert.deepEqual(ran, ['x', 'y']);
+  assert.equal(lines.at(-1), 'e2e: 2 passed, 0 failed');
+});
+
+test('an area run alone starts after every other area has ended, and nothing runs beside it', async () => {
+  const events = [];
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  const scenario = (name) => async () => { events.push(`start ${name}`); await tick(); events.push(`end ${name}`); };
+  const chosen = [['m1', scenario('m1'), 'model'], ['a1', scenario('a1'), 'a'], ['b1', scenario('b1'), 'b'], ['m2', scenario('m2'), 'model']];
+  const { lines, log } = recorder();
+  await runAll(chosen, { browser: fakeBrowser(), jobs: 2, alone: ['model'], log });
+  assert.deepEqual(events.slice(4), ['start m1', 'end m1', 'start m2', 'end m2']);
+  assert.equal(lines.at(-1), 'e2e: 4 passed, 0 failed');
+});

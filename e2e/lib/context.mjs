@@ -27,6 +27,8 @@ export const { values: opt } = parseArgs({
     // The protected servers' access-token lifetime.
     'token-secs': { type: 'string', default: '4' },
     unavailable: { type: 'string', multiple: true, default: [] },
+    // Areas run side by side (e2e/runner.mjs).
+    jobs: { type: 'string', default: '2' },
     list: { type: 'boolean', default: false },
   },
 });
