@@ -93,17 +93,19 @@ fn describe(row: &Row) -> String {
     }
 }
 
-/// Asks every question of `table` with `conversation(question)` as the messages; prints a line
-/// per row when `rows` is set and returns how many were right.
+/// Asks every question of `table` with `conversation(question)` as the messages, the rows shared
+/// among the machine's cores (a turn keeps one core busy; greedy turns give the same outcome in
+/// any order); prints a line per row, in the table's order, when `rows` is set and returns how
+/// many were right.
 fn ask_all(
     model: &mcp_flow_smollm::Model,
     table: &[Row],
     tools: &[Tool],
-    conversation: impl Fn(&str) -> Vec<Message>,
+    conversation: impl Fn(&str) -> Vec<Message> + Sync,
     rows: bool,
 ) -> usize {
-    let mut correct = 0;
-    for row in table {
+    let lanes = std::thread::available_parallelism().map_or(1, usize::from);
+    let ask = |row: &Row| {
         let turn = model
             .tool_call(
                 &conversation(&row.question),
@@ -112,45 +114,76 @@ fn ask_all(
                 &mut |_| {},
             )
             .expect("the tool-call turn runs");
-        let ok = right(row, &turn.outcome);
-        correct += usize::from(ok);
-        if !rows {
-            continue;
-        }
-        let (got, p) = match &turn.outcome {
-            ToolCallOutcome::Call { name, arguments } => (
-                format!("{name} {arguments}"),
-                turn.decision.probability_of(Some(name)),
-            ),
-            ToolCallOutcome::NoTool => ("no tool".into(), turn.decision.probability_of(None)),
-            ToolCallOutcome::Unparsed { name } => (
-                format!("{name} (arguments not JSON)"),
-                turn.decision.probability_of(Some(name)),
-            ),
-        };
-        let options: Vec<String> = turn
-            .decision
-            .choices
-            .iter()
-            .map(|c| {
-                format!(
-                    "{} {:.2} ({:.1})",
-                    c.tool.as_deref().unwrap_or("none"),
-                    c.probability,
-                    c.log_prob
-                )
+        (right(row, &turn.outcome), line(row, &turn))
+    };
+    let mut answered: Vec<(usize, bool, String)> = std::thread::scope(|scope| {
+        let lanes: Vec<_> = (0..lanes)
+            .map(|lane| {
+                let ask = &ask;
+                scope.spawn(move || {
+                    table
+                        .iter()
+                        .enumerate()
+                        .skip(lane)
+                        .step_by(lanes)
+                        .map(|(i, row)| {
+                            let (ok, line) = ask(row);
+                            (i, ok, line)
+                        })
+                        .collect::<Vec<_>>()
+                })
             })
             .collect();
-        println!(
-            "| {} | {} | {got} | {:.2} | {} | {} |",
-            row.question,
-            describe(row),
-            p.unwrap_or(0.0),
-            if ok { "yes" } else { "no" },
-            options.join(", ")
-        );
+        lanes
+            .into_iter()
+            .flat_map(|lane| lane.join().expect("a lane of questions"))
+            .collect()
+    });
+    answered.sort_by_key(|(i, ..)| *i);
+    assert_eq!(answered.len(), table.len(), "every row asked once");
+    if rows {
+        for (_, _, line) in &answered {
+            println!("{line}");
+        }
     }
-    correct
+    answered.iter().filter(|(_, ok, _)| *ok).count()
+}
+
+/// The printed row of the table for `row` and the turn the model took.
+fn line(row: &Row, turn: &mcp_flow_smollm::ToolTurn) -> String {
+    let ok = right(row, &turn.outcome);
+    let (got, p) = match &turn.outcome {
+        ToolCallOutcome::Call { name, arguments } => (
+            format!("{name} {arguments}"),
+            turn.decision.probability_of(Some(name)),
+        ),
+        ToolCallOutcome::NoTool => ("no tool".into(), turn.decision.probability_of(None)),
+        ToolCallOutcome::Unparsed { name } => (
+            format!("{name} (arguments not JSON)"),
+            turn.decision.probability_of(Some(name)),
+        ),
+    };
+    let options: Vec<String> = turn
+        .decision
+        .choices
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {:.2} ({:.1})",
+                c.tool.as_deref().unwrap_or("none"),
+                c.probability,
+                c.log_prob
+            )
+        })
+        .collect();
+    format!(
+        "| {} | {} | {got} | {:.2} | {} | {} |",
+        row.question,
+        describe(row),
+        p.unwrap_or(0.0),
+        if ok { "yes" } else { "no" },
+        options.join(", ")
+    )
 }
 
 #[test]
@@ -224,7 +257,7 @@ fn with_property_descriptions(tools: &[Tool]) -> String {
 }
 
 /// The messages a try sends for a question.
-type Conversation<'a> = Box<dyn Fn(&str) -> Vec<Message> + 'a>;
+type Conversation<'a> = Box<dyn Fn(&str) -> Vec<Message> + Sync + 'a>;
 
 /// Prompt changes tried against the product's prompt on the same table (`cargo xtask bench-model`
 /// runs it and docs/performance.md keeps the figures): the arguments' descriptions, worked

@@ -92,8 +92,9 @@ async fn until_row(ctl: Controller, row: Row, status: RowStatus) {
 /// The old run's session: exactly the requests it had sent before it ended, then one DELETE,
 /// and nothing after.
 async fn assert_closed_and_quiet(session: &str, posts_before_end: usize) {
-    // Give a run that did not stop time to show itself: at 0.25× each row waits 3.6 s.
-    sleep(5_000).await;
+    // Give a run that did not stop time to show itself: at 1× each row waits 0.9 s, so a run
+    // still going sends its next request within the window.
+    sleep(2_500).await;
     let seen = of_session(&journal().await, session);
     let (posts, rest): (Vec<_>, Vec<_>) = seen.iter().partition(|(m, _)| m == "POST");
     assert_eq!(
@@ -113,7 +114,7 @@ async fn assert_closed_and_quiet(session: &str, posts_before_end: usize) {
 
 #[wasm_bindgen_test]
 async fn restart_during_a_slow_play_run_stops_the_old_run_and_closes_its_session() {
-    let ctl = controller(Some(0.25), Approval::Auto);
+    let ctl = controller(Some(1.0), Approval::Auto);
     let (_root, _handle) = mount(ctl);
     ctl.play();
     until_row(ctl, Row::Initialized, RowStatus::Done).await;
@@ -199,7 +200,7 @@ async fn restart_during_a_pending_approval_closes_the_dialog_and_the_new_run_ask
 
 #[wasm_bindgen_test]
 async fn import_during_a_run_ends_it_and_shows_only_the_recording() {
-    let ctl = controller(Some(0.25), Approval::Auto);
+    let ctl = controller(Some(1.0), Approval::Auto);
     let (root, _handle) = mount(ctl);
     ctl.play();
     until_row(ctl, Row::Initialized, RowStatus::Done).await;

@@ -76,7 +76,7 @@ pub struct Compared {
     pub differ: Vec<String>,
 }
 
-/// Runs every scenario both ways, printing each pair of verdicts.
+/// Runs every scenario both ways (the two side by side), printing each pair of verdicts.
 pub fn compare(tools: &Tools, peers: &BridgePeers, bridge: &std::path::Path) -> Result<Compared> {
     let (direct, direct_url) = peers.everything_http()?;
     let (bridged, bridged_url) = peers.bridge_everything_for(bridge, &[], &BRIDGE_FLAGS)?;
@@ -84,10 +84,17 @@ pub fn compare(tools: &Tools, peers: &BridgePeers, bridge: &std::path::Path) -> 
     let (mut same, mut same_passes, mut known_seen) = (0, 0, 0);
     let list = scenarios(tools)?;
     for scenario in &list {
-        let (a, b) = (
-            run(tools, &direct_url, scenario)?,
-            run(tools, &bridged_url, scenario)?,
-        );
+        // The two ways side by side: each has its own server-everything.
+        let (a, b) = std::thread::scope(|scope| {
+            let bridged =
+                scope.spawn(|| run(tools, &bridged_url, scenario).map_err(|e| e.to_string()));
+            let direct = run(tools, &direct_url, scenario).map_err(|e| e.to_string());
+            let bridged = bridged
+                .join()
+                .unwrap_or_else(|_| Err("the bridged run panicked".to_owned()));
+            (direct, bridged)
+        });
+        let (a, b) = (a?, b?);
         let shown =
             |v: Option<(u32, u32)>| v.map_or("no verdict".into(), |(p, n)| format!("{p}/{n}"));
         eprintln!(
