@@ -56,12 +56,17 @@ pub fn run(args: &[String]) -> Result<()> {
     } = parse(args)?;
     let root = workspace_root();
     let tools = Tools::locate();
+    // The server's build needs only cargo: it goes on while the page's tools install and the page
+    // builds, filling the cores either leaves idle (downloads, links, the page's one codegen unit).
+    let server_build =
+        std::thread::spawn(|| server::build_weather_server().map_err(|e| e.to_string()));
     tools.ensure_build()?;
     // The in-page model is used only on request: fetched and converted after the page is served.
     let model_ready = tools.model_ready()?;
-
-    let binary = server::build_weather_server()?;
     crate::build::site::build(&tools)?;
+    let binary = server_build
+        .join()
+        .map_err(|_| "the weather server's build panicked".to_owned())??;
 
     // The server always allows its own origin, so the page it serves may call /mcp.
     let args = vec![

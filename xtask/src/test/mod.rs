@@ -2,6 +2,7 @@
 //! what it needs; with no stage named, all of them. A report ends every run (a failed one too):
 //! per stage its time and its tests passed / failed / skipped, also in `target/test-report.json`.
 
+mod binaries;
 mod browser;
 mod conformance;
 pub mod helpers;
@@ -13,6 +14,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
+use binaries::{Built, TestBinary};
 use helpers::Helpers;
 use report::{Counts, Row, run_counted};
 
@@ -163,7 +165,7 @@ pub fn test(args: &[String]) -> Result<()> {
 pub struct Ctx {
     pub tools: Tools,
     tools_ready: Option<std::result::Result<(), String>>,
-    debug_built: Option<std::result::Result<(), String>>,
+    tests_built: Option<std::result::Result<Built, String>>,
     site_built: Option<std::result::Result<(), String>>,
     bridge_peers: Option<BridgePeers>,
     interop: Option<Interop>,
@@ -185,7 +187,7 @@ impl Ctx {
         Self {
             tools: Tools::locate(),
             tools_ready: None,
-            debug_built: None,
+            tests_built: None,
             site_built: None,
             bridge_peers: None,
             interop: None,
@@ -222,22 +224,37 @@ impl Ctx {
         cmd
     }
 
-    /// The debug binaries the stages start: the weather server, the fixture servers, the bridge
-    /// and the CLI (built once per run).
+    /// The debug programs the stages start: the weather server, the fixture servers, the bridge
+    /// and the CLI. The tests' build makes them (each has integration tests that start it), in
+    /// the same selection, so no dependency is built twice.
     pub fn debug_binaries(&mut self) -> Result<()> {
-        let mut cmd = self.cargo(&["build", "--features", FIXTURES]);
-        for package in [
-            "weather-server",
-            "test-servers",
-            "mcp-flow-bridge",
-            "mcp-cli",
-        ] {
-            cmd.args(["--package", package]);
+        let built = self.built()?;
+        let missing: Vec<&str> = DEBUG_PROGRAMS
+            .into_iter()
+            .filter(|name| !built.programs.iter().any(|p| p == name))
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("the tests' build made no {}", missing.join(", ")).into())
         }
-        once(&mut self.debug_built, || {
-            sh::step("building the servers, the bridge and the CLI (debug)");
-            sh::run(&mut cmd)
-        })
+    }
+
+    /// Every native test binary of the workspace (built once per run, for all the stages that
+    /// run them).
+    fn test_binaries(&mut self) -> Result<Vec<TestBinary>> {
+        Ok(self.built()?.tests)
+    }
+
+    /// The workspace's tests and the programs they start (built once per run).
+    fn built(&mut self) -> Result<Built> {
+        if let Some(built) = &self.tests_built {
+            return built.clone().map_err(Into::into);
+        }
+        let mut cmd = self.cargo(&["test", "--workspace", "--features", FIXTURES]);
+        let built = binaries::build(&mut cmd).map_err(|e| e.to_string());
+        self.tests_built = Some(built.clone());
+        built.map_err(Into::into)
     }
 
     pub fn debug_binary(&self, name: &str) -> PathBuf {
@@ -382,18 +399,29 @@ fn import_circles() -> Result<()> {
 /// shipped server has none).
 const FIXTURES: &str = "weather-server/conformance-fixtures";
 
+/// The programs the stages start (`Ctx::debug_binaries`).
+const DEBUG_PROGRAMS: [&str; 4] = [
+    "weather-server",
+    "mcp-flow-test-servers",
+    "mcp-flow-bridge",
+    "mcp-flow-cli",
+];
+
+/// The crate the `bridge` stage tests (with the servers it wraps).
+const BRIDGE_CRATE: &str = "mcp-flow-bridge";
+
 /// The crates whose tests need the language model's file (the `model` stage).
 const MODEL_CRATES: [&str; 2] = ["mcp-flow-smollm", "mcp-flow-smollm-worker"];
 
 fn native(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
-    let mut cmd = ctx.cargo(&["test", "--workspace", "--exclude", "mcp-flow-bridge"]);
-    cmd.args(["--features", FIXTURES]);
-    for krate in MODEL_CRATES {
-        cmd.args(["--exclude", krate]);
-    }
+    let all = ctx.test_binaries()?;
+    let chosen: Vec<&TestBinary> = all
+        .iter()
+        .filter(|b| b.package != BRIDGE_CRATE && !MODEL_CRATES.contains(&b.package.as_str()))
+        .collect();
     // A table from an earlier run must not pass for this one's.
     let _ = std::fs::remove_file(attack_table());
-    run_counted(&mut cmd, counts)
+    binaries::run(&chosen, |path| ctx.tools.command(path), counts)
 }
 
 /// Where the weather server's attack table (`weather-server/tests/attacks.rs`) writes its rows
@@ -411,22 +439,30 @@ fn attack_rows() -> Vec<String> {
 
 fn model(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     ctx.tools.ensure_model()?;
-    let mut cmd = ctx.cargo(&["test"]);
-    for krate in MODEL_CRATES {
-        cmd.args(["--package", krate]);
-    }
-    cmd.env("SMOLLM_MODEL", ctx.tools.model_file())
-        .env("SMOLLM_REQUIRED", "1");
-    run_counted(&mut cmd, counts)
+    let all = ctx.test_binaries()?;
+    let chosen: Vec<&TestBinary> = all
+        .iter()
+        .filter(|b| MODEL_CRATES.contains(&b.package.as_str()))
+        .collect();
+    let model = ctx.tools.model_file();
+    let command = |path: &std::path::Path| {
+        let mut cmd = ctx.tools.command(path);
+        cmd.env("SMOLLM_MODEL", &model).env("SMOLLM_REQUIRED", "1");
+        cmd
+    };
+    binaries::run(&chosen, command, counts)
 }
 
 fn bridge(ctx: &mut Ctx, counts: &mut Counts) -> Result<()> {
     let peers = ctx.bridge_peers()?;
-    let mut cmd = ctx.cargo(&["test", "--package", "mcp-flow-bridge"]);
-    for (name, value) in peers.env() {
-        cmd.env(name, value);
-    }
-    let tested = run_counted(&mut cmd, counts);
+    let all = ctx.test_binaries()?;
+    let chosen: Vec<&TestBinary> = all.iter().filter(|b| b.package == BRIDGE_CRATE).collect();
+    let command = |path: &std::path::Path| {
+        let mut cmd = ctx.tools.command(path);
+        cmd.envs(peers.env());
+        cmd
+    };
+    let tested = binaries::run(&chosen, command, counts);
     let cli = cli_over_http_sse(ctx, &peers);
     counts.one(cli.is_ok());
     tested.and(cli)
