@@ -43,16 +43,51 @@ async function attempt(browser, run, onFailure) {
  * the number of failures. `jobs` lanes run side by side, each taking the next whole area: the
  * scenarios of one area (which may share a server's state, such as a watching bridge's feed) run
  * one after another, in their order. The areas named in `alone` (those that keep both cores busy,
- * such as a model in the page) run after the others, with nothing beside them. A scenario that fails is tried once more on a fresh page:
- * passing then, it counts as passed and is recapped as `FLAKY name: why the first try failed` (a
- * busy machine shows a timing assumption that way, and the report names it).
+ * such as a model in the page) run after the others, with nothing beside them. A scenario that fails is tried once more on a fresh page,
+ * with nothing beside it (the other lanes finish their scenario and wait): passing then, it counts
+ * as passed and is recapped as `FLAKY name: why the first try failed` (a busy machine shows a
+ * timing assumption that way, and the report names it).
  * `onFailure(name, page)` may keep a screenshot.
  */
 export async function runAll(chosen, { browser, noBrowser, jobs = 1, alone = [], log = console, onFailure = async () => {} }) {
   let failures = 0;
   const recap = [];
   const line = (err) => err.message.split('\n')[0].slice(0, 300);
-  const one = async ([name, run]) => {
+  // Scenarios running now, and the retry that has the machine to itself while it runs.
+  let running = 0;
+  let exclusive = null;
+  const waitingForIdle = [];
+  const enter = async () => {
+    while (exclusive) await exclusive;
+    running++;
+  };
+  const leave = () => {
+    running--;
+    if (running === 0) waitingForIdle.splice(0).forEach((resolve) => resolve());
+  };
+  const byItself = async (fn) => {
+    leave();
+    while (exclusive) await exclusive;
+    let release;
+    exclusive = new Promise((resolve) => { release = resolve; });
+    if (running > 0) await new Promise((resolve) => waitingForIdle.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      exclusive = null;
+      release();
+      await enter();
+    }
+  };
+  const one = async (scenario) => {
+    await enter();
+    try {
+      await tried(scenario);
+    } finally {
+      leave();
+    }
+  };
+  const tried = async ([name, run]) => {
     if (!browser) {
       failures++;
       recap.push(`FAIL ${name}: ${noBrowser}`);
@@ -66,7 +101,7 @@ export async function runAll(chosen, { browser, noBrowser, jobs = 1, alone = [],
       return;
     }
     log.error(`RETRY ${name}: ${first.message}`);
-    const again = await attempt(browser, run, (page) => onFailure(name, page));
+    const again = await byItself(() => attempt(browser, run, (page) => onFailure(name, page)));
     if (!again) {
       log.log(`ok   ${name} (${Date.now() - started} ms, on the second try)`);
       recap.push(`FLAKY ${name}: ${line(first)}`);

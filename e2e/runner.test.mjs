@@ -102,3 +102,48 @@ test('an area run alone starts after every other area has ended, and nothing run
   assert.deepEqual(events.slice(4), ['start m1', 'end m1', 'start m2', 'end m2']);
   assert.equal(lines.at(-1), 'e2e: 4 passed, 0 failed');
 });
+
+test('a retry runs with nothing beside it: the other lane finishes its scenario and waits', async () => {
+  const events = [];
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  let tries = 0;
+  const flaky = async () => {
+    events.push(`start f${++tries}`);
+    await tick();
+    events.push(`end f${tries}`);
+    if (tries === 1) throw new Error('timed out');
+  };
+  const slow = (name) => async () => { events.push(`start ${name}`); await tick(); await tick(); events.push(`end ${name}`); };
+  const chosen = [['f', flaky, 'a'], ['b1', slow('b1'), 'b'], ['b2', slow('b2'), 'b'], ['b3', slow('b3'), 'b']];
+  const { lines, log } = recorder();
+  await runAll(chosen, { browser: fakeBrowser(), jobs: 2, log });
+  const retry = events.indexOf('start f2');
+  const running = (at) => events.slice(0, at).filter((e) => e.startsWith('start')).length
+    - events.slice(0, at).filter((e) => e.startsWith('end')).length;
+  assert.equal(running(retry), 0, `something ran beside the retry: ${events}`);
+  assert.equal(events[retry + 1], 'end f2', `something started during the retry: ${events}`);
+  assert.equal(events.filter((e) => e.startsWith('start b')).length, 3);
+  assert.deepEqual(lines.slice(-2), ['FLAKY f: timed out', 'e2e: 4 passed, 0 failed']);
+});
+
+test('two lanes failing at once retry one after the other, each alone, and every scenario ends', async () => {
+  const events = [];
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  const tries = {};
+  const flaky = (name) => async () => {
+    tries[name] = (tries[name] ?? 0) + 1;
+    events.push(`start ${name}${tries[name]}`);
+    await tick();
+    events.push(`end ${name}${tries[name]}`);
+    if (tries[name] === 1) throw new Error('busy');
+  };
+  const chosen = [['x', flaky('x'), 'a'], ['y', flaky('y'), 'b'], ['z', flaky('z'), 'c']];
+  const { lines, log } = recorder();
+  const failures = await runAll(chosen, { browser: fakeBrowser(), jobs: 2, log });
+  assert.equal(failures, 0);
+  for (const name of ['x', 'y', 'z']) {
+    const at = events.indexOf(`start ${name}2`);
+    assert.equal(events[at + 1], `end ${name}2`, `${name}'s retry had company: ${events}`);
+  }
+  assert.equal(lines.at(-1), 'e2e: 3 passed, 0 failed');
+});
