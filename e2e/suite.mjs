@@ -16,7 +16,7 @@
 // on purpose); the scenarios that need it fail without it.
 // --unavailable NAME=WHY says that the server an option names (base, auth-base, oidc-base,
 // faulty, everything, llama-base) could not be started, and why: every scenario that uses it
-// fails with that reason, the others run. --jobs N runs N areas side by side (default 2; the
+// fails with that reason, the others run. --jobs N runs N areas side by side (default 1; the
 // scenarios of one area run one after another). --list prints the scenarios' names and their count.
 //
 // Each scenario opens a fresh page, drives it as a user would and checks what the page shows.
@@ -41,9 +41,9 @@ import shipping from './scenarios/shipping.mjs';
 import view from './scenarios/view.mjs';
 import watch from './scenarios/watch.mjs';
 
-// The areas, the longest first (about 50 s down to 4 s here) so that the lanes end together; the
-// models' area (60 s) runs alone at the end.
-const areas = { diagnostics, view, resources, apps, runs, authorization, watch, shipping, questions, models };
+// The areas in the order the suite has always run them (in one lane, the default); with --jobs 2
+// the models' area (60 s, a model in the page on both cores) runs alone at the end.
+const areas = { runs, diagnostics, resources, authorization, questions, models, apps, view, watch, shipping };
 const scenarios = Object.entries(areas).flatMap(([area, all]) => Object.entries(all).map(([name, run]) => [name, run, area]));
 // `--only A|B`: the scenarios whose names contain A or B.
 const chosen = scenarios.filter(([name]) => !opt.only || opt.only.split('|').some((part) => name.includes(part)));
@@ -67,7 +67,7 @@ const failures = await runAll(chosen, {
   noBrowser,
   jobs: Number(opt.jobs),
   // The model in the page keeps both cores busy: a scenario beside it would be timed by it.
-  alone: ['models'],
+  alone: Number(opt.jobs) > 1 ? ['models'] : [],
   onFailure: (name, page) =>
     page.screenshot({ path: join(opt.out, `failed-${name.replace(/\W+/g, '-')}.png`), fullPage: true }),
 });
