@@ -174,10 +174,10 @@ pub struct Ctx {
 }
 
 /// A step done once per run: its first outcome is every later caller's.
-fn once(
-    slot: &mut Option<std::result::Result<(), String>>,
-    step: impl FnOnce() -> Result<()>,
-) -> Result<()> {
+fn once<T: Clone>(
+    slot: &mut Option<std::result::Result<T, String>>,
+    step: impl FnOnce() -> Result<T>,
+) -> Result<T> {
     let outcome = slot.get_or_insert_with(|| step().map_err(|e| e.to_string()));
     outcome.clone().map_err(Into::into)
 }
@@ -248,13 +248,8 @@ impl Ctx {
 
     /// The workspace's tests and the programs they start (built once per run).
     fn built(&mut self) -> Result<Built> {
-        if let Some(built) = &self.tests_built {
-            return built.clone().map_err(Into::into);
-        }
         let mut cmd = self.cargo(&["test", "--workspace", "--features", FIXTURES]);
-        let built = binaries::build(&mut cmd).map_err(|e| e.to_string());
-        self.tests_built = Some(built.clone());
-        built.map_err(Into::into)
+        once(&mut self.tests_built, || binaries::build(&mut cmd))
     }
 
     pub fn debug_binary(&self, name: &str) -> PathBuf {
