@@ -31,6 +31,7 @@ import { launchChromium } from './browser.mjs';
 import { opt } from './lib/context.mjs';
 import { runAll } from './runner.mjs';
 import apps from './scenarios/apps.mjs';
+import appAttacks from './scenarios/app_attacks.mjs';
 import authorization from './scenarios/authorization.mjs';
 import diagnostics from './scenarios/diagnostics.mjs';
 import models from './scenarios/models.mjs';
@@ -43,7 +44,7 @@ import watch from './scenarios/watch.mjs';
 
 // The areas in the order the suite has always run them (in one lane, the default); with --jobs 2
 // the models' area (60 s, a model in the page on both cores) runs alone at the end.
-const areas = { runs, diagnostics, resources, authorization, questions, models, apps, view, watch, shipping };
+const areas = { runs, diagnostics, resources, authorization, questions, models, apps, appAttacks, view, watch, shipping };
 const scenarios = Object.entries(areas).flatMap(([area, all]) => Object.entries(all).map(([name, run]) => [name, run, area]));
 // `--only A|B`: the scenarios whose names contain A or B.
 const chosen = scenarios.filter(([name]) => !opt.only || opt.only.split('|').some((part) => name.includes(part)));

@@ -105,12 +105,9 @@ fn forwards_response_header(name: &HeaderName) -> bool {
         || name.starts_with("access-control-"))
 }
 
-/// A header as recorded: credentials replaced.
+/// A header as recorded (and fed to a watching page): credentials replaced.
 fn recorded(name: &HeaderName, value: &axum::http::HeaderValue) -> (String, String) {
-    let shown = if matches!(
-        name.as_str(),
-        "authorization" | "proxy-authorization" | "cookie" | "set-cookie"
-    ) {
+    let shown = if mcp_flow_wire::is_secret_header(name.as_str()) {
         "[redacted]".to_owned()
     } else {
         String::from_utf8_lossy(value.as_bytes()).into_owned()
@@ -430,10 +427,17 @@ mod tests {
 
     #[test]
     fn credentials_are_not_recorded() {
+        for name in ["authorization", "x-api-key", "x-auth-token", "cookie"] {
+            let (_, shown) = recorded(
+                &HeaderName::from_static(name),
+                &axum::http::HeaderValue::from_static("Bearer secret"),
+            );
+            assert_eq!(shown, "[redacted]", "{name}");
+        }
         let (_, shown) = recorded(
-            &HeaderName::from_static("authorization"),
-            &axum::http::HeaderValue::from_static("Bearer secret"),
+            &HeaderName::from_static("mcp-session-id"),
+            &axum::http::HeaderValue::from_static("abc"),
         );
-        assert_eq!(shown, "[redacted]");
+        assert_eq!(shown, "abc");
     }
 }

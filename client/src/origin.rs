@@ -31,6 +31,51 @@ impl Origin<'_> {
     }
 }
 
+impl Origin<'_> {
+    /// Whether the host names a private network that is not this machine: an IPv4 private,
+    /// shared (CGNAT), link-local or unspecified address, an IPv6 unique-local or link-local
+    /// one, or a name that only a local network resolves (one label, `.local`, `.lan`,
+    /// `.internal`, `.home.arpa`). A public name that resolves to such an address is not seen.
+    pub fn is_private_network(&self) -> bool {
+        if self.is_loopback() {
+            return false;
+        }
+        let host = self.host.to_ascii_lowercase();
+        if let Ok(ip) = host.parse::<std::net::Ipv4Addr>() {
+            let [a, b, ..] = ip.octets();
+            return ip.is_private()
+                || ip.is_link_local()
+                || ip.is_unspecified()
+                || (a == 100 && (64..128).contains(&b));
+        }
+        if let Ok(ip) = host.parse::<std::net::Ipv6Addr>() {
+            let first = ip.segments()[0];
+            return (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80 || ip.is_unspecified();
+        }
+        let host = host.trim_end_matches('.');
+        // A browser reads a host whose last label is a number (`10.1`, `0x0a000001`) as an IPv4
+        // address: one not written the usual way is taken as private.
+        let last = host.rsplit('.').next().unwrap_or("");
+        let numeric = !last.is_empty()
+            && (last.bytes().all(|b| b.is_ascii_digit())
+                || last
+                    .strip_prefix("0x")
+                    .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit())));
+        numeric
+            || !host.contains('.')
+            || [
+                ".local",
+                ".lan",
+                ".internal",
+                ".home.arpa",
+                ".intranet",
+                ".corp",
+            ]
+            .iter()
+            .any(|suffix| host.ends_with(suffix))
+    }
+}
+
 /// The origin of `url`, an absolute URL with a scheme, `://` and a host; `None` otherwise.
 pub fn origin(url: &str) -> Option<Origin<'_>> {
     let (scheme, rest) = url.split_once("://")?;
@@ -125,6 +170,39 @@ mod tests {
     use super::*;
 
     const BASE: &str = "http://127.0.0.1:3000/mcp/sse?x=1";
+
+    #[test]
+    fn private_networks_are_told_from_this_machine_and_the_internet() {
+        let private = |url: &str| origin(url).is_some_and(|o| o.is_private_network());
+        for url in [
+            "http://10.0.0.5:8080/admin?delete=1",
+            "http://172.16.3.4/",
+            "http://192.168.1.1/",
+            "http://169.254.169.254/latest/meta-data",
+            "http://100.64.0.1/",
+            "http://0.0.0.0:8000/",
+            "http://[fd00::1]:80/",
+            "http://[fe80::1]/",
+            "http://router/",
+            "http://printer.local/",
+            "http://nas.home.arpa/",
+            "http://10.1/",
+            "http://0x0a000001/",
+            "http://167772161/",
+        ] {
+            assert!(private(url), "{url}");
+        }
+        for url in [
+            "http://127.0.0.1:8000/mcp",
+            "http://localhost:3000/",
+            "http://[::1]:9/",
+            "https://example.com/mcp",
+            "https://8.8.8.8/",
+            "https://mcp.example.org./",
+        ] {
+            assert!(!private(url), "{url}");
+        }
+    }
 
     #[test]
     fn origins_and_this_machine() {

@@ -218,7 +218,7 @@ impl Log {
                 ..
             } => {
                 x.status = Some(status);
-                x.response_headers = headers;
+                x.response_headers = redact(&headers);
                 x.headers_ms = Some(at_ms);
             }
             Update::Event { event, .. } => x.events.push(event),
@@ -259,21 +259,12 @@ pub fn curl(x: &Exchange) -> String {
     parts.join(" \\\n  ")
 }
 
-/// Header names whose values are credentials and never recorded.
-const SECRET_HEADERS: [&str; 5] = [
-    "authorization",
-    "proxy-authorization",
-    "x-api-key",
-    "api-key",
-    "x-goog-api-key",
-];
-
-/// Replaces credential values with a marker.
+/// Replaces credential values ([`mcp_flow_wire::is_secret_header`]) with a marker.
 pub fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
     headers
         .iter()
         .map(|(k, v)| {
-            if SECRET_HEADERS.iter().any(|s| k.eq_ignore_ascii_case(s)) {
+            if mcp_flow_wire::is_secret_header(k) {
                 (k.clone(), "[redacted]".to_owned())
             } else {
                 (k.clone(), v.clone())

@@ -168,6 +168,9 @@ pub enum Finding {
     Redirects,
     /// The address answers MCP: what failed is in the request's own error.
     AnswersMcp,
+    /// A link chose a server on a private network (not this machine): the page sends it no
+    /// probe, since a web page could use that to reach into the user's network.
+    NotProbed { origin: String },
 }
 
 impl Finding {
@@ -194,6 +197,8 @@ impl Finding {
             (Self::Redirects, Lang::Zh) => "这个地址以重定向应答，同源的常用路径（/mcp、/sse、/）也都不是MCP：如果重定向的目标是MCP端点，请改用它（没有尽头的重定向链会让每个请求失败）。".into(),
             (Self::AnswersMcp, Lang::En) => "The server answers MCP at this address: what failed is in the request's error above.".into(),
             (Self::AnswersMcp, Lang::Zh) => "服务器在这个地址上以MCP应答：失败原因见上方请求的错误。".into(),
+            (Self::NotProbed { origin }, Lang::En) => format!("The link you opened chose {origin}, an address on a private network, and its first request failed. The page does not probe it further: a link could use that to send requests into your network. If you trust it, enter the address in the settings yourself and run again: the checks run then."),
+            (Self::NotProbed { origin }, Lang::Zh) => format!("你打开的链接选择了私有网络上的地址 {origin}，其第一个请求失败了。页面不会继续探测它：链接可能借此向你的网络发送请求。如果你信任它，请在设置中亲自输入该地址并重新运行，届时会进行检查。"),
         }
     }
 
@@ -235,7 +240,7 @@ impl Diagnosis {
             text(&mut c.detail);
         }
         match &mut self.finding {
-            Finding::NothingListens { origin } => text(origin),
+            Finding::NothingListens { origin } | Finding::NotProbed { origin } => text(origin),
             Finding::RefusesOrigin { page, bridge } => {
                 text(page);
                 text(bridge);
@@ -262,7 +267,15 @@ pub fn request_row(row: Row) -> Option<Row> {
 }
 
 /// Runs the checks for `url`, which the page at `page` (its origin) could not reach at `row`.
-pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Diagnosis {
+/// Only the address's origin is probed without CORS (never a path or query a link chose), and
+/// an address on a private network that a link chose (`from_link`) is not probed at all.
+pub async fn diagnose(
+    probe: &impl Probe,
+    page: &str,
+    url: &str,
+    row: Row,
+    from_link: bool,
+) -> Diagnosis {
     let mut checks = Vec::new();
     let mut check = |id, verdict, detail: String| {
         checks.push(Check {
@@ -286,6 +299,14 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
         );
     };
     let origin = format!("{}://{}", parts.scheme, parts.authority);
+    if from_link && parts.is_private_network() {
+        check(
+            CheckId::Schemes,
+            Verdict::NotRun,
+            format!("a link chose {origin}, on a private network: not probed"),
+        );
+        return finish(checks, row, Finding::NotProbed { origin });
+    }
     let page_scheme = page.split("://").next().unwrap_or("");
     if page_scheme == "https" && parts.scheme == "http" && !parts.is_loopback() {
         check(
@@ -317,11 +338,13 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
         return finish(checks, row, Finding::Slow { secs });
     }
     if let Answer::Nothing(_) = answer {
-        return if probe.reaches(url).await {
+        // A request without CORS reaches its server unasked: only the origin's root.
+        let root = format!("{origin}/");
+        return if probe.reaches(&root).await {
             check(
                 CheckId::Listens,
                 Verdict::Passed,
-                format!("a no-cors request to {url} got an answer the page may not read"),
+                format!("a no-cors request to {root} got an answer the page may not read"),
             );
             let bridge =
                 format!("cargo run -p mcp-flow-bridge -- http --allow-origin {page} {url}");
@@ -337,7 +360,7 @@ pub async fn diagnose(probe: &impl Probe, page: &str, url: &str, row: Row) -> Di
             check(
                 CheckId::Listens,
                 Verdict::Failed,
-                format!("a no-cors request to {url} got no answer either"),
+                format!("a no-cors request to {root} got no answer either"),
             );
             finish(checks, row, Finding::NothingListens { origin })
         };

@@ -54,10 +54,10 @@ const PAGE: &str = "http://127.0.0.1:8000";
 fn a_server_that_answers_but_not_to_this_page_gets_the_bridge_command() {
     let url = "http://127.0.0.1:3000/mcp";
     let probe = Scripted {
-        reaching: vec![url.into()],
+        reaching: vec!["http://127.0.0.1:3000/".into()],
         ..Default::default()
     };
-    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize));
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize, false));
     assert_eq!(
         d.finding,
         Finding::RefusesOrigin {
@@ -92,7 +92,7 @@ fn a_server_that_answers_but_not_to_this_page_gets_the_bridge_command() {
 fn nothing_answering_at_all_is_said_so_and_nothing_else_is_tried() {
     let probe = Scripted::default();
     let url = "http://127.0.0.1:3999/mcp";
-    let d = block_on(diagnose(&probe, PAGE, url, Row::Discover));
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Discover, false));
     assert_eq!(
         d.finding,
         Finding::NothingListens {
@@ -102,7 +102,10 @@ fn nothing_answering_at_all_is_said_so_and_nothing_else_is_tried() {
     assert_eq!(d.checks[2].verdict, Verdict::Failed);
     assert_eq!(
         *probe.asked.borrow(),
-        [format!("POST {url}"), format!("no-cors {url}")]
+        [
+            format!("POST {url}"),
+            "no-cors http://127.0.0.1:3999/".to_owned()
+        ]
     );
     assert!(d.finding.say(Lang::En).contains("not running"));
     assert!(d.finding.say(Lang::Zh).contains("未运行"));
@@ -110,7 +113,7 @@ fn nothing_answering_at_all_is_said_so_and_nothing_else_is_tried() {
 
     // Over https a refused certificate fails the same way in a page: it is named among the causes.
     let url = "https://127.0.0.1:3999/mcp";
-    let d = block_on(diagnose(&probe, PAGE, url, Row::Discover));
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Discover, false));
     let said = d.finding.say(Lang::En);
     assert!(
         said.contains("not running") && said.contains("certificate"),
@@ -139,6 +142,7 @@ fn a_web_page_at_the_address_leads_to_the_path_that_answers_mcp() {
         PAGE,
         "http://127.0.0.1:8000/",
         Row::Discover,
+        false,
     ));
     assert_eq!(
         d.finding,
@@ -182,6 +186,7 @@ fn no_usual_path_answering_mcp_asks_whether_it_is_one() {
         PAGE,
         "http://127.0.0.1:5000/api",
         Row::Initialize,
+        false,
     ));
     assert_eq!(d.finding, Finding::NotMcp);
     assert_eq!(d.checks[3].verdict, Verdict::Failed);
@@ -216,6 +221,7 @@ fn an_http_sse_server_at_a_usual_path_is_named_with_its_transport() {
         PAGE,
         "http://127.0.0.1:3000/",
         Row::Initialize,
+        false,
     ));
     assert_eq!(
         d.finding,
@@ -256,7 +262,7 @@ fn an_mcp_answer_means_the_failure_was_the_requests_own() {
         answers: HashMap::from([(url.into(), read(400, "application/json", body))]),
         ..Default::default()
     };
-    let d = block_on(diagnose(&probe, PAGE, url, Row::InitializeResult));
+    let d = block_on(diagnose(&probe, PAGE, url, Row::InitializeResult, false));
     assert_eq!(d.finding, Finding::AnswersMcp);
     assert_eq!(d.checks[1].verdict, Verdict::Passed);
     assert!(
@@ -274,6 +280,7 @@ fn an_https_page_calling_http_elsewhere_is_mixed_content_and_nothing_is_sent() {
         "https://flow.example",
         "http://mcp.example/mcp",
         Row::Discover,
+        false,
     ));
     assert_eq!(d.finding, Finding::MixedContent);
     assert!(probe.asked.borrow().is_empty());
@@ -283,6 +290,7 @@ fn an_https_page_calling_http_elsewhere_is_mixed_content_and_nothing_is_sent() {
         "https://flow.example",
         "http://localhost:3000/mcp",
         Row::Discover,
+        false,
     ));
     assert_ne!(d.finding, Finding::MixedContent);
     assert_eq!(
@@ -314,7 +322,7 @@ fn an_address_that_never_answers_the_probe_is_called_slow_and_nothing_more_is_tr
         answers: HashMap::from([(url.into(), Answer::Late(5))]),
         ..Default::default()
     };
-    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize));
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize, false));
     assert_eq!(d.finding, Finding::Slow { secs: 5 });
     assert_eq!(
         verdicts(&d),
@@ -353,7 +361,7 @@ fn a_redirect_is_not_followed_and_is_named_when_no_usual_path_answers_mcp() {
         ]),
         ..Default::default()
     };
-    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize));
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize, false));
     assert_eq!(d.finding, Finding::Redirects);
     assert_eq!(
         d.checks[1].detail,
@@ -373,11 +381,64 @@ fn a_redirect_is_not_followed_and_is_named_when_no_usual_path_answers_mcp() {
             r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
         ),
     );
-    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize));
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize, false));
     assert_eq!(
         d.finding,
         Finding::Elsewhere {
             url: "http://127.0.0.1:5000/mcp".into()
         }
     );
+}
+
+#[test]
+fn only_the_origin_is_probed_without_cors_never_a_links_path_or_query() {
+    let url = "http://127.0.0.1:3000/api/delete?all=1";
+    let probe = Scripted::default();
+    let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize, true));
+    assert_eq!(
+        d.finding,
+        Finding::NothingListens {
+            origin: "http://127.0.0.1:3000".into()
+        }
+    );
+    let asked = probe.asked.borrow();
+    let unasked: Vec<&String> = asked.iter().filter(|a| a.starts_with("no-cors")).collect();
+    assert_eq!(unasked, ["no-cors http://127.0.0.1:3000/"], "{asked:?}");
+}
+
+#[test]
+fn a_private_address_a_link_chose_is_not_probed_at_all() {
+    for url in [
+        "http://192.168.1.1/cgi-bin/reboot",
+        "http://10.0.0.2:8080/mcp",
+        "http://printer.local/mcp",
+    ] {
+        let probe = Scripted::default();
+        let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize, true));
+        assert!(
+            matches!(d.finding, Finding::NotProbed { .. }),
+            "{url}: {:?}",
+            d.finding
+        );
+        assert!(
+            probe.asked.borrow().is_empty(),
+            "{url}: {:?}",
+            probe.asked.borrow()
+        );
+        // Typed by the user, the same address is diagnosed.
+        let probe = Scripted::default();
+        let d = block_on(diagnose(&probe, PAGE, url, Row::Initialize, false));
+        assert!(!matches!(d.finding, Finding::NotProbed { .. }), "{url}");
+        assert!(!probe.asked.borrow().is_empty(), "{url}");
+    }
+    // A link to this machine is diagnosed as ever.
+    let probe = Scripted::default();
+    let d = block_on(diagnose(
+        &probe,
+        PAGE,
+        "http://127.0.0.1:3000/mcp",
+        Row::Initialize,
+        true,
+    ));
+    assert!(!matches!(d.finding, Finding::NotProbed { .. }));
 }

@@ -14,6 +14,8 @@ export const { values: opt } = parseArgs({
     everything: { type: 'string' },
     'url-elicitation': { type: 'string' },
     'basic-app': { type: 'string' },
+    // The Python SDK server whose apps try to get more than the user allowed.
+    'hostile-apps': { type: 'string' },
     // The HTTP+SSE example's URL and the bridge's URL for it, space-separated.
     'sse-example': { type: 'string' },
     // The TypeScript SDK's Streamable HTTP example (no CORS), bare and behind its demo OAuth server.

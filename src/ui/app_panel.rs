@@ -75,16 +75,52 @@ struct BrowserFrame {
     queued: Rc<Cell<u32>>,
     listener: Closure<dyn FnMut(web_sys::MessageEvent)>,
     /// The link the app asks to open, while the user decides.
-    link: RwSignal<Option<String>>,
-    link_answer: Rc<RefCell<Option<oneshot::Sender<bool>>>>,
+    link: Asking,
+    /// The message the app asks to send to the model, while the user decides.
+    message: Asking,
     ctl: Controller,
+}
+
+/// Something the app asks the user (a link to open, a message to send): shown while it waits,
+/// answered once.
+#[derive(Clone)]
+struct Asking {
+    shown: RwSignal<Option<String>>,
+    answer: Rc<RefCell<Option<oneshot::Sender<bool>>>>,
+}
+
+impl Asking {
+    fn new() -> Self {
+        Self {
+            shown: RwSignal::new(None),
+            answer: Rc::default(),
+        }
+    }
+
+    fn ask(&self, what: String) -> LocalBoxFuture<'static, bool> {
+        let (tx, rx) = oneshot::channel();
+        *self.answer.borrow_mut() = Some(tx);
+        self.shown.set(Some(what));
+        Box::pin(async move { rx.await.unwrap_or(false) })
+    }
+
+    /// The user's answer: what was asked, when they said yes.
+    fn answer(&self, yes: bool) -> Option<String> {
+        let asked = self.shown.get_untracked();
+        self.shown.set(None);
+        if let Some(tx) = self.answer.borrow_mut().take() {
+            let _ = tx.send(yes && asked.is_some());
+        }
+        asked.filter(|_| yes)
+    }
 }
 
 impl Drop for BrowserFrame {
     fn drop(&mut self) {
         let _ = window()
             .remove_event_listener_with_callback("message", self.listener.as_ref().unchecked_ref());
-        self.link.try_set(None);
+        self.link.shown.try_set(None);
+        self.message.shown.try_set(None);
     }
 }
 
@@ -122,8 +158,8 @@ impl BrowserFrame {
         ctl: Controller,
         iframe: web_sys::HtmlIFrameElement,
         origin: String,
-        link: RwSignal<Option<String>>,
-        link_answer: Rc<RefCell<Option<oneshot::Sender<bool>>>>,
+        link: Asking,
+        message: Asking,
     ) -> (Rc<Self>, UnboundedSender<FrameEvent>) {
         let (tx, rx) = unbounded();
         let queued = Rc::new(Cell::new(0u32));
@@ -169,7 +205,7 @@ impl BrowserFrame {
             queued,
             listener,
             link,
-            link_answer,
+            message,
             ctl,
         });
         (frame, tx)
@@ -213,16 +249,21 @@ impl Frame for BrowserFrame {
     }
 
     fn open_link(&self, url: String) -> LocalBoxFuture<'static, bool> {
-        let (tx, rx) = oneshot::channel();
-        *self.link_answer.borrow_mut() = Some(tx);
-        self.link.set(Some(url));
-        Box::pin(async move { rx.await.unwrap_or(false) })
+        self.link.ask(url)
     }
 
-    fn ask(&self, text: String) {
-        let ctl = self.ctl;
-        ctl.settings.question.set(text);
-        ctl.ask(ctl.mode.get_untracked());
+    fn ask(&self, text: String) -> LocalBoxFuture<'static, bool> {
+        let (asked, ctl) = (self.message.ask(text.clone()), self.ctl);
+        Box::pin(async move {
+            let sent = asked.await;
+            if sent {
+                // The model is asked, even in a session a link's tool call began.
+                ctl.settings.call_tool.set(String::new());
+                ctl.settings.question.set(text);
+                ctl.ask(ctl.mode.get_untracked());
+            }
+            sent
+        })
     }
 }
 
@@ -274,12 +315,11 @@ fn AppFrame(ctl: Controller, called: CalledTool) -> impl IntoView {
         .unwrap_or("?")
         .to_owned();
     let iframe_ref = NodeRef::<leptos::html::Iframe>::new();
-    let link = RwSignal::new(None::<String>);
-    let link_answer: Rc<RefCell<Option<oneshot::Sender<bool>>>> = Rc::default();
+    let (link, message) = (Asking::new(), Asking::new());
     let closer: StoredValue<Option<UnboundedSender<FrameEvent>>, LocalStorage> =
         StoredValue::new_local(None);
     let started = Cell::new(false);
-    let answer_slot = link_answer.clone();
+    let (link_slot, message_slot) = (link.clone(), message.clone());
     let proxy = origin.clone().ok();
     Effect::new(move |_| {
         let (Some(iframe), Some(proxy)) = (iframe_ref.get(), proxy.clone()) else {
@@ -288,7 +328,8 @@ fn AppFrame(ctl: Controller, called: CalledTool) -> impl IntoView {
         if started.replace(true) {
             return;
         }
-        let (frame, tx) = BrowserFrame::new(ctl, iframe, proxy, link, answer_slot.clone());
+        let (frame, tx) =
+            BrowserFrame::new(ctl, iframe, proxy, link_slot.clone(), message_slot.clone());
         closer.set_value(Some(tx.clone()));
         let (ended, gone) = oneshot::channel::<()>();
         ctl.in_run(host_app(ctl, called.clone(), frame), move || {
@@ -326,22 +367,21 @@ fn AppFrame(ctl: Controller, called: CalledTool) -> impl IntoView {
         }
     });
     on_cleanup(move || picked.remove());
+    let (link_shown, message_shown) = (link.shown, message.shown);
     let answer = move |open: bool| {
-        let url = link.get_untracked();
-        if open && let Some(url) = &url {
+        if let Some(url) = link.answer(open) {
             // Opened by the user's click, without a way back to this page.
             let _ = window().open_with_url_and_target_and_features(
-                url,
+                &url,
                 "_blank",
                 "noopener,noreferrer",
             );
         }
-        link.set(None);
-        if let Some(tx) = link_answer.borrow_mut().take() {
-            let _ = tx.send(open && url.is_some());
-        }
     };
     let answer = StoredValue::new_local(answer);
+    let send = StoredValue::new_local(move |yes: bool| {
+        message.answer(yes);
+    });
     let close = move |_| {
         closer.with_value(|tx| {
             if let Some(tx) = tx {
@@ -369,10 +409,19 @@ fn AppFrame(ctl: Controller, called: CalledTool) -> impl IntoView {
                     title=move || say(lang.get(), "The tool's app", "工具的应用")
                 ></iframe>
             })}
-            <Show when=move || link.with(|l| l.is_some())>
+            <Show when=move || message_shown.with(|m| m.is_some())>
+                <p id="mf-app-message" class="mf-app-link" role="alert">
+                    {move || say(lang.get(), "The app asks to send the model ", "应用请求向模型发送 ")}
+                    <code>{move || message_shown.get().unwrap_or_default()}</code>
+                    " "
+                    <button id="mf-app-message-send" on:click=move |_| send.with_value(|s| s(true))>{move || say(lang.get(), "Send", "发送")}</button>
+                    <button id="mf-app-message-no" on:click=move |_| send.with_value(|s| s(false))>{move || say(lang.get(), "Don't send", "不发送")}</button>
+                </p>
+            </Show>
+            <Show when=move || link_shown.with(|l| l.is_some())>
                 <p id="mf-app-link" class="mf-app-link" role="alert">
                     {move || say(lang.get(), "The app asks to open ", "应用请求打开 ")}
-                    <code>{move || link.get().unwrap_or_default()}</code>
+                    <code>{move || link_shown.get().unwrap_or_default()}</code>
                     " "
                     <button id="mf-app-link-open" on:click=move |_| answer.with_value(|a| a(true))>{move || say(lang.get(), "Open", "打开")}</button>
                     <button id="mf-app-link-no" on:click=move |_| answer.with_value(|a| a(false))>{move || say(lang.get(), "Don't open", "不打开")}</button>

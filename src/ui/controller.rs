@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::diagram::{Row, spec::Lang};
 use crate::flow::engine::{After, Engine};
 use crate::flow::gate::{Gate, Mode};
-use crate::flow::host::{Approval, ServerMemory};
+use crate::flow::host::{Approval, Consent, ServerMemory};
 use crate::flow::session::RunSession;
 use crate::on_demand::call_on_demand;
 use crate::record::run::{RowStatus, Run};
@@ -292,13 +292,20 @@ impl Controller {
     }
 
     /// The user's answer to the approval dialog.
-    pub fn decide(&self, yes: bool) {
-        // A link's approve=auto for another server holds from the user's first yes on.
+    pub fn decide(&self, consent: Consent) {
+        // A link's approve=auto for another server holds from the user's first yes to the
+        // model's call on (the dialog named the server).
         let asked = self.settings.link_auto.get_untracked();
-        if asked.is_some() {
+        let of_model = self
+            .dialogs
+            .dialog
+            .with_untracked(|d| d.as_ref().is_some_and(|d| d.app.is_none()));
+        if asked.is_some() && of_model {
             self.settings.link_auto.set(None);
         }
-        let granted = yes && asked.as_deref() == Some(&*self.settings.server.get_untracked());
+        let granted = consent != Consent::Declined
+            && of_model
+            && asked.as_deref() == Some(&*self.settings.server.get_untracked());
         if granted {
             self.settings.approval.set(Approval::Auto);
         }
@@ -306,7 +313,14 @@ impl Controller {
             if granted {
                 engine.set_approval(Approval::Auto);
             }
-            engine.decide(yes);
+            engine.decide(consent);
+        }
+    }
+
+    /// The user's answer to "share your roots with this server?".
+    pub fn share_roots(&self, share: bool) {
+        if let Some(engine) = self.engine() {
+            engine.share_roots(share);
         }
     }
 

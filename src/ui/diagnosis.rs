@@ -16,7 +16,8 @@ const PROBE_MS: u32 = 5_000;
 const PROBE_CHARS: usize = 4_096;
 
 /// Runs the checks for the page at `page` that could not reach `url` at `row`.
-pub type Diagnose = fn(String, String, Row) -> LocalBoxFuture<'static, Diagnosis>;
+/// The diagnosis of `url` (the page's origin first), failed at the row; whether a link chose it.
+pub type Diagnose = fn(String, String, Row, bool) -> LocalBoxFuture<'static, Diagnosis>;
 
 struct PageProbe;
 
@@ -198,6 +199,8 @@ async fn first_event(response: &web_sys::Response) -> String {
 on_demand!(
     diagnose,
     pub fn diagnose_fn() -> Result<Diagnose, OnDemandError> {
-        Ok(|page, url, row| Box::pin(async move { diagnose(&PageProbe, &page, &url, row).await }))
+        Ok(|page, url, row, from_link| {
+            Box::pin(async move { diagnose(&PageProbe, &page, &url, row, from_link).await })
+        })
     }
 );

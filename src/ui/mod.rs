@@ -42,7 +42,7 @@ use wasm_bindgen::JsCast;
 
 use crate::on_demand::call_on_demand;
 
-use approval::ApprovalDialog;
+use approval::{ApprovalDialog, RootsDialog};
 use auth_dialog::AuthDialog;
 use compare::CompareView;
 use connection::ConnectionPanel;
@@ -103,6 +103,8 @@ fn controller_from_query(query: &str, origin: &str) -> Controller {
         ctl.settings.call_args.set(args);
     }
     ctl.settings.link_auto.set(asked_for);
+    let named = params::query_param(query, "server").filter(|s| !s.trim().is_empty());
+    ctl.settings.link_server.set(named);
     ctl.settings.era.set(params::era(query));
     if let Some(asked) = params::query_param(query, "log") {
         ctl.settings
@@ -248,6 +250,7 @@ pub fn Page(ctl: Controller) -> impl IntoView {
                 </p>
             </Show>
             <ApprovalDialog ctl=ctl />
+            <RootsDialog ctl=ctl />
             <AuthDialog ctl=ctl />
             <FormDialog ctl=ctl />
             <SamplingDialogView ctl=ctl />

@@ -88,7 +88,10 @@ pub fn SettingsPanel(ctl: Controller) -> impl IntoView {
                 <label class="mf-wide">
                     {tr(settings.lang, Msg::McpServerUrl)}
                     <input id="mf-server" type="url" prop:value=move || settings.server.get()
-                        on:input=move |ev| settings.server.set(event_target_value(&ev))
+                        on:input=move |ev| {
+                            settings.link_server.set(None);
+                            settings.server.set(event_target_value(&ev));
+                        }
                         on:change=move |_| ctl.end_run(Some("ended: the server changed in the settings")) />
                     <Show when=move || Preset::of(&settings.server.get()) == Preset::Bridge>
                         <small id="mf-bridge-hint">

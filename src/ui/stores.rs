@@ -8,7 +8,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::diagram::spec::Lang;
-use crate::flow::host::{Approval, ApprovalRequest, FormRequest, SamplingDialog};
+use crate::flow::host::{Approval, ApprovalRequest, FormRequest, RootsQuestion, SamplingDialog};
 use crate::llm::choice::LlmSettings;
 use crate::llm::smollm::status::Status as ModelStatus;
 use crate::llm::smollm::worker::ModelWorker;
@@ -30,6 +30,9 @@ pub struct Settings {
     /// The link asked to run this server's tools with no dialog, and the server is not the
     /// page's own: the user's first yes grants it.
     pub link_auto: RwSignal<Option<String>>,
+    /// The server a link's `?server=` chose, until the user enters one: the diagnosis of a
+    /// failed first request does not probe a private network for a link.
+    pub link_server: RwSignal<Option<String>>,
     pub speed: RwSignal<Option<f64>>,
     /// The LLM participant; its key stays in this page's memory.
     pub llm: RwSignal<LlmSettings>,
@@ -74,6 +77,7 @@ impl Settings {
             era: RwSignal::new(EraChoice::Auto),
             approval: RwSignal::new(approval),
             link_auto: RwSignal::new(None),
+            link_server: RwSignal::new(None),
             speed: RwSignal::new(speed),
             llm: RwSignal::new(LlmSettings::default()),
             headers: RwSignal::new(String::new()),
@@ -104,6 +108,8 @@ pub struct Dialogs {
     pub you_turn: RwSignal<Option<Turn>>,
     /// The authorization request waiting for the user to open it.
     pub authorize: RwSignal<Option<String>>,
+    /// A server asking for the roots, the first time, waiting for the user's yes or no.
+    pub roots: RwSignal<Option<RootsQuestion>>,
 }
 
 impl Dialogs {
@@ -114,6 +120,7 @@ impl Dialogs {
             sampling: RwSignal::new(None),
             you_turn: RwSignal::new(None),
             authorize: RwSignal::new(None),
+            roots: RwSignal::new(None),
         }
     }
 
@@ -123,6 +130,7 @@ impl Dialogs {
         self.form.set(None);
         self.sampling.set(None);
         self.authorize.set(None);
+        self.roots.set(None);
     }
 }
 

@@ -188,7 +188,7 @@ async fn restart_during_a_pending_approval_closes_the_dialog_and_the_new_run_ask
     assert!(root.query_selector("[role=dialog]").unwrap().is_none());
     // The new run gets to its own question; answering it finishes the new run.
     assert!(until_some(20_000, ctl.dialogs.dialog).await);
-    ctl.decide(true);
+    ctl.decide(mcp_flow::flow::host::Consent::Once);
     assert!(until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await);
     assert_eq!(
         text(&root, "#mf-answer"),

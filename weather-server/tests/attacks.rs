@@ -339,6 +339,53 @@ async fn the_authorization_server_refuses_every_attack_in_the_table() {
         )
         .await;
 
+    table
+        .row(
+            "a registration flood that also opens the consent page for each registration",
+            "a client the user authorized before keeps working (only unconsented ones give way)",
+            async {
+                let real = registered(&consent, &[REDIRECT]).await;
+                let pkce = pkce();
+                let page = authorize(&consent, &real, &pkce, &[])
+                    .await
+                    .text()
+                    .await
+                    .unwrap_or_default();
+                let decided = http()
+                    .post(consent.url("/oauth/authorize/decision"))
+                    .form(&[
+                        ("request", request_id(&page).as_str()),
+                        ("decision", "approve"),
+                    ])
+                    .send()
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let (_, params) = redirected(&decided);
+                let code = params.get("code").cloned().unwrap_or_default();
+                let (status, granted) =
+                    redeem_as(&consent, &real, &code, &pkce.verifier, REDIRECT, &[]).await;
+                expect(status == StatusCode::OK, || format!("{status}: {granted}"))?;
+                for _ in 0..1_050 {
+                    let flood = registered(&consent, &[REDIRECT]).await;
+                    authorize(&consent, &flood, &pkce, &[]).await;
+                }
+                let refresh = granted["refresh_token"].as_str().unwrap_or_default();
+                let (status, _, body) = token_request(
+                    &consent,
+                    &[
+                        ("grant_type", "refresh_token"),
+                        ("refresh_token", refresh),
+                        ("client_id", real.as_str()),
+                    ],
+                )
+                .await;
+                expect(status == StatusCode::OK, || {
+                    format!("the authorized client is gone: {status} {body}")
+                })
+            },
+        )
+        .await;
+
     // --- the authorization request -------------------------------------------------------------
     table
         .row("a 600-character state", "400 page, nothing held", async {
@@ -722,6 +769,52 @@ async fn the_authorization_server_refuses_every_attack_in_the_table() {
                 status_is(&hijack, StatusCode::NOT_FOUND)?;
                 let own = legacy(&auto, &owner, Some(&session), &ping).await;
                 status_is(&own, StatusCode::OK)
+            },
+        )
+        .await;
+    table
+        .row(
+            "/journal read with another client's token",
+            "none of the other client's requests or session ids",
+            async {
+                let owner = access_token(&auto, "mcp:basic").await;
+                let opened = legacy(&auto, &owner, None, &initialize_request(1)).await;
+                let session = header(opened.headers(), "mcp-session-id")
+                    .ok_or("no session opened")?
+                    .to_owned();
+                let ping = json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" });
+                legacy(&auto, &owner, Some(&session), &ping).await;
+                let (_, other) = register(
+                    &auto,
+                    &json!({ "redirect_uris": [REDIRECT], "token_endpoint_auth_method": "none" }),
+                )
+                .await;
+                let other_id = other["client_id"].as_str().unwrap_or_default();
+                let (code, verifier) = code_for(&auto, other_id).await;
+                let (_, granted) =
+                    redeem_as(&auto, other_id, &code, &verifier, REDIRECT, &[]).await;
+                let stranger = granted["access_token"].as_str().unwrap_or_default();
+                let journal = auto.url("/journal");
+                let read = |token: String| {
+                    let journal = journal.clone();
+                    async move {
+                        http()
+                            .get(journal)
+                            .bearer_auth(token)
+                            .send()
+                            .await
+                            .map_err(|e| e.to_string())?
+                            .text()
+                            .await
+                            .map_err(|e| e.to_string())
+                    }
+                };
+                let seen = read(stranger.to_owned()).await?;
+                expect(!seen.contains(&session), || {
+                    format!("the stranger sees {seen}")
+                })?;
+                let own = read(owner).await?;
+                expect(own.contains(&session), || format!("the owner sees {own}"))
             },
         )
         .await;

@@ -25,6 +25,34 @@ pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
+/// Whether a header carries a credential, by its name: kept out of every record, feed and
+/// export (`[redacted]` in its place). The usual ones by name (`Authorization`, `Cookie`,
+/// `DPoP`, …), and any whose name has a word of a key or a token (`X-API-Key`,
+/// `X-Auth-Token`, `X-Amz-Security-Token`, `Private-Token`, `X-Goog-Api-Key`, …).
+pub fn is_secret_header(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    const WORDS: [&str; 13] = [
+        "token",
+        "secret",
+        "key",
+        "apikey",
+        "password",
+        "passwd",
+        "credential",
+        "credentials",
+        "signature",
+        "jwt",
+        "assertion",
+        "session-token",
+        "cookie",
+    ];
+    matches!(
+        name.as_str(),
+        "authorization" | "proxy-authorization" | "cookie" | "set-cookie" | "dpop"
+    ) || name.contains("authorization")
+        || name.split(['-', '_']).any(|word| WORDS.contains(&word))
+}
+
 /// JSON-RPC error codes the eras use.
 pub mod codes {
     pub const PARSE_ERROR: i64 = -32700;
@@ -276,6 +304,44 @@ pub fn param_headers(input_schema: &Map<String, Value>) -> Result<Vec<ParamHeade
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_are_told_by_their_headers_names() {
+        for secret in [
+            "Authorization",
+            "proxy-authorization",
+            "Cookie",
+            "Set-Cookie",
+            "DPoP",
+            "X-API-Key",
+            "x-api_key",
+            "Api-Key",
+            "X-Goog-Api-Key",
+            "X-Auth-Token",
+            "X-Amz-Security-Token",
+            "Private-Token",
+            "X-Client-Secret",
+            "X-Upstream-Authorization",
+            "Ocp-Apim-Subscription-Key",
+            "X-Hub-Signature",
+            "x-password",
+        ] {
+            assert!(is_secret_header(secret), "{secret}");
+        }
+        for plain in [
+            "Content-Type",
+            "Mcp-Session-Id",
+            "MCP-Protocol-Version",
+            "Last-Event-ID",
+            "WWW-Authenticate",
+            "Keep-Alive",
+            "Accept",
+            "Mcp-Method",
+            "Mcp-Name",
+        ] {
+            assert!(!is_secret_header(plain), "{plain}");
+        }
+    }
     use serde_json::json;
 
     fn schema(v: Value) -> Map<String, Value> {

@@ -782,3 +782,56 @@ fn through_a_bridge_on_this_machine_the_flow_authorizes_for_its_upstream() {
     assert!(err.to_string().contains("not for this server"), "{err}");
     assert_eq!(http.sent.borrow().len(), 2, "nothing after the metadata");
 }
+
+#[test]
+fn a_local_server_that_is_no_bridge_cannot_collect_a_token_meant_for_another() {
+    // Each names an upstream the page could authorize for; none is a bridge of this machine
+    // relaying to a plain http server, so the header is not believed and the flow refuses
+    // metadata for the named server (the token would go to the loopback server, not to it).
+    for (at, upstream) in [
+        ("http://127.0.0.1:8001/mcp", "http://localhost:3000/mcp"),
+        (
+            "http://localhost:9/api/s/k/mcp",
+            "http://localhost:3000/mcp",
+        ),
+        ("http://127.0.0.1:8001/s//mcp", "http://localhost:3000/mcp"),
+        (
+            "https://127.0.0.1:8001/s/k/mcp",
+            "http://localhost:3000/mcp",
+        ),
+        (
+            "http://127.0.0.1:8001/s/k/mcp",
+            "https://mail.example.com/mcp",
+        ),
+        (
+            "http://127.0.0.1:8001/s/k/mcp",
+            "http://a.example\\@b.example/mcp",
+        ),
+    ] {
+        let http = Rc::new(Scripted::default());
+        *http.script.borrow_mut() =
+            vec![bridged_unauthorized(upstream), prm(upstream, None)].into();
+        let (_, recorder) = shared_log();
+        let t = Transport::new(http.clone(), http.clone(), at, recorder);
+        t.set_authorizer(Some(Rc::new(Authorizer::new(AuthConfig::native(), None))));
+        let err = post(&t).expect_err("metadata for another resource");
+        assert!(
+            err.to_string().contains("not for this server"),
+            "{at}: {err}"
+        );
+        assert_eq!(t.upstream(), None, "{at} naming {upstream}");
+        assert_eq!(
+            http.sent.borrow().len(),
+            2,
+            "{at}: nothing after the metadata"
+        );
+    }
+    assert_eq!(
+        crate::transport::bridge_upstream(
+            "http://127.0.0.1:8001/s/ab12/mcp?endpoint=1",
+            "http://localhost:3000/mcp"
+        )
+        .as_deref(),
+        Some("http://localhost:3000/mcp")
+    );
+}

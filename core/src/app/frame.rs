@@ -32,8 +32,9 @@ pub trait Frame {
     fn facts(&self) -> HostFacts;
     /// Asks the user to open `url` (a web page); whether it was opened.
     fn open_link(&self, url: String) -> LocalBoxFuture<'static, bool>;
-    /// The app's message to the conversation: the page asks the model with it.
-    fn ask(&self, text: String);
+    /// The app's message to the conversation: the page asks the user, and on their yes asks the
+    /// model with it; whether it was sent.
+    fn ask(&self, text: String) -> LocalBoxFuture<'static, bool>;
 }
 
 /// Where the sandbox proxy is served, under the page's other loopback name.

@@ -8,13 +8,14 @@ use std::rc::Rc;
 use futures_util::future::{Either, select};
 use serde_json::{Value, json};
 
-use super::forms::url_origin;
+use super::approval::AppCallConsent;
+use super::forms::web_page;
 use super::host::{Host, Stopped};
 pub use crate::app::called::CalledTool;
 use crate::app::context::{HostFacts, initialize_result};
 use crate::app::frame::{Frame, FrameEvent};
 use crate::app::guard::{Flood, Inbound, PER_SECOND, frame_height};
-use crate::app::policy::{INNER_SANDBOX, allow, policy, with_policy};
+use crate::app::policy::{INNER_SANDBOX, allow, is_plain_source, policy, with_policy};
 use crate::app::resource::AppResource;
 use crate::diagram::Row;
 use crate::llm::Llm;
@@ -34,6 +35,8 @@ const REFUSED: i64 = -32000;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const TEARDOWN_ID: &str = "mcp-flow-teardown";
+/// The proxy's notice that the app's frame was navigated (or tried to be) and is gone.
+const NAVIGATED: &str = "ui/notifications/sandbox-app-navigated";
 
 fn app(method: &str, detail: impl Into<String>, count: u32) -> Option<Payload> {
     Some(Payload::App {
@@ -286,11 +289,18 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
             "allow": allow(&self.app.permissions),
         });
         if self.app.csp.declared {
+            // Only plain sources: the proxy builds its own `frame-src` from the frame domains.
+            let plain = |list: &[String]| -> Vec<String> {
+                list.iter()
+                    .filter(|d| is_plain_source(d))
+                    .cloned()
+                    .collect()
+            };
             params["csp"] = json!({
-                "connectDomains": self.app.csp.connect,
-                "resourceDomains": self.app.csp.resource,
-                "frameDomains": self.app.csp.frame,
-                "baseUriDomains": self.app.csp.base_uri,
+                "connectDomains": plain(&self.app.csp.connect),
+                "resourceDomains": plain(&self.app.csp.resource),
+                "frameDomains": plain(&self.app.csp.frame),
+                "baseUriDomains": plain(&self.app.csp.base_uri),
             });
         }
         let message = json!({
@@ -355,6 +365,24 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
                 }
             };
             match event {
+                // The proxy's own notice, which no flood may hold back: the app is gone.
+                FrameEvent::Message { message, .. }
+                    if message.get("method").and_then(Value::as_str) == Some(NAVIGATED) =>
+                {
+                    let why = message
+                        .pointer("/params/reason")
+                        .and_then(Value::as_str)
+                        .unwrap_or("the app's frame was navigated");
+                    self.record(Some(Row::AppTornDown), false, message.clone(), None);
+                    let _ = self.host.fail(
+                        Row::AppTornDown,
+                        format!(
+                            "{}: the sandbox removed the app; nothing more is sent to it or read from it",
+                            clip(why, 200)
+                        ),
+                    );
+                    return Ok(());
+                }
                 FrameEvent::Message { at_ms, message } => {
                     if !self.flood.admit(at_ms) {
                         if self.flood.dropped() == 1 {
@@ -520,11 +548,25 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
                     .or_else(|| params.pointer("/content/0/text"))
                     .and_then(Value::as_str);
                 match text.filter(|t| !t.trim().is_empty()) {
-                    Some(text) => {
+                    // Sent only on the user's yes: an app never starts a turn by itself.
+                    Some(text) if self.frame.ask(text.to_owned()).await => {
                         self.send(Some(Row::AppMessage), answer(&id, json!({})));
                         self.host
                             .done(Row::AppMessage, app(method, clip(text, 120), 1));
-                        self.frame.ask(text.to_owned());
+                    }
+                    Some(text) => {
+                        self.send(
+                            Some(Row::AppMessage),
+                            error(&id, REFUSED, "Message sending denied by user"),
+                        );
+                        self.host.done(
+                            Row::AppMessage,
+                            app(
+                                method,
+                                format!("not sent (the user said no): {}", clip(text, 100)),
+                                1,
+                            ),
+                        );
                     }
                     None => self.refuse(
                         Some(Row::AppMessage),
@@ -603,11 +645,29 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
                 return;
             }
         }
+        // The same consent as the model's call, the app named.
+        let allowed = match method {
+            "tools/call" => {
+                let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+                let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+                let uri = self.called.app_uri().unwrap_or_default();
+                match self.host.approve_app_call(uri, name, &arguments).await {
+                    AppCallConsent::Allowed(how) => Some(how),
+                    AppCallConsent::Declined => {
+                        let why = format!("the user declined to run {name}: nothing sent");
+                        self.refuse(Some(Row::AppCall), &id, message, REFUSED, why);
+                        return;
+                    }
+                }
+            }
+            _ => None,
+        };
         self.record(Some(Row::AppCall), false, message, None);
-        self.host.done(
-            Row::AppCall,
-            app(method, asked(method, &params, false), count),
-        );
+        let mut said = asked(method, &params, false);
+        if let Some(how) = allowed {
+            said.push_str(&format!(" ({how})"));
+        }
+        self.host.done(Row::AppCall, app(method, said, count));
         let forwarded = self.host.forward(method, &params).await;
         self.host.begin(Row::AppCallResult).await;
         match forwarded {
@@ -627,8 +687,8 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
         self.host.steps.activate(Row::AppLink);
         let url = params.get("url").and_then(Value::as_str).unwrap_or("");
         // The same rule as a server's URL elicitation: a web page with a host, no credentials.
-        let link = match url_origin(url) {
-            Ok(_) => url.to_owned(),
+        let link = match web_page(url) {
+            Ok(page) => page.url,
             Err(why) => {
                 let why = format!("{}: {why}", clip(url, 80));
                 self.refuse(

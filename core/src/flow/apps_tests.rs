@@ -5,13 +5,14 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use futures_executor::block_on;
+use futures_executor::{LocalPool, block_on};
 use futures_util::future::LocalBoxFuture;
+use futures_util::task::LocalSpawnExt;
 use serde_json::{Value, json};
 
 use super::apps::CalledTool;
 use super::gate::Mode;
-use super::host::Approval;
+use super::host::{Approval, Consent};
 use super::tests::host;
 use crate::app::context::HostFacts;
 use crate::app::frame::{Frame, FrameEvent};
@@ -32,6 +33,8 @@ struct ScriptedFrame {
     links: RefCell<Vec<String>>,
     hangs: bool,
     opens: bool,
+    /// The user's answer to the app's message.
+    sends: bool,
 }
 
 impl Frame for ScriptedFrame {
@@ -62,8 +65,10 @@ impl Frame for ScriptedFrame {
         let opens = self.opens;
         Box::pin(async move { opens })
     }
-    fn ask(&self, text: String) {
+    fn ask(&self, text: String) -> LocalBoxFuture<'static, bool> {
         self.asked.borrow_mut().push(text);
+        let sends = self.sends;
+        Box::pin(async move { sends })
     }
 }
 
@@ -538,6 +543,35 @@ fn a_links_arguments_that_are_not_an_object_fail_before_any_call() {
 }
 
 #[test]
+fn a_message_to_the_conversation_is_sent_only_on_the_users_yes() {
+    let (h, _, run, called) = asked(script(APP_MIME, vec![]));
+    let mut events = introduction();
+    events.push(request(
+        2,
+        "ui/message",
+        json!({"role": "user", "content": {"type": "text", "text": "Ask again, forever"}}),
+    ));
+    let frame = Rc::new(ScriptedFrame {
+        events: RefCell::new(events.into()),
+        ..Default::default()
+    });
+    block_on(h.host_app(&called, frame.clone())).expect("hosted");
+    assert_eq!(
+        *frame.asked.borrow(),
+        ["Ask again, forever"],
+        "put to the user"
+    );
+    let posted = frame.posted.borrow();
+    let answer = posted
+        .iter()
+        .find(|m| m["id"] == json!(2))
+        .expect("answered");
+    assert_eq!(answer["error"]["message"], "Message sending denied by user");
+    let run = run.borrow();
+    assert_eq!(run.status(Row::AppMessage), RowStatus::Done);
+}
+
+#[test]
 fn a_message_to_the_conversation_becomes_the_next_question() {
     let (h, _, run, called) = asked(script(APP_MIME, vec![]));
     let mut events = introduction();
@@ -561,12 +595,166 @@ fn a_message_to_the_conversation_becomes_the_next_question() {
     ]);
     let frame = Rc::new(ScriptedFrame {
         events: RefCell::new(events.into()),
+        sends: true,
         ..Default::default()
     });
     block_on(h.host_app(&called, frame.clone())).expect("hosted");
     assert_eq!(*frame.asked.borrow(), ["And in Paris?", "And in Rome?"]);
+    let posted = frame.posted.borrow();
+    for id in [2, 3] {
+        let answer = posted
+            .iter()
+            .find(|m| m["id"] == json!(id))
+            .expect("answered");
+        assert_eq!(answer["result"], json!({}), "{answer}");
+    }
     assert_eq!(h.app_context().as_deref(), Some("The user prefers °F."));
     let run = run.borrow();
     assert_eq!(run.status(Row::AppMessage), RowStatus::Done);
     assert_eq!(run.status(Row::AppModelContext), RowStatus::Done);
+}
+
+/// Runs `frame`'s app on `h` in a pool, so the test can answer the host's dialogs.
+fn hosting(
+    h: &Rc<super::host::Host<Rc<Scripted>, crate::llm::offline::OfflineModel>>,
+    called: CalledTool,
+    frame: Rc<ScriptedFrame>,
+) -> LocalPool {
+    let pool = LocalPool::new();
+    let host = h.clone();
+    pool.spawner()
+        .spawn_local(async move {
+            let _ = host.host_app(&called, frame).await;
+        })
+        .expect("spawned");
+    pool
+}
+
+#[test]
+fn an_apps_tool_call_asks_the_user_as_the_models_does_naming_the_app_and_the_server() {
+    let forwarded = |id: i64| {
+        json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "Sunny"}]}})
+            .to_string()
+    };
+    let (h, http, run, called) = asked(script(
+        APP_MIME,
+        vec![sse(&[&forwarded(6)]), sse(&[&forwarded(7)])],
+    ));
+    h.set_approval(Approval::Ask);
+    let before = http.sent.borrow().len();
+    let call = |id: i64, name: &str| {
+        request(
+            id,
+            "tools/call",
+            json!({"name": name, "arguments": {"location": "Tokyo"}}),
+        )
+    };
+    let mut events = introduction();
+    events.extend([
+        call(2, "get_weather"),
+        call(3, "get_weather"),
+        call(4, "get_weather"),
+        call(5, "refresh_card"),
+    ]);
+    let frame = Rc::new(ScriptedFrame {
+        events: RefCell::new(events.into()),
+        ..Default::default()
+    });
+    let mut pool = hosting(&h, called, frame.clone());
+    let dialog = || super::tests::DIALOG.with(|d| d.borrow().clone());
+
+    // The first call: the dialog names the tool, the app and the server; declined, nothing sent.
+    pool.run_until_stalled();
+    let first = dialog().expect("the app's call is put to the user");
+    assert_eq!(first.tool, "get_weather");
+    assert_eq!(first.app.as_deref(), Some(CARD));
+    assert_eq!(first.server, "http://127.0.0.1:8000");
+    h.decide(Consent::Declined);
+    pool.run_until_stalled();
+    assert_eq!(
+        http.sent.borrow().len(),
+        before + 1,
+        "only the card was read: a declined call is not sent"
+    );
+    // The second: allowed for the rest of the run; the third runs without asking.
+    assert!(dialog().is_some(), "asked again after a decline");
+    h.decide(Consent::ForTheRun);
+    pool.run_until_stalled();
+    // The fourth, another tool: asked again.
+    let fourth = dialog().expect("another tool asks again");
+    assert_eq!(fourth.tool, "refresh_card");
+    h.decide(Consent::Declined);
+    pool.run_until_stalled();
+
+    let sent = sent_bodies(&http);
+    let calls: Vec<&Value> = sent[before..]
+        .iter()
+        .filter(|b| b["method"] == "tools/call")
+        .collect();
+    assert_eq!(calls.len(), 2, "the second and third calls: {calls:?}");
+    let posted = frame.posted.borrow();
+    let answer = |id: i64| posted.iter().find(|m| m["id"] == json!(id)).cloned();
+    let declined = answer(2).expect("answered");
+    assert!(
+        declined["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("declined")),
+        "{declined}"
+    );
+    assert!(answer(3).is_some_and(|a| a.get("result").is_some()));
+    assert!(answer(4).is_some_and(|a| a.get("result").is_some()));
+    assert!(answer(5).is_some_and(|a| a.get("error").is_some()));
+    let run = run.borrow();
+    assert!(
+        run.app
+            .iter()
+            .any(|p| p.refused.as_deref().is_some_and(|r| r.contains("declined"))),
+        "the decline is in the record"
+    );
+}
+
+#[test]
+fn an_app_that_navigates_its_frame_is_gone_and_nothing_more_is_read_or_sent() {
+    let (h, http, run, called) = asked(script(APP_MIME, vec![]));
+    let before = http.sent.borrow().len();
+    let mut events = introduction();
+    events.extend([
+        // Past the rate limit: the proxy's notice is read all the same.
+        notify(
+            "ui/notifications/sandbox-app-navigated",
+            json!({"reason": "the app tried to navigate its frame to https://elsewhere.example"}),
+        ),
+        // What the page it reached sends is never read.
+        request(
+            2,
+            "tools/call",
+            json!({"name": "get_weather", "arguments": {"location": "Oslo"}}),
+        ),
+        request(3, "ping", json!({})),
+    ]);
+    let frame = Rc::new(ScriptedFrame {
+        events: RefCell::new(events.into()),
+        hangs: true,
+        ..Default::default()
+    });
+    let hosted = futures_util::FutureExt::now_or_never(h.host_app(&called, frame.clone()));
+    assert!(matches!(hosted, Some(Ok(()))), "the conversation ended");
+    assert_eq!(
+        http.sent.borrow().len(),
+        before + 1,
+        "only the card was read"
+    );
+    let posted = frame.posted.borrow();
+    assert!(
+        posted
+            .iter()
+            .all(|m| m["id"] != json!(2) && m["id"] != json!(3)),
+        "nothing answered: {posted:?}"
+    );
+    assert!(
+        posted.iter().all(|m| m["method"] != "ui/resource-teardown"),
+        "no teardown is sent to what is in the frame now"
+    );
+    let run = run.borrow();
+    assert_eq!(run.status(Row::AppTornDown), RowStatus::Failed);
 }

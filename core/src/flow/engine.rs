@@ -9,7 +9,7 @@ use futures_util::future::LocalBoxFuture;
 use rmcp::model::ElicitResult;
 
 use super::apps::CalledTool;
-use super::host::{Approval, BrowseWalk, Host, Stopped};
+use super::host::{Approval, BrowseWalk, Consent, Host, Stopped};
 use crate::diagram::Row;
 use crate::llm::Llm;
 use mcp_flow_client::error::McpError;
@@ -99,7 +99,9 @@ pub trait Engine {
     /// 2025-11-25 server is told they changed.
     fn set_roots(self: Rc<Self>, roots: String) -> LocalBoxFuture<'static, Result<(), McpError>>;
     /// The user's answer to "Execute tool?".
-    fn decide(&self, yes: bool);
+    fn decide(&self, consent: Consent);
+    /// The user's answer to "share your roots with this server?".
+    fn share_roots(&self, share: bool);
     /// The user's answer to the server's form.
     fn answer_form(&self, answer: ElicitResult);
     /// The user's verdict on a sampling request: the request to put to the model, or `None`.
@@ -186,8 +188,12 @@ impl<H: Http + 'static, L: Llm + 'static> Engine for Host<H, L> {
         })
     }
 
-    fn decide(&self, yes: bool) {
-        Host::decide(self, yes);
+    fn decide(&self, consent: Consent) {
+        Host::decide(self, consent);
+    }
+
+    fn share_roots(&self, share: bool) {
+        Host::share_roots(self, share);
     }
 
     fn answer_form(&self, answer: ElicitResult) {

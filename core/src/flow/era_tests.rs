@@ -67,7 +67,7 @@ pub(super) fn fixture(script: Vec<Script>, era: EraChoice, memory: ServerMemory)
         }
         HostEvent::Form(form) => seen.borrow_mut().push(form),
         HostEvent::Sampling(dialog) => dialogs.borrow_mut().push(dialog),
-        HostEvent::Approval(_) | HostEvent::Authorize(_) => {}
+        HostEvent::Approval(_) | HostEvent::Authorize(_) | HostEvent::Roots(_) => {}
     });
     let client = super::tests::scripted_client(&http, &emit);
     let gate = Rc::new(Gate::new(Mode::Play, None));
@@ -498,6 +498,7 @@ fn legacy_run_asked_with_roots(
         EraChoice::Legacy,
         ServerMemory::default(),
     );
+    f.host.roots.shared_already();
     f.host.set_roots(roots);
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     (f, answer)
@@ -708,6 +709,7 @@ fn a_modern_roots_request_is_answered_in_the_retry_without_asking_the_user() {
         EraChoice::Modern,
         ServerMemory::default(),
     );
+    f.host.roots.shared_already();
     f.host.set_roots(work_root());
     let answer = play_answering(&f, "What's the weather in Springfield?", illinois()).expect("run");
     assert_eq!(answer, "The weather in Springfield, Illinois is cloudy.");

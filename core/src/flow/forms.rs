@@ -10,7 +10,7 @@ use futures_channel::oneshot;
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::Value;
 
-use super::steps::{FormRequest, HostEvent, Steps, UrlToOpen};
+use super::steps::{Consent, FormRequest, HostEvent, Steps, UrlToOpen};
 use crate::diagram::Row;
 use crate::record::payload::Payload;
 
@@ -25,7 +25,9 @@ pub const FORM_ROWS: [Row; 4] = [
 /// The user's pending answers: to "Execute tool?" and to the server's form.
 #[derive(Default)]
 pub struct Answers {
-    approval: RefCell<Option<oneshot::Sender<bool>>>,
+    approval: RefCell<Option<oneshot::Sender<Consent>>>,
+    /// The (app, tool) pairs the user allowed for the rest of the run.
+    allowed: RefCell<Vec<(String, String)>>,
     form: RefCell<Option<oneshot::Sender<ElicitResult>>>,
     /// A legacy answer was handed to the client to POST; its row is done when the call ends.
     reply_pending: Cell<bool>,
@@ -36,18 +38,34 @@ pub struct Answers {
 }
 
 impl Answers {
-    /// Waits for the user's yes or no.
-    pub fn await_approval(&self) -> oneshot::Receiver<bool> {
+    /// Waits for the user's answer to a tool call.
+    pub fn await_approval(&self) -> oneshot::Receiver<Consent> {
         let (tx, rx) = oneshot::channel();
         *self.approval.borrow_mut() = Some(tx);
         rx
     }
 
     /// The user's answer to "Execute tool?".
-    pub fn decide(&self, yes: bool) {
+    pub fn decide(&self, consent: Consent) {
         if let Some(tx) = self.approval.borrow_mut().take() {
-            let _ = tx.send(yes);
+            let _ = tx.send(consent);
         }
+    }
+
+    /// The user allowed `app`'s calls of `tool` for the rest of the run.
+    pub fn allow_for_run(&self, app: &str, tool: &str) {
+        let mut allowed = self.allowed.borrow_mut();
+        if !allowed.iter().any(|(a, t)| a == app && t == tool) {
+            allowed.push((app.to_owned(), tool.to_owned()));
+        }
+    }
+
+    /// Whether the user allowed `app`'s calls of `tool` for the rest of the run.
+    pub fn allowed_for_run(&self, app: &str, tool: &str) -> bool {
+        self.allowed
+            .borrow()
+            .iter()
+            .any(|(a, t)| a == app && t == tool)
     }
 
     /// The user's answer to the server's form.
@@ -101,9 +119,20 @@ pub fn answer_payload(answer: &ElicitResult) -> Payload {
     }
 }
 
-/// The origin of a URL-mode elicitation's page, or why it is not opened: only an absolute
-/// `http:` or `https:` URL with a host (no `javascript:`, `data:`, `file:`, no credentials in it).
-pub fn url_origin(url: &str) -> Result<String, String> {
+/// A web page the user may be asked to open: the URL as a browser reads it (a backslash before
+/// the query is a slash to a browser, so it is one here too; scheme and host lowercased), and its
+/// origin, which is shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebPage {
+    pub url: String,
+    pub origin: String,
+}
+
+/// A URL-mode elicitation's page (or an app's link), or why it is not opened: only an absolute
+/// `http:` or `https:` URL with a plain host (no `javascript:`, `data:`, `file:`, no
+/// credentials, no host that a browser would read as another: percent-escapes, letters beyond
+/// ASCII, an IPv4 address not written the usual way).
+pub fn web_page(url: &str) -> Result<WebPage, String> {
     let (scheme, rest) = url
         .split_once("://")
         .filter(|(scheme, _)| {
@@ -113,18 +142,42 @@ pub fn url_origin(url: &str) -> Result<String, String> {
             let scheme = url.split(':').next().unwrap_or_default();
             format!("only http: and https: pages are opened, not {scheme}:")
         })?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if authority.is_empty() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err("the URL has no host, or has spaces in it".into());
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("the URL has spaces or control characters in it".into());
+    }
+    // Before the query, a browser reads `\` as `/`.
+    let cut = rest.find(['?', '#']).unwrap_or(rest.len());
+    let rest = format!("{}{}", rest[..cut].replace('\\', "/"), &rest[cut..]);
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    if authority.is_empty() {
+        return Err("the URL has no host".into());
     }
     if authority.contains('@') {
         return Err("the URL carries a user name or password".into());
     }
-    Ok(format!(
+    if authority.contains('%') || !authority.is_ascii() {
+        return Err(
+            "the URL's host is escaped or has letters beyond ASCII: a browser would show another"
+                .into(),
+        );
+    }
+    let host = authority.rsplit_once(':').map_or(authority, |(h, _)| h);
+    let last = host.trim_end_matches('.').rsplit('.').next().unwrap_or("");
+    let numeric = !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit())
+        || last.to_ascii_lowercase().starts_with("0x");
+    if numeric && !host.starts_with('[') && host.parse::<std::net::Ipv4Addr>().is_err() {
+        return Err("the URL's host is an address not written the usual way".into());
+    }
+    let origin = format!(
         "{}://{}",
         scheme.to_ascii_lowercase(),
         authority.to_ascii_lowercase()
-    ))
+    );
+    Ok(WebPage {
+        url: format!("{origin}{tail}"),
+        origin,
+    })
 }
 
 /// Rows Elicit, ElicitAsk and ElicitAnswer: records the server's question, puts the form (or, in
@@ -147,12 +200,9 @@ pub async fn ask_user(
             serde_json::to_value(requested_schema).unwrap_or(Value::Null),
         ),
         ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
-            return match url_origin(url) {
-                Ok(origin) => {
-                    let page = UrlToOpen {
-                        url: url.clone(),
-                        origin,
-                    };
+            return match web_page(url) {
+                Ok(WebPage { url, origin }) => {
+                    let page = UrlToOpen { url, origin };
                     ask(
                         steps,
                         answers,
@@ -279,7 +329,11 @@ pub fn legacy_elicitor(
 
 #[cfg(test)]
 mod tests {
-    use super::url_origin;
+    use super::web_page;
+
+    fn url_origin(url: &str) -> Result<String, String> {
+        web_page(url).map(|p| p.origin)
+    }
 
     #[test]
     fn only_http_pages_with_a_host_are_opened_and_their_origin_is_shown() {
@@ -291,6 +345,12 @@ mod tests {
             url_origin("http://127.0.0.1:3000/form").as_deref(),
             Ok("http://127.0.0.1:3000")
         );
+        // Shown as a browser reads it: a backslash is a slash, so the host is the one before it.
+        let page = web_page("https://evil.example\\.good.example/pay?x=a\\b").expect("a page");
+        assert_eq!(page.origin, "https://evil.example");
+        assert_eq!(page.url, "https://evil.example/.good.example/pay?x=a\\b");
+        let page = web_page("https://good.example\\@evil.example/").expect("a page");
+        assert_eq!(page.origin, "https://good.example");
         for (bad, why) in [
             ("javascript:alert(1)", "not javascript:"),
             ("data:text/html,<b>x</b>", "not data:"),
@@ -299,6 +359,10 @@ mod tests {
             ("https:///nohost", "no host"),
             ("https://user:pw@example.com/", "user name or password"),
             ("https://example.com/a b", "spaces"),
+            ("https://ex%61mple.com/", "escaped"),
+            ("https://pаypal.com/", "beyond ASCII"),
+            ("http://0x7f000001/", "not written the usual way"),
+            ("http://2130706433/", "not written the usual way"),
         ] {
             let said = url_origin(bad).unwrap_err();
             assert!(said.contains(why), "{bad}: {said}");

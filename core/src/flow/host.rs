@@ -17,7 +17,8 @@ use super::roots::{self, ROOTS_ROWS, RootsAnswers};
 use super::sampling::{SAMPLING_ROWS, SamplingDesk, legacy_sampler};
 use super::steps::Steps;
 pub use super::steps::{
-    ApprovalRequest, Emit, FormRequest, HostEvent, SamplingDialog, Stopped, UrlToOpen,
+    ApprovalRequest, Consent, Emit, FormRequest, HostEvent, RootsQuestion, SamplingDialog, Stopped,
+    UrlToOpen,
 };
 use crate::diagram::Row;
 use crate::llm::{ChatMessage, Llm, LlmReply, ToolCall, ToolSpec};
@@ -43,6 +44,15 @@ pub const MAX_INPUT_ROUNDS: u32 = 5;
 pub enum Approval {
     Ask,
     Auto,
+}
+
+/// The server a transport reaches, as the user's dialogs name it: its origin, or through a
+/// bridge on this machine, the origin of the server the bridge relays to.
+pub(super) fn server_name<H: Http>(transport: &mcp_flow_client::transport::Transport<H>) -> String {
+    let url = transport
+        .upstream()
+        .unwrap_or_else(|| transport.url.clone());
+    mcp_flow_client::origin::origin(&url).map_or(url.clone(), |o| o.serialize())
 }
 
 /// A Streamable HTTP endpoint is an absolute `http://` or `https://` URL with a host.
@@ -109,6 +119,8 @@ pub struct ServerMemory {
     pub eras: EraCache,
     pub tools: ToolsCache,
     pub lists: mcp_flow_client::browse::ListCache,
+    /// Which servers the user shared the settings' roots with.
+    pub roots: roots::RootsShared,
 }
 
 /// The rows of the server's questions during a tool call: a form, the roots, the model.
@@ -137,7 +149,7 @@ pub struct Host<H: Http, L: Llm> {
     pub(super) roots: Rc<RootsAnswers>,
     /// The user's answers to the server's sampling requests.
     pub(super) sampling: Rc<SamplingDesk>,
-    approval: Cell<Approval>,
+    pub(super) approval: Cell<Approval>,
     pub(super) era_choice: Cell<EraChoice>,
     pub(super) memory: ServerMemory,
     pub(super) tools: RefCell<Vec<ToolSpec>>,
@@ -212,7 +224,12 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
         ));
         let answers = Rc::new(Answers::default());
         client.set_elicitor(Some(legacy_elicitor(steps.clone(), answers.clone())));
-        let roots = Rc::new(RootsAnswers::default());
+        let asking = Rc::downgrade(&client);
+        let roots = Rc::new(RootsAnswers::new(Rc::new(move || {
+            asking
+                .upgrade()
+                .map_or_else(String::new, |c| server_name(&c.transport))
+        })));
         client.set_roots_giver(Some(roots::legacy_giver(steps.clone(), roots.clone())));
         // The page always has a model to answer with, so it always declares sampling.
         let sampling = Rc::new(SamplingDesk::default());
@@ -317,8 +334,14 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     /// The era setting and what the page remembers, for diagram 1.
     pub fn with_era(mut self, choice: EraChoice, memory: ServerMemory) -> Self {
         self.era_choice.set(choice);
+        self.roots.remember_in(memory.roots.clone());
         self.memory = memory;
         self
+    }
+
+    /// The user's answer to "share your roots with this server?".
+    pub fn share_roots(&self, share: bool) {
+        self.roots.decide(share);
     }
 
     /// The user's own request headers ("Name: value" lines), sent with every MCP request and
@@ -337,8 +360,8 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
     }
 
     /// The user's answer to "Execute tool?".
-    pub fn decide(&self, yes: bool) {
-        self.answers.decide(yes);
+    pub fn decide(&self, consent: Consent) {
+        self.answers.decide(consent);
     }
 
     /// The user's answer to the server's form.
@@ -552,26 +575,6 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
         Ok(text)
     }
 
-    /// Rows 4 and 5: ask the user, or skip them when approval is off.
-    pub(super) async fn approve(&self, call: &ToolCall, round: u32) -> bool {
-        if self.approval.get() == Approval::Auto {
-            self.skip(&[Row::Confirm, Row::Confirmed], SkipReason::ApprovalOff);
-            return true;
-        }
-        self.begin(Row::Confirm).await;
-        let rx = self.answers.await_approval();
-        (self.steps.emit)(HostEvent::Approval(Some(ApprovalRequest {
-            tool: call.name.clone(),
-            arguments: call.arguments.clone(),
-        })));
-        self.done(Row::Confirm, Some(tool_call(call, round)));
-        self.steps.activate(Row::Confirmed);
-        let approved = rx.await.unwrap_or(false);
-        (self.steps.emit)(HostEvent::Approval(None));
-        self.done(Row::Confirmed, Some(Payload::Decision { approved }));
-        approved
-    }
-
     /// Rows 6 to 9: the tool call through the MCP client, with the server's questions on the
     /// way (legacy: answered on the open stream; modern: input_required, then a retry).
     pub(super) async fn call_tool(
@@ -772,10 +775,11 @@ impl<H: Http + 'static, L: Llm + 'static> Host<H, L> {
                     responses.insert(key, serde_json::to_value(&answer).unwrap_or(Value::Null));
                 }
                 Question::Roots => {
-                    let given = self.roots.asked(asked.state.clone());
+                    let (listed, withheld) = self.roots.given(&self.steps).await;
+                    let given = self.roots.asked(&listed, withheld, asked.state.clone());
                     self.begin(Row::Roots).await;
                     self.done(Row::Roots, Some(given.clone()));
-                    let list = mcp_flow_client::roots::list_result(&self.roots.list());
+                    let list = mcp_flow_client::roots::list_result(&listed);
                     responses.insert(key, list);
                     roots = Some(given);
                 }

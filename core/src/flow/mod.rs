@@ -1,6 +1,7 @@
 //! The host flow: runs the diagrams step by step through a gate, reporting every row to the
 //! run record (`crate::record`).
 
+mod approval;
 pub mod apps;
 #[cfg(test)]
 mod apps_tests;

@@ -17,6 +17,22 @@ use mcp_flow_client::sampling::SamplingRequest;
 pub struct ApprovalRequest {
     pub tool: String,
     pub arguments: Value,
+    /// Where the call goes: the server's origin, and, through a bridge on this machine, the
+    /// server the bridge relays to.
+    pub server: String,
+    pub upstream: Option<String>,
+    /// The app that asks (its `ui://` URI), when an app calls the tool rather than the model.
+    pub app: Option<String>,
+}
+
+/// The user's answer to a tool call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consent {
+    Declined,
+    Once,
+    /// This app's calls of this tool run without asking for the rest of the run (asked only
+    /// for an app's call).
+    ForTheRun,
 }
 
 /// A form the server asks the user to fill in (an elicitation).
@@ -52,6 +68,15 @@ pub enum SamplingDialog {
     },
 }
 
+/// A server asks for the client's roots, the first time: may it have them?
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootsQuestion {
+    /// The server that asks (its origin, or through a bridge the server behind it).
+    pub server: String,
+    /// The roots the settings list.
+    pub roots: Vec<String>,
+}
+
 /// What the host reports: changes to the run record, and questions for the user.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HostEvent {
@@ -66,6 +91,9 @@ pub enum HostEvent {
     /// The server asks for authorization: the page waits for the user to open the
     /// authorization page, whose request this is (`None`: it no longer waits).
     Authorize(Option<String>),
+    /// A server asks for the roots for the first time: the page waits for the user to share
+    /// them with it or not (`None`: it no longer waits).
+    Roots(Option<RootsQuestion>),
 }
 
 impl From<RunEvent> for HostEvent {

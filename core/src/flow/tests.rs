@@ -8,7 +8,9 @@ use futures_util::task::LocalSpawnExt;
 use serde_json::json;
 
 use super::gate::{Gate, Mode};
-use super::host::{Approval, ApprovalRequest, Emit, FormRequest, Host, HostEvent, ServerMemory};
+use super::host::{
+    Approval, ApprovalRequest, Consent, Emit, FormRequest, Host, HostEvent, ServerMemory,
+};
 use crate::diagram::Row;
 use crate::diagram::explained::fits;
 use crate::llm::offline::OfflineModel;
@@ -54,7 +56,7 @@ pub(super) fn scripted_client(http: &Rc<Scripted>, emit: &Emit) -> Rc<McpClient<
 
 thread_local! {
     /// The approval the host asked for last (the page's dialog).
-    static DIALOG: RefCell<Option<ApprovalRequest>> = const { RefCell::new(None) };
+    pub(super) static DIALOG: RefCell<Option<ApprovalRequest>> = const { RefCell::new(None) };
     /// The form the host asked the user to fill in last.
     static FORM: RefCell<Option<FormRequest>> = const { RefCell::new(None) };
 }
@@ -74,7 +76,7 @@ fn recorder(run: Rc<RefCell<Run>>) -> Emit {
         }
         HostEvent::Approval(request) => DIALOG.with(|d| *d.borrow_mut() = request),
         HostEvent::Form(request) => FORM.with(|f| *f.borrow_mut() = request),
-        HostEvent::Authorize(_) | HostEvent::Sampling(_) => {}
+        HostEvent::Authorize(_) | HostEvent::Sampling(_) | HostEvent::Roots(_) => {}
     })
 }
 
@@ -271,11 +273,14 @@ fn declining_the_tool_call_skips_the_call_and_the_model_says_so() {
         })
         .unwrap();
     pool.run_until_stalled();
-    assert_eq!(
-        DIALOG.with(|d| d.borrow().as_ref().map(|a| a.tool.clone())),
-        Some("get_weather".to_owned())
-    );
-    h.decide(false);
+    let asked = DIALOG
+        .with(|d| d.borrow().clone())
+        .expect("the dialog shows");
+    assert_eq!(asked.tool, "get_weather");
+    // The dialog names where the call goes, and that the model (not an app) asks.
+    assert_eq!(asked.server, "http://127.0.0.1:8000");
+    assert_eq!((asked.upstream, asked.app), (None, None));
+    h.decide(Consent::Declined);
     pool.run_until_stalled();
     assert_eq!(
         DIALOG.with(|d| d.borrow().clone()),

@@ -183,6 +183,7 @@ mod tests {
                 roots: vec!["file:///work".into()],
                 state: None,
                 round: 1,
+                withheld: false,
             },
             Row::Sample | Row::SampleReview | Row::SampleLlm => Payload::Sampling {
                 messages: vec!["user: Say hi".into()],

@@ -67,6 +67,9 @@ pub enum Payload {
         /// The modern era's `requestState`, echoed back with the answer.
         state: Option<String>,
         round: u32,
+        /// The user did not share the settings' roots with this server: none were given.
+        #[serde(default)]
+        withheld: bool,
     },
     /// A server's request for the client's model (`sampling/createMessage`), in round `round`
     /// of a call.
@@ -382,10 +385,13 @@ impl Payload {
                 roots,
                 state,
                 round,
+                withheld,
             } => vec![
                 (
                     Field::Roots,
-                    if roots.is_empty() {
+                    if *withheld {
+                        V("(none: the user did not share them with this server)".into())
+                    } else if roots.is_empty() {
                         V("(none)".into())
                     } else {
                         V(roots.join(", "))

@@ -347,6 +347,7 @@ impl Rows {
                         .collect(),
                     state: None,
                     round: self.rounds,
+                    withheld: false,
                 },
             ),
             "sampling/createMessage" => (
@@ -438,6 +439,7 @@ impl Rows {
                     roots: Vec::new(),
                     state,
                     round,
+                    withheld: false,
                 },
             ),
             "sampling/createMessage" => (
@@ -640,6 +642,7 @@ fn first_input_response(params: &Value) -> Option<Payload> {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
             round: 0,
+            withheld: false,
         }
     } else {
         Payload::Sampled {

@@ -266,6 +266,7 @@ impl Controller {
                 HostEvent::Approval(request) => this.dialogs.dialog.set(request),
                 HostEvent::Form(request) => this.dialogs.form.set(request),
                 HostEvent::Sampling(dialog) => this.dialogs.sampling.set(dialog),
+                HostEvent::Roots(question) => this.dialogs.roots.set(question),
                 HostEvent::Authorize(prompt) => this.dialogs.authorize.set(prompt),
             }));
         let model_text = self.workers.model_text;
@@ -352,7 +353,8 @@ impl Controller {
         };
         let page = window().location().origin().unwrap_or_default();
         let url = self.settings.server.get_untracked();
-        let diagnosis = diagnose(page, url, row).await;
+        let from_link = self.settings.link_server.get_untracked().as_deref() == Some(&*url);
+        let diagnosis = diagnose(page, url, row, from_link).await;
         self.run
             .update(|r| r.apply(RunEvent::Diagnosed(Box::new(diagnosis))));
     }

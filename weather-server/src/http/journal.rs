@@ -1,7 +1,8 @@
 //! `--journal`: every request the server received, in order (HTTP method, path, session id,
 //! JSON-RPC method and id), readable as JSON at `GET /journal`. Off unless the flag is given;
 //! the test command turns it on where a test must see what a client really sent (for example
-//! that a run the user ended sends nothing more, and closes its session).
+//! that a run the user ended sends nothing more, and closes its session). Under `--auth`, each
+//! entry names the client whose token sent it, and a reader sees only its own client's.
 
 use std::sync::{Arc, Mutex};
 
@@ -29,7 +30,15 @@ pub struct Entry {
     pub rpc_method: Option<String>,
     /// The body's JSON-RPC `id`.
     pub rpc_id: Option<Value>,
+    /// Under `--auth`: the client whose token the request carried (none: no valid token).
+    #[serde(skip)]
+    pub client: Option<String>,
 }
+
+/// The client a request's valid token belongs to, put on the request (for the reader) and on
+/// the response (for the record) by the `/mcp` guard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller(pub String);
 
 #[derive(Clone, Default)]
 pub struct Journal {
@@ -37,9 +46,10 @@ pub struct Journal {
 }
 
 impl Journal {
-    fn push(&self, mut entry: Entry) {
+    /// Adds `entry` in arrival order; its number.
+    fn push(&self, mut entry: Entry) -> u64 {
         let Ok(mut guard) = self.entries.lock() else {
-            return;
+            return 0;
         };
         let (next, entries) = &mut *guard;
         entry.seq = *next;
@@ -48,16 +58,39 @@ impl Journal {
             entries.remove(0);
         }
         entries.push(entry);
+        *next - 1
+    }
+
+    /// Names the client that sent entry `seq`, once its token was checked.
+    fn sent_by(&self, seq: u64, client: &str) {
+        let Ok(mut guard) = self.entries.lock() else {
+            return;
+        };
+        if let Ok(at) = guard.1.binary_search_by_key(&seq, |e| e.seq) {
+            guard.1[at].client = Some(client.to_owned());
+        }
     }
 
     pub fn entries(&self) -> Vec<Entry> {
         self.entries.lock().map(|g| g.1.clone()).unwrap_or_default()
     }
+
+    /// What `caller` may read: everything without `--auth`, its own client's entries with it.
+    pub fn entries_for(&self, caller: Option<&Caller>) -> Vec<Entry> {
+        let mut entries = self.entries();
+        if let Some(Caller(client)) = caller {
+            entries.retain(|e| e.client.as_deref() == Some(client));
+        }
+        entries
+    }
 }
 
 /// `GET /journal`.
-pub async fn read(State(journal): State<Journal>) -> Json<Vec<Entry>> {
-    Json(journal.entries())
+pub async fn read(
+    State(journal): State<Journal>,
+    caller: Option<axum::Extension<Caller>>,
+) -> Json<Vec<Entry>> {
+    Json(journal.entries_for(caller.as_ref().map(|c| &c.0)))
 }
 
 /// Middleware: records the request, then passes it on unchanged. Bodies up to `limit` bytes are
@@ -85,7 +118,7 @@ pub async fn record(
         }
     };
     let rpc: Option<Value> = serde_json::from_slice(&bytes).ok();
-    journal.push(Entry {
+    let seq = journal.push(Entry {
         seq: 0,
         http_method: parts.method.to_string(),
         path: parts.uri.path().to_owned(),
@@ -96,9 +129,15 @@ pub async fn record(
             .and_then(Value::as_str)
             .map(str::to_owned),
         rpc_id: rpc.as_ref().and_then(|v| v.get("id")).cloned(),
+        client: None,
     });
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    let response = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    if let Some(Caller(client)) = response.extensions().get::<Caller>() {
+        journal.sent_by(seq, client);
+    }
+    response
 }
 
 #[cfg(test)]
@@ -115,6 +154,7 @@ mod tests {
             session: None,
             rpc_method: None,
             rpc_id: None,
+            client: None,
         };
         journal.push(entry("POST"));
         journal.push(entry("DELETE"));
@@ -122,5 +162,28 @@ mod tests {
         assert_eq!(all.len(), 2);
         assert_eq!((all[0].seq, all[1].seq), (0, 1));
         assert_eq!(all[1].http_method, "DELETE");
+    }
+
+    #[test]
+    fn a_reader_with_a_token_sees_only_its_own_clients_entries() {
+        let journal = Journal::default();
+        let entry = |session: &str| Entry {
+            seq: 0,
+            http_method: "POST".into(),
+            path: "/mcp".into(),
+            session: Some(session.into()),
+            rpc_method: None,
+            rpc_id: None,
+            client: None,
+        };
+        let mine = journal.push(entry("mine"));
+        let theirs = journal.push(entry("theirs"));
+        journal.push(entry("nobody's"));
+        journal.sent_by(mine, "me");
+        journal.sent_by(theirs, "them");
+        let seen = journal.entries_for(Some(&Caller("me".into())));
+        let sessions: Vec<_> = seen.iter().filter_map(|e| e.session.as_deref()).collect();
+        assert_eq!(sessions, ["mine"]);
+        assert_eq!(journal.entries_for(None).len(), 3, "without --auth, all");
     }
 }

@@ -329,6 +329,26 @@ impl BridgePeers {
         Ok((process, format!("http://localhost:{mcp}/mcp")))
     }
 
+    /// The Python SDK server whose apps try to get more than the user allowed
+    /// (`test-servers/peers/py_hostile_apps.py`), admitting pages from `origin`; returns the
+    /// process and its MCP endpoint.
+    pub fn hostile_apps(&self, origin: &str) -> Result<(sh::Background, String)> {
+        let (process, line) = sh::Background::start(
+            "hostile-apps",
+            Command::new(&self.python_sdk)
+                .arg(crate::workspace_root().join("test-servers/peers/py_hostile_apps.py"))
+                .arg(origin),
+            "listening on",
+        )?;
+        let url = line
+            .split_whitespace()
+            .last()
+            .filter(|u| u.starts_with("http://"))
+            .ok_or_else(|| format!("hostile-apps said {line:?}"))?
+            .to_owned();
+        Ok((process, url))
+    }
+
     /// The reference MCP Apps server `server-basic-vanillajs` on a free port; returns the process
     /// and its MCP endpoint.
     pub fn basic_app(&self) -> Result<(sh::Background, String)> {

@@ -709,6 +709,12 @@ fn e2e_helpers(ctx: &mut Ctx) -> Helpers {
     // The reference MCP Apps server (its tool's app has buttons that go through the host).
     let basic_app = ctx.bridge_peers().and_then(|peers| peers.basic_app());
     helpers.add("basic-app", basic_app);
+    // The Python SDK server whose apps try to get more than the user allowed.
+    let hostile_apps = page.clone().map_err(Into::into).and_then(|page| {
+        let peers = ctx.bridge_peers()?;
+        peers.hostile_apps(&page)
+    });
+    helpers.add("hostile-apps", hostile_apps);
     // A real OpenAI-compatible server serving the project's SmolLM2 file.
     let llama = page.map_err(Into::into).and_then(|page| {
         let s = ctx.llama()?.start(&ctx.tools, &page)?;

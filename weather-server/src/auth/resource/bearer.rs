@@ -24,6 +24,7 @@ use crate::auth::{
     types::{MCP_BASIC, Scopes, WEATHER_READ},
 };
 use crate::handlers::weather::TOOL_NAME;
+use crate::http::journal::Caller;
 
 /// What the Authorization header holds.
 #[derive(Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ enum Credential<'a> {
 }
 
 /// Middleware in front of `/mcp` (outside the request guard).
-pub async fn require_token(State(auth): State<Auth>, request: Request, next: Next) -> Response {
+pub async fn require_token(State(auth): State<Auth>, mut request: Request, next: Next) -> Response {
     let site = match auth.gate.site(request.headers(), request.uri()) {
         Ok(site) => site,
         Err(refused) => return refused.into_response(),
@@ -73,6 +74,9 @@ pub async fn require_token(State(auth): State<Auth>, request: Request, next: Nex
         },
     };
     tracing::debug!(client_id = %access.client, "bearer token present and valid");
+    // Who asked: the journal keeps it, and shows a reader only its own client's requests.
+    let caller = Caller(access.client.as_str().to_owned());
+    request.extensions_mut().insert(caller.clone());
 
     let full = Scopes::of(&[MCP_BASIC, WEATHER_READ]);
     let mut required = Scopes::of(&[MCP_BASIC]);
@@ -106,7 +110,8 @@ pub async fn require_token(State(auth): State<Auth>, request: Request, next: Nex
         return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
     }
     let closing = request.method() == Method::DELETE;
-    let response = next.run(request).await;
+    let mut response = next.run(request).await;
+    response.extensions_mut().insert(caller);
     match (session, session_of(response.headers())) {
         (None, Some(opened)) => auth.owners.open(opened, access.client),
         (Some(session), _) if closing && response.status().is_success() => {

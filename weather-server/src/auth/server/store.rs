@@ -4,9 +4,12 @@
 //! fingerprints; expired entries are swept whenever a table grows.
 //!
 //! Nothing an anonymous caller sends can fill it for good: registrations and waiting requests
-//! are capped and the oldest give way to new ones (unused registrations first), unused
-//! registrations expire, and a spent code or refresh token presented again revokes every token
-//! of its family.
+//! are capped and the oldest give way to new ones, unused registrations expire, and a spent code
+//! or refresh token presented again revokes every token of its family. A registration counts as
+//! used only once a token was issued to it (after the user's consent), so a flood of
+//! registrations, even one that opens the consent page for each, gives way before any client a
+//! user authorized: first registrations with no request waiting, then those waiting for a
+//! decision, oldest first.
 
 use std::{
     collections::HashMap,
@@ -154,7 +157,7 @@ impl<T> Table<T> {
     }
 }
 
-/// A registered client and whether it was ever used (an authorization request or a token).
+/// A registered client and whether it was ever used (a token issued to it).
 struct Registered {
     client: Client,
     used: bool,
@@ -264,16 +267,42 @@ impl Store {
     }
 
     /// Adds a dynamically registered client, kept [`UNUSED_CLIENT_TTL`] until it is used; when
-    /// the table is full, the oldest unused client gives way.
+    /// the table is full, the oldest unused client with no request waiting gives way, else the
+    /// oldest unused one, and only when every client got a token, the oldest of all.
     pub fn register(&self, client: Client) {
         let key = Fingerprint::of(client.id.as_str());
         let registered = Registered {
             client,
             used: false,
         };
-        self.tables()
-            .clients
-            .put_evicting(key, registered, UNUSED_CLIENT_TTL, |r| !r.used);
+        let mut tables = self.tables();
+        tables.pending.sweep();
+        let waiting: std::collections::HashSet<ClientId> = tables
+            .pending
+            .entries
+            .values()
+            .map(|(_, p)| p.grant.client.id.clone())
+            .collect();
+        let clients = &mut tables.clients;
+        clients.sweep();
+        while clients.entries.len() >= clients.max {
+            let oldest = |evictable: &dyn Fn(&Registered) -> bool| {
+                clients
+                    .entries
+                    .iter()
+                    .filter(|(_, (_, r))| evictable(r))
+                    .min_by_key(|(_, (expires, _))| *expires)
+                    .map(|(k, _)| *k)
+            };
+            let gives_way = oldest(&|r| !r.used && !waiting.contains(&r.client.id))
+                .or_else(|| oldest(&|r| !r.used))
+                .or_else(|| oldest(&|_| true));
+            match gives_way {
+                Some(k) => clients.entries.remove(&k),
+                None => break,
+            };
+        }
+        clients.put(key, registered, UNUSED_CLIENT_TTL);
     }
 
     pub fn registered(&self, id: &ClientId) -> Option<Client> {
@@ -294,7 +323,6 @@ impl Store {
     pub fn hold(&self, pending: Pending) -> Result<String, Unavailable> {
         let mut tables = self.tables();
         let client = pending.grant.client.id.clone();
-        tables.touch(&client);
         tables.pending.sweep();
         let mine = |p: &Pending| p.grant.client.id == client;
         if tables.pending.count(mine) >= MAX_PENDING_PER_CLIENT {
@@ -551,6 +579,53 @@ mod tests {
         );
         store.register(client("late"));
         assert!(store.registered(&ClientId("late".into())).is_some());
+    }
+
+    #[test]
+    fn a_flood_that_also_opens_the_consent_page_never_evicts_a_client_the_user_authorized() {
+        let store = Store::new(Duration::from_secs(60));
+        store.register(client("authorized"));
+        let family = store.tables().new_family();
+        store
+            .tables()
+            .issue(
+                Grant {
+                    client: client("authorized"),
+                    ..grant(true)
+                },
+                family,
+                Duration::from_secs(60),
+            )
+            .expect("a token, after the user's consent");
+        store.register(client("deciding"));
+        store.hold(pending("deciding")).expect("held");
+        // Each flood registration also opens the consent page: waiting, but never consented.
+        for i in 0..MAX_CLIENTS + 50 {
+            let id = format!("flood-{i}");
+            store.register(client(&id));
+            store.hold(pending(&id)).expect("held");
+        }
+        assert_eq!(store.clients(), MAX_CLIENTS);
+        assert!(
+            store.registered(&ClientId("authorized".into())).is_some(),
+            "a client with a token outlasts any flood"
+        );
+        // With nothing but waiting clients left, the oldest of them gives way first.
+        assert!(store.registered(&ClientId("deciding".into())).is_none());
+        assert!(store.registered(&ClientId("flood-0".into())).is_none());
+        store.register(client("late"));
+        assert!(store.registered(&ClientId("late".into())).is_some());
+    }
+
+    #[test]
+    fn a_registration_flood_takes_idle_registrations_before_one_waiting_for_consent() {
+        let store = Store::new(Duration::from_secs(60));
+        store.register(client("deciding"));
+        store.hold(pending("deciding")).expect("held");
+        for i in 0..MAX_CLIENTS + 50 {
+            store.register(client(&format!("flood-{i}")));
+        }
+        assert!(store.registered(&ClientId("deciding".into())).is_some());
     }
 
     #[test]
