@@ -218,7 +218,7 @@ impl Log {
                 ..
             } => {
                 x.status = Some(status);
-                x.response_headers = redact(&headers);
+                x.response_headers = headers;
                 x.headers_ms = Some(at_ms);
             }
             Update::Event { event, .. } => x.events.push(event),

@@ -391,11 +391,12 @@ impl<H: Http> Transport<H> {
                     seq,
                     at_ms: self.clock.now_ms(),
                     status: response.status,
-                    headers: if step.is_some() {
+                    // Credentials by name, and the flow's secrets in its URLs, never recorded.
+                    headers: crate::record::redact(&if step.is_some() {
                         auth::redact::headers(&response.headers)
                     } else {
                         response.headers.clone()
-                    },
+                    }),
                 });
                 Ok((seq, response))
             }

@@ -67,6 +67,14 @@ export default {
       if (!(await page.isVisible(sel.roots))) await page.click('#mf-advanced > summary');
       await page.fill(sel.roots, 'file:///home/me/trips Trips');
       await page.click(sel.play);
+      // The roots go to this server only once the user shares them with it (asked once a page,
+      // before or after the model's request, as the server asks).
+      const shareRoots = (async () => {
+        await page.waitForSelector('#mf-roots-share', { timeout: 30_000 });
+        const named = await page.textContent('#mf-roots-server');
+        check(named === new URL(need('base')).origin, `${spoken}: the roots dialog names ${named}`);
+        await page.click('#mf-roots-share');
+      })();
       // The user sees the request before any model does, even with approve=auto.
       await page.waitForSelector(sel.samplingSend, { timeout: 20_000 });
       const limits = await page.textContent(sel.samplingLimits);
@@ -81,6 +89,7 @@ export default {
       await page.fill(sel.samplingAnswer, 'Pack sunglasses and sunscreen.');
       await page.screenshot({ path: join(opt.out, `sampling-answer-${spoken}.png`) });
       await page.click(sel.samplingApprove);
+      await shareRoots;
       await finished(page);
       check((await era(page)) === spoken, `data-era: ${await era(page)}`);
       const s = await rows(page);

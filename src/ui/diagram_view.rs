@@ -261,7 +261,9 @@ pub fn DiagramView(
     below: Option<Below>,
 ) -> impl IntoView {
     let settings = expect_context::<Settings>();
-    let diagram = move || pick(ctl.shown_era());
+    // The era alone: the diagram is drawn again when it changes, not at every event of the run.
+    let era = Memo::new(move |_| ctl.shown_era());
+    let diagram = move || pick(era.get());
     let id = diagram().id;
     // The labels carry the run's real values in place of the tutorial's examples.
     let live = Memo::new(move |_| ctl.run.with(LiveValues::from_run));

@@ -524,6 +524,12 @@ async fn the_reference_everything_server_gets_the_roots_from_the_settings() {
         "file:///home/me/work Work\nfile:///home/me/notes",
     )
     .await;
+    // The server asks on its GET stream once the session is ready: the user shares them.
+    assert!(
+        until_some(30_000, ctl.dialogs.roots).await,
+        "the user was asked before the roots went out"
+    );
+    ctl.share_roots(true);
     click(&root, "#mf-you-call");
     let text = called(ctl, &root).await;
     assert!(text.contains("Current MCP Roots (2 total)"), "{text}");

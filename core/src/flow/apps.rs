@@ -383,8 +383,9 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
                     );
                     return Ok(());
                 }
-                FrameEvent::Message { at_ms, message } => {
-                    if !self.flood.admit(at_ms) {
+                // Rated by when the host gets to it, so a backlog never buys more reads.
+                FrameEvent::Message { message, .. } => {
+                    if !self.flood.admit(self.now()) {
                         if self.flood.dropped() == 1 {
                             self.record(
                                 None,
