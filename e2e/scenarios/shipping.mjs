@@ -52,10 +52,10 @@ export default {
     // and chunk, and since the default run ends with get_weather's card, the apps' module and
     // chunk).
     check(files.length <= 13, `a first run fetched ${files.length} files: ${files.map((f) => f.path).join(', ')}`);
-    // And at most 550 KB on the wire (the bytes, like the files, are the build's, not a timing):
+    // And at most 560 KB on the wire (the bytes, like the files, are the build's, not a timing):
     // the float formatter and parser, which the offline model's arithmetic needs, are the run
     // module's, not the first load's.
-    check(total <= 550_000, `a first run fetched ${total} bytes: ${files.map((f) => `${f.path} ${f.wire}`).join(', ')}`);
+    check(total <= 560_000, `a first run fetched ${total} bytes: ${files.map((f) => `${f.path} ${f.wire}`).join(', ')}`);
   },
 
   async 'the Content-Security-Policy forbids inline script and the app runs under it'(page) {
