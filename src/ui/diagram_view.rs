@@ -264,7 +264,7 @@ pub fn DiagramView(
     // The era alone: the diagram is drawn again when it changes, not at every event of the run.
     let era = Memo::new(move |_| ctl.shown_era());
     let diagram = move || pick(era.get());
-    let id = diagram().id;
+    let id = pick(era.get_untracked()).id;
     // The labels carry the run's real values in place of the tutorial's examples.
     let live = Memo::new(move |_| ctl.run.with(LiveValues::from_run));
     // Only a diagram with lines under its labels is laid out again at every event of the run;

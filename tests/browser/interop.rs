@@ -82,19 +82,38 @@ async fn the_python_sdk_server_in_every_era() {
 /// The Python SDK server's `shared_roots`, whose parameter the SDK fills by asking the client for
 /// its roots, in `era`: the roots in the settings go back, drawn on rows Roots (and RootsReply in
 /// 2025-11-25), and the tool's result names them.
-async fn roots_asked(era: EraChoice) {
+async fn roots_asked(era: EraChoice, share: bool) {
     use mcp_flow::record::payload::Payload;
     let url = Live::PySdk.url();
     let ctl = playing(url.to_owned(), "Which roots does the client share?", era);
     ctl.settings.roots.set("file:///home/me/work Work".into());
-    let (root, handle) = play_to_answer(ctl, format!("roots {era:?}")).await;
+    let (root, handle) = mount(ctl);
+    ctl.start(Mode::Play);
+    // The first time this server asks, the user is asked, and the dialog names the server.
+    assert!(
+        until(20_000, || ctl.dialogs.roots.with_untracked(Option::is_some)).await,
+        "{era:?}: the roots went out without asking"
+    );
+    let asked = ctl.dialogs.roots.get_untracked().map(|q| q.server);
+    let origin = url.split("/mcp").next().map(str::to_owned);
+    assert_eq!(asked, origin, "{era:?}");
+    ctl.share_roots(share);
+    assert!(
+        until(20_000, || ctl.run.with_untracked(|r| r.answer().is_some())).await,
+        "{era:?}: no answer"
+    );
     let result = ctl
         .run
         .with_untracked(|r| r.payload(Row::CallToolResult).cloned());
+    let expected = if share {
+        "The client shares file:///home/me/work."
+    } else {
+        "The client shares no roots."
+    };
     match result {
         Some(Payload::ToolResult { text, is_error, .. }) => {
             assert!(!is_error, "{era:?}: {text}");
-            assert_eq!(text, "The client shares file:///home/me/work.", "{era:?}");
+            assert_eq!(text, expected, "{era:?}");
         }
         other => panic!("{era:?}: {other:?}"),
     }
@@ -111,8 +130,8 @@ async fn roots_asked(era: EraChoice) {
 
 #[wasm_bindgen_test]
 async fn the_python_sdk_servers_roots_request_is_answered_from_the_settings_in_both_eras() {
-    roots_asked(EraChoice::Legacy).await;
-    roots_asked(EraChoice::Modern).await;
+    roots_asked(EraChoice::Legacy, true).await;
+    roots_asked(EraChoice::Modern, false).await;
 }
 
 /// The Python SDK server's `packing_tip`, whose parameter the SDK fills by sampling the client's
