@@ -34,6 +34,18 @@ export async function finished(page, timeout = 20_000) {
   }
 }
 
+/** A tool's app's own document: the inner frame the sandbox proxy made (`about:srcdoc`). */
+export async function appFrame(page) {
+  await page.waitForSelector('#mf-app-frame', { timeout: 20_000 });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const inner = page.frames().find((f) => f.url() === 'about:srcdoc');
+    if (inner) return inner;
+    await page.waitForTimeout(50);
+  }
+  throw new Error('the proxy rendered no app');
+}
+
 /** The names of the split wasm modules (xtask/src/build/split.rs) the page fetches, as it fetches them. */
 export const pieces = (page) => {
   const seen = [];

@@ -5,7 +5,7 @@
 // tool the link asked for. The table is printed as it runs (attack -> refusal: ok).
 import { createServer } from 'node:http';
 import { need, check } from '../lib/context.mjs';
-import { sel, appRows } from '../lib/page.mjs';
+import { sel, appRows, appFrame } from '../lib/page.mjs';
 
 function row(attack, refusal) {
   console.log(`    attack: ${attack} -> ${refusal}: ok`);
@@ -51,16 +51,6 @@ async function ended(page, row) {
   return [(await appRows(page))[row], await page.textContent(`#mf-dp g[data-row="${row}"] title`)];
 }
 
-/** The app's own document (`about:srcdoc` under the proxy). */
-async function appFrame(page) {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const inner = page.frames().find((f) => f.url() === 'about:srcdoc');
-    if (inner) return inner;
-    await page.waitForTimeout(50);
-  }
-  throw new Error('the proxy rendered no app');
-}
 
 export default {
   async "app attack: an app that navigates its frame (no domains declared) is blocked, torn down, and what it aimed at gets nothing"(page) {

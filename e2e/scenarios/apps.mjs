@@ -3,19 +3,8 @@
 // button calling the tool through the host; and the policy that keeps an app off the network.
 import { join } from 'node:path';
 import { opt, need, check } from '../lib/context.mjs';
-import { sel, appRows, rows, finished } from '../lib/page.mjs';
+import { sel, appRows, appFrame, rows, finished } from '../lib/page.mjs';
 
-/** The app's own document: the inner frame the proxy made (`about:srcdoc`). */
-async function appFrame(page) {
-  await page.waitForSelector('#mf-app-frame', { timeout: 20_000 });
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const inner = page.frames().find((f) => f.url() === 'about:srcdoc');
-    if (inner) return inner;
-    await page.waitForTimeout(50);
-  }
-  throw new Error('the proxy rendered no app');
-}
 
 // A frame of another process may get no animation frames while the page is in the background:
 // the waits in an app's frame poll.
