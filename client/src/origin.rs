@@ -165,6 +165,30 @@ pub fn same_origin_uri(base: &str, uri: &str) -> Result<String, String> {
     }
 }
 
+/// The upstream an answer from `url` names in `mcp-flow-bridge-upstream`, when it can be believed: `url`
+/// is a bridge's address on this machine (`http` on a loopback host, under the bridge's
+/// `/s/<secret>/` path) and the upstream is a plain `http` URL, the only kind a bridge relays to.
+pub fn bridge_upstream(url: &str, named: &str) -> Option<String> {
+    let at_bridge = origin(url).is_some_and(|o| {
+        o.scheme.eq_ignore_ascii_case("http") && o.is_loopback() && {
+            let rest = url.split_once("://").map_or("", |(_, rest)| rest);
+            let path = rest
+                .find(['/', '?', '#', '\\'])
+                .map_or("", |at| &rest[at..]);
+            path.strip_prefix("/s/")
+                .and_then(|rest| rest.split_once('/'))
+                .is_some_and(|(secret, _)| {
+                    !secret.is_empty() && secret.bytes().all(|b| b.is_ascii_alphanumeric())
+                })
+        }
+    });
+    let plain_http = origin(named).is_some_and(|o| o.scheme == "http")
+        && !named
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '\\');
+    (at_bridge && plain_http).then(|| named.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

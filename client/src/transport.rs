@@ -25,30 +25,6 @@ pub const ACCEPT_POST: &str = "application/json, text/event-stream";
 /// The header on `mcp-flow-bridge http`'s answers naming the upstream it relays to; the client
 /// believes it only from a server on this machine (where the bridge runs).
 pub const BRIDGE_UPSTREAM: &str = "mcp-flow-bridge-upstream";
-/// The upstream an answer from `url` names in [`BRIDGE_UPSTREAM`], when it can be believed: `url`
-/// is a bridge's address on this machine (`http` on a loopback host, under the bridge's
-/// `/s/<secret>/` path) and the upstream is a plain `http` URL, the only kind a bridge relays to.
-pub fn bridge_upstream(url: &str, named: &str) -> Option<String> {
-    let at_bridge = crate::origin::origin(url).is_some_and(|o| {
-        o.scheme.eq_ignore_ascii_case("http") && o.is_loopback() && {
-            let rest = url.split_once("://").map_or("", |(_, rest)| rest);
-            let path = rest
-                .find(['/', '?', '#', '\\'])
-                .map_or("", |at| &rest[at..]);
-            path.strip_prefix("/s/")
-                .and_then(|rest| rest.split_once('/'))
-                .is_some_and(|(secret, _)| {
-                    !secret.is_empty() && secret.bytes().all(|b| b.is_ascii_alphanumeric())
-                })
-        }
-    });
-    let plain_http = crate::origin::origin(named).is_some_and(|o| o.scheme == "http")
-        && !named
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == '\\');
-    (at_bridge && plain_http).then(|| named.to_owned())
-}
-
 /// How many times a broken SSE stream is resumed before giving up.
 const MAX_RESUMES: u32 = 3;
 /// Wait before resuming when the server sent no `retry`.
@@ -264,13 +240,13 @@ impl<H: Http> Transport<H> {
     }
 
     /// Notes a bridge's upstream from an answer's headers, only where a bridge of this machine
-    /// really is ([`bridge_upstream`]); anywhere else the header is ignored, and a token stays
+    /// really is ([`crate::origin::bridge_upstream`]); anywhere else the header is ignored, and a token stays
     /// with the server that asked for it.
     fn learn_upstream(&self, headers: &[(String, String)]) {
         let named = headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(BRIDGE_UPSTREAM))
-            .and_then(|(_, named)| bridge_upstream(&self.url, named));
+            .and_then(|(_, named)| crate::origin::bridge_upstream(&self.url, named));
         if let Some(named) = named {
             *self.upstream.borrow_mut() = Some(named);
         }

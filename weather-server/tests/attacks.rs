@@ -153,6 +153,22 @@ async fn code_for(server: &Server, client: &str) -> (String, String) {
     )
 }
 
+/// An access token of a newly registered client (not the demo client), auto-approved.
+async fn another_clients_token(server: &Server) -> String {
+    let (_, other) = register(
+        server,
+        &json!({ "redirect_uris": [REDIRECT], "token_endpoint_auth_method": "none" }),
+    )
+    .await;
+    let id = other["client_id"].as_str().unwrap_or_default();
+    let (code, verifier) = code_for(server, id).await;
+    let (_, granted) = redeem_as(server, id, &code, &verifier, REDIRECT, &[]).await;
+    granted["access_token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// The access token of a token response no longer reaches `/mcp`.
 async fn revoked(server: &Server, granted: &Value) -> Outcome {
     let access = granted["access_token"].as_str().unwrap_or_default();
@@ -754,16 +770,7 @@ async fn the_authorization_server_refuses_every_attack_in_the_table() {
                 let session = header(opened.headers(), "mcp-session-id")
                     .ok_or("no session opened")?
                     .to_owned();
-                let (_, other) = register(
-                    &auto,
-                    &json!({ "redirect_uris": [REDIRECT], "token_endpoint_auth_method": "none" }),
-                )
-                .await;
-                let other_id = other["client_id"].as_str().unwrap_or_default();
-                let (code, verifier) = code_for(&auto, other_id).await;
-                let (_, granted) =
-                    redeem_as(&auto, other_id, &code, &verifier, REDIRECT, &[]).await;
-                let stranger = granted["access_token"].as_str().unwrap_or_default();
+                let stranger = &another_clients_token(&auto).await;
                 let ping = json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" });
                 let hijack = legacy(&auto, stranger, Some(&session), &ping).await;
                 status_is(&hijack, StatusCode::NOT_FOUND)?;
@@ -784,16 +791,7 @@ async fn the_authorization_server_refuses_every_attack_in_the_table() {
                     .to_owned();
                 let ping = json!({ "jsonrpc": "2.0", "id": 2, "method": "ping" });
                 legacy(&auto, &owner, Some(&session), &ping).await;
-                let (_, other) = register(
-                    &auto,
-                    &json!({ "redirect_uris": [REDIRECT], "token_endpoint_auth_method": "none" }),
-                )
-                .await;
-                let other_id = other["client_id"].as_str().unwrap_or_default();
-                let (code, verifier) = code_for(&auto, other_id).await;
-                let (_, granted) =
-                    redeem_as(&auto, other_id, &code, &verifier, REDIRECT, &[]).await;
-                let stranger = granted["access_token"].as_str().unwrap_or_default();
+                let stranger = &another_clients_token(&auto).await;
                 let journal = auto.url("/journal");
                 let read = |token: String| {
                     let journal = journal.clone();
@@ -809,7 +807,7 @@ async fn the_authorization_server_refuses_every_attack_in_the_table() {
                             .map_err(|e| e.to_string())
                     }
                 };
-                let seen = read(stranger.to_owned()).await?;
+                let seen = read(stranger.clone()).await?;
                 expect(!seen.contains(&session), || {
                     format!("the stranger sees {seen}")
                 })?;

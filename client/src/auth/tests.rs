@@ -827,7 +827,7 @@ fn a_local_server_that_is_no_bridge_cannot_collect_a_token_meant_for_another() {
         );
     }
     assert_eq!(
-        crate::transport::bridge_upstream(
+        crate::origin::bridge_upstream(
             "http://127.0.0.1:8001/s/ab12/mcp?endpoint=1",
             "http://localhost:3000/mcp"
         )

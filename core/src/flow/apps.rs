@@ -383,9 +383,8 @@ impl<H: Http + 'static, L: Llm + 'static> Talk<'_, H, L> {
                     );
                     return Ok(());
                 }
-                // Rated by when the host gets to it, so a backlog never buys more reads.
-                FrameEvent::Message { message, .. } => {
-                    if !self.flood.admit(self.now()) {
+                FrameEvent::Message { at_ms, message } => {
+                    if !self.flood.admit(at_ms) {
                         if self.flood.dropped() == 1 {
                             self.record(
                                 None,
